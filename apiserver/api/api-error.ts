@@ -1,0 +1,193 @@
+/**
+ * ApiError is the one error type on both sides of HTTP: the server turns it into a
+ * Kubernetes `Status` body, clients rebuild it from one. Reasons and codes are
+ * Kubernetes' own (metav1.StatusReason), so `kubectl` prints
+ * `Error from server (<Reason>): <message>` exactly as for a real cluster.
+ */
+import type { FieldError } from './resource-definition.js';
+
+export const StatusReasons = [
+  'BadRequest',
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'AlreadyExists',
+  'Conflict',
+  'Gone',
+  'Expired',
+  'Invalid',
+  'MethodNotAllowed',
+  'NotAcceptable',
+  'RequestEntityTooLarge',
+  'UnsupportedMediaType',
+  'TooManyRequests',
+  'InternalError',
+  'Timeout',
+  'ServiceUnavailable',
+] as const;
+export type StatusReason = (typeof StatusReasons)[number];
+
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+/** Status is metav1.Status as it travels on the wire. */
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, unknown>;
+  status: 'Success' | 'Failure';
+  message?: string;
+  reason?: StatusReason | string;
+  details?: StatusDetails;
+  code: number;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly reason: StatusReason,
+    readonly code: number,
+    message: string,
+    readonly details?: StatusDetails,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** toStatus renders the error as the Status body Kubernetes returns. */
+  toStatus(): Status {
+    const status: Status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      code: this.code,
+    };
+    if (this.details) status.details = this.details;
+    return status;
+  }
+
+  /** fromStatus rebuilds an ApiError from a Status body received over HTTP. */
+  static fromStatus(status: Partial<Status>, httpCode: number): ApiError {
+    const reason = (StatusReasons as readonly string[]).includes(status.reason ?? '') ? (status.reason as StatusReason) : 'InternalError';
+    return new ApiError(reason, status.code ?? httpCode, status.message ?? `HTTP ${httpCode}`, status.details);
+  }
+}
+
+const hasReason = (reason: StatusReason) => (err: unknown): err is ApiError => err instanceof ApiError && err.reason === reason;
+export const isNotFound = hasReason('NotFound');
+export const isAlreadyExists = hasReason('AlreadyExists');
+export const isConflict = hasReason('Conflict');
+export const isInvalid = hasReason('Invalid');
+export const isExpired = (err: unknown): err is ApiError => err instanceof ApiError && (err.reason === 'Expired' || err.code === 410);
+
+/** ignoreNotFound rethrows anything but NotFound. */
+export function ignoreNotFound(err: unknown): void {
+  if (!isNotFound(err)) throw err;
+}
+
+/** ResourceName identifies the object an error is about, for Kubernetes-worded messages. */
+export interface ResourceName {
+  group: string;
+  /** The plural resource name (`deployments`). */
+  resource: string;
+  kind: string;
+  name: string;
+}
+
+const qualified = (r: Pick<ResourceName, 'group' | 'resource'>) => (r.group ? `${r.resource}.${r.group}` : r.resource);
+
+export function notFound(r: Omit<ResourceName, 'kind'>): ApiError {
+  return new ApiError('NotFound', 404, `${qualified(r)} "${r.name}" not found`, { name: r.name, group: r.group, kind: r.resource });
+}
+
+export function alreadyExists(r: Omit<ResourceName, 'kind'>): ApiError {
+  return new ApiError('AlreadyExists', 409, `${qualified(r)} "${r.name}" already exists`, { name: r.name, group: r.group, kind: r.resource });
+}
+
+export function conflict(r: Omit<ResourceName, 'kind'>, why = 'the object has been modified; please apply your changes to the latest version and try again'): ApiError {
+  return new ApiError('Conflict', 409, `Operation cannot be fulfilled on ${qualified(r)} "${r.name}": ${why}`, {
+    name: r.name,
+    group: r.group,
+    kind: r.resource,
+  });
+}
+
+/** invalid is the 422 for validation failures, one cause per FieldError, worded as
+ * `Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`. */
+export function invalid(r: ResourceName, errors: FieldError[]): ApiError {
+  const causes = errors.map((e) => ({ reason: e.type, message: describeFieldError(e), field: e.field }));
+  const groupKind = r.group ? `${r.kind}.${r.group}` : r.kind;
+  const summary = causes.map((c) => `${c.field}: ${c.message}`);
+  const joined = summary.length === 1 ? summary[0] : `[${summary.join(', ')}]`;
+  return new ApiError('Invalid', 422, `${groupKind} "${r.name}" is invalid: ${joined}`, {
+    name: r.name,
+    group: r.group,
+    kind: r.kind,
+    causes,
+  });
+}
+
+/** describeFieldError words one FieldError as Kubernetes' field.Error.ErrorBody(). */
+export function describeFieldError(e: FieldError): string {
+  const label = FIELD_ERROR_LABELS[e.type];
+  const detail = e.detail ? `: ${e.detail}` : '';
+  if (e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' || e.type === 'FieldValueTooLong') {
+    return `${label}${detail}`;
+  }
+  return `${label}: ${formatValue(e.value)}${detail}`;
+}
+
+const FIELD_ERROR_LABELS: Record<FieldError['type'], string> = {
+  FieldValueRequired: 'Required value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueTooLong: 'Too long',
+  FieldValueTypeInvalid: 'Invalid value',
+};
+
+function formatValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === undefined) return 'null';
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  return String(value);
+}
+
+export function badRequest(message: string, causes?: StatusCause[]): ApiError {
+  return new ApiError('BadRequest', 400, message, causes ? { causes } : undefined);
+}
+
+export function methodNotAllowed(method: string): ApiError {
+  return new ApiError('MethodNotAllowed', 405, `the server does not allow this method on the requested resource (${method})`);
+}
+
+export function pathNotFound(): ApiError {
+  return new ApiError('NotFound', 404, 'the server could not find the requested resource');
+}
+
+export function expired(message: string): ApiError {
+  return new ApiError('Expired', 410, message);
+}
+
+export function forbidden(message: string, details?: StatusDetails): ApiError {
+  return new ApiError('Forbidden', 403, message, details);
+}
+
+export function internalError(message: string): ApiError {
+  return new ApiError('InternalError', 500, `Internal error occurred: ${message}`);
+}

@@ -1,0 +1,39 @@
+/**
+ * apps: the workload kinds that manage pods from a template, Deployments and ReplicaSets
+ * (apps/v1, the only served version).
+ *
+ * Role: schemas, defaults, validation and table columns of the group. May import only from
+ * apiserver/api/ (meta, printing, validation, patch-meta, core/pod-spec) and zod. See
+ * docs/api-conventions.md.
+ */
+import type { ResourceDefinition } from '../resource-definition.js';
+import { deploymentDefinition } from './deployment.js';
+import { replicaSetDefinition } from './replica-set.js';
+
+export {
+  defaultDeployment,
+  deploymentDefinition,
+  DeploymentConditionSchema,
+  DeploymentSchema,
+  DeploymentSpecSchema,
+  DeploymentStatusSchema,
+  DeploymentStrategySchema,
+  RollingUpdateDeploymentSchema,
+  type Deployment,
+  type DeploymentCondition,
+} from './deployment.js';
+export { validateDeployment } from './deployment-validation.js';
+export {
+  APPS_V1,
+  defaultReplicaSet,
+  replicaSetDefinition,
+  ReplicaSetConditionSchema,
+  ReplicaSetSchema,
+  ReplicaSetSpecSchema,
+  ReplicaSetStatusSchema,
+  validateReplicaSet,
+  type ReplicaSet,
+} from './replica-set.js';
+
+/** appsDefinitions lists the group's served kinds. */
+export const appsDefinitions: ResourceDefinition<any>[] = [deploymentDefinition, replicaSetDefinition];

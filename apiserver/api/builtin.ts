@@ -1,0 +1,11 @@
+/** builtinDefinitions lists every built-in kind, groups in discovery order (core first),
+ * each group's versions in preference order. */
+import { appsDefinitions } from './apps/index.js';
+import { autoscalingDefinitions } from './autoscaling/index.js';
+import { coordinationDefinitions } from './coordination/index.js';
+import { coreDefinitions } from './core/index.js';
+import type { ResourceDefinition } from './resource-definition.js';
+
+export function builtinDefinitions(): ResourceDefinition<any>[] {
+  return [...coreDefinitions, ...appsDefinitions, ...autoscalingDefinitions, ...coordinationDefinitions];
+}

@@ -1,0 +1,134 @@
+/**
+ * ResourceDefinition describes one served kind at one group/version: names, scope, zod
+ * schema, defaulting, extra validation, printer columns, field selectors, subresources and
+ * storage. The registry lists a group's versions in preference order (autoscaling/v2
+ * before autoscaling/v1). Routes, discovery, OpenAPI, Tables and clients are all derived from these
+ * definitions; adding a kind means one schema file plus one definition.
+ */
+import type { z } from 'zod';
+import type { NameRule } from './validation.js';
+
+/** KubeObject is the loose shape every stored object has. Code that knows the kind uses
+ * the kind's own `z.infer` type instead. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: {
+    name?: string;
+    generateName?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    generation?: number;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    deletionGracePeriodSeconds?: number;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+    finalizers?: string[];
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date';
+
+/** PrintContext is what a table cell may depend on besides the object: the current time
+ * (for AGE columns, computed server-side as kube-apiserver does). */
+export interface PrintContext {
+  nowMs: number;
+}
+
+/** PrintColumn is one column of the server-side Table (`kubectl get`). priority 1 columns
+ * are shown only with `-o wide`. `cell` must not throw on partially filled objects. */
+export interface PrintColumn {
+  name: string;
+  type: ColumnType;
+  format?: string;
+  description: string;
+  priority: 0 | 1;
+  cell: (object: any, context: PrintContext) => string | number | boolean | null;
+}
+
+/** FieldError is one validation problem, worded as Kubernetes' field.Error:
+ * `field` is a dotted path (spec.template.spec.containers[0].name). */
+export interface FieldError {
+  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTypeInvalid';
+  field: string;
+  /** The offending value, quoted in the message as Kubernetes does (omitted for Required). */
+  value?: unknown;
+  detail?: string;
+}
+
+export interface ScaleSubresource {
+  /** Dotted path of the desired replica count in the object, e.g. `spec.replicas`. */
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  /** Dotted path of the label selector (structured LabelSelector or string). */
+  labelSelectorPath?: string;
+}
+
+export interface Subresources {
+  /** The object has a status that only the /status subresource writes. */
+  status?: boolean;
+  scale?: ScaleSubresource;
+  /** Extra subresources served by dedicated handlers (pods/binding, pods/log, ...). */
+  extra?: string[];
+}
+
+/** StorageMapping says where a kind's objects live and how this served version converts
+ * to and from the stored version (e.g. autoscaling/v1 HPAs are stored as autoscaling/v2). */
+export interface StorageMapping {
+  /** The store's resource key, shared by all served versions: `deployments.apps`, `pods`. */
+  resource: string;
+  /** Converts an object of this served version into the storage version. Identity if absent. */
+  toStorage?: (object: KubeObject) => KubeObject;
+  /** Converts a stored object into this served version. Identity if absent. */
+  fromStorage?: (object: KubeObject) => KubeObject;
+}
+
+export interface ResourceDefinition<T extends KubeObject = KubeObject> {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  categories: string[];
+  namespaced: boolean;
+  /** How metadata.name is validated; 'dns1123-subdomain' when absent. */
+  nameRule?: NameRule;
+  /** Full object schema (apiVersion, kind, metadata, spec, status): parses input, applies
+   * zod defaults, strips unknown fields. Its `.meta({ id })` is the OpenAPI definition name. */
+  schema: z.ZodType<T>;
+  /** Defaulting that zod `.default()` cannot express (depends on other fields). Mutates a
+   * private copy; must be idempotent. */
+  defaults?: (object: T) => void;
+  /** Semantic validation beyond the schema's types. Pure. `old` is set on update. */
+  validate?: (object: T, old?: T) => FieldError[];
+  /** `metadata.generation` is maintained: 1 on create, +1 on every spec change. */
+  tracksGeneration: boolean;
+  subresources: Subresources;
+  /** Status given on create is kept (Nodes: the kubelet registers with status); otherwise a
+   * kind with a status subresource starts from an empty status that `defaults` may fill. */
+  keepStatusOnCreate?: boolean;
+  printColumns: PrintColumn[];
+  /** Field selectors beyond metadata.name / metadata.namespace: field path → value getter. */
+  fieldSelectors?: Record<string, (object: T) => string | undefined>;
+  /** Verbs served; all of get, list, watch, create, update, patch, delete, deletecollection by default. */
+  verbs?: string[];
+  storage: StorageMapping;
+}
+
+export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+
+/** apiVersionOf returns `group/version`, or just `version` for the core group. */
+export function apiVersionOf(def: Pick<ResourceDefinition, 'group' | 'version'>): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
+}
+
+/** qualifiedResource is how Kubernetes names a resource in messages: `deployments.apps`, `pods`. */
+export function qualifiedResource(def: Pick<ResourceDefinition, 'group' | 'plural'>): string {
+  return def.group ? `${def.plural}.${def.group}` : def.plural;
+}

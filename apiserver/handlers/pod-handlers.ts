@@ -1,0 +1,68 @@
+/**
+ * Pod subresources: binding (the scheduler's way to set spec.nodeName), eviction (a
+ * policy-checked delete) and log (served by the kubelet on a real cluster).
+ */
+import { badRequest, conflict } from '../api/api-error.js';
+import { deleteObject } from '../registry/delete.js';
+import { readStored, resourceName, rfc3339 } from '../registry/context.js';
+import { toServed } from '../registry/object-codec.js';
+import { updateObject } from '../registry/update.js';
+import { decodeObjectBody, isPlainObject } from '../request/body.js';
+import { isDryRun, queryString } from '../request/query.js';
+import { parseDeleteRequest } from './delete-handlers.js';
+import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
+
+interface PodShape {
+  spec?: { nodeName?: string; containers?: Array<{ name: string }> };
+  status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string; lastProbeTime?: string }> };
+}
+
+const successStatus = (code: number) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code });
+
+/** bindingHandler answers POST pods/{name}/binding: sets spec.nodeName and PodScheduled=True,
+ * 409 if the pod is already bound. */
+export function bindingHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+  const target = targetOf(request.path);
+  const binding = decodeObjectBody(request.contentType, request.body);
+  const node = isPlainObject(binding['target']) ? binding['target']['name'] : undefined;
+  if (typeof node !== 'string' || node === '') throw badRequest('Binding target.name is required');
+  updateObject(ctx, target, {
+    scope: 'server',
+    dryRun: isDryRun(request.query),
+    computeNext: (pod) => {
+      const shaped = pod as typeof pod & PodShape;
+      if (shaped.spec?.nodeName) throw conflict(resourceName(target), `pod ${target.name} is already assigned to node "${shaped.spec.nodeName}"`);
+      shaped.spec = { ...shaped.spec, nodeName: node };
+      const conditions = (shaped.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+      conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: undefined, lastTransitionTime: rfc3339(ctx.now()) });
+      shaped.status = { ...shaped.status, conditions };
+      return pod;
+    },
+  });
+  return { status: 201, body: successStatus(201) };
+}
+
+/** evictionHandler answers POST pods/{name}/eviction by deleting the pod with the eviction's
+ * DeleteOptions. PodDisruptionBudgets are not consulted yet (none are served). */
+export function evictionHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+  const target = targetOf(request.path);
+  const eviction = request.body && request.body.length > 0 ? decodeObjectBody(request.contentType, request.body) : {};
+  const options = isPlainObject(eviction['deleteOptions']) ? Buffer.from(JSON.stringify(eviction['deleteOptions'])) : undefined;
+  deleteObject(ctx, target, parseDeleteRequest({ ...request, body: options }));
+  return { status: 201, body: successStatus(201) };
+}
+
+/** logHandler answers GET pods/{name}/log. Simulated containers print nothing yet; the
+ * errors for unscheduled pods and unknown containers are Kubernetes'. */
+export function logHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+  const target = targetOf(request.path);
+  const pod = toServed(target.def, readStored(ctx, target)) as unknown as PodShape;
+  const containers = pod.spec?.containers ?? [];
+  const container = queryString(request.query, 'container') ?? (containers.length === 1 ? containers[0]?.name : undefined);
+  if (!container) {
+    throw badRequest(`a container name must be specified for pod ${target.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
+  }
+  if (!containers.some((c) => c.name === container)) throw badRequest(`container ${container} is not valid for pod ${target.name}`);
+  if (!pod.spec?.nodeName) throw badRequest(`container "${container}" in pod "${target.name}" is waiting to start: ContainerCreating`);
+  return { status: 200, body: '', contentType: 'text/plain' };
+}

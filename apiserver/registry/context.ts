@@ -1,0 +1,59 @@
+/**
+ * What the object lifecycle (create/update/delete) needs from the server: the store, the
+ * live registry and the clock. Passed explicitly so tests and the embeddable cluster can
+ * run several servers in one process.
+ */
+import type { Store, ObjectRef, StoredObject } from '../../store/index.js';
+import { notFound, pathNotFound, type ResourceName } from '../api/api-error.js';
+import type { Registry } from '../api/registry.js';
+import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
+
+export interface RegistryContext {
+  store: Store;
+  registry: Registry;
+  /** Milliseconds since the epoch; the cluster clock. */
+  now: () => number;
+}
+
+/** Target names one object of a served kind; namespace is '' for cluster-scoped kinds. */
+export interface Target {
+  def: ResourceDefinition;
+  namespace: string;
+  name: string;
+}
+
+export function objectRef(target: Target): ObjectRef {
+  return { resource: target.def.storage.resource, namespace: target.def.namespaced ? target.namespace : '', name: target.name };
+}
+
+export function resourceName(target: Target): ResourceName {
+  return { group: target.def.group, resource: target.def.plural, kind: target.def.kind, name: target.name };
+}
+
+/** storageDefinitionOf returns the served version whose shape is stored for `def`. */
+export function storageDefinitionOf(ctx: RegistryContext, def: ResourceDefinition): ResourceDefinition {
+  if (!def.storage.toStorage) return def;
+  const storageDef = ctx.registry.storageDefinition(def.storage.resource);
+  if (!storageDef) throw pathNotFound();
+  return storageDef;
+}
+
+/** rfc3339 formats a time as Kubernetes' metav1.Time (UTC, seconds precision). */
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** asKube views a stored object as a KubeObject (the store only knows metadata.resourceVersion). */
+export function asKube(stored: StoredObject): KubeObject {
+  return stored as unknown as KubeObject;
+}
+
+/** readStored fetches the stored object or throws a Kubernetes-worded 404. */
+export function readStored(ctx: RegistryContext, target: Target): KubeObject {
+  try {
+    return asKube(ctx.store.get(objectRef(target)));
+  } catch (err) {
+    if ((err as { code?: string }).code === 'NotFound') throw notFound(resourceName(target));
+    throw err;
+  }
+}

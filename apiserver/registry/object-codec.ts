@@ -1,0 +1,128 @@
+/**
+ * ObjectCodec turns request bodies into validated, defaulted objects of a served kind, and
+ * stored objects into the served version. Decoding mirrors kube-apiserver: type errors are
+ * 400 BadRequest ("cannot be handled as a Deployment"), semantic ones 422 Invalid, unknown
+ * fields rejected or warned about per `fieldValidation`.
+ */
+import type { z } from 'zod';
+import { ApiError, badRequest, invalid } from '../api/api-error.js';
+import { apiVersionOf, type FieldError, type KubeObject, type ResourceDefinition } from '../api/resource-definition.js';
+import { schemaDocumentOf } from '../api/schema-node.js';
+import { isPlainObject, withoutNulls } from '../request/body.js';
+import type { FieldValidation } from '../request/query.js';
+import { findUnknownFields } from './unknown-fields.js';
+
+export interface DecodeOptions {
+  fieldValidation: FieldValidation;
+  /** Where to add warnings (the `Warning` response header) for fieldValidation=Warn. */
+  warnings: string[];
+}
+
+/** decodeObject validates `body` against the kind's schema and applies its defaults. The
+ * result carries the served apiVersion/kind. Throws ApiError 400 or 422 naming every problem. */
+export function decodeObject(def: ResourceDefinition, body: Record<string, unknown>, options: DecodeOptions): KubeObject {
+  const input = withoutNulls(body);
+  checkTypeMeta(def, input);
+  checkUnknownFields(def, input, options);
+  if (!isPlainObject(input['metadata'])) input['metadata'] = {};
+  const result = def.schema.safeParse(input, { reportInput: true });
+  if (!result.success) throw decodeError(def, input, result.error);
+  const object = result.data;
+  def.defaults?.(object);
+  return stampTypeMeta(def, object);
+}
+
+/** stampTypeMeta sets apiVersion/kind of the served version (list items and watch events need them). */
+export function stampTypeMeta(def: ResourceDefinition, object: KubeObject): KubeObject {
+  object.apiVersion = apiVersionOf(def);
+  object.kind = def.kind;
+  return object;
+}
+
+/** toServed converts a stored object into the served version `def`. Must not mutate `stored`. */
+export function toServed(def: ResourceDefinition, stored: KubeObject): KubeObject {
+  const copy = structuredClone(stored);
+  return stampTypeMeta(def, def.storage.fromStorage ? def.storage.fromStorage(copy) : copy);
+}
+
+/** toStored converts an object of the served version `def` into the storage version. */
+export function toStored(def: ResourceDefinition, served: KubeObject, storageDef: ResourceDefinition): KubeObject {
+  const converted = def.storage.toStorage ? def.storage.toStorage(structuredClone(served)) : served;
+  return stampTypeMeta(storageDef, converted);
+}
+
+function checkTypeMeta(def: ResourceDefinition, input: Record<string, unknown>): void {
+  const expectedVersion = apiVersionOf(def);
+  if (input['apiVersion'] !== undefined && input['apiVersion'] !== expectedVersion) {
+    throw badRequest(`the API version in the data (${String(input['apiVersion'])}) does not match the expected API version (${expectedVersion})`);
+  }
+  if (input['kind'] !== undefined && input['kind'] !== def.kind) {
+    throw badRequest(`the kind in the data (${String(input['kind'])}) does not match the expected kind (${def.kind})`);
+  }
+}
+
+function checkUnknownFields(def: ResourceDefinition, input: Record<string, unknown>, options: DecodeOptions): void {
+  if (options.fieldValidation === 'Ignore') return;
+  const doc = schemaDocumentOf(def.schema);
+  const unknown = findUnknownFields(input, doc.root, doc).map((path) => `unknown field "${path}"`);
+  if (unknown.length === 0) return;
+  if (options.fieldValidation === 'Strict') throw badRequest(`strict decoding error: ${unknown.join(', ')}`);
+  options.warnings.push(...unknown);
+}
+
+function decodeError(def: ResourceDefinition, input: Record<string, unknown>, error: z.ZodError): ApiError {
+  const typeIssue = error.issues.find((i) => (i.code === 'invalid_type' && i.input !== undefined) || i.code === 'invalid_union');
+  if (typeIssue) {
+    const path = formatPath(typeIssue.path);
+    const expected = typeIssue.code === 'invalid_type' ? typeIssue.expected : 'one of the allowed types';
+    return badRequest(
+      `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${path}: expected ${expected}, got ${describeType(typeIssue.input)}`,
+    );
+  }
+  const name = (input['metadata'] as { name?: string } | undefined)?.name ?? '';
+  return invalid({ group: def.group, resource: def.plural, kind: def.kind, name }, error.issues.map(toFieldError));
+}
+
+/** toFieldError maps one zod issue onto Kubernetes' field error vocabulary. */
+export function toFieldError(issue: z.core.$ZodIssue): FieldError {
+  const field = formatPath(issue.path);
+  switch (issue.code) {
+    case 'invalid_type':
+      return { type: 'FieldValueRequired', field };
+    case 'invalid_value':
+      return {
+        type: 'FieldValueNotSupported',
+        field,
+        value: issue.input,
+        detail: `supported values: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`,
+      };
+    case 'too_small':
+      return { type: 'FieldValueInvalid', field, value: issue.input, detail: boundDetail('greater', issue.minimum, issue.origin) };
+    case 'too_big':
+      return { type: 'FieldValueInvalid', field, value: issue.input, detail: boundDetail('less', issue.maximum, issue.origin) };
+    default:
+      return { type: 'FieldValueInvalid', field, value: issue.input, detail: issue.message };
+  }
+}
+
+function boundDetail(direction: 'greater' | 'less', bound: number | bigint, origin: string): string {
+  if (origin === 'string') return `must be ${direction === 'greater' ? 'at least' : 'no more than'} ${bound} characters`;
+  if (origin === 'array') return `must have ${direction === 'greater' ? 'at least' : 'at most'} ${bound} items`;
+  return `must be ${direction} than or equal to ${bound}`;
+}
+
+/** formatPath renders a path as Kubernetes does: spec.template.spec.containers[0].name. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out ? `.${String(segment)}` : String(segment);
+  }
+  return out;
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}

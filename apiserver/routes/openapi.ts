@@ -1,0 +1,140 @@
+/**
+ * OpenAPI v3, generated from the zod schemas in the registry: a root document listing one
+ * document per group-version (with a content hash, as kube-apiserver does), and per
+ * group-version documents whose PATCH operations carry `fieldValidation` and the GVK, which
+ * is how kubectl decides to let the server validate (`create -f`, `apply`, `edit`), and
+ * whose component schemas `kubectl explain` walks. /openapi/v2 is not served: kubectl only
+ * accepts it as protobuf, and falls back cleanly on a 404.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { pathNotFound } from '../api/api-error.js';
+import type { Registry } from '../api/registry.js';
+import type { ResourceDefinition } from '../api/resource-definition.js';
+import { schemaDocumentOf, type SchemaNode } from '../api/schema-node.js';
+
+export const OPENAPI_INFO_VERSION = 'v1.31.0';
+
+const REF_FROM = '#/definitions/';
+const REF_TO = '#/components/schemas/';
+
+/** toComponents rewrites `#/definitions/` refs to OpenAPI components, and wraps refs that
+ * have sibling keys (descriptions) in allOf, as Kubernetes' published documents do. */
+function toComponents(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toComponents);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = toComponents(value);
+  if (typeof out['$ref'] === 'string') {
+    const ref = (out['$ref'] as string).replace(REF_FROM, REF_TO);
+    delete out['$ref'];
+    return Object.keys(out).length === 0 ? { $ref: ref } : { ...out, allOf: [{ $ref: ref }] };
+  }
+  return out;
+}
+
+function kindSchemaId(def: ResourceDefinition): string {
+  const root = schemaDocumentOf(def.schema).root;
+  return root.$ref?.slice(REF_FROM.length) ?? `${def.group || 'core'}.${def.version}.${def.kind}`;
+}
+
+function basePath(def: ResourceDefinition): string {
+  return def.group ? `/apis/${def.group}/${def.version}` : `/api/${def.version}`;
+}
+
+const param = (name: string, location: 'path' | 'query') => ({ name, in: location, ...(location === 'path' ? { required: true } : {}), schema: { type: 'string' } });
+
+function operation(def: ResourceDefinition, action: string, verb: string, extraParams: string[]) {
+  const ref = { $ref: `${REF_TO}${kindSchemaId(def)}` };
+  const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  const scope = def.namespaced ? 'Namespaced' : '';
+  return {
+    operationId: `${verb}${pascal(def.group.replace(/\..*/, ''))}${pascal(def.version)}${scope}${def.kind}`,
+    parameters: extraParams.map((p) => param(p, 'query')),
+    responses: { '200': { description: 'OK', content: { 'application/json': { schema: ref } } } },
+    'x-kubernetes-action': action,
+    'x-kubernetes-group-version-kind': { group: def.group, kind: def.kind, version: def.version },
+  };
+}
+
+function pathsOf(def: ResourceDefinition): Record<string, unknown> {
+  const collection = `${basePath(def)}${def.namespaced ? '/namespaces/{namespace}' : ''}/${def.plural}`;
+  const pathParams = def.namespaced ? [param('namespace', 'path')] : [];
+  const writeParams = ['dryRun', 'fieldManager', 'fieldValidation'];
+  return {
+    [collection]: {
+      parameters: pathParams,
+      get: operation(def, 'list', 'list', ['labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'watch']),
+      post: operation(def, 'post', 'create', writeParams),
+    },
+    [`${collection}/{name}`]: {
+      parameters: [...pathParams, param('name', 'path')],
+      get: operation(def, 'get', 'read', []),
+      put: operation(def, 'put', 'replace', writeParams),
+      patch: operation(def, 'patch', 'patch', [...writeParams, 'force']),
+      delete: operation(def, 'delete', 'delete', ['dryRun', 'gracePeriodSeconds', 'propagationPolicy']),
+    },
+  };
+}
+
+/** groupVersionDocument builds the OpenAPI v3 document of one group-version. */
+export function groupVersionDocument(registry: Registry, group: string, version: string) {
+  const defs = registry.inGroupVersion(group, version);
+  if (defs.length === 0) throw pathNotFound();
+  const schemas: Record<string, SchemaNode> = {};
+  const paths: Record<string, unknown> = {};
+  for (const def of defs) {
+    const doc = schemaDocumentOf(def.schema);
+    for (const [id, node] of Object.entries(doc.definitions)) schemas[id] = toComponents(node) as SchemaNode;
+    const kindId = kindSchemaId(def);
+    schemas[kindId] = { ...schemas[kindId], 'x-kubernetes-group-version-kind': [{ group: def.group, kind: def.kind, version: def.version }] };
+    Object.assign(paths, pathsOf(def));
+  }
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: OPENAPI_INFO_VERSION }, paths, components: { schemas } };
+}
+
+/** OpenApiCache renders documents once per registry generation (they are large). */
+class OpenApiCache {
+  private generation = -1;
+  private documents = new Map<string, { body: string; hash: string }>();
+
+  constructor(private readonly registry: Registry) {}
+
+  document(group: string, version: string): { body: string; hash: string } {
+    if (this.generation !== this.registry.generation) {
+      this.documents.clear();
+      this.generation = this.registry.generation;
+    }
+    const key = `${group}/${version}`;
+    let entry = this.documents.get(key);
+    if (!entry) {
+      const body = JSON.stringify(groupVersionDocument(this.registry, group, version));
+      entry = { body, hash: createHash('sha256').update(body).digest('hex').slice(0, 32).toUpperCase() };
+      this.documents.set(key, entry);
+    }
+    return entry;
+  }
+}
+
+/** registerOpenApiRoutes serves /openapi/v3 and /openapi/v3/{api/v1 | apis/g/v}. */
+export function registerOpenApiRoutes(app: FastifyInstance, registry: Registry): void {
+  const cache = new OpenApiCache(registry);
+  app.get('/openapi/v3', async () => {
+    const paths: Record<string, { serverRelativeURL: string }> = {};
+    for (const group of registry.groups()) {
+      for (const version of group.versions) {
+        const prefix = group.name ? `apis/${group.name}/${version}` : `api/${version}`;
+        paths[prefix] = { serverRelativeURL: `/openapi/v3/${prefix}?hash=${cache.document(group.name, version).hash}` };
+      }
+    }
+    return { paths };
+  });
+  const serve = (group: string, version: string, reply: { header: (k: string, v: string) => unknown }) => {
+    reply.header('Content-Type', 'application/json');
+    return cache.document(group, version).body;
+  };
+  app.get<{ Params: { version: string } }>('/openapi/v3/api/:version', async (request, reply) => serve('', request.params.version, reply));
+  app.get<{ Params: { group: string; version: string } }>('/openapi/v3/apis/:group/:version', async (request, reply) =>
+    serve(request.params.group, request.params.version, reply),
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * The generic REST surface: every verb on every kind in the registry under /api/v1 and
+ * /apis/{group}/{version}, resolved per request (so kinds added at run time are served at
+ * once). The bare group-version path answers its APIResourceList.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { methodNotAllowed } from '../api/api-error.js';
+import type { Registry } from '../api/registry.js';
+import { deleteCollectionHandler, deleteHandler } from '../handlers/delete-handlers.js';
+import { bindingHandler, evictionHandler, logHandler } from '../handlers/pod-handlers.js';
+import { getObject, listObjects } from '../handlers/read-handlers.js';
+import { scaleHandler } from '../handlers/scale-handlers.js';
+import type { ApiRequest, ApiResponse, HandlerContext } from '../handlers/types.js';
+import { serveWatch, type WatchSettings } from '../handlers/watch-handler.js';
+import { createHandler, patchHandler, updateHandler } from '../handlers/write-handlers.js';
+import { queryBool, type Query } from '../request/query.js';
+import { resourceList } from './discovery.js';
+import { resolveResourcePath } from './resource-path.js';
+import { toApiError } from '../errors.js';
+
+type Handler = (ctx: HandlerContext, request: ApiRequest) => ApiResponse;
+
+/** SUBRESOURCE_HANDLERS maps subresource → method → handler; 'status' and 'finalize' use the
+ * object handlers with a narrowed update scope. */
+const SUBRESOURCE_HANDLERS: Record<string, Partial<Record<string, Handler>>> = {
+  status: { GET: getObject, PUT: updateHandler, PATCH: patchHandler },
+  finalize: { PUT: updateHandler },
+  scale: { GET: scaleHandler, PUT: scaleHandler, PATCH: scaleHandler },
+  binding: { POST: bindingHandler },
+  eviction: { POST: evictionHandler },
+  log: { GET: logHandler },
+};
+
+const OBJECT_HANDLERS: Partial<Record<string, Handler>> = { GET: getObject, PUT: updateHandler, PATCH: patchHandler, DELETE: deleteHandler };
+const COLLECTION_HANDLERS: Partial<Record<string, Handler>> = { GET: listObjects, POST: createHandler, DELETE: deleteCollectionHandler };
+
+function pickHandler(request: ApiRequest): Handler {
+  const { name, subresource } = request.path;
+  const table = subresource ? SUBRESOURCE_HANDLERS[subresource] ?? {} : name !== undefined ? OBJECT_HANDLERS : COLLECTION_HANDLERS;
+  const handler = table[request.method];
+  if (!handler) throw methodNotAllowed(request.method);
+  return handler;
+}
+
+function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
+  for (const warning of response.warnings ?? []) reply.header('Warning', `299 - ${JSON.stringify(warning)}`);
+  reply.code(response.status);
+  if (response.contentType) return reply.type(response.contentType).send(response.body);
+  return reply.type('application/json').send(JSON.stringify(response.body));
+}
+
+/** failHijacked answers an error on a hijacked (watch) response: as a Status if nothing was
+ * sent yet, else by ending the stream (the client re-watches). */
+function failHijacked(reply: FastifyReply, err: unknown, request: FastifyRequest): void {
+  const raw = reply.raw;
+  if (!raw.headersSent) {
+    const status = toApiError(err, 0).toStatus();
+    if (status.code >= 500) request.log.error({ err }, 'watch failed');
+    raw.writeHead(status.code, { 'Content-Type': 'application/json' });
+    raw.end(JSON.stringify(status));
+    return;
+  }
+  request.log.warn({ err }, 'watch ended with an error');
+  if (!raw.destroyed) raw.end();
+}
+
+/** registerResourceRoutes mounts the REST surface for the registry's kinds. */
+export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext, registry: Registry, watch: WatchSettings): void {
+  const handle = (group: string, version: string, rest: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const segments = rest.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    const path = resolveResourcePath(registry, group, version, segments);
+    if (!path) {
+      if (request.method !== 'GET') throw methodNotAllowed(request.method);
+      return send(reply, { status: 200, body: resourceList(registry, group, version) });
+    }
+    const query = request.query as Query;
+    const apiRequest: ApiRequest = {
+      method: request.method,
+      path,
+      query,
+      accept: request.headers.accept,
+      contentType: request.headers['content-type'],
+      body: request.body as Buffer | undefined,
+    };
+    const isWatch = request.method === 'GET' && !path.name && (path.watchPrefix || queryBool(query, 'watch') === true);
+    if (isWatch) {
+      reply.hijack();
+      await serveWatch(ctx, apiRequest, reply.raw, watch).catch((err: unknown) => failHijacked(reply, err, request));
+      return reply;
+    }
+    return send(reply, pickHandler(apiRequest)(ctx, apiRequest));
+  };
+  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+  app.route<{ Params: { version: string; '*': string } }>({
+    method: [...methods],
+    url: '/api/:version/*',
+    handler: (request, reply) => handle('', request.params.version, request.params['*'])(request, reply),
+  });
+  app.route<{ Params: { version: string } }>({
+    method: [...methods],
+    url: '/api/:version',
+    handler: (request, reply) => handle('', request.params.version, '')(request, reply),
+  });
+  app.route<{ Params: { group: string; version: string; '*': string } }>({
+    method: [...methods],
+    url: '/apis/:group/:version/*',
+    handler: (request, reply) => handle(request.params.group, request.params.version, request.params['*'])(request, reply),
+  });
+  app.route<{ Params: { group: string; version: string } }>({
+    method: [...methods],
+    url: '/apis/:group/:version',
+    handler: (request, reply) => handle(request.params.group, request.params.version, '')(request, reply),
+  });
+}

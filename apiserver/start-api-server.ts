@@ -1,0 +1,57 @@
+/**
+ * startApiServer runs a complete API server: opens the store (memory, or a file in a data
+ * dir), bootstraps the cluster, listens, and compacts history periodically. Used by
+ * `kubesim up`, the standalone apiserver process and the test cluster.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { openSqliteStore, type Store } from '../store/index.js';
+import { bootstrapCluster } from './bootstrap.js';
+import { buildServer, type ApiServer, type ServerOptions } from './server.js';
+
+export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Keep state in <dataDir>/kubesim.db (WAL); in memory when absent. */
+  dataDir?: string;
+  compactionIntervalMs?: number;
+  /** History retention: at least this many revisions, dropped only when older than historyMaxAgeMs. */
+  historyRevisions?: number;
+  historyMaxAgeMs?: number;
+}
+
+export interface RunningApiServer extends ApiServer {
+  url: string;
+  port: number;
+  store: Store;
+  close(): Promise<void>;
+}
+
+export async function startApiServer(options: StartApiServerOptions = {}): Promise<RunningApiServer> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const store = openSqliteStore({
+    path: options.dataDir ? join(options.dataDir, 'kubesim.db') : ':memory:',
+    clock: options.now,
+    compaction: { keepRevisions: options.historyRevisions ?? 10_000, maxAgeMs: options.historyMaxAgeMs ?? 5 * 60_000 },
+  });
+  const server = buildServer({ ...options, store });
+  const host = options.host ?? '127.0.0.1';
+  await server.app.listen({ host, port: options.port ?? 6443 });
+  const port = (server.app.server.address() as AddressInfo).port;
+  bootstrapCluster(server.context, { apiPort: port });
+  const compaction = setInterval(() => store.compact(), options.compactionIntervalMs ?? 60_000);
+  compaction.unref();
+  return {
+    ...server,
+    url: `http://${host}:${port}`,
+    port,
+    store,
+    async close() {
+      clearInterval(compaction);
+      store.close();
+      await server.app.close();
+    },
+  };
+}

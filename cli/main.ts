@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+/**
+ * cli/ — `kubesim`, the composition root: starts and supervises the cluster's processes and
+ * writes a kubeconfig. kubectl stays the client. May import each component's start function.
+ */
+import { UsageError } from './args.js';
+import { up } from './commands/up.js';
+
+const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; summary: string }> = {
+  up: { run: up, summary: 'start a cluster and write a kubeconfig' },
+};
+
+const usage = `Usage: kubesim <command> [flags]\n\nCommands:\n${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .join('\n')}\n\nRun 'kubesim <command> --help' for a command's flags.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(usage);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`kubesim: unknown command ${JSON.stringify(name)}\n\n${usage}`);
+    return 2;
+  }
+  try {
+    await command.run(rest);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`kubesim ${name}: ${err.message}`);
+      return 2;
+    }
+    console.error(`kubesim ${name}: ${(err as Error).message}`);
+    return 1;
+  }
+}
+
+process.on('unhandledRejection', (reason) => {
+  console.error('kubesim: unhandled rejection', reason);
+  process.exit(1);
+});
+
+main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -1,0 +1,51 @@
+/**
+ * store: kubesim's versioned persistence. It keeps JSON objects under
+ * (resource, namespace, name), assigns one global revision per write (Kubernetes'
+ * resourceVersion), keeps a bounded history that watches replay from and snapshot reads
+ * reconstruct from, and fans changes out to watchers. It knows nothing about HTTP or the
+ * semantics of kinds.
+ *
+ * Imports: nothing of ours (only better-sqlite3). Imported by: apiserver/.
+ * See docs/architecture.md.
+ */
+export type {
+  BookmarkMessage,
+  CompactionPolicy,
+  ListOptions,
+  ListResult,
+  ObjectRef,
+  Store,
+  StoredObject,
+  StoreEvent,
+  StoreEventType,
+  StoreWatch,
+  WatchEndReason,
+  WatchMessage,
+  WatchOptions,
+  WriteOptions,
+} from './types.js';
+export { StoreEventTypes } from './types.js';
+export {
+  StoreError,
+  StoreErrorCodes,
+  isAlreadyExists,
+  isClosed,
+  isConflict,
+  isExpired,
+  isNotFound,
+  isTooLarge,
+  type StoreErrorCode,
+} from './errors.js';
+export {
+  DefaultCompactionPolicy,
+  SqliteStore,
+  openSqliteStore,
+  type SqliteStoreOptions,
+} from './sqlite/sqlite-store.js';
+export {
+  DefaultWatchBufferSize,
+  WatchHub,
+  type EncodedEvent,
+  type SubscribeOptions,
+  type WatchHubOptions,
+} from './watch-hub.js';

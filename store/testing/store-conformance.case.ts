@@ -1,0 +1,514 @@
+/**
+ * runStoreConformance is the behaviour every Store must show, as one vitest suite. Each
+ * implementation's test file calls it with a factory; the factory must return a new,
+ * empty store on every call (the suite closes it after each test).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StoreError, isConflict, type StoreErrorCode } from '../errors.js';
+import type {
+  ObjectRef,
+  Store,
+  StoredObject,
+  StoreEvent,
+  StoreWatch,
+  WatchMessage,
+} from '../types.js';
+
+/** runStoreConformance registers the shared Store suite under `name`. */
+export function runStoreConformance(name: string, makeStore: () => Store | Promise<Store>): void {
+  describe(`Store conformance: ${name}`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+    afterEach(() => store.close());
+
+    describe('create, get, update, delete', () => defineCrudCases(() => store));
+    describe('list', () => defineListCases(() => store));
+    describe('snapshot reads', () => defineSnapshotCases(() => store));
+    describe('watch', () => defineWatchCases(() => store));
+    describe('watch lifecycle', () => defineWatchLifecycleCases(() => store));
+    describe('compaction', () => defineCompactionCases(() => store));
+  });
+}
+
+const pod = (namespace: string, name: string): ObjectRef => ({ resource: 'pods', namespace, name });
+const configMap = (namespace: string, name: string): ObjectRef => ({
+  resource: 'configmaps',
+  namespace,
+  name,
+});
+
+function body(ref: ObjectRef, spec: Record<string, unknown> = {}): StoredObject {
+  return { metadata: { name: ref.name, namespace: ref.namespace }, spec };
+}
+
+function revisionOf(object: StoredObject): number {
+  return Number(object.metadata.resourceVersion);
+}
+
+function expectStoreError(action: () => unknown, code: StoreErrorCode): StoreError {
+  let caught: unknown;
+  try {
+    action();
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught).toBeInstanceOf(StoreError);
+  expect((caught as StoreError).code).toBe(code);
+  return caught as StoreError;
+}
+
+const iterators = new WeakMap<StoreWatch, AsyncIterator<WatchMessage>>();
+
+// A watch is iterated once; tests pull from it piecemeal, so keep its one iterator.
+function iteratorOf(watch: StoreWatch): AsyncIterator<WatchMessage> {
+  let iterator = iterators.get(watch);
+  if (iterator === undefined) {
+    iterator = watch[Symbol.asyncIterator]();
+    iterators.set(watch, iterator);
+  }
+  return iterator;
+}
+
+/** take pulls up to `count` messages, stopping early if the watch ends, and fails fast
+ * rather than hanging until the test timeout. */
+async function take(watch: StoreWatch, count: number): Promise<WatchMessage[]> {
+  const messages: WatchMessage[] = [];
+  while (messages.length < count) {
+    const result = await withTimeout(iteratorOf(watch).next(), 2_000);
+    if (result.done === true) break;
+    messages.push(result.value);
+  }
+  return messages;
+}
+
+/** takeUntilBookmark proves a watch holds exactly these events: a bookmark is queued
+ * behind everything already queued, so whatever precedes it is the whole backlog. */
+async function takeUntilBookmark(watch: StoreWatch): Promise<StoreEvent[]> {
+  watch.requestBookmark();
+  const events: StoreEvent[] = [];
+  for (;;) {
+    const [message] = await take(watch, 1);
+    if (message === undefined) throw new Error(`watch ended (${watch.endReason})`);
+    if (message.type === 'BOOKMARK') return events;
+    events.push(message);
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no watch message in ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const summary = (event: StoreEvent) =>
+  `${event.type} ${event.ref.resource}/${event.ref.namespace}/${event.ref.name}@${event.revision}`;
+
+function defineCrudCases(getStore: () => Store): void {
+  it('create stamps the new revision; get and list return the stored object', () => {
+    const store = getStore();
+    const input = body(pod('default', 'web'), { image: 'nginx' });
+    const created = store.create(pod('default', 'web'), input);
+    expect(created.metadata.resourceVersion).toBe(String(store.currentRevision));
+    expect(input.metadata.resourceVersion).toBeUndefined();
+    expect(store.get(pod('default', 'web'))).toEqual(created);
+    expect(store.list({ resource: 'pods' }).items).toEqual([created]);
+  });
+
+  it('create of an existing key fails with AlreadyExists and writes nothing', () => {
+    const store = getStore();
+    store.create(pod('default', 'web'), body(pod('default', 'web')));
+    const revision = store.currentRevision;
+    expectStoreError(() => store.create(pod('default', 'web'), body(pod('default', 'web'))), 'AlreadyExists');
+    expect(store.currentRevision).toBe(revision);
+  });
+
+  it('update replaces the object, with or without expectedRevision', () => {
+    const store = getStore();
+    const v1 = store.create(pod('default', 'web'), body(pod('default', 'web'), { n: 1 }));
+    const v2 = store.update(pod('default', 'web'), body(pod('default', 'web'), { n: 2 }));
+    const v3 = store.update(pod('default', 'web'), body(pod('default', 'web'), { n: 3 }), {
+      expectedRevision: revisionOf(v2),
+    });
+    expect(revisionOf(v2)).toBeGreaterThan(revisionOf(v1));
+    expect(revisionOf(v3)).toBeGreaterThan(revisionOf(v2));
+    expect(store.get(pod('default', 'web'))).toEqual(v3);
+    expect(v3.spec).toEqual({ n: 3 });
+  });
+
+  it('a stale expectedRevision fails with Conflict, reports the stored revision, writes nothing', () => {
+    const store = getStore();
+    const v1 = store.create(pod('default', 'web'), body(pod('default', 'web'), { n: 1 }));
+    const v2 = store.update(pod('default', 'web'), body(pod('default', 'web'), { n: 2 }));
+    const stale = { expectedRevision: revisionOf(v1) };
+    const err = expectStoreError(
+      () => store.update(pod('default', 'web'), body(pod('default', 'web')), stale),
+      'Conflict',
+    );
+    expect(err.currentRevision).toBe(revisionOf(v2));
+    expectStoreError(() => store.delete(pod('default', 'web'), stale), 'Conflict');
+    expect(store.get(pod('default', 'web'))).toEqual(v2);
+    expect(store.currentRevision).toBe(revisionOf(v2));
+  });
+
+  it('get, update and delete of a missing object fail with NotFound', () => {
+    const store = getStore();
+    expectStoreError(() => store.get(pod('default', 'nope')), 'NotFound');
+    expectStoreError(() => store.update(pod('default', 'nope'), body(pod('default', 'nope'))), 'NotFound');
+    expectStoreError(() => store.delete(pod('default', 'nope')), 'NotFound');
+    expect(store.currentRevision).toBe(0);
+  });
+
+  it('delete returns the last state stamped with the deletion revision', () => {
+    const store = getStore();
+    const created = store.create(pod('default', 'web'), body(pod('default', 'web'), { n: 1 }));
+    const deleted = store.delete(pod('default', 'web'), { expectedRevision: revisionOf(created) });
+    const stamped = { ...created.metadata, resourceVersion: String(store.currentRevision) };
+    expect(deleted).toEqual({ ...created, metadata: stamped });
+    expect(revisionOf(deleted)).toBeGreaterThan(revisionOf(created));
+    expectStoreError(() => store.get(pod('default', 'web')), 'NotFound');
+  });
+
+  it('revisions increase strictly across resources, namespaces and re-creation', () => {
+    const store = getStore();
+    const revisions = [
+      store.create(pod('a', 'x'), body(pod('a', 'x'))),
+      store.create(configMap('a', 'x'), body(configMap('a', 'x'))),
+      store.create(pod('b', 'x'), body(pod('b', 'x'))),
+      store.update(pod('a', 'x'), body(pod('a', 'x'))),
+      store.delete(pod('a', 'x')),
+      store.create(pod('a', 'x'), body(pod('a', 'x'))),
+    ].map(revisionOf);
+    expect(revisions).toEqual([...new Set(revisions)].sort((a, b) => a - b));
+    expect(store.currentRevision).toBe(revisions.at(-1));
+  });
+
+  it('returned objects are copies the caller owns', () => {
+    const store = getStore();
+    const created = store.create(pod('default', 'web'), body(pod('default', 'web'), { n: 1 }));
+    const pristine = structuredClone(created);
+    created.spec = 'changed';
+    store.get(pod('default', 'web')).spec = 'changed';
+    const listed = store.list({ resource: 'pods' }).items[0];
+    if (listed !== undefined) listed.metadata.name = 'changed';
+    expect(store.get(pod('default', 'web'))).toEqual(pristine);
+  });
+
+  it('concurrent read-modify-write loops lose no update when they retry on Conflict', async () => {
+    const store = getStore();
+    store.create(pod('default', 'counter'), body(pod('default', 'counter'), { n: 0 }));
+    const increment = async () => {
+      for (;;) {
+        const current = store.get(pod('default', 'counter'));
+        await Promise.resolve();
+        const spec = current.spec as { n: number };
+        try {
+          store.update(pod('default', 'counter'), { ...current, spec: { n: spec.n + 1 } }, {
+            expectedRevision: revisionOf(current),
+          });
+          return;
+        } catch (err) {
+          if (!isConflict(err)) throw err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, () => Promise.all([increment(), increment()])));
+    expect(store.get(pod('default', 'counter')).spec).toEqual({ n: 40 });
+  });
+}
+
+function defineListCases(getStore: () => Store): void {
+  const seed = (store: Store) => {
+    const entries = [['b', 'p2'], ['a', 'p3'], ['b', 'p1'], ['a', 'p1'], ['', 'p0']] as const;
+    for (const [namespace, name] of entries) {
+      store.create(pod(namespace, name), body(pod(namespace, name), { n: name }));
+    }
+    store.create(configMap('a', 'p1'), body(configMap('a', 'p1')));
+  };
+  const keys = (items: StoredObject[]) =>
+    items.map((o) => `${String(o.metadata.namespace)}/${String(o.metadata.name)}`);
+
+  it('filters by namespace; undefined means every namespace, and resources stay apart', () => {
+    const store = getStore();
+    seed(store);
+    expect(keys(store.list({ resource: 'pods' }).items)).toEqual(['/p0', 'a/p1', 'a/p3', 'b/p1', 'b/p2']);
+    expect(keys(store.list({ resource: 'pods', namespace: 'a' }).items)).toEqual(['a/p1', 'a/p3']);
+    expect(keys(store.list({ resource: 'pods', namespace: '' }).items)).toEqual(['/p0']);
+    expect(keys(store.list({ resource: 'configmaps' }).items)).toEqual(['a/p1']);
+    const empty = { items: [], revision: store.currentRevision, more: false };
+    expect(store.list({ resource: 'nodes' })).toEqual(empty);
+  });
+
+  it('pages with startAfter and limit, reporting more and remainingItemCount', () => {
+    const store = getStore();
+    seed(store);
+    const page1 = store.list({ resource: 'pods', limit: 2 });
+    expect([keys(page1.items), page1.more, page1.remainingItemCount]).toEqual([['/p0', 'a/p1'], true, 3]);
+    const page2 = store.list({ resource: 'pods', limit: 2, startAfter: { namespace: 'a', name: 'p1' } });
+    expect([keys(page2.items), page2.more, page2.remainingItemCount]).toEqual([['a/p3', 'b/p1'], true, 1]);
+    const page3 = store.list({ resource: 'pods', limit: 2, startAfter: { namespace: 'b', name: 'p1' } });
+    expect([keys(page3.items), page3.more, page3.remainingItemCount]).toEqual([['b/p2'], false, undefined]);
+    const exact = store.list({ resource: 'pods', namespace: 'a', limit: 2 });
+    expect([keys(exact.items), exact.more]).toEqual([['a/p1', 'a/p3'], false]);
+    expect(store.list({ resource: 'pods', limit: 0 }).items).toHaveLength(5);
+    expect(page1.revision).toBe(store.currentRevision);
+  });
+
+  it('limit counts only objects that pass the predicate', () => {
+    const store = getStore();
+    seed(store);
+    const predicate = (o: StoredObject) => o.metadata.name === 'p1' || o.metadata.name === 'p2';
+    const page1 = store.list({ resource: 'pods', limit: 2, predicate });
+    expect([keys(page1.items), page1.more, page1.remainingItemCount]).toEqual([
+      ['a/p1', 'b/p1'],
+      true,
+      undefined,
+    ]);
+    const startAfter = { namespace: 'b', name: 'p1' };
+    const page2 = store.list({ resource: 'pods', limit: 2, predicate, startAfter });
+    expect([keys(page2.items), page2.more]).toEqual([['b/p2'], false]);
+  });
+}
+
+function defineSnapshotCases(getStore: () => Store): void {
+  it('list and get at a past revision see the state as of that revision', () => {
+    const store = getStore();
+    const a1 = store.create(pod('ns', 'a'), body(pod('ns', 'a'), { v: 1 }));
+    const b1 = store.create(pod('ns', 'b'), body(pod('ns', 'b')));
+    const d1 = store.create(pod('ns', 'd'), body(pod('ns', 'd'), { v: 1 }));
+    const past = store.currentRevision;
+    store.update(pod('ns', 'a'), body(pod('ns', 'a'), { v: 2 }));
+    store.update(pod('ns', 'a'), body(pod('ns', 'a'), { v: 3 }));
+    store.delete(pod('ns', 'b'));
+    store.create(pod('ns', 'c'), body(pod('ns', 'c')));
+    store.delete(pod('ns', 'd'));
+    store.create(pod('ns', 'd'), body(pod('ns', 'd'), { v: 2 }));
+    store.create(configMap('ns', 'a'), body(configMap('ns', 'a')));
+
+    expect(store.list({ resource: 'pods', revision: past })).toEqual({
+      items: [a1, b1, d1],
+      revision: past,
+      more: false,
+    });
+    expect(store.get(pod('ns', 'a'), { revision: past })).toEqual(a1);
+    expect(store.get(pod('ns', 'b'), { revision: past })).toEqual(b1);
+    expectStoreError(() => store.get(pod('ns', 'c'), { revision: past }), 'NotFound');
+    expectStoreError(() => store.get(configMap('ns', 'a'), { revision: past }), 'NotFound');
+    const now = store.list({ resource: 'pods', revision: store.currentRevision });
+    expect(now).toEqual(store.list({ resource: 'pods' }));
+  });
+
+  it('snapshot lists filter by namespace and page like current ones', () => {
+    const store = getStore();
+    const objects = ['a', 'b', 'c', 'd'].map((name) => store.create(pod('ns', name), body(pod('ns', name))));
+    store.create(pod('other', 'a'), body(pod('other', 'a')));
+    const past = store.currentRevision;
+    store.delete(pod('ns', 'b'));
+    store.update(pod('ns', 'c'), body(pod('ns', 'c'), { changed: true }));
+    const startAfter = { namespace: 'ns', name: 'a' };
+    const page = store.list({ resource: 'pods', namespace: 'ns', revision: past, limit: 2, startAfter });
+    expect(page).toEqual({ items: objects.slice(1, 3), revision: past, more: true, remainingItemCount: 1 });
+  });
+
+  it('revisions above the current one fail with TooLarge', () => {
+    const store = getStore();
+    store.create(pod('ns', 'a'), body(pod('ns', 'a')));
+    const future = store.currentRevision + 1;
+    expectStoreError(() => store.list({ resource: 'pods', revision: future }), 'TooLarge');
+    expectStoreError(() => store.get(pod('ns', 'a'), { revision: future }), 'TooLarge');
+    expectStoreError(() => store.watch({ resource: 'pods', afterRevision: future }), 'TooLarge');
+  });
+}
+
+function defineWatchCases(getStore: () => Store): void {
+  it('replays exactly the changes after afterRevision, in order, filtered', async () => {
+    const store = getStore();
+    store.create(pod('a', 'before'), body(pod('a', 'before')));
+    const after = store.currentRevision;
+    store.create(pod('a', 'x'), body(pod('a', 'x')));
+    store.create(pod('b', 'x'), body(pod('b', 'x')));
+    store.create(configMap('a', 'x'), body(configMap('a', 'x')));
+    store.update(pod('a', 'x'), body(pod('a', 'x')));
+    store.delete(pod('a', 'before'));
+    const watch = store.watch({ resource: 'pods', namespace: 'a', afterRevision: after });
+    expect((await takeUntilBookmark(watch)).map(summary)).toEqual([
+      `ADDED pods/a/x@${after + 1}`,
+      `MODIFIED pods/a/x@${after + 4}`,
+      `DELETED pods/a/before@${after + 5}`,
+    ]);
+    const all = store.watch({ resource: 'pods', afterRevision: after + 1 });
+    expect((await takeUntilBookmark(all)).map((e) => e.revision)).toEqual([after + 2, after + 4, after + 5]);
+  });
+
+  it('delivers live changes after the replay, still filtered', async () => {
+    const store = getStore();
+    store.create(pod('a', 'old'), body(pod('a', 'old')));
+    const watch = store.watch({ resource: 'pods', namespace: 'a', afterRevision: 0 });
+    store.create(pod('b', 'live'), body(pod('b', 'live')));
+    store.create(configMap('a', 'live'), body(configMap('a', 'live')));
+    const pending = take(watch, 2);
+    store.create(pod('a', 'live'), body(pod('a', 'live')));
+    const events = (await pending) as StoreEvent[];
+    expect(events.map(summary)).toEqual(['ADDED pods/a/old@1', 'ADDED pods/a/live@4']);
+  });
+
+  it('MODIFIED and DELETED carry prevObject; DELETED carries the deletion revision', async () => {
+    const store = getStore();
+    const watch = store.watch({ resource: 'pods', afterRevision: 0 });
+    const v1 = store.create(pod('a', 'x'), body(pod('a', 'x'), { v: 1 }));
+    const v2 = store.update(pod('a', 'x'), body(pod('a', 'x'), { v: 2 }));
+    const gone = store.delete(pod('a', 'x'));
+    const [added, modified, deleted] = (await take(watch, 3)) as StoreEvent[];
+    const ref = pod('a', 'x');
+    expect(added).toEqual({ type: 'ADDED', revision: revisionOf(v1), ref, object: v1 });
+    expect(modified).toEqual({
+      type: 'MODIFIED',
+      revision: revisionOf(v2),
+      ref,
+      object: v2,
+      prevObject: v1,
+    });
+    expect(deleted).toEqual({
+      type: 'DELETED',
+      revision: revisionOf(gone),
+      ref,
+      object: gone,
+      prevObject: v2,
+    });
+    expect(gone.metadata.resourceVersion).toBe(String(store.currentRevision));
+  });
+
+  it('a bookmark arrives behind the events already queued, at the current revision', async () => {
+    const store = getStore();
+    const watch = store.watch({ resource: 'pods', afterRevision: 0 });
+    store.create(pod('a', 'x'), body(pod('a', 'x')));
+    store.create(configMap('a', 'x'), body(configMap('a', 'x')));
+    watch.requestBookmark();
+    store.create(pod('a', 'y'), body(pod('a', 'y')));
+    const messages = await take(watch, 3);
+    expect(messages.map((m) => `${m.type}@${m.revision}`)).toEqual(['ADDED@1', 'BOOKMARK@2', 'ADDED@3']);
+  });
+
+  it('each watcher gets its own copy of an event', async () => {
+    const store = getStore();
+    const first = store.watch({ resource: 'pods', afterRevision: 0 });
+    const second = store.watch({ resource: 'pods', afterRevision: 0 });
+    const created = store.create(pod('a', 'x'), body(pod('a', 'x')));
+    const [mine] = (await take(first, 1)) as StoreEvent[];
+    if (mine !== undefined) mine.object.metadata.name = 'changed';
+    const [theirs] = (await take(second, 1)) as StoreEvent[];
+    expect(theirs?.object).toEqual(created);
+    expect(store.get(pod('a', 'x'))).toEqual(created);
+  });
+
+  it('interleaved writes from many async tasks arrive in revision order, once each', async () => {
+    const store = getStore();
+    const watch = store.watch({ resource: 'pods', afterRevision: 0 });
+    const writer = async (task: number) => {
+      for (let i = 0; i < 10; i++) {
+        const ref = pod(`ns${task % 3}`, `t${task}`);
+        if (i === 0) store.create(ref, body(ref, { i }));
+        else store.update(ref, body(ref, { i }));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, (_, task) => writer(task)));
+    const events = await takeUntilBookmark(watch);
+    expect(events.map((e) => e.revision)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(events.every((e) => e.object.metadata.resourceVersion === String(e.revision))).toBe(true);
+  });
+}
+
+function defineWatchLifecycleCases(getStore: () => Store): void {
+  it('close() ends the iteration with endReason closed; so does leaving for-await', async () => {
+    const store = getStore();
+    const watch = store.watch({ resource: 'pods', afterRevision: 0 });
+    expect(watch.endReason).toBeUndefined();
+    const pending = take(watch, 1);
+    watch.close();
+    expect(await pending).toEqual([]);
+    expect(watch.endReason).toBe('closed');
+    store.create(pod('a', 'x'), body(pod('a', 'x')));
+    const looped = store.watch({ resource: 'pods', afterRevision: 0 });
+    for await (const message of looped) {
+      expect(message.type).toBe('ADDED');
+      break;
+    }
+    expect(looped.endReason).toBe('closed');
+  });
+
+  it('a watcher that does not read is cut off as too-slow; writers and others go on', async () => {
+    const store = getStore();
+    const slow = store.watch({ resource: 'pods', afterRevision: 0, bufferSize: 3 });
+    const healthy = store.watch({ resource: 'pods', afterRevision: 0 });
+    for (let i = 0; i < 50; i++) store.create(pod('a', `p${i}`), body(pod('a', `p${i}`)));
+    expect(store.currentRevision).toBe(50);
+    expect(slow.endReason).toBe('too-slow');
+    expect(await take(slow, 1)).toEqual([]);
+    expect(await takeUntilBookmark(healthy)).toHaveLength(50);
+  });
+
+  it('the replay at the start of a watch does not count against bufferSize', async () => {
+    const store = getStore();
+    for (let i = 0; i < 10; i++) store.create(pod('a', `p${i}`), body(pod('a', `p${i}`)));
+    const watch = store.watch({ resource: 'pods', afterRevision: 0, bufferSize: 2 });
+    store.create(pod('a', 'live'), body(pod('a', 'live')));
+    expect(await take(watch, 11)).toHaveLength(11);
+    expect(watch.endReason).toBeUndefined();
+    for (let i = 0; i < 3; i++) store.create(pod('a', `unread${i}`), body(pod('a', `unread${i}`)));
+    expect(watch.endReason).toBe('too-slow');
+  });
+
+  it('closing the store ends watches with store-closed; later calls fail with Closed', async () => {
+    const store = getStore();
+    store.create(pod('a', 'x'), body(pod('a', 'x')));
+    const watch = store.watch({ resource: 'pods', afterRevision: 0 });
+    const pending = take(store.watch({ resource: 'pods', afterRevision: 1 }), 1);
+    store.close();
+    expect(await pending).toEqual([]);
+    expect(watch.endReason).toBe('store-closed');
+    expectStoreError(() => store.get(pod('a', 'x')), 'Closed');
+    expectStoreError(() => store.create(pod('a', 'y'), body(pod('a', 'y'))), 'Closed');
+    expectStoreError(() => store.watch({ resource: 'pods', afterRevision: 0 }), 'Closed');
+    store.close();
+  });
+}
+
+function defineCompactionCases(getStore: () => Store): void {
+  const writeTen = (store: Store) => {
+    store.create(pod('a', 'x'), body(pod('a', 'x'), { i: 0 }));
+    for (let i = 1; i < 10; i++) store.update(pod('a', 'x'), body(pod('a', 'x'), { i }));
+  };
+
+  it('watches and snapshot reads below the compacted revision fail with Expired', async () => {
+    const store = getStore();
+    writeTen(store);
+    expect(store.compact({ keepRevisions: 3, maxAgeMs: 0 })).toBe(7);
+    expect(store.compactedRevision).toBe(7);
+    const err = expectStoreError(() => store.watch({ resource: 'pods', afterRevision: 6 }), 'Expired');
+    expect(err.currentRevision).toBe(10);
+    expectStoreError(() => store.list({ resource: 'pods', revision: 6 }), 'Expired');
+    expectStoreError(() => store.get(pod('a', 'x'), { revision: 6 }), 'Expired');
+    const watch = store.watch({ resource: 'pods', afterRevision: 7 });
+    expect((await takeUntilBookmark(watch)).map((e) => e.revision)).toEqual([8, 9, 10]);
+    expect(store.get(pod('a', 'x'), { revision: 7 }).spec).toEqual({ i: 6 });
+  });
+
+  it('keeps keepRevisions of history and never lowers the compacted revision', () => {
+    const store = getStore();
+    writeTen(store);
+    expect(store.compact({ keepRevisions: 100, maxAgeMs: 0 })).toBe(0);
+    expect(store.compact({ keepRevisions: 0, maxAgeMs: 0 })).toBe(10);
+    expect(store.compact({ keepRevisions: 100, maxAgeMs: 0 })).toBe(10);
+    expect(store.get(pod('a', 'x')).spec).toEqual({ i: 9 });
+    expect(revisionOf(store.create(pod('a', 'y'), body(pod('a', 'y'))))).toBe(11);
+    expect(store.list({ resource: 'pods', revision: 10 }).items).toHaveLength(1);
+  });
+}

@@ -1,0 +1,160 @@
+/**
+ * The contracts of kubesim's versioned store. See docs/architecture.md.
+ *
+ * The store is deliberately synchronous: better-sqlite3 is synchronous and only the
+ * API server process opens the database, so "check the revision, then write" happens
+ * inside one transaction with no `await` in between, and a watch can be registered in
+ * the same tick as the read that precedes it (no gap, no duplicate).
+ */
+
+/** StoredObject is any JSON object with Kubernetes-style metadata. The store only reads
+ * and stamps `metadata.resourceVersion`; every other field is opaque to it. Objects must
+ * survive a JSON round trip (no `undefined` in arrays, no Dates, no cycles). */
+export interface StoredObject {
+  metadata: { resourceVersion?: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** ObjectRef names one object. `resource` is the storage key of a kind
+ * (e.g. `deployments.apps`, `pods`); `namespace` is '' for cluster-scoped objects. The ref
+ * is the key: the store does not compare it with the body's metadata. */
+export interface ObjectRef {
+  resource: string;
+  namespace: string;
+  name: string;
+}
+
+/** StoreEventTypes lists the kinds of committed change, in Kubernetes watch spelling. */
+export const StoreEventTypes = ['ADDED', 'MODIFIED', 'DELETED'] as const;
+export type StoreEventType = (typeof StoreEventTypes)[number];
+
+/** StoreEvent is one committed change. `object` carries the new resourceVersion (for
+ * DELETED: the last state, stamped with the deletion revision). `prevObject` is the state
+ * before the change (MODIFIED and DELETED), so watchers can tell when an object leaves a
+ * filtered selection. Every watcher receives its own copy and may mutate it. */
+export interface StoreEvent {
+  type: StoreEventType;
+  revision: number;
+  ref: ObjectRef;
+  object: StoredObject;
+  prevObject?: StoredObject;
+}
+
+/** BookmarkMessage tells a watcher that every change up to `revision` has been delivered. */
+export interface BookmarkMessage {
+  type: 'BOOKMARK';
+  revision: number;
+}
+
+export type WatchMessage = StoreEvent | BookmarkMessage;
+
+/** Why a watch stopped delivering: the consumer closed it, it fell too far behind
+ * (its buffer overflowed; the client must re-watch from its last revision), or the
+ * store was closed. */
+export type WatchEndReason = 'closed' | 'too-slow' | 'store-closed';
+
+export interface ListOptions {
+  resource: string;
+  /** Only objects in this namespace; undefined = all namespaces (and cluster-scoped). */
+  namespace?: string;
+  /** Resume after this key (exclusive), in (namespace, name) order: pagination. */
+  startAfter?: { namespace: string; name: string };
+  /** Stop after this many objects that pass `predicate`; undefined or <= 0 = no limit. */
+  limit?: number;
+  /** Filter applied while scanning, so `limit` counts matching objects only. Must not throw
+   * and must not call the store. It receives a fresh copy that may end up in `items`. */
+  predicate?: (object: StoredObject) => boolean;
+  /** Read the state as of this past revision (snapshot read). Throws Expired if it was
+   * compacted and TooLarge if it is above the current revision. Kubernetes'
+   * resourceVersion "0" ("any") is the caller's to translate (to undefined). */
+  revision?: number;
+}
+
+export interface ListResult {
+  /** Matching objects in (namespace, name) order. */
+  items: StoredObject[];
+  /** The revision the list reflects; a watch from it sees exactly the later changes. */
+  revision: number;
+  /** True when `limit` stopped the scan and at least one more matching object follows. */
+  more: boolean;
+  /** How many objects follow the last item; only set when `more` and no predicate. */
+  remainingItemCount?: number;
+}
+
+export interface WatchOptions {
+  resource: string;
+  /** Only changes in this namespace; undefined = all namespaces. */
+  namespace?: string;
+  /** Deliver every change with revision > afterRevision, in order. Throws Expired when
+   * afterRevision is older than the compacted revision and TooLarge when it is above the
+   * current revision. */
+  afterRevision: number;
+  /** Maximum undelivered live messages before the watcher is cut off as too slow. The
+   * replay of history read when the watch starts does not count against it. */
+  bufferSize?: number;
+}
+
+/** StoreWatch is a live, ordered stream of changes. Iterate it with `for await` (once);
+ * the iteration ends when the watch ends, and `endReason` then says why. Leaving a
+ * `for await` loop early closes the watch. */
+export interface StoreWatch extends AsyncIterable<WatchMessage> {
+  /** Queues a BOOKMARK at the current revision behind every change already queued.
+   * Does nothing once the watch has ended. */
+  requestBookmark(): void;
+  /** Ends the watch with reason 'closed' and drops what is still queued. Idempotent. */
+  close(): void;
+  /** undefined while the watch is live; set once, at the moment it ends. */
+  readonly endReason: WatchEndReason | undefined;
+}
+
+export interface WriteOptions {
+  /** Compare-and-swap: fail with Conflict unless the stored object is at this revision.
+   * The body's own `metadata.resourceVersion` is never used as a precondition. */
+  expectedRevision?: number;
+}
+
+/** CompactionPolicy bounds the history kept for watches and snapshot reads. A change is
+ * discarded only when BOTH limits allow it: it is more than `keepRevisions` behind the
+ * current revision AND older than `maxAgeMs`. So at least the last `keepRevisions`
+ * revisions are kept, and everything younger than `maxAgeMs`. */
+export interface CompactionPolicy {
+  /** Keep at least this many most recent revisions of history. */
+  keepRevisions: number;
+  /** Keep at least this much recent history (ms), whatever its size. */
+  maxAgeMs: number;
+}
+
+/**
+ * Store knows how to keep versioned objects and replay their changes.
+ *
+ * Guarantees: one global revision, strictly increasing with every write, never reused
+ * (also across reopening a file-backed store); a write and its event commit atomically;
+ * watchers receive events in revision order with no gaps or duplicates; slow watchers are
+ * cut off instead of buffering without bound or blocking writers. Every object returned is
+ * a fresh copy the caller owns, and objects passed in are never mutated.
+ * Errors are StoreError with codes NotFound, AlreadyExists, Conflict, Expired, TooLarge,
+ * Closed; every method except the two getters throws Closed after `close()`.
+ */
+export interface Store {
+  /** The revision of the latest write (0 for an empty store). */
+  readonly currentRevision: number;
+  /** History at or below this revision has been discarded. Never decreases. */
+  readonly compactedRevision: number;
+  /** Returns the object, or its state at `revision`; NotFound if it does not (did not) exist. */
+  get(ref: ObjectRef, options?: { revision?: number }): StoredObject;
+  list(options: ListOptions): ListResult;
+  /** Stores a new object; AlreadyExists if the key is taken. Returns it stamped. */
+  create(ref: ObjectRef, object: StoredObject): StoredObject;
+  /** Replaces an existing object; NotFound or Conflict. Returns it stamped. */
+  update(ref: ObjectRef, object: StoredObject, options?: WriteOptions): StoredObject;
+  /** Removes an object; NotFound or Conflict. Returns its last state stamped with the
+   * deletion revision. */
+  delete(ref: ObjectRef, options?: WriteOptions): StoredObject;
+  watch(options: WatchOptions): StoreWatch;
+  /** Discards history according to the policy (merged over the store's default); returns
+   * the new compacted revision. Never touches current objects, never lowers the
+   * compacted revision. Watches already started keep what they have queued. */
+  compact(policy?: Partial<CompactionPolicy>): number;
+  /** Ends every watch with 'store-closed' and releases the database. Idempotent. */
+  close(): void;
+}

@@ -1,0 +1,20 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { request } from '../support/http.js';
+
+describe('test cluster', () => {
+  let cluster: TestCluster;
+  beforeEach(async () => {
+    cluster = await startTestCluster();
+  });
+  afterEach(async () => {
+    await cluster.stop();
+  });
+
+  it('serves the bootstrapped namespaces and the kubernetes service', async () => {
+    const namespaces = await request(`${cluster.url}/api/v1/namespaces`);
+    expect(namespaces.body.items.map((n: any) => n.metadata.name).sort()).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    const svc = await request(`${cluster.url}/api/v1/namespaces/default/services/kubernetes`);
+    expect(svc.body.spec.clusterIP).toBe('10.96.0.1');
+  });
+});

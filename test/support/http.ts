@@ -1,0 +1,29 @@
+/** Small fetch helpers for tests that speak HTTP to a test cluster. */
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function request<T = any>(
+  url: string,
+  init: { method?: string; body?: unknown; contentType?: string; accept?: string; raw?: string | Buffer } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { Accept: init.accept ?? 'application/json' };
+  let body: string | Buffer | undefined = init.raw;
+  if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers['Content-Type'] = init.contentType ?? 'application/json';
+  } else if (init.raw !== undefined) {
+    headers['Content-Type'] = init.contentType ?? 'application/json';
+  }
+  const response = await fetch(url, { method: init.method ?? 'GET', headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON (logs, text/plain): the raw text is the body.
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
