@@ -3,7 +3,7 @@
  * It never listens and starts no timers; start-api-server.ts does that. Tests use it with
  * `listen({ port: 0 })` or `inject()`.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Store } from '../store/index.js';
 import { pathNotFound } from './api/api-error.js';
 import { Registry } from './api/registry.js';
@@ -38,7 +38,9 @@ export function buildServer(options: ServerOptions): ApiServer {
   const registry = options.registry ?? new Registry(builtinDefinitions());
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const context: HandlerContext = { store: options.store, registry, now: options.now ?? Date.now };
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit, disableRequestLogging: true, return503OnClosing: false });
+  // Per-request lines would drown the log of a busy cluster; errors are logged by the handler.
+  const logController = new LogController({ disableRequestLogging: true });
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit, logController, return503OnClosing: false });
   // Bodies stay raw: handlers decode by Content-Type so every failure is a Kubernetes Status.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

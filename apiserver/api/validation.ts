@@ -3,13 +3,12 @@
  * messages read exactly as a real cluster's. Each returns the list of problems (empty = valid).
  */
 import type { LabelSelector } from './meta.js';
+import { validateLabelKey, validateLabelValue } from './label-validation.js';
 import type { FieldError } from './resource-definition.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 const maxLength = (limit: number) => `must be no more than ${limit} characters`;
 
@@ -49,39 +48,12 @@ export function isDns1035Label(value: string): string[] {
   return errors;
 }
 
-/** isQualifiedName checks a label or annotation key: an optional DNS subdomain prefix and '/',
- * then a name of ≤ 63 alphanumerics, '-', '_' or '.' starting and ending alphanumeric. */
-export function isQualifiedName(value: string): string[] {
-  const parts = value.split('/');
-  if (parts.length > 2) return [qualifiedNameMessage()];
-  const name = parts.length === 2 ? parts[1]! : parts[0]!;
-  const errors: string[] = [];
-  if (parts.length === 2) {
-    const prefix = parts[0]!;
-    if (prefix.length === 0) errors.push('prefix part must be non-empty');
-    else errors.push(...isDns1123Subdomain(prefix).map((e) => `prefix part ${e}`));
-  }
-  if (name.length === 0) errors.push('name part must be non-empty');
-  else if (name.length > 63) errors.push(`name part ${maxLength(63)}`);
-  if (name.length > 0 && !QUALIFIED_NAME_PART.test(name)) errors.push(`name part ${qualifiedNameMessage()}`);
-  return errors;
-}
-
-function qualifiedNameMessage(): string {
-  return "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
-}
+/** isQualifiedName checks a label or annotation key (Kubernetes' IsQualifiedName): an optional
+ * DNS subdomain prefix and '/', then a name of ≤ 63 alphanumerics, '-', '_' or '.'. */
+export const isQualifiedName = validateLabelKey;
 
 /** isValidLabelValue checks a label value: empty, or ≤ 63 characters as a qualified name part. */
-export function isValidLabelValue(value: string): string[] {
-  const errors: string[] = [];
-  if (value.length > 63) errors.push(maxLength(63));
-  if (!LABEL_VALUE.test(value)) {
-    errors.push(
-      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-    );
-  }
-  return errors;
-}
+export const isValidLabelValue = validateLabelValue;
 
 /** NameRule names the validator a kind applies to metadata.name. */
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label';
