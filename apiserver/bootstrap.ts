@@ -3,16 +3,37 @@
  * kube-system, kube-public and kube-node-lease, and the `kubernetes` Service in default.
  * Idempotent: objects that exist (a reopened data dir) are left alone.
  */
-import { isAlreadyExists } from './api/api-error.js';
+import { isAlreadyExists, isNotFound } from './api/api-error.js';
+import type { ResourceDefinition } from './api/resource-definition.js';
 import type { HandlerContext } from './handlers/types.js';
+import { readStored } from './registry/context.js';
 import { createObject } from './registry/create.js';
 import { decodeObject } from './registry/object-codec.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
-function ensure(ctx: HandlerContext, apiVersion: string, kind: string, namespace: string, body: Record<string, unknown>): void {
+// Checked before creating: a create of an existing object may fail on something other than
+// its name first (the `kubernetes` Service's cluster IP is already allocated, 422).
+function exists(ctx: HandlerContext, def: ResourceDefinition, namespace: string, name: string): boolean {
+  try {
+    readStored(ctx, { def, namespace, name });
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+/** Manifest is an object body without apiVersion/kind; its name says what to look for. */
+interface Manifest {
+  metadata: { name: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+function ensure(ctx: HandlerContext, apiVersion: string, kind: string, namespace: string, body: Manifest): void {
   const def = ctx.registry.findByKind(apiVersion, kind);
   if (!def) throw new Error(`bootstrap: ${apiVersion} ${kind} is not served`);
+  if (exists(ctx, def, namespace, body.metadata.name)) return;
   try {
     const object = decodeObject(def, { apiVersion, kind, ...body }, { fieldValidation: 'Strict', warnings: [] });
     createObject(ctx, { def, namespace }, object, { dryRun: false });

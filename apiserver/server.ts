@@ -27,6 +27,8 @@ export interface ServerOptions {
   logger?: boolean | { level: string };
   bodyLimitBytes?: number;
   bookmarkIntervalMs?: number;
+  /** Extra routes of the process hosting the server (the supervisor's control API). */
+  plugins?: Array<(app: FastifyInstance) => void>;
 }
 
 export interface ApiServer {
@@ -56,5 +58,6 @@ export function buildServer(options: ServerOptions): ApiServer {
   registerDiscoveryRoutes(app, registry);
   registerOpenApiRoutes(app, registry);
   registerResourceRoutes(app, context, registry, { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000 });
+  for (const plugin of options.plugins ?? []) plugin(app);
   return { app, context };
 }

@@ -20,6 +20,8 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   /** History retention: at least this many revisions, dropped only when older than historyMaxAgeMs. */
   historyRevisions?: number;
   historyMaxAgeMs?: number;
+  /** Undelivered events a watch may queue before it is cut off as too slow (store default 10 000). */
+  watchBufferSize?: number;
 }
 
 export interface RunningApiServer extends ApiServer {
@@ -35,12 +37,21 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     path: options.dataDir ? join(options.dataDir, 'kubesim.db') : ':memory:',
     clock: options.now,
     compaction: { keepRevisions: options.historyRevisions ?? 10_000, maxAgeMs: options.historyMaxAgeMs ?? 5 * 60_000 },
+    watchBufferSize: options.watchBufferSize,
   });
   const server = buildServer({ ...options, store });
   const host = options.host ?? '127.0.0.1';
-  await server.app.listen({ host, port: options.port ?? 6443 });
-  const port = (server.app.server.address() as AddressInfo).port;
-  bootstrapCluster(server.context, { apiPort: port });
+  let port: number;
+  try {
+    await server.app.listen({ host, port: options.port ?? 6443 });
+    port = (server.app.server.address() as AddressInfo).port;
+    bootstrapCluster(server.context, { apiPort: port });
+  } catch (err) {
+    // A server that cannot start must not keep the port or the database file.
+    store.close();
+    await server.app.close();
+    throw err;
+  }
   const compaction = setInterval(() => store.compact(), options.compactionIntervalMs ?? 60_000);
   compaction.unref();
   return {

@@ -23,3 +23,4 @@ export function writeKubeconfig(path: string, server: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, kubeconfigYaml(server), { mode: 0o600 });
 }
+

@@ -4,10 +4,17 @@
  * writes a kubeconfig. kubectl stays the client. May import each component's start function.
  */
 import { UsageError } from './args.js';
+import { componentAction, down, status } from './commands/component-control.js';
+import { controller } from './commands/controller.js';
 import { up } from './commands/up.js';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; summary: string }> = {
-  up: { run: up, summary: 'start a cluster and write a kubeconfig' },
+  up: { run: up, summary: 'start a cluster (API server + control loops) and write a kubeconfig' },
+  down: { run: down, summary: 'stop the cluster started by kubesim up' },
+  status: { run: status, summary: 'list the control loops of a running cluster and their state' },
+  stop: { run: (argv) => componentAction('stop', argv), summary: 'stop one control loop of a running cluster' },
+  start: { run: (argv) => componentAction('start', argv), summary: 'start a stopped control loop again' },
+  controller: { run: controller, summary: 'run control loops as this process against a kubeconfig' },
 };
 
 const usage = `Usage: kubesim <command> [flags]\n\nCommands:\n${Object.entries(COMMANDS)

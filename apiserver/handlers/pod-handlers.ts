@@ -31,7 +31,10 @@ export function bindingHandler(ctx: HandlerContext, request: ApiRequest): ApiRes
     dryRun: isDryRun(request.query),
     computeNext: (pod) => {
       const shaped = pod as typeof pod & PodShape;
-      if (shaped.spec?.nodeName) throw conflict(resourceName(target), `pod ${target.name} is already assigned to node "${shaped.spec.nodeName}"`);
+      if (shaped.spec?.nodeName) {
+        // Kubernetes names the subresource here: `Operation cannot be fulfilled on pods/binding "p": ...`.
+        throw conflict({ ...resourceName(target), resource: 'pods/binding' }, `pod ${target.name} is already assigned to node "${shaped.spec.nodeName}"`);
+      }
       shaped.spec = { ...shaped.spec, nodeName: node };
       const conditions = (shaped.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
       conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: undefined, lastTransitionTime: rfc3339(ctx.now()) });

@@ -47,7 +47,8 @@ export function listDirectiveTarget(key: string, prefix: string): string {
 
 /** unknownPatchType is the error for a `$patch` value other than replace/delete/merge. */
 export function unknownPatchType(map: JsonObject): PatchError {
-  return badRequest(`unknown patch type: ${formatGoValue(getOwn(map, Directives.patch))} in map: ${formatGoValue(map)}`);
+  const directive = formatGoValue(getOwn(map, Directives.patch));
+  return badRequest(`unknown patch type: ${directive} in map: ${formatGoValue(map)}`);
 }
 
 /**

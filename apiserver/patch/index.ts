@@ -8,8 +8,9 @@
  * All of them throw PatchError, whose reason maps to a 400 or 422 Status.
  *
  * May import: apiserver/api (schema nodes) only. Nothing here knows about HTTP, storage
- * or resource kinds. See docs/api-conventions.md (PATCH) and /work/shared/KUBECTL-WIRE.md
- * for the bodies kubectl sends.
+ * or resource kinds. See docs/architecture.md (where patches are applied in a request)
+ * and docs/api-conventions.md; each engine's file lists where it departs from the Go
+ * library kube-apiserver uses.
  */
 export { PatchError, PatchErrorReasons, isPatchError, type PatchErrorReason } from './errors.js';
 export { applyJsonPatch, decodeJsonPatch, type JsonPatchOperation } from './json-patch.js';

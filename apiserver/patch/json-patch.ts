@@ -17,7 +17,7 @@ import {
   parsePointer,
   resolveParent,
 } from './json-pointer.js';
-import { cloneJson, getOwn, hasOwn, isJsonObject, jsonEqual, jsonKind, setOwn } from './json-value.js';
+import { cloneJson, getOwn, goTypeName, hasOwn, isJsonObject, jsonEqual, setOwn } from './json-value.js';
 
 /** JsonPatchOperation is one decoded RFC 6902 operation. */
 export type JsonPatchOperation =
@@ -56,14 +56,14 @@ export function applyJsonPatch(document: unknown, operations: unknown): unknown 
  */
 export function decodeJsonPatch(operations: unknown): JsonPatchOperation[] {
   if (!Array.isArray(operations)) {
-    throw badRequest(`json: cannot unmarshal ${goKind(operations)} into Go value of type jsonpatch.Patch`);
+    throw badRequest(`json: cannot unmarshal ${goTypeName(operations)} into Go value of type jsonpatch.Patch`);
   }
   return operations.map(decodeOperation);
 }
 
 function decodeOperation(raw: unknown): JsonPatchOperation {
   if (!isJsonObject(raw)) {
-    throw badRequest(`json: cannot unmarshal ${goKind(raw)} into Go value of type jsonpatch.Operation`);
+    throw badRequest(`json: cannot unmarshal ${goTypeName(raw)} into Go value of type jsonpatch.Operation`);
   }
   const op = getOwn(raw, 'op');
   if (!isOperationName(op)) throw invalid(`Unexpected kind: ${typeof op === 'string' ? op : 'unknown'}`);
@@ -94,12 +94,6 @@ function requireString(raw: Record<string, unknown>, field: 'path' | 'from', op:
   const value = getOwn(raw, field);
   if (typeof value !== 'string') throw invalid(`${op} operation failed to decode ${field}: missing value`);
   return value;
-}
-
-/** goKind names a JSON value's type as Go's encoding/json does in unmarshal errors. */
-function goKind(value: unknown): string {
-  const kind = jsonKind(value);
-  return kind === 'boolean' ? 'bool' : kind;
 }
 
 /** applyOperation applies one operation to `document`, which it owns and may change. */
@@ -156,7 +150,9 @@ function insert(document: unknown, path: string, value: unknown, messages: Inser
 function removeAt(document: unknown, path: string): void {
   const tokens = parsePointer(path);
   const parent = tokens && tokens.length > 0 ? resolveParent(document, tokens) : undefined;
-  if (!tokens || !parent) throw invalid(`remove operation does not apply: doc is missing path: "${path}": missing value`);
+  if (!tokens || !parent) {
+    throw invalid(`remove operation does not apply: doc is missing path: "${path}": missing value`);
+  }
   const token = lastToken(tokens);
   const failed = (detail: string) => invalid(`error in remove for path: '${path}': ${detail}`);
   if (!Array.isArray(parent)) {
@@ -177,7 +173,9 @@ function replaceAt(document: unknown, path: string, value: unknown): unknown {
   const tokens = parsePointer(path);
   if (tokens?.length === 0) return value;
   const parent = tokens && resolveParent(document, tokens);
-  if (!tokens || !parent) throw invalid(`replace operation does not apply: doc is missing path: ${path}: missing value`);
+  if (!tokens || !parent) {
+    throw invalid(`replace operation does not apply: doc is missing path: ${path}: missing value`);
+  }
   const token = lastToken(tokens);
   const missingKey = () => invalid(`replace operation does not apply: doc is missing key: ${path}: missing value`);
   if (Array.isArray(parent)) {

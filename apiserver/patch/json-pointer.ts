@@ -36,7 +36,7 @@ export function parseArrayIndex(token: string): number | undefined {
 }
 
 /** isContainer reports whether `value` can hold children (object or array). */
-export function isContainer(value: unknown): value is Container {
+function isContainer(value: unknown): value is Container {
   return isJsonObject(value) || Array.isArray(value);
 }
 

@@ -65,3 +65,10 @@ export function jsonKind(value: unknown): JsonKind {
       return 'object';
   }
 }
+
+/** goTypeName names a JSON value's type as Go's encoding/json does in unmarshal errors
+ * ("object", "array", "string", "number", "bool", "null"). */
+export function goTypeName(value: unknown): string {
+  const kind = jsonKind(value);
+  return kind === 'boolean' ? 'bool' : kind;
+}

@@ -78,7 +78,8 @@ export function unknownFieldError(parent: FieldSchema, key: string): PatchError 
 
 /** isClosedStruct: an object with declared properties that admits no others. */
 function isClosedStruct(node: SchemaNode): boolean {
-  return node.properties !== undefined && (node.additionalProperties === undefined || node.additionalProperties === false);
+  const { properties, additionalProperties } = node;
+  return properties !== undefined && (additionalProperties === undefined || additionalProperties === false);
 }
 
 /**

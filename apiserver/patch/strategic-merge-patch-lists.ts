@@ -4,7 +4,7 @@
  * without a key merges scalars as an ordered set (finalizers); every other list is
  * replaced by the patch list.
  */
-import { hasPatchDirective, requireMergeKey, unknownPatchType, withoutPatchDirective, Directives } from './directives.js';
+import { Directives, hasPatchDirective, requireMergeKey, unknownPatchType, withoutPatchDirective } from './directives.js';
 import { formatGoValue, invalid } from './errors.js';
 import { getOwn, isJsonObject, jsonKind, type JsonKind, type JsonObject } from './json-value.js';
 import { isMergeList, itemField, type FieldSchema } from './patch-schema.js';
@@ -23,18 +23,25 @@ export interface ValueMerger {
   materialize(value: unknown, field: FieldSchema): unknown;
 }
 
+/** MergeContext is where a value is merged: the schema position of the value and the
+ * merger to call back for its elements. */
+export interface MergeContext {
+  readonly field: FieldSchema;
+  readonly merger: ValueMerger;
+}
+
 /**
  * mergeList merges patch list `patch` into live list `original` following the strategy
- * at `field`, and returns the new list. `original` is owned by the caller and may be
+ * at `context.field`, and returns the new list. `original` is owned by the caller and may be
  * reused in the result; `patch` is never changed or aliased.
  * Throws PatchError for elements of differing JSON types, lists of lists, a keyed
  * element without its merge key, or a bad `$patch` element.
  */
-export function mergeList(original: unknown[], patch: unknown[], field: FieldSchema, merger: ValueMerger): unknown[] {
-  if (!isMergeList(field)) return materializeItems(patch, itemField(field), merger);
+export function mergeList(original: unknown[], patch: unknown[], context: MergeContext): unknown[] {
+  if (!isMergeList(context.field)) return materializeList(patch, context);
   if (original.length === 0 && patch.length === 0) return [];
   if (elementKind(original, patch) !== 'object') return mergeScalarList(original, patch);
-  return mergeKeyedList(original, patch, field, merger);
+  return mergeKeyedList(original, patch, context);
 }
 
 /**
@@ -45,9 +52,14 @@ export function deleteFromPrimitiveList(current: readonly unknown[], values: rea
   return current.filter((item) => !values.includes(item));
 }
 
-/** materializeItems turns patch elements into plain values, dropping deleted ones. */
-export function materializeItems(items: readonly unknown[], item: FieldSchema, merger: ValueMerger): unknown[] {
-  return items.map((value) => merger.materialize(value, item)).filter((value) => value !== undefined);
+/**
+ * materializeList turns a patch list that has no live counterpart, or that replaces the
+ * live list, into a plain list: elements carrying `$patch` are dropped (as Kubernetes'
+ * removeDirectives does) and the others cleaned. No merge keys are required or merged.
+ */
+export function materializeList(patch: readonly unknown[], { field, merger }: MergeContext): unknown[] {
+  const item = itemField(field);
+  return patch.filter((element) => !hasPatchDirective(element)).map((element) => merger.materialize(element, item));
 }
 
 /**
@@ -70,7 +82,7 @@ function elementKind(...lists: readonly unknown[][]): JsonKind {
 /** mergeScalarList unions two scalar lists without duplicates, in patch-aware order. */
 function mergeScalarList(original: unknown[], patch: unknown[]): unknown[] {
   const merged = [...new Set([...original, ...patch])];
-  return orderByReference(merged, patch, original, scalarIdentity);
+  return orderByReference(merged, { patchOrder: patch, serverOrder: original, identify: scalarIdentity });
 }
 
 /**
@@ -78,16 +90,16 @@ function mergeScalarList(original: unknown[], patch: unknown[]): unknown[] {
  * merges each remaining patch element into the live element with the same merge key or
  * adds it, and orders the result.
  */
-function mergeKeyedList(original: unknown[], patch: unknown[], field: FieldSchema, merger: ValueMerger): unknown[] {
+function mergeKeyedList(original: unknown[], patch: unknown[], { field, merger }: MergeContext): unknown[] {
   const mergeKey = field.mergeKey;
   if (mergeKey === undefined) throw invalid(`cannot merge lists without merge key for ${field.typeName}`);
   const item = itemField(field);
   const { live, elements, replace } = splitSpecialElements(original, patch, mergeKey);
-  if (replace) return materializeItems(elements, item, merger);
+  if (replace) return elements.map((element) => merger.materialize(element, item));
   const merged = [...live];
   for (const element of elements) mergeElement(merged, element, { mergeKey, item, merger });
   for (const element of merged) requireMergeKey(element, mergeKey, 'Invalid');
-  return orderByReference(merged, elements, live, keyIdentity(mergeKey));
+  return orderByReference(merged, { patchOrder: elements, serverOrder: live, identify: keyIdentity(mergeKey) });
 }
 
 interface SpecialElements {

@@ -20,17 +20,22 @@ export function keyIdentity(mergeKey: string): Identify {
   return (item) => (isJsonObject(item) ? getOwn(item, mergeKey) : undefined);
 }
 
+/** OrderReference is what a merged list is ordered by. */
+export interface OrderReference {
+  /** The order the patch asks for: the patch list, or the `$setElementOrder` list. */
+  readonly patchOrder: readonly unknown[];
+  /** The live list's order. */
+  readonly serverOrder: readonly unknown[];
+  readonly identify: Identify;
+}
+
 /**
  * orderByReference orders a merged list: elements whose identity occurs in `patchOrder`
  * follow that order; the others ("server-only") keep their order in `serverOrder` and
  * are interleaved where they stood in the live list. Returns a new array; never throws.
  */
-export function orderByReference(
-  merged: readonly unknown[],
-  patchOrder: readonly unknown[],
-  serverOrder: readonly unknown[],
-  identify: Identify,
-): unknown[] {
+export function orderByReference(merged: readonly unknown[], reference: OrderReference): unknown[] {
+  const { patchOrder, serverOrder, identify } = reference;
   const inPatch = new Set(patchOrder.map(identify));
   const patchItems = merged.filter((item) => inPatch.has(identify(item)));
   const serverOnly = merged.filter((item) => !inPatch.has(identify(item)));

@@ -7,7 +7,7 @@ import { Directives, hasPatchDirective, listDirectiveTarget, requireMergeKey } f
 import { badRequest, formatGoValue } from './errors.js';
 import { getOwn, hasOwn, setOwn, type JsonObject } from './json-value.js';
 import { isMergeList, lookupProperty, unknownFieldError, type FieldSchema } from './patch-schema.js';
-import { mergeList, type ValueMerger } from './strategic-merge-patch-lists.js';
+import { materializeList, mergeList, type MergeContext, type ValueMerger } from './strategic-merge-patch-lists.js';
 import { keyIdentity, orderByReference, scalarIdentity, type Identify } from './strategic-merge-patch-order.js';
 
 /**
@@ -19,12 +19,8 @@ import { keyIdentity, orderByReference, scalarIdentity, type Identify } from './
  * Throws PatchError (BadRequest) for a malformed directive or a patch list whose order
  * contradicts it, and (Invalid) for a list the struct does not declare.
  */
-export function applySetElementOrders(
-  target: JsonObject,
-  patch: JsonObject,
-  parent: FieldSchema,
-  merger: ValueMerger,
-): Set<string> {
+export function applySetElementOrders(target: JsonObject, patch: JsonObject, context: MergeContext): Set<string> {
+  const { field: parent, merger } = context;
   const handled = new Set<string>();
   for (const [key, order] of Object.entries(patch)) {
     if (!key.startsWith(Directives.setElementOrder)) continue;
@@ -59,11 +55,16 @@ function mergeAndOrder(target: JsonObject, patch: JsonObject, request: OrderRequ
   }
   const identify = identityFor(field, order);
   validatePatchOrder(Array.isArray(patched) ? patched : [], order, { identify, mergeKey: field.mergeKey });
-  if (!Array.isArray(live) && !Array.isArray(patched)) return undefined;
-  const original = Array.isArray(live) ? live : [];
-  if (!Array.isArray(patched)) return orderByReference(original, order, original, identify);
-  const merged = mergeList([...original], patched, field, merger);
-  return orderByReference(merged, order, liveOrderSeenByKubernetes(original, patched, field.mergeKey), identify);
+  const context = { field, merger };
+  if (!Array.isArray(patched)) {
+    return Array.isArray(live) ? orderByReference(live, { patchOrder: order, serverOrder: live, identify }) : undefined;
+  }
+  if (!Array.isArray(live)) {
+    return orderByReference(materializeList(patched, context), { patchOrder: order, serverOrder: [], identify });
+  }
+  const merged = mergeList([...live], patched, context);
+  const serverOrder = liveOrderSeenByKubernetes(live, patched, field.mergeKey);
+  return orderByReference(merged, { patchOrder: order, serverOrder, identify });
 }
 
 /**
@@ -74,7 +75,11 @@ function mergeAndOrder(target: JsonObject, patch: JsonObject, request: OrderRequ
  * in place, and elements the patch adds are appended into the freed tail of that same
  * array, so the last live positions hold the new elements instead of stale copies.
  */
-function liveOrderSeenByKubernetes(original: unknown[], patchList: readonly unknown[], mergeKey: string | undefined): unknown[] {
+function liveOrderSeenByKubernetes(
+  original: unknown[],
+  patchList: readonly unknown[],
+  mergeKey: string | undefined,
+): unknown[] {
   const deletions = patchList.filter((item) => directiveOf(item) === 'delete');
   if (mergeKey === undefined || deletions.length === 0 || patchList.some((item) => directiveOf(item) === 'replace')) {
     return original;
@@ -136,8 +141,9 @@ function validatePatchOrder(
     if (matched < elements.length && identify(elements[matched]) === identify(entry)) matched++;
   }
   if (matched < elements.length && order.length > 0) {
+    const directive = Directives.setElementOrder;
     throw badRequest(
-      `The order in patch list:\n${formatGoValue(patchList)}\n doesn't match ${Directives.setElementOrder} list:\n${formatGoValue(order)}\n`,
+      `The order in patch list:\n${formatGoValue(patchList)}\n doesn't match ${directive} list:\n${formatGoValue(order)}\n`,
     );
   }
 }

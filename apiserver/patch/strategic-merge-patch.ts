@@ -20,11 +20,25 @@
  * replaced list's elements are cleaned too.
  */
 import type { SchemaDocument, SchemaNode } from '../api/schema-node.js';
-import { Directives, hasPatchDirective, isDirectiveKey, listDirectiveTarget, unknownPatchType, withoutPatchDirective } from './directives.js';
+import {
+  Directives,
+  hasPatchDirective,
+  isDirectiveKey,
+  listDirectiveTarget,
+  unknownPatchType,
+  withoutPatchDirective,
+} from './directives.js';
 import { badRequest, invalid } from './errors.js';
-import { cloneJson, getOwn, hasOwn, isJsonObject, jsonKind, setOwn, type JsonObject } from './json-value.js';
-import { isReplaceMap, lookupProperty, rootField, unknownField, unknownFieldError, type FieldSchema } from './patch-schema.js';
-import { deleteFromPrimitiveList, mergeList, type ValueMerger } from './strategic-merge-patch-lists.js';
+import { cloneJson, getOwn, goTypeName, hasOwn, isJsonObject, setOwn, type JsonObject } from './json-value.js';
+import {
+  isReplaceMap,
+  lookupProperty,
+  rootField,
+  unknownField,
+  unknownFieldError,
+  type FieldSchema,
+} from './patch-schema.js';
+import { deleteFromPrimitiveList, materializeList, mergeList, type ValueMerger } from './strategic-merge-patch-lists.js';
 import { applySetElementOrders } from './strategic-merge-patch-set-element-order.js';
 
 /** StrategicMergePatchSchema is the schema an object is patched against: the node of
@@ -48,9 +62,13 @@ export interface StrategicMergePatchSchema {
  * `$setElementOrder`); Invalid when the patch does not fit the object (a member the
  * schema does not declare, lists of lists or of mixed types, keys outside `$retainKeys`).
  */
-export function applyStrategicMergePatch(document: unknown, patch: unknown, schema: StrategicMergePatchSchema): unknown {
+export function applyStrategicMergePatch(
+  document: unknown,
+  patch: unknown,
+  schema: StrategicMergePatchSchema,
+): unknown {
   if (!isJsonObject(patch)) {
-    throw badRequest(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`);
+    throw badRequest(`json: cannot unmarshal ${goTypeName(patch)} into Go value of type map[string]interface {}`);
   }
   if (document !== null && document !== undefined && !isJsonObject(document)) throw badRequest('invalid JSON document');
   const original: JsonObject = isJsonObject(document) ? cloneJson(document) : {};
@@ -74,7 +92,7 @@ function mergeMap(original: JsonObject, patch: JsonObject, field: FieldSchema): 
     }
   }
   const target = applyRetainKeys(original, patch);
-  const handled = applySetElementOrders(target, patch, field, merger);
+  const handled = applySetElementOrders(target, patch, { field, merger });
   for (const [key, value] of Object.entries(patch)) {
     if (!isDirectiveKey(key) && !handled.has(key)) mergeField(target, key, value, field);
   }
@@ -84,14 +102,14 @@ function mergeMap(original: JsonObject, patch: JsonObject, field: FieldSchema): 
 
 /**
  * materialize turns a patch value that has no live counterpart into a plain value: maps
- * lose nulls and directives, lists are built as if merged into an empty list. Returns
- * undefined for a map marked `$patch: delete` (Kubernetes drops it).
+ * lose nulls and directives, lists lose their `$patch` elements. Returns undefined for a
+ * map marked `$patch: delete` (Kubernetes drops it).
  */
 function materialize(value: unknown, field: FieldSchema): unknown {
   if (isJsonObject(value)) {
     return getOwn(value, Directives.patch) === 'delete' ? undefined : mergeMap({}, value, field);
   }
-  if (Array.isArray(value)) return mergeList([], value, field, merger);
+  if (Array.isArray(value)) return materializeList(value, { field, merger });
   return value;
 }
 
@@ -113,7 +131,7 @@ function mergeField(target: JsonObject, key: string, value: unknown, parent: Fie
   // Kubernetes can only merge members its Go struct declares.
   if (field === undefined) throw unknownFieldError(parent, key);
   if (bothLists) {
-    setOwn(target, key, mergeList(live, value, field, merger));
+    setOwn(target, key, mergeList(live, value, { field, merger }));
   } else if (isJsonObject(live) && isJsonObject(value)) {
     setOwn(target, key, isReplaceMap(field) ? materialize(value, field) ?? {} : mergeMap(live, value, field));
   }

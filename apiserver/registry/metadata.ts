@@ -31,6 +31,20 @@ export function prepareForCreate(def: ResourceDefinition, object: KubeObject, no
   if (def.tracksGeneration) meta.generation = 1;
   else delete meta.generation;
   if (def.subresources.status && !def.keepStatusOnCreate) object['status'] = {};
+  omitEmptyMetadata(object);
+}
+
+/** OMIT_EMPTY are the metadata maps and lists Kubernetes serializes with omitempty. */
+const OMIT_EMPTY = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
+
+/** omitEmptyMetadata drops empty labels/annotations/finalizers/ownerReferences, as Go's
+ * omitempty does: `kubectl label x key-` on the last label leaves no `labels: {}`. */
+function omitEmptyMetadata(object: KubeObject): void {
+  const meta = object.metadata as Record<string, unknown>;
+  for (const field of OMIT_EMPTY) {
+    const value = meta[field];
+    if (value !== null && typeof value === 'object' && Object.keys(value).length === 0) delete meta[field];
+  }
 }
 
 /** SERVER_OWNED are the metadata fields an update can never change. */
@@ -49,6 +63,7 @@ export function carryServerFields(def: ResourceDefinition, current: KubeObject, 
     next.metadata['managedFields'] = current.metadata['managedFields'];
   }
   if (def.tracksGeneration && specChanged(current, next)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+  omitEmptyMetadata(next);
 }
 
 function specChanged(current: KubeObject, next: KubeObject): boolean {

@@ -39,10 +39,13 @@ export function stampTypeMeta(def: ResourceDefinition, object: KubeObject): Kube
   return object;
 }
 
-/** toServed converts a stored object into the served version `def`. Must not mutate `stored`. */
+/** toServed converts a stored object into the served version `def`. For the storage version
+ * itself it returns `stored` (stamped with apiVersion/kind, which it already carries): the
+ * store hands out fresh copies, so no clone is needed on the hot list/watch paths.
+ * NOTE: callers that keep `stored` for comparison must not mutate the result. */
 export function toServed(def: ResourceDefinition, stored: KubeObject): KubeObject {
-  const copy = structuredClone(stored);
-  return stampTypeMeta(def, def.storage.fromStorage ? def.storage.fromStorage(copy) : copy);
+  if (!def.storage.fromStorage) return stampTypeMeta(def, stored);
+  return stampTypeMeta(def, def.storage.fromStorage(structuredClone(stored)));
 }
 
 /** toStored converts an object of the served version `def` into the storage version. */

@@ -90,7 +90,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 function describeJsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** withoutNulls drops object keys whose value is null, recursively. Go clients send

@@ -111,7 +111,9 @@ export function registerDiscoveryRoutes(app: FastifyInstance, registry: Registry
     if (!version) return legacy(request);
     reply.header('Content-Type', `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`);
     reply.header('Vary', 'Accept');
-    return JSON.stringify(aggregatedDiscovery(registry, core, version));
+    // A Buffer: fastify would rewrite the media type of a string body (quoting its parameters
+    // and appending a charset), and clients compare it as kube-apiserver sends it.
+    return Buffer.from(JSON.stringify(aggregatedDiscovery(registry, core, version)));
   };
   app.get('/api', aggregatedOr(true, (request) => ({
     kind: 'APIVersions',

@@ -4,7 +4,8 @@
  * once). The bare group-version path answers its APIResourceList.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { methodNotAllowed } from '../api/api-error.js';
+import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js';
+import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
 import type { Registry } from '../api/registry.js';
 import { deleteCollectionHandler, deleteHandler } from '../handlers/delete-handlers.js';
 import { bindingHandler, evictionHandler, logHandler } from '../handlers/pod-handlers.js';
@@ -13,7 +14,7 @@ import { scaleHandler } from '../handlers/scale-handlers.js';
 import type { ApiRequest, ApiResponse, HandlerContext } from '../handlers/types.js';
 import { serveWatch, type WatchSettings } from '../handlers/watch-handler.js';
 import { createHandler, patchHandler, updateHandler } from '../handlers/write-handlers.js';
-import { queryBool, type Query } from '../request/query.js';
+import { queryBool, queryString, type Query } from '../request/query.js';
 import { resourceList } from './discovery.js';
 import { resolveResourcePath } from './resource-path.js';
 import { toApiError } from '../errors.js';
@@ -33,10 +34,17 @@ const SUBRESOURCE_HANDLERS: Record<string, Partial<Record<string, Handler>>> = {
 
 const OBJECT_HANDLERS: Partial<Record<string, Handler>> = { GET: getObject, PUT: updateHandler, PATCH: patchHandler, DELETE: deleteHandler };
 const COLLECTION_HANDLERS: Partial<Record<string, Handler>> = { GET: listObjects, POST: createHandler, DELETE: deleteCollectionHandler };
+/** The all-namespaces collection of a namespaced kind (/api/v1/pods) only lists and watches,
+ * as in kube-apiserver: no create without a namespace, no deletecollection across all of them. */
+const ALL_NAMESPACES_HANDLERS: Partial<Record<string, Handler>> = { GET: listObjects };
+
+function collectionHandlers(path: ApiRequest['path']): Partial<Record<string, Handler>> {
+  return path.def.namespaced && path.namespace === '' ? ALL_NAMESPACES_HANDLERS : COLLECTION_HANDLERS;
+}
 
 function pickHandler(request: ApiRequest): Handler {
   const { name, subresource } = request.path;
-  const table = subresource ? SUBRESOURCE_HANDLERS[subresource] ?? {} : name !== undefined ? OBJECT_HANDLERS : COLLECTION_HANDLERS;
+  const table = subresource ? SUBRESOURCE_HANDLERS[subresource] ?? {} : name !== undefined ? OBJECT_HANDLERS : collectionHandlers(request.path);
   const handler = table[request.method];
   if (!handler) throw methodNotAllowed(request.method);
   return handler;
@@ -64,6 +72,28 @@ function failHijacked(reply: FastifyReply, err: unknown, request: FastifyRequest
   if (!raw.destroyed) raw.end();
 }
 
+/** collectionWatch turns a watch of one named object (the legacy /watch/.../{name} path) into
+ * the collection watch kube-apiserver serves for it: one selected by `metadata.name`. A
+ * fieldSelector given as well must select that same name. */
+function collectionWatch(request: ApiRequest): ApiRequest {
+  const { name, subresource } = request.path;
+  if (name === undefined) return request;
+  if (subresource !== undefined) throw pathNotFound();
+  const given = queryString(request.query, 'fieldSelector') ?? '';
+  if (given !== '') {
+    let selected: string | undefined;
+    try {
+      selected = parseFieldSelector(given).requiresExactMatch('metadata.name');
+    } catch (err) {
+      throw badRequest((err as Error).message);
+    }
+    if (selected !== name) throw badRequest("fieldSelector metadata.name doesn't match requested name");
+    return { ...request, path: { ...request.path, name: undefined } };
+  }
+  const query = { ...request.query, fieldSelector: `metadata.name=${escapeFieldValue(name)}` };
+  return { ...request, query, path: { ...request.path, name: undefined } };
+}
+
 /** registerResourceRoutes mounts the REST surface for the registry's kinds. */
 export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext, registry: Registry, watch: WatchSettings): void {
   const handle = (group: string, version: string, rest: string) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -82,10 +112,11 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       contentType: request.headers['content-type'],
       body: request.body as Buffer | undefined,
     };
-    const isWatch = request.method === 'GET' && !path.name && (path.watchPrefix || queryBool(query, 'watch') === true);
+    const isWatch = request.method === 'GET' && (path.watchPrefix || (!path.name && queryBool(query, 'watch') === true));
     if (isWatch) {
+      const watchRequest = collectionWatch(apiRequest);
       reply.hijack();
-      await serveWatch(ctx, apiRequest, reply.raw, watch).catch((err: unknown) => failHijacked(reply, err, request));
+      await serveWatch(ctx, watchRequest, reply.raw, watch).catch((err: unknown) => failHijacked(reply, err, request));
       return reply;
     }
     return send(reply, pickHandler(apiRequest)(ctx, apiRequest));

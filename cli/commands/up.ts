@@ -1,59 +1,81 @@
-/** `kubesim up`: start the control plane, write a kubeconfig, print how to use it, and stop
- * everything cleanly on Ctrl-C. */
-import { resolve } from 'node:path';
-import { startApiServer } from '../../apiserver/start-api-server.js';
-import { formatFlagHelp, parseFlags, type FlagSpec } from '../args.js';
+/** `kubesim up`: start the API server in this process and each control loop as its own
+ * supervised child process, write a kubeconfig, print how to use it, and stop everything
+ * cleanly on Ctrl-C (or `kubesim down`). */
+import { dirname, resolve } from 'node:path';
+import { startApiServer, type RunningApiServer } from '../../apiserver/start-api-server.js';
+import { CONTROLLER_NAMES } from '../../controllers/catalog.js';
+import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
+import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, type Flags } from '../args.js';
+import { registerControlRoutes } from '../control-routes.js';
 import { writeKubeconfig } from '../kubeconfig.js';
+import { untilSignal } from '../signals.js';
+import { Supervisor } from '../supervisor.js';
 
 export const upFlags: Record<string, FlagSpec> = {
-  port: { type: 'number', description: 'API server port on 127.0.0.1', default: 6443 },
+  port: { type: 'number', description: 'API server port on 127.0.0.1 (0 picks a free one)', default: 6443 },
   host: { type: 'string', description: 'address to listen on', default: '127.0.0.1' },
   kubeconfig: { type: 'string', description: 'where to write the kubeconfig', default: '.kubesim/kubeconfig' },
   'data-dir': { type: 'string', description: 'keep cluster state in this directory (in memory when absent)' },
-  speed: { type: 'number', description: 'cluster clock speed factor for the control loops', default: 1 },
+  speed: { type: 'number', description: 'cluster clock speed factor: 10 runs a 5-minute window in 30 s', default: 1 },
+  controllers: { type: 'string', description: `control loops to run, comma-separated, or "none"`, default: CONTROLLER_NAMES.join(',') },
   'log-level': { type: 'string', description: 'fatal, error, warn, info, debug', default: 'warn' },
   help: { type: 'boolean', description: 'show this help' },
 };
 
 export const upUsage = `Usage: kubesim up [flags]\n\nStarts a kubesim cluster and writes a kubeconfig for kubectl.\n\n${formatFlagHelp(upFlags)}`;
 
-export async function up(argv: string[]): Promise<void> {
-  const started = performance.now();
-  const { flags } = parseFlags(argv, upFlags);
-  if (flags['help']) {
-    console.log(upUsage);
-    return;
+function parseControllerList(text: string): string[] {
+  if (text === 'none' || text === '') return [];
+  const names = text.split(',');
+  const unknown = names.filter((n) => !(CONTROLLER_NAMES as string[]).includes(n));
+  if (unknown.length) throw new UsageError(`unknown controller(s) ${unknown.join(', ')}; known: ${CONTROLLER_NAMES.join(', ')}`);
+  return names;
+}
+
+function startComponents(supervisor: Supervisor, names: string[], kubeconfig: string, clock: RealClock): void {
+  const entry = process.argv[1] ?? '';
+  for (const name of names) {
+    const args = [entry, 'controller', name, '--kubeconfig', kubeconfig, '--speed', String(clock.speed), '--clock-origin', String(clock.originMs)];
+    supervisor.add({ name, command: process.execPath, args });
+    supervisor.start(name);
   }
-  const server = await startApiServer({
+}
+
+async function startServer(flags: Flags, clock: RealClock, supervisor: Supervisor, stop: AbortController): Promise<RunningApiServer> {
+  return startApiServer({
     host: String(flags['host']),
     port: Number(flags['port']),
     dataDir: flags['data-dir'] ? resolve(String(flags['data-dir'])) : undefined,
     logger: { level: String(flags['log-level']) },
+    now: () => clock.now(),
+    plugins: [(app) => registerControlRoutes(app, supervisor, () => stop.abort(new Error('kubesim down')))],
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') {
-      throw new Error(`port ${String(flags['port'])} is already in use: stop the other process, or choose another port with --port`);
+      throw new Error(`port ${String(flags['port'])} is already in use: stop the other cluster (\`kubesim down\`), or choose another port with --port`);
     }
     throw err;
   });
-  const kubeconfig = resolve(String(flags['kubeconfig']));
-  writeKubeconfig(kubeconfig, server.url);
-  const readyMs = Math.round(performance.now() - started);
-  console.log(`kubesim is up: API server ${server.url} (ready in ${readyMs} ms${flags['data-dir'] ? `, state in ${String(flags['data-dir'])}` : ', state in memory'})`);
-  console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n\nPress Ctrl-C to stop.`);
-  await waitForSignal();
-  console.log('\nkubesim: stopping...');
-  await server.close();
-  console.log('kubesim: stopped');
 }
 
-function waitForSignal(): Promise<void> {
-  return new Promise((resolvePromise) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolvePromise();
-    };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
-  });
+export async function up(argv: string[]): Promise<void> {
+  const started = performance.now();
+  const { flags } = parseFlags(argv, upFlags);
+  if (flags['help']) return void console.log(upUsage);
+  const names = parseControllerList(String(flags['controllers']));
+  const clock = createRealClock({ speed: Number(flags['speed']) });
+  const kubeconfig = resolve(String(flags['kubeconfig']));
+  const supervisor = new Supervisor({ logDir: resolve(dirname(kubeconfig), 'logs'), notify: (m) => console.log(`kubesim: ${m}`) });
+  const stop = untilSignal();
+  const server = await startServer(flags, clock, supervisor, stop);
+  writeKubeconfig(kubeconfig, server.url);
+  startComponents(supervisor, names, kubeconfig, clock);
+  const readyMs = Math.round(performance.now() - started);
+  console.log(`kubesim is up: API server ${server.url} (ready in ${readyMs} ms, ${flags['data-dir'] ? `state in ${String(flags['data-dir'])}` : 'state in memory'}${clock.speed !== 1 ? `, clock ×${clock.speed}` : ''})`);
+  console.log(`control loops: ${names.length ? names.join(', ') : 'none'} (logs in ${resolve(dirname(kubeconfig), 'logs')})`);
+  console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n\nPress Ctrl-C to stop.`);
+  await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }));
+  console.log('\nkubesim: stopping...');
+  await supervisor.stopAll();
+  await server.close();
+  console.log('kubesim: stopped');
 }

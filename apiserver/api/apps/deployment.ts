@@ -144,6 +144,7 @@ export function defaultDeployment(deployment: Deployment): void {
   defaultPodSpec(spec.template.spec);
 }
 
+/** deploymentDefinition serves apps/v1 deployments (deploy), with /status and /scale. */
 export const deploymentDefinition: ResourceDefinition<Deployment> = {
   group: 'apps',
   version: 'v1',

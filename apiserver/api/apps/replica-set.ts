@@ -95,6 +95,7 @@ export function validateReplicaSet(rs: ReplicaSet, old?: ReplicaSet): FieldError
   ];
 }
 
+/** replicaSetDefinition serves apps/v1 replicasets (rs), with /status and /scale. */
 export const replicaSetDefinition: ResourceDefinition<ReplicaSet> = {
   group: 'apps',
   version: 'v1',

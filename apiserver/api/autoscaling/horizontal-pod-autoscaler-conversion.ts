@@ -80,7 +80,11 @@ export function hpaV1ToV2(v1: HorizontalPodAutoscalerV1, options: ConversionOpti
   return withoutUndefined(v2);
 }
 
-function statusV1ToV2(v1: HorizontalPodAutoscalerV1, annotations: Record<string, string>, options: ConversionOptions) {
+function statusV1ToV2(
+  v1: HorizontalPodAutoscalerV1,
+  annotations: Record<string, string>,
+  options: ConversionOptions,
+): HorizontalPodAutoscaler['status'] {
   const status = v1.status;
   const annotated = readAnnotation(annotations, HpaRoundTripAnnotations.currentMetrics, AlphaMetricStatusesSchema, options);
   const cpu = status?.currentCPUUtilizationPercentage;
@@ -102,16 +106,8 @@ function statusV1ToV2(v1: HorizontalPodAutoscalerV1, annotations: Record<string,
 /** hpaV2ToV1 converts a stored v2 HPA into autoscaling/v1, moving what v1 cannot express
  * into the round-trip annotations. Does not mutate its input. */
 export function hpaV2ToV1(v2: HorizontalPodAutoscaler): HorizontalPodAutoscalerV1 {
-  const annotations: Record<string, string> = { ...v2.metadata.annotations };
-  for (const key of Object.values(HpaRoundTripAnnotations)) delete annotations[key];
   const { spec, status } = v2;
-  const others = (spec.metrics ?? []).filter((m) => !isCpuUtilization(m));
-  if (others.length > 0) annotations[HpaRoundTripAnnotations.metrics] = JSON.stringify(others.map(toAlphaMetricSpec));
-  if (status?.currentMetrics?.length) {
-    annotations[HpaRoundTripAnnotations.currentMetrics] = JSON.stringify(status.currentMetrics.map(toAlphaMetricStatus));
-  }
-  if (status?.conditions?.length) annotations[HpaRoundTripAnnotations.conditions] = JSON.stringify(status.conditions);
-  if (spec.behavior) annotations[HpaRoundTripAnnotations.behavior] = encodeBehavior(spec.behavior);
+  const annotations = roundTripAnnotations(v2);
   const v1: HorizontalPodAutoscalerV1 = {
     apiVersion: 'autoscaling/v1',
     kind: 'HorizontalPodAutoscaler',
@@ -131,6 +127,23 @@ export function hpaV2ToV1(v2: HorizontalPodAutoscaler): HorizontalPodAutoscalerV
     },
   };
   return withoutUndefined(v1);
+}
+
+// roundTripAnnotations is the v1 object's annotation map: the user's annotations without
+// stale round-trip keys, plus freshly encoded ones for what v1 cannot express. The metric
+// statuses are all kept, CPU included, for the raw values behind the percentage.
+function roundTripAnnotations(v2: HorizontalPodAutoscaler): Record<string, string> {
+  const { spec, status } = v2;
+  const annotations: Record<string, string> = { ...v2.metadata.annotations };
+  for (const key of Object.values(HpaRoundTripAnnotations)) delete annotations[key];
+  const others = (spec.metrics ?? []).filter((m) => !isCpuUtilization(m));
+  if (others.length > 0) annotations[HpaRoundTripAnnotations.metrics] = JSON.stringify(others.map(toAlphaMetricSpec));
+  if (status?.currentMetrics?.length) {
+    annotations[HpaRoundTripAnnotations.currentMetrics] = JSON.stringify(status.currentMetrics.map(toAlphaMetricStatus));
+  }
+  if (status?.conditions?.length) annotations[HpaRoundTripAnnotations.conditions] = JSON.stringify(status.conditions);
+  if (spec.behavior) annotations[HpaRoundTripAnnotations.behavior] = encodeBehavior(spec.behavior);
+  return annotations;
 }
 
 // The first cpu Resource metric decides, even when its target is not a utilization.
@@ -174,6 +187,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** hpaV1ToStorage and hpaV1FromStorage adapt the conversion to StorageMapping's loose types. */
+/** hpaV1ToStorage is hpaV1ToV2 typed for StorageMapping.toStorage (throws as it does). */
 export const hpaV1ToStorage = (object: KubeObject): KubeObject => hpaV1ToV2(object as HorizontalPodAutoscalerV1) as KubeObject;
+/** hpaV1FromStorage is hpaV2ToV1 typed for StorageMapping.fromStorage. */
 export const hpaV1FromStorage = (object: KubeObject): KubeObject => hpaV2ToV1(object as HorizontalPodAutoscaler) as KubeObject;

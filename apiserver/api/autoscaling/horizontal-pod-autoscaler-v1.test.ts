@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error.js';
 import type { KubeObject } from '../resource-definition.js';
+import { toSchemaDocument } from '../schema-node.js';
 import { HpaRoundTripAnnotations, hpaV1ToV2, hpaV2ToV1 } from './horizontal-pod-autoscaler-conversion.js';
 import { horizontalPodAutoscalerV1Definition as v1Def, HorizontalPodAutoscalerV1Schema } from './horizontal-pod-autoscaler-v1.js';
 import { horizontalPodAutoscalerDefinition as v2Def, HorizontalPodAutoscalerSchema, type HorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
@@ -160,5 +161,14 @@ describe('v2 → v1 → v2', () => {
     });
     expect(() => hpaV1ToV2(v1)).toThrow(ApiError);
     expect(hpaV1ToV2(v1, { lenient: true }).spec.metrics).toEqual([cpuMetric]);
+  });
+});
+
+describe('autoscaling OpenAPI', () => {
+  it('renders both versions as schema documents named after their Kubernetes definitions', () => {
+    for (const d of autoscalingDefinitions) {
+      const doc = toSchemaDocument(d.schema);
+      expect(doc.definitions[`io.k8s.api.autoscaling.${d.version}.HorizontalPodAutoscaler`]?.description).toBeTruthy();
+    }
   });
 });

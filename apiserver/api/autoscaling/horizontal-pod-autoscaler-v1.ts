@@ -87,6 +87,8 @@ const columnsV1: PrintColumn[] = horizontalPodAutoscalerColumns.map((c) => ({
   cell: (object, context) => c.cell(object?.spec ? hpaV1ToV2(object as HorizontalPodAutoscalerV1, { lenient: true }) : object, context),
 }));
 
+/** horizontalPodAutoscalerV1Definition serves autoscaling/v1 HPAs by conversion from the
+ * stored v2 objects (StorageMapping toStorage/fromStorage). */
 export const horizontalPodAutoscalerV1Definition: ResourceDefinition<HorizontalPodAutoscalerV1> = {
   group: 'autoscaling',
   version: 'v1',

@@ -5,9 +5,14 @@
  */
 import { quantityError, tryParseQuantity } from '../core/quantity.js';
 import type { FieldError } from '../resource-definition.js';
-import { forbidden, invalid, isDns1123Label, isValidPathSegmentName, notSupported } from '../validation.js';
-import type { HPAScalingPolicy, HPAScalingRules, HorizontalPodAutoscalerBehavior } from './horizontal-pod-autoscaler-behavior.js';
-import { HPAScalingPolicyTypes, ScalingPolicySelects } from './horizontal-pod-autoscaler-behavior.js';
+import { forbidden, invalid, isDns1123Label, isValidPathSegmentName, notSupported, required } from '../validation.js';
+import {
+  type HorizontalPodAutoscalerBehavior,
+  type HPAScalingPolicy,
+  HPAScalingPolicyTypes,
+  type HPAScalingRules,
+  ScalingPolicySelects,
+} from './horizontal-pod-autoscaler-behavior.js';
 import type { HorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
 import { type CrossVersionObjectReference, type MetricSpec, MetricSourceTypes, type MetricTarget } from './metric-spec.js';
 
@@ -37,11 +42,11 @@ export function validateHorizontalPodAutoscaler(hpa: HorizontalPodAutoscaler, ol
 
 /** validateCrossVersionObjectReference requires a kind and a name usable as path segments. */
 export function validateCrossVersionObjectReference(ref: CrossVersionObjectReference, field: string): FieldError[] {
-  return [...validatePathSegment(ref.kind, `${field}.kind`, ''), ...validatePathSegment(ref.name, `${field}.name`, '')];
+  return [...validatePathSegment(ref.kind, `${field}.kind`), ...validatePathSegment(ref.name, `${field}.name`)];
 }
 
-function validatePathSegment(value: string | undefined, field: string, requiredDetail: string): FieldError[] {
-  if (!value) return [requiredDetail ? requiredWith(field, requiredDetail) : { type: 'FieldValueRequired', field }];
+function validatePathSegment(value: string | undefined, field: string, requiredDetail?: string): FieldError[] {
+  if (!value) return [requiredDetail ? requiredWith(field, requiredDetail) : required(field)];
   return isValidPathSegmentName(value).map((detail) => invalid(field, value, detail));
 }
 

@@ -130,6 +130,7 @@ export const horizontalPodAutoscalerColumns: PrintColumn[] = [
   ageColumn,
 ];
 
+/** horizontalPodAutoscalerDefinition serves autoscaling/v2 HPAs (hpa), the stored version. */
 export const horizontalPodAutoscalerDefinition: ResourceDefinition<HorizontalPodAutoscaler> = {
   group: 'autoscaling',
   version: 'v2',

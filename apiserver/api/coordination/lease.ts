@@ -74,6 +74,7 @@ function validateLeaseStrategy(strategy: string, field: string): FieldError[] {
   return isQualifiedName(strategy).map((detail) => invalid(field, strategy, detail));
 }
 
+/** leaseDefinition serves coordination.k8s.io/v1 leases. */
 export const leaseDefinition: ResourceDefinition<Lease> = {
   group: 'coordination.k8s.io',
   version: 'v1',

@@ -10,7 +10,11 @@ const ref = (id: string): SchemaNode => ({ $ref: `#/definitions/${id}` });
 const string: SchemaNode = { type: 'string' };
 const stringMap: SchemaNode = { type: 'object', additionalProperties: string };
 const object = (properties: Record<string, SchemaNode>): SchemaNode => ({ type: 'object', properties });
-const listOf = (items: SchemaNode, meta: Record<string, unknown> = {}): SchemaNode => ({ type: 'array', items, ...meta });
+const listOf = (items: SchemaNode, meta: Record<string, unknown> = {}): SchemaNode => ({
+  type: 'array',
+  items,
+  ...meta,
+});
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 const CORE = 'io.k8s.api.core.v1';

@@ -1,0 +1,82 @@
+/**
+ * The Deployment controller's wiring: which informers it reads, which events wake which
+ * Deployment, and the reconciler and workers that do the work (reconcile.ts). Nothing here
+ * makes decisions.
+ */
+import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
+import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
+import { podDefinition } from '../../apiserver/api/core/pod.js';
+import { createController, type Controller } from '../runtime/controller.js';
+import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
+import { createEventRecorder } from '../runtime/event-recorder.js';
+import type { Manager } from '../runtime/manager.js';
+import type { EventRecorder } from '../runtime/types.js';
+import { keyOf } from '../runtime/reconciler.js';
+import { deploymentEventHandlers, podEventHandlers, replicaSetEventHandlers, type HandlerDeps } from './event-handlers.js';
+import { createDeploymentReconciler } from './reconcile.js';
+
+/** DEPLOYMENT_CONTROLLER_NAME names the controller in logs and counters. */
+export const DEPLOYMENT_CONTROLLER_NAME = 'deployment';
+
+/** DeploymentControllerOptions configures registerDeploymentController. */
+export interface DeploymentControllerOptions {
+  /** Concurrent reconciles (of different Deployments). Default 5, as kube-controller-manager. */
+  workers?: number;
+  /** Where events go. Default: a recorder of its own whose source.component is
+   * `deployment-controller`, as kube-controller-manager's (what `kubectl describe` shows
+   * under From), flushed when the manager stops. */
+  recorder?: EventRecorder;
+}
+
+/** DEPLOYMENT_EVENT_SOURCE is the source.component of the controller's events. */
+export const DEPLOYMENT_EVENT_SOURCE = 'deployment-controller';
+
+/**
+ * registerDeploymentController adds the Deployment controller to `manager`: shared informers
+ * for Deployments, ReplicaSets (indexed by owner uid) and Pods (Recreate waits for old pods to
+ * go), their event handlers, and a controller running the reconciler (see
+ * DeploymentControllerOptions for where events go). Call it before manager.start(); the controller runs once the
+ * caches have synced. Returns the controller (for its stats). Throws if another registrant
+ * already added an index named OWNER_UID_INDEX to the shared ReplicaSet informer.
+ */
+export function registerDeploymentController(manager: Manager, { workers = 5, recorder }: DeploymentControllerOptions = {}): Controller {
+  const deploymentInformer = manager.informer(deploymentDefinition);
+  const replicaSetInformer = manager.informer(replicaSetDefinition);
+  const podInformer = manager.informer(podDefinition);
+  replicaSetInformer.addIndexer(OWNER_UID_INDEX, indexByOwnerUid);
+  const reconciler = createDeploymentReconciler({
+    deploymentLister: deploymentInformer.lister,
+    replicaSetLister: replicaSetInformer.lister,
+    podLister: podInformer.lister,
+    deployments: manager.client.resource(deploymentDefinition),
+    replicaSets: manager.client.resource(replicaSetDefinition),
+    recorder: recorder ?? ownRecorder(manager),
+    clock: manager.clock,
+    logger: manager.logger,
+  });
+  const controller = createController({ name: DEPLOYMENT_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const handlerDeps: HandlerDeps = {
+    deploymentLister: deploymentInformer.lister,
+    replicaSetLister: replicaSetInformer.lister,
+    enqueue: (deployment) => controller.queue.add(keyOf(deployment)),
+  };
+  deploymentInformer.addEventHandlers(deploymentEventHandlers(handlerDeps));
+  replicaSetInformer.addEventHandlers(replicaSetEventHandlers(handlerDeps));
+  podInformer.addEventHandlers(podEventHandlers(handlerDeps));
+  manager.add(controller);
+  return controller;
+}
+
+/** ownRecorder creates the controller's event recorder and has the manager flush it on stop. */
+function ownRecorder(manager: Manager): EventRecorder {
+  const recorder = createEventRecorder({ client: manager.client, component: DEPLOYMENT_EVENT_SOURCE, clock: manager.clock, logger: manager.logger });
+  manager.add({
+    start: (signal) =>
+      new Promise<void>((resolve) => {
+        const flush = () => void recorder.flush().then(resolve, resolve);
+        if (signal.aborted) flush();
+        else signal.addEventListener('abort', flush, { once: true });
+      }),
+  });
+  return recorder;
+}

@@ -1,0 +1,208 @@
+/**
+ * The work queue between event handlers and workers: client-go's rate-limiting, delaying,
+ * deduplicating queue (util/workqueue) as one small structure, with JavaScript promises in
+ * place of a condition variable.
+ */
+import type { Clock, TimerHandle, WorkQueue } from '../types.js';
+import { createDefaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
+
+/** WorkQueueOptions configures `createWorkQueue`. */
+export interface WorkQueueOptions {
+  /** Drives addAfter/addRateLimited waits (and the default rate limiter's bucket). */
+  clock: Clock;
+  /** Default: createDefaultControllerRateLimiter(clock). */
+  rateLimiter?: RateLimiter;
+  /** For logs and the live view; usually the controller's name. */
+  name?: string;
+}
+
+/**
+ * WorkQueueMetrics are read-only counters for observability, read live from the queue
+ * (client-go's workqueue metrics, minus latencies).
+ */
+export interface WorkQueueMetrics {
+  /** Keys accepted by add (after dedup) since creation. */
+  readonly adds: number;
+  /** addRateLimited calls since creation. */
+  readonly retries: number;
+  /** Keys waiting for a worker (= length). */
+  readonly depth: number;
+  /** Keys waiting for their addAfter time. */
+  readonly delayed: number;
+  /** Keys handed to a worker and not yet done. */
+  readonly processing: number;
+}
+
+/** MeteredWorkQueue is a WorkQueue with a name and live counters. */
+export interface MeteredWorkQueue extends WorkQueue {
+  readonly name: string;
+  readonly metrics: WorkQueueMetrics;
+}
+
+/**
+ * createWorkQueue returns a WorkQueue with exactly the guarantees of the contract in types.ts:
+ * - add dedups while a key waits (one entry per key, first-in first-out);
+ * - get hands a key to one worker at a time; a key added meanwhile waits until done(key);
+ * - addAfter waits on the clock, and a second addAfter of a waiting key keeps the earlier time;
+ *   a delay ≤ 0 adds at once;
+ * - addRateLimited is addAfter(key, rateLimiter.when(key)); forget/numRequeues ask the limiter;
+ * - shutdown drops later adds and cancels every delayed add (no timer survives it); get keeps
+ *   returning the keys still waiting, then undefined, and waiting get()s resolve undefined.
+ * done() of a key that is not being processed is ignored. Never throws.
+ */
+export function createWorkQueue(options: WorkQueueOptions): MeteredWorkQueue {
+  return new DeduplicatingQueue(options);
+}
+
+interface DelayedAdd {
+  readyAtMs: number;
+  timer: TimerHandle;
+}
+
+class DeduplicatingQueue implements MeteredWorkQueue {
+  readonly name: string;
+  readonly metrics: WorkQueueMetrics;
+  private readonly clock: Clock;
+  private readonly rateLimiter: RateLimiter;
+
+  // Invariants, true between any two calls:
+  //  - `ready` ⊆ `dirty` and `ready` ∩ `processing` = ∅: a key waits at most once, and never
+  //    while a worker holds it.
+  //  - `dirty` \ `processing` = `ready`: every key that needs work and is not held is waiting.
+  //  - `dirty` ∩ `processing`: keys re-added while held; done() moves them to `ready`.
+  //  - `waiters` non-empty ⇒ `ready` empty (add hands a key straight to a waiting get).
+  //  - each `delayed` entry owns exactly one live timer; a delayed key may also be dirty (the
+  //    add when its timer fires then dedups).
+  //  - shut down ⇒ `delayed` and `waiters` empty and nothing new enters `dirty`.
+  private readonly dirty = new Set<string>();
+  /** FIFO of waiting keys: a Set iterates in insertion order. */
+  private readonly ready = new Set<string>();
+  private readonly processing = new Set<string>();
+  private readonly delayed = new Map<string, DelayedAdd>();
+  private readonly waiters: Array<(key: string | undefined) => void> = [];
+  private isShutDown = false;
+  private addCount = 0;
+  private retryCount = 0;
+
+  constructor(options: WorkQueueOptions) {
+    this.clock = options.clock;
+    this.rateLimiter = options.rateLimiter ?? createDefaultControllerRateLimiter(options.clock);
+    this.name = options.name ?? '';
+    this.metrics = this.createMetrics();
+  }
+
+  get length(): number {
+    return this.ready.size;
+  }
+
+  get shuttingDown(): boolean {
+    return this.isShutDown;
+  }
+
+  add(key: string): void {
+    if (this.isShutDown || this.dirty.has(key)) return;
+    this.addCount++;
+    this.dirty.add(key);
+    // A held key runs again after done(); queuing it now would let a second worker take it.
+    if (this.processing.has(key)) return;
+    this.makeReady(key);
+  }
+
+  addAfter(key: string, delayMs: number): void {
+    if (this.isShutDown) return;
+    if (!(delayMs > 0)) {
+      this.add(key);
+      return;
+    }
+    const readyAtMs = this.clock.now() + delayMs;
+    const existing = this.delayed.get(key);
+    if (existing && existing.readyAtMs <= readyAtMs) return;
+    existing?.timer.cancel();
+    const timer = this.clock.setTimeout(() => {
+      this.delayed.delete(key);
+      this.add(key);
+    }, delayMs);
+    this.delayed.set(key, { readyAtMs, timer });
+  }
+
+  addRateLimited(key: string): void {
+    if (this.isShutDown) return;
+    this.retryCount++;
+    this.addAfter(key, this.rateLimiter.when(key));
+  }
+
+  forget(key: string): void {
+    this.rateLimiter.forget(key);
+  }
+
+  numRequeues(key: string): number {
+    return this.rateLimiter.numRequeues(key);
+  }
+
+  get(): Promise<string | undefined> {
+    const key = this.takeReady();
+    if (key !== undefined || this.isShutDown) return Promise.resolve(key);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  done(key: string): void {
+    if (!this.processing.delete(key)) return;
+    if (this.dirty.has(key)) this.makeReady(key);
+  }
+
+  shutdown(): void {
+    if (this.isShutDown) return;
+    this.isShutDown = true;
+    for (const { timer } of this.delayed.values()) timer.cancel();
+    this.delayed.clear();
+    // Waiters exist only while nothing is ready, so they have nothing left to drain.
+    for (const wake of this.waiters.splice(0)) wake(undefined);
+  }
+
+  /** makeReady queues a dirty, unheld key, or hands it straight to the longest-waiting get. */
+  private makeReady(key: string): void {
+    const waiter = this.waiters.shift();
+    if (waiter === undefined) {
+      this.ready.add(key);
+      return;
+    }
+    this.hold(key);
+    waiter(key);
+  }
+
+  private takeReady(): string | undefined {
+    const next = this.ready.values().next();
+    if (next.done) return undefined;
+    this.ready.delete(next.value);
+    this.hold(next.value);
+    return next.value;
+  }
+
+  /** hold marks `key` as given to a worker: it stops being dirty until added again. */
+  private hold(key: string): void {
+    this.dirty.delete(key);
+    this.processing.add(key);
+  }
+
+  private createMetrics(): WorkQueueMetrics {
+    // Getters over the live state: the view never goes stale and costs nothing until read.
+    const queue = this;
+    return {
+      get adds() {
+        return queue.addCount;
+      },
+      get retries() {
+        return queue.retryCount;
+      },
+      get depth() {
+        return queue.ready.size;
+      },
+      get delayed() {
+        return queue.delayed.size;
+      },
+      get processing() {
+        return queue.processing.size;
+      },
+    };
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Shared setup for the kubectl suite: one test cluster per describe block (one per kubectl
+ * binary), a kubectl cache dir reused within it, and small wrappers over runKubectl.
+ */
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { join } from 'node:path';
+import {
+  runKubectl,
+  startKubectlWatch,
+  stopKubectlWatches,
+  type KubectlBinary,
+  type KubectlOptions,
+  type KubectlResult,
+  type KubectlWatch,
+} from '../support/kubectl.js';
+import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+
+export type CallOptions = Pick<KubectlOptions, 'stdin' | 'env' | 'timeoutMs'>;
+
+export interface KubectlFixture {
+  cluster(): TestCluster;
+  /** Runs kubectl; never throws for a non-zero exit. */
+  run(args: string[], options?: CallOptions): Promise<KubectlResult>;
+  /** Runs kubectl and throws (with its output) unless it exits 0. */
+  ok(args: string[], options?: CallOptions): Promise<KubectlResult>;
+  /** `kubectl get <args> -o json`, parsed. */
+  json(args: string[]): Promise<any>;
+  /** `kubectl apply -f -` with `yaml` on stdin; throws unless it exits 0. */
+  apply(yaml: string): Promise<KubectlResult>;
+  watch(args: string[]): KubectlWatch;
+}
+
+/** useKubectlCluster starts a cluster in beforeAll and stops it (and stray watches) in afterAll. */
+export function useKubectlCluster(binary: KubectlBinary): KubectlFixture {
+  let cluster: TestCluster | undefined;
+  const options = (extra: CallOptions = {}): KubectlOptions => {
+    if (!cluster) throw new Error('the test cluster is not running');
+    return { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, 'kubectl-cache'), ...extra };
+  };
+  beforeAll(async () => {
+    cluster = await startTestCluster();
+  });
+  afterEach(async () => {
+    await stopKubectlWatches();
+  });
+  afterAll(async () => {
+    await stopKubectlWatches();
+    await cluster?.stop();
+  });
+  const run = (args: string[], extra?: CallOptions) => runKubectl(binary, args, options(extra));
+  const ok = async (args: string[], extra?: CallOptions) => {
+    const result = await run(args, extra);
+    if (result.code !== 0) {
+      throw new Error(`kubectl ${args.join(' ')} exited ${result.code ?? result.signal}\n${result.stdout}${result.stderr}`);
+    }
+    return result;
+  };
+  return {
+    cluster: () => {
+      if (!cluster) throw new Error('the test cluster is not running');
+      return cluster;
+    },
+    run,
+    ok,
+    json: async (args) => JSON.parse((await ok(['get', ...args, '-o', 'json'])).stdout),
+    apply: (yaml) => ok(['apply', '-f', '-'], { stdin: yaml }),
+    watch: (args) => startKubectlWatch(binary, args, options()),
+  };
+}
+
+/** tableRows splits kubectl's table output into rows of whitespace-separated cells. */
+export function tableRows(stdout: string): string[][] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.trim().split(/\s{2,}|\t/));
+}
+
+/** deploymentYaml is a small Deployment manifest; `extra` lines go under the container. */
+export function deploymentYaml(name: string, { replicas = 2, image = 'nginx:1.25', labels = { app: name } } = {}): string {
+  const labelLines = Object.entries(labels)
+    .map(([k, v]) => `    ${k}: ${v}`)
+    .join('\n');
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  labels:
+${labelLines}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels:
+      app: ${name}
+  template:
+    metadata:
+      labels:
+        app: ${name}
+    spec:
+      containers:
+      - name: nginx
+        image: ${image}
+        ports:
+        - containerPort: 80
+`;
+}
+
+/** configMapYaml is a ConfigMap manifest with the given data. */
+export function configMapYaml(name: string, data: Record<string, string> = { key: 'value' }): string {
+  const dataLines = Object.entries(data)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+    .join('\n');
+  return `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${name}
+data:
+${dataLines}
+`;
+}
+
+/** namespaceYaml is a Namespace manifest. */
+export function namespaceYaml(name: string): string {
+  return `apiVersion: v1
+kind: Namespace
+metadata:
+  name: ${name}
+`;
+}
