@@ -3,6 +3,7 @@
  * Reconciler and turning its outcome into the queue's next step (controller-runtime's
  * reconcileHandler, in our own words).
  */
+import { isConflict } from '../../apiserver/api/api-error.js';
 import { randomBytes } from 'node:crypto';
 import { isAbortError } from './clock.js';
 import { isTerminalError, parseKey, requestKey, runWithReconcileLogger, terminalError } from './reconciler.js';
@@ -197,6 +198,9 @@ class WorkerPoolController implements Controller {
         this.queue.addRateLimited(key);
         // An abort caused by our own shutdown is expected; the shut-down queue dropped the retry.
         if (signal.aborted && isAbortError(err)) log.debug({ err }, 'Reconcile interrupted by shutdown');
+        // A 409 is optimistic concurrency working as designed (the cache was behind our own
+        // write): worth a line, not an alarm with a stack trace.
+        else if (isConflict(err)) log.info({ requeues: this.queue.numRequeues(key), reason: err.message }, 'Reconcile hit a conflict; retrying with fresh state');
         else log.error({ err, requeues: this.queue.numRequeues(key) }, 'Reconciler error');
         return;
       case ReconcileOutcome.RequeueAfter: {

@@ -276,6 +276,30 @@ describe('Deployment controller', () => {
     expect(d.status?.conditions?.find((c) => c.type === 'Available')).toMatchObject({ status: 'False', reason: 'MinimumReplicasUnavailable' });
   });
 
+  it('adopts a matching orphan ReplicaSet as an old revision and releases it once it stops matching', async () => {
+    await start();
+    const legacy: ReplicaSet = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web-legacy', namespace: NS, labels: { app: 'web' } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web', legacy: 'yes' } },
+        template: { metadata: { labels: { app: 'web', legacy: 'yes' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.24' }] } },
+      },
+    };
+    await replicaSets().create(legacy);
+    await deployments().create(deploymentManifest('web', { replicas: 2 }));
+    const d = await rolledOut('web');
+    const adopted = await replicaSets().get(NS, 'web-legacy');
+    expect(adopted.metadata.ownerReferences).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata.uid, controller: true, blockOwnerDeletion: true },
+    ]);
+    expect(adopted.spec.replicas).toBe(0);
+    await replicaSets().patch(NS, 'web-legacy', { metadata: { labels: { app: 'other' } } }, { type: 'merge' });
+    await eventually(async () => expect((await replicaSets().get(NS, 'web-legacy')).metadata.ownerReferences ?? []).toEqual([]));
+  });
+
   it('resolves a pod-template-hash collision by bumping status.collisionCount', async () => {
     await start();
     const created = await deployments().create(deploymentManifest('web', { replicas: 1, paused: true }));

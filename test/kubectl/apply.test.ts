@@ -5,10 +5,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findKubectlBinaries } from '../support/kubectl.js';
+import { findKubectlBinaries, needsOpenApiV2 } from '../support/kubectl.js';
 import { configMapYaml, deploymentYaml, tableRows, useKubectlCluster } from './fixture.js';
 
-describe.each(findKubectlBinaries())('$label: create and apply', (binary) => {
+// Without any kubectl (a machine without it) the file reports one skipped test instead of failing.
+const binaries = findKubectlBinaries();
+if (binaries.length === 0) it.skip('kubectl is not installed', () => {});
+
+describe.each(binaries)('$label: create and apply', (binary) => {
   const k = useKubectlCluster(binary);
   /** Writes a manifest file in the cluster's private dir (kubectl prints file names in errors). */
   const manifest = (name: string, text: string) => {
@@ -35,6 +39,10 @@ describe.each(findKubectlBinaries())('$label: create and apply', (binary) => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`Error from server (AlreadyExists): error when creating "${path}": deployments.apps "web" already exists`);
     expect(again.stderr).toContain(`Error from server (AlreadyExists): error when creating "${path}": configmaps "web-config" already exists`);
+
+    const deleted = await k.ok(['delete', '-f', path]);
+    expect(deleted.stdout).toBe('deployment.apps "web" deleted\nservice "web" deleted\nconfigmap "web-config" deleted\n');
+    expect((await k.run(['get', 'svc', 'web'])).stderr.trim()).toBe('Error from server (NotFound): services "web" not found');
   });
 
   it('apply creates, then reports unchanged, then configured after an image change', async () => {
@@ -96,7 +104,8 @@ describe.each(findKubectlBinaries())('$label: create and apply', (binary) => {
     expect((await k.run(['get', 'deploy', 'bad'])).code).toBe(1);
   });
 
-  it('create -f with an unknown field is a strict decoding error', async () => {
+  // kubectl < 1.27 cannot ask for server-side validation here (no /openapi/v2, see needsOpenApiV2).
+  it.skipIf(needsOpenApiV2(binary))('create -f with an unknown field is a strict decoding error', async () => {
     const path = manifest('unknown.yaml', configMapYaml('unknown').replace('\ndata:', '\nbogus: 1\ndata:'));
     const result = await k.run(['create', '-f', path]);
     expect(result.code).toBe(1);
@@ -108,6 +117,24 @@ describe.each(findKubectlBinaries())('$label: create and apply', (binary) => {
 
     const lenient = await k.ok(['create', '--validate=false', '-f', path]);
     expect(lenient.stdout).toBe('configmap/unknown created\n');
+  });
+
+  it('apply --server-side creates and updates', async () => {
+    const created = await k.ok(['apply', '--server-side', '-f', '-'], { stdin: deploymentYaml('ssa') });
+    expect(created.stdout).toBe('deployment.apps/ssa serverside-applied\n');
+    const updated = await k.ok(['apply', '--server-side', '-f', '-'], { stdin: deploymentYaml('ssa', { replicas: 3 }) });
+    expect(updated.stdout).toBe('deployment.apps/ssa serverside-applied\n');
+    expect((await k.json(['deploy', 'ssa'])).spec.replicas).toBe(3);
+  });
+
+  // BUG: kubesim keeps no metadata.managedFields, so server-side apply cannot see that a
+  // field belongs to another manager: the second apply silently wins instead of a 409
+  // Conflict ("Apply failed with 1 conflict ..."). Field ownership is more than a small fix.
+  it.fails('apply --server-side by a second manager conflicts on a field the first one owns', async () => {
+    await k.ok(['apply', '--server-side', '-f', '-'], { stdin: deploymentYaml('owned') });
+    const result = await k.run(['apply', '--server-side', '--field-manager=other', '-f', '-'], { stdin: deploymentYaml('owned', { replicas: 3 }) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Apply failed with 1 conflict: conflict with "kubectl".*: \.spec\.replicas/);
   });
 
   it('an autoscaling/v1 HPA is served as autoscaling/v2 and as v1', async () => {

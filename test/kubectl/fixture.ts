@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { join } from 'node:path';
 import {
+  needsOpenApiV2,
   runKubectl,
   startKubectlWatch,
   stopKubectlWatches,
@@ -47,7 +48,7 @@ export function useKubectlCluster(binary: KubectlBinary): KubectlFixture {
     await stopKubectlWatches();
     await cluster?.stop();
   });
-  const run = (args: string[], extra?: CallOptions) => runKubectl(binary, args, options(extra));
+  const run = (args: string[], extra?: CallOptions) => runKubectl(binary, withValidation(binary, args), options(extra));
   const ok = async (args: string[], extra?: CallOptions) => {
     const result = await run(args, extra);
     if (result.code !== 0) {
@@ -68,6 +69,16 @@ export function useKubectlCluster(binary: KubectlBinary): KubectlFixture {
   };
 }
 
+const VALIDATING_VERBS = new Set(['create', 'apply', 'edit', 'replace']);
+
+/** withValidation turns client-side validation off for kubectl < 1.27 (see needsOpenApiV2)
+ * unless the test chose a --validate mode itself. */
+function withValidation(binary: KubectlBinary, args: string[]): string[] {
+  if (!needsOpenApiV2(binary) || !VALIDATING_VERBS.has(args[0] ?? '')) return args;
+  if (args.some((arg) => arg.startsWith('--validate'))) return args;
+  return [...args, '--validate=false'];
+}
+
 /** tableRows splits kubectl's table output into rows of whitespace-separated cells. */
 export function tableRows(stdout: string): string[][] {
   return stdout
@@ -76,8 +87,11 @@ export function tableRows(stdout: string): string[][] {
     .map((line) => line.trim().split(/\s{2,}|\t/));
 }
 
-/** deploymentYaml is a small Deployment manifest; `extra` lines go under the container. */
-export function deploymentYaml(name: string, { replicas = 2, image = 'nginx:1.25', labels = { app: name } } = {}): string {
+/** deploymentYaml is a small Deployment manifest (one nginx container, port 80) selecting `app: <name>`. */
+export function deploymentYaml(
+  name: string,
+  { replicas = 2, image = 'nginx:1.25', labels = { app: name } as Record<string, string> } = {},
+): string {
   const labelLines = Object.entries(labels)
     .map(([k, v]) => `    ${k}: ${v}`)
     .join('\n');

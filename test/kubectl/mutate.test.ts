@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { findKubectlBinaries } from '../support/kubectl.js';
 import { configMapYaml, deploymentYaml, namespaceYaml, useKubectlCluster } from './fixture.js';
 
-describe.each(findKubectlBinaries())('$label: label, patch, scale, edit, delete', (binary) => {
+// Without any kubectl (a machine without it) the file reports one skipped test instead of failing.
+const binaries = findKubectlBinaries();
+if (binaries.length === 0) it.skip('kubectl is not installed', () => {});
+
+describe.each(binaries)('$label: label, patch, scale, edit, delete', (binary) => {
   const k = useKubectlCluster(binary);
 
   it('label adds, overwrites and removes a label', async () => {
@@ -20,7 +24,8 @@ describe.each(findKubectlBinaries())('$label: label, patch, scale, edit, delete'
     await k.ok(['label', 'cm', 'labels', 'env=dev', '--overwrite']);
     expect((await k.json(['cm', 'labels'])).metadata.labels).toEqual({ env: 'dev' });
 
-    expect((await k.ok(['label', 'cm', 'labels', 'env-'])).stdout).toBe('configmap/labels unlabeled\n');
+    const removed = await k.ok(['label', 'cm', 'labels', 'env-']);
+    expect(removed.stdout).toBe(binary.minor >= 27 ? 'configmap/labels unlabeled\n' : 'configmap/labels labeled\n');
     // Like kube-apiserver (omitempty), the emptied map is gone rather than `labels: {}`.
     expect((await k.json(['cm', 'labels'])).metadata).not.toHaveProperty('labels');
   });
@@ -52,7 +57,9 @@ describe.each(findKubectlBinaries())('$label: label, patch, scale, edit, delete'
 
     const badTest = await k.run(['patch', 'deploy', 'patched', '--type=json', '-p', '[{"op":"test","path":"/spec/replicas","value":9}]']);
     expect(badTest.code).toBe(1);
-    expect(badTest.stderr.trim()).toBe('The request is invalid: testing value /spec/replicas failed: test failed');
+    // kubectl < 1.27 prints only the reason of an Invalid status without details.
+    const detail = binary.minor >= 27 ? ': testing value /spec/replicas failed: test failed' : '';
+    expect(badTest.stderr.trim()).toBe(`The request is invalid${detail}`);
   });
 
   it('a patch that changes nothing prints (no change) and keeps the resourceVersion', async () => {
@@ -65,21 +72,28 @@ describe.each(findKubectlBinaries())('$label: label, patch, scale, edit, delete'
     expect((await k.json(['deploy', 'noop'])).metadata.resourceVersion).toBe(before);
   });
 
-  it('scale sets spec.replicas through the scale subresource; wait sees it', async () => {
+  it('scale sets spec.replicas through the scale subresource', async () => {
     await k.apply(deploymentYaml('scaled'));
     expect((await k.ok(['scale', 'deploy', 'scaled', '--replicas=3'])).stdout).toBe('deployment.apps/scaled scaled\n');
     expect((await k.json(['deploy', 'scaled'])).spec.replicas).toBe(3);
-    const waited = await k.ok(['wait', '--for=jsonpath={.spec.replicas}=3', 'deploy/scaled', '--timeout=10s']);
-    expect(waited.stdout).toBe('deployment.apps/scaled condition met\n');
 
     const stale = await k.run(['scale', 'deploy', 'scaled', '--current-replicas=2', '--replicas=5']);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('Expected replicas to be 2, was 3');
+    if (binary.minor < 27) return; // get --subresource arrived in 1.27.
     const scale = await k.json(['deploy', 'scaled', '--subresource=scale']);
     expect(scale).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 3 }, status: { selector: 'app=scaled' } });
   });
 
-  it('wait times out when the condition never holds', async () => {
+  // wait --for=jsonpath arrived in kubectl 1.23.
+  it.skipIf(binary.minor < 23)('wait --for=jsonpath sees a scale', async () => {
+    await k.apply(deploymentYaml('waited'));
+    await k.ok(['scale', 'deploy', 'waited', '--replicas=3']);
+    const waited = await k.ok(['wait', '--for=jsonpath={.spec.replicas}=3', 'deploy/waited', '--timeout=10s']);
+    expect(waited.stdout).toBe('deployment.apps/waited condition met\n');
+  });
+
+  it.skipIf(binary.minor < 23)('wait times out when the condition never holds', async () => {
     await k.apply(deploymentYaml('waiting'));
     const result = await k.run(['wait', '--for=jsonpath={.spec.replicas}=7', 'deploy/waiting', '--timeout=1s']);
     expect(result.code).toBe(1);
@@ -131,8 +145,10 @@ describe.each(findKubectlBinaries())('$label: label, patch, scale, edit, delete'
     const ns = await k.json(['ns', 'closing']);
     expect(ns.status.phase).toBe('Terminating');
     expect(ns.spec.finalizers).toEqual(['kubernetes']);
-    const create = await k.run(['apply', '-f', '-', '-n', 'closing'], { stdin: configMapYaml('late') });
+    const create = await k.run(['create', '-f', '-', '-n', 'closing'], { stdin: configMapYaml('late') });
     expect(create.code).toBe(1);
-    expect(create.stderr).toContain('because it is being terminated');
+    expect(create.stderr.trim()).toBe(
+      'Error from server (Forbidden): error when creating "STDIN": configmaps "late" is forbidden: unable to create new content in namespace closing because it is being terminated',
+    );
   });
 });

@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { findKubectlBinaries } from '../support/kubectl.js';
 import { configMapYaml, deploymentYaml, useKubectlCluster } from './fixture.js';
 
-describe.each(findKubectlBinaries())('$label: get -w', (binary) => {
+// Without any kubectl (a machine without it) the file reports one skipped test instead of failing.
+const binaries = findKubectlBinaries();
+if (binaries.length === 0) it.skip('kubectl is not installed', () => {});
+
+describe.each(binaries)('$label: get -w', (binary) => {
   const k = useKubectlCluster(binary);
 
   it('prints the table, then a row for a change made after it started', async () => {

@@ -2,7 +2,8 @@
  * What the Deployment integration tests share: an in-process "kube-controller-manager" (one
  * Manager running the Deployment and ReplicaSet controllers) plus a fake kubelet against a
  * test cluster, manifest builders, a `kubectl rollout status` check, and an invariant tracker
- * that inspects the cluster after every single watch event.
+ * that inspects the cluster after every single watch event. Set KUBESIM_TEST_LOG_LEVEL
+ * (debug|info|warn|error) to see the controllers' logs.
  */
 import { expect } from 'vitest';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
@@ -13,7 +14,7 @@ import { registerReplicaSetController } from '../../controllers/replicaset/index
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock, isAbortError } from '../../controllers/runtime/clock.js';
 import { createInformer } from '../../controllers/runtime/informer.js';
-import { createLogger, silentLogger } from '../../controllers/runtime/logger.js';
+import { createLogger, silentLogger, type LogLevel } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
 import { startFakeKubelet, type FakeKubeletOptions } from './fake-kubelet.js';
@@ -27,7 +28,9 @@ export interface ControlPlane {
 /** startControlPlane runs both controllers in one Manager and a fake kubelet. */
 export async function startControlPlane(cluster: TestCluster, kubelet: Omit<FakeKubeletOptions, 'client'> = {}): Promise<ControlPlane> {
   const client = createKubeClient({ server: cluster.url, userAgent: 'kube-controller-manager/test' });
-  const logger = createLogger({ component: 'kube-controller-manager', level: 'warn' });
+  // Quiet by default: optimistic-concurrency 409s are routine and would drown the report.
+  const level = (process.env['KUBESIM_TEST_LOG_LEVEL'] as LogLevel | undefined) ?? 'silent';
+  const logger = createLogger({ component: 'kube-controller-manager', level });
   const manager = createManager({ client, clock: createRealClock(), logger, component: 'kube-controller-manager' });
   registerReplicaSetController(manager);
   registerDeploymentController(manager);

@@ -5,14 +5,18 @@
  * built from scratch: the developer's KUBECONFIG, KUBE_EDITOR and ~/.kube never leak in.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 /** One kubectl executable the suite runs against. */
 export interface KubectlBinary {
-  /** Short name for test titles, e.g. `kubectl 1.32` or `kubectl on PATH`. */
+  /** Short name for test titles, e.g. `kubectl 1.32 (v1.32.4)` or `kubectl on PATH (v1.20.2)`. */
   label: string;
   path: string;
+  /** The client's minor version (`kubectl version --client`; a dispatcher reports its own,
+   * Infinity when unknown: such a kubectl is taken to be current). */
+  minor: number;
 }
 
 /** Where Google Cloud SDK keeps the versioned kubectl binaries its dispatcher picks from. */
@@ -26,14 +30,46 @@ const VERSIONED_MINORS = ['1.31', '1.32', '1.33'];
  * Debian's kubernetes-client) and each versioned Google Cloud SDK binary that exists.
  */
 export function findKubectlBinaries(): KubectlBinary[] {
-  const binaries: KubectlBinary[] = [];
+  const candidates: Array<{ name: string; path: string }> = [];
   const onPath = which('kubectl');
-  if (onPath) binaries.push({ label: 'kubectl on PATH', path: onPath });
+  if (onPath) candidates.push({ name: 'kubectl on PATH', path: onPath });
   for (const minor of VERSIONED_MINORS) {
     const path = join(GCLOUD_KUBECTL_DIR, `kubectl.${minor}`);
-    if (existsSync(path)) binaries.push({ label: `kubectl ${minor}`, path });
+    if (existsSync(path)) candidates.push({ name: `kubectl ${minor}`, path });
   }
-  return binaries;
+  return candidates.map(({ name, path }) => {
+    const version = clientVersion(path);
+    return { label: `${name} (${version.gitVersion})`, path, minor: version.minor };
+  });
+}
+
+/** clientVersion asks a kubectl binary for its own version, without a kubeconfig. */
+function clientVersion(path: string): { gitVersion: string; minor: number } {
+  const home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
+  try {
+    const out = execFileSync(path, ['version', '--client', '-o', 'json'], {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home },
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 10_000,
+    });
+    const { clientVersion: v } = JSON.parse(out) as { clientVersion: { gitVersion: string; minor: string } };
+    const minor = Number.parseInt(v.minor, 10);
+    return { gitVersion: v.gitVersion, minor: Number.isNaN(minor) ? Number.POSITIVE_INFINITY : minor };
+  } catch {
+    return { gitVersion: 'unknown version', minor: Number.POSITIVE_INFINITY };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * needsOpenApiV2 says whether a kubectl is older than 1.27: those validate manifests and
+ * explain types from the protobuf `/openapi/v2`, which kubesim does not serve (it serves
+ * v3), so they need `--validate=false` and cannot run `explain`.
+ */
+export function needsOpenApiV2(binary: KubectlBinary): boolean {
+  return binary.minor < 27;
 }
 
 function which(command: string): string | undefined {
@@ -153,11 +189,17 @@ export function startKubectlWatch(binary: KubectlBinary | string, args: string[]
   });
   const lines = () => stdout.split('\n').slice(0, -1);
   const exited = new Promise<KubectlResult>((resolve) => {
-    child.on('close', (code, signal) => {
+    const end = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (done) return;
       running.delete(child);
       done = { code, signal, stdout, stderr, timedOut: false };
       resolve(done);
       notify();
+    };
+    child.on('close', end);
+    child.on('error', (err) => {
+      stderr += `${err.message}\n`;
+      end(null, null);
     });
   });
   const waitFor = (predicate: (lines: string[]) => boolean, timeoutMs = 10_000) =>

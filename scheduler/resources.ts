@@ -1,0 +1,110 @@
+/**
+ * Resource arithmetic for scheduling: what a pod requests and what a node can give, as plain
+ * numbers (cpu in millicores, everything else in base units — bytes, counts), the units
+ * kube-scheduler's framework.Resource uses. Quantities are parsed with apiserver/api's exact
+ * parser and then converted once.
+ */
+import type { Pod } from '../apiserver/api/core/pod.js';
+import { parseQuantity, QuantityParseError } from '../apiserver/api/quantity.js';
+import type { DeepReadonly } from '../controllers/runtime/types.js';
+
+/** ResourceAmounts maps a resource name (cpu, memory, pods, ...) to an amount: millicores for
+ * cpu, base units for the rest. A missing name means 0. */
+export type ResourceAmounts = Readonly<Record<string, number>>;
+
+/** DEFAULT_MILLI_CPU_REQUEST and DEFAULT_MEMORY_REQUEST are what scoring assumes a pod uses
+ * when it requests nothing (kube's non-zero defaults: 100m, 200Mi), so best-effort pods still
+ * spread instead of piling onto one node. Filtering never uses them. */
+export const DEFAULT_MILLI_CPU_REQUEST = 100;
+export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
+
+type ReadonlyResourceList = Readonly<Record<string, string>> | undefined;
+type ReadonlyPod = DeepReadonly<Pod>;
+
+/** amountOf converts one quantity to scheduler units; malformed text counts as 0 (the API
+ * server validated it, so this only guards against bugs elsewhere). */
+export function amountOf(name: string, text: string): number {
+  try {
+    const quantity = parseQuantity(text);
+    return name === 'cpu' ? quantity.milliValue() : quantity.value();
+  } catch (err) {
+    if (err instanceof QuantityParseError) return 0;
+    throw err;
+  }
+}
+
+/** parseResourceList converts a ResourceList (requests, allocatable) to amounts. */
+export function parseResourceList(list: ReadonlyResourceList): Record<string, number> {
+  const amounts: Record<string, number> = {};
+  for (const [name, text] of Object.entries(list ?? {})) amounts[name] = amountOf(name, text);
+  return amounts;
+}
+
+/** addInto adds `amounts` into `total` in place (the accumulator form of addAmounts). */
+export function addInto(total: Record<string, number>, amounts: ResourceAmounts): void {
+  for (const name in amounts) total[name] = (total[name] ?? 0) + (amounts[name] ?? 0);
+}
+
+/** addAmounts returns a + b, resource by resource. */
+export function addAmounts(a: ResourceAmounts, b: ResourceAmounts): Record<string, number> {
+  const sum: Record<string, number> = { ...a };
+  for (const [name, value] of Object.entries(b)) sum[name] = (sum[name] ?? 0) + value;
+  return sum;
+}
+
+function maxAmounts(a: ResourceAmounts, b: ResourceAmounts): Record<string, number> {
+  const max: Record<string, number> = { ...a };
+  for (const [name, value] of Object.entries(b)) max[name] = Math.max(max[name] ?? 0, value);
+  return max;
+}
+
+// NOTE: cache objects are immutable and replaced on every change, so a pod object's requests
+// never change: memoizing by identity is safe and saves re-parsing every pod every attempt.
+const requestsMemo = new WeakMap<object, ResourceAmounts>();
+
+/**
+ * podRequests is what a pod asks of its node, as kube's resource helpers compute it:
+ * max(Σ app containers + Σ sidecars, the largest init container + the sidecars started before
+ * it) + spec.overhead; pod-level spec.resources.requests, when set, replace the container
+ * sums for the resources they name. Memoized per (immutable) pod object.
+ */
+export function podRequests(pod: ReadonlyPod): ResourceAmounts {
+  const known = requestsMemo.get(pod);
+  if (known) return known;
+  const computed = computePodRequests(pod);
+  requestsMemo.set(pod, computed);
+  return computed;
+}
+
+function computePodRequests(pod: ReadonlyPod): ResourceAmounts {
+  let sidecars: Record<string, number> = {};
+  let initPeak: Record<string, number> = {};
+  for (const init of pod.spec.initContainers ?? []) {
+    const requests = parseResourceList(init.resources?.requests);
+    // Sidecars (restartPolicy Always) keep running, so they add to everything after them.
+    if (init.restartPolicy === 'Always') sidecars = addAmounts(sidecars, requests);
+    else initPeak = maxAmounts(initPeak, addAmounts(requests, sidecars));
+  }
+  let apps: Record<string, number> = {};
+  for (const container of pod.spec.containers) apps = addAmounts(apps, parseResourceList(container.resources?.requests));
+  const podLevel = parseResourceList(pod.spec.resources?.requests);
+  const running = { ...addAmounts(apps, sidecars), ...podLevel };
+  return addAmounts(maxAmounts(running, initPeak), parseResourceList(pod.spec.overhead));
+}
+
+// Request objects come memoized from podRequests, so their non-zero form can be too.
+const nonZeroMemo = new WeakMap<ResourceAmounts, ResourceAmounts>();
+
+/** nonZeroRequests is `requests` with kube's scoring defaults for an unset (or zero) cpu or
+ * memory request. */
+export function nonZeroRequests(requests: ResourceAmounts): ResourceAmounts {
+  const known = nonZeroMemo.get(requests);
+  if (known) return known;
+  const computed = {
+    ...requests,
+    cpu: requests['cpu'] || DEFAULT_MILLI_CPU_REQUEST,
+    memory: requests['memory'] || DEFAULT_MEMORY_REQUEST,
+  };
+  nonZeroMemo.set(requests, computed);
+  return computed;
+}
