@@ -161,10 +161,17 @@ const FIELD_ERROR_LABELS: Record<FieldError['type'], string> = {
   FieldValueTypeInvalid: 'Invalid value',
 };
 
+/** formatValue quotes a value as Go's %#v does in Kubernetes' messages for the shapes that
+ * show up there: strings, string maps (label selectors), string lists; JSON otherwise. */
 function formatValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
-  if (value === undefined) return 'null';
-  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  if (value === undefined || value === null) return 'null';
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;
+  if (typeof value === 'object' && Object.values(value).every((v) => typeof v === 'string')) {
+    const entries = Object.entries(value as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `map[string]string{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(', ')}}`;
+  }
+  if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
 

@@ -153,10 +153,11 @@ export const ConditionSchema = z
  * spreads them into its own object. */
 export function typeMetaFields<const V extends string, const K extends string>(apiVersion: V, kind: K) {
   return {
-    apiVersion: z.literal(apiVersion).optional().describe('APIVersion defines the versioned schema of this representation of an object.'),
-    kind: z.literal(kind).optional().describe('Kind is a string value representing the REST resource this object represents.'),
-    // Required in the type so that code inside the boundary can rely on it; the API server
-    // supplies an empty object before validating a body that has none.
-    metadata: ObjectMetaSchema.describe("Standard object's metadata."),
+    // Plain strings in the schema (as Kubernetes publishes them); the API server checks them
+    // against the served kind before validating, so a wrong one is a 400 naming both.
+    apiVersion: z.string().optional().describe('APIVersion defines the versioned schema of this representation of an object.') as unknown as z.ZodOptional<z.ZodLiteral<V>>,
+    kind: z.string().optional().describe('Kind is a string value representing the REST resource this object represents.') as unknown as z.ZodOptional<z.ZodLiteral<K>>,
+    // Optional on input, always present on output: code inside the boundary can rely on it.
+    metadata: ObjectMetaSchema.default(() => ({})).describe("Standard object's metadata."),
   };
 }

@@ -19,13 +19,16 @@ interface PodShape {
 
 const successStatus = (code: number) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code });
 
-/** bindingHandler answers POST pods/{name}/binding: sets spec.nodeName and PodScheduled=True,
- * 409 if the pod is already bound. */
+/** bindingHandler answers POST pods/{name}/binding: sets spec.nodeName and PodScheduled=True
+ * and copies the Binding's metadata.annotations onto the pod (as kube-apiserver's
+ * setPodHostAndAnnotations does; the scheduler records its decision this way), 409 if the
+ * pod is already bound. */
 export function bindingHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const target = targetOf(request.path);
   const binding = decodeObjectBody(request.contentType, request.body);
   const node = isPlainObject(binding['target']) ? binding['target']['name'] : undefined;
   if (typeof node !== 'string' || node === '') throw badRequest('Binding target.name is required');
+  const annotations = bindingAnnotations(binding);
   updateObject(ctx, target, {
     scope: 'server',
     dryRun: isDryRun(request.query),
@@ -36,6 +39,7 @@ export function bindingHandler(ctx: HandlerContext, request: ApiRequest): ApiRes
         throw conflict({ ...resourceName(target), resource: 'pods/binding' }, `pod ${target.name} is already assigned to node "${shaped.spec.nodeName}"`);
       }
       shaped.spec = { ...shaped.spec, nodeName: node };
+      if (annotations) pod.metadata.annotations = { ...pod.metadata.annotations, ...annotations };
       const conditions = (shaped.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
       conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: undefined, lastTransitionTime: rfc3339(ctx.now()) });
       shaped.status = { ...shaped.status, conditions };
@@ -43,6 +47,15 @@ export function bindingHandler(ctx: HandlerContext, request: ApiRequest): ApiRes
     },
   });
   return { status: 201, body: successStatus(201) };
+}
+
+/** bindingAnnotations are the Binding's metadata.annotations when it has string ones. */
+function bindingAnnotations(binding: Record<string, unknown>): Record<string, string> | undefined {
+  const metadata = binding['metadata'];
+  const annotations = isPlainObject(metadata) ? metadata['annotations'] : undefined;
+  if (!isPlainObject(annotations)) return undefined;
+  const entries = Object.entries(annotations).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 /** evictionHandler answers POST pods/{name}/eviction by deleting the pod with the eviction's

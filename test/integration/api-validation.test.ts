@@ -90,13 +90,13 @@ describe('API request validation', () => {
         expect(res.status).toBe(422);
         expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422 });
         expect(res.body.message).toBe(
-          'Deployment.apps "web" is invalid: spec.template.metadata.labels: Invalid value: {"app":"other"}: `selector` does not match template `labels`',
+          'Deployment.apps "web" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
         );
         expect(res.body.details).toMatchObject({ name: 'web', group: 'apps', kind: 'Deployment' });
         expect(res.body.details.causes).toEqual([
           {
             reason: 'FieldValueInvalid',
-            message: 'Invalid value: {"app":"other"}: `selector` does not match template `labels`',
+            message: 'Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
             field: 'spec.template.metadata.labels',
           },
         ]);
