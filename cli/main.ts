@@ -6,6 +6,7 @@
 import { UsageError } from './args.js';
 import { componentAction, down, status } from './commands/component-control.js';
 import { controller } from './commands/controller.js';
+import { node } from './commands/node.js';
 import { up } from './commands/up.js';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; summary: string }> = {
@@ -15,6 +16,9 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; summary
   stop: { run: (argv) => componentAction('stop', argv), summary: 'stop one control loop of a running cluster' },
   start: { run: (argv) => componentAction('start', argv), summary: 'start a stopped control loop again' },
   controller: { run: controller, summary: 'run control loops as this process against a kubeconfig' },
+  kubelet: { run: async (argv) => (await import('./commands/kubelet.js')).kubelet(argv), summary: 'run simulated nodes (kubelet-sim) as this process against a kubeconfig' },
+  node: { run: node, summary: 'list simulated nodes; stop or start one node\'s kubelet (the self-healing drill)' },
+  scheduler: { run: async (argv) => (await import('./commands/scheduler.js')).scheduler(argv), summary: 'run the scheduler as this process against a kubeconfig' },
 };
 
 const usage = `Usage: kubesim <command> [flags]\n\nCommands:\n${Object.entries(COMMANDS)

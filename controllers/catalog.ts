@@ -5,6 +5,7 @@
 import { registerDeploymentController } from './deployment/index.js';
 import { registerGarbageCollector } from './garbage-collector/index.js';
 import { registerNamespaceController } from './namespace/index.js';
+import { registerNodeLifecycleController } from './node-lifecycle/index.js';
 import { registerReplicaSetController } from './replicaset/index.js';
 import type { Manager } from './runtime/manager.js';
 
@@ -18,6 +19,7 @@ export const CONTROLLERS = {
   deployment: { summary: 'rolls Deployments out through ReplicaSets', register: (m) => void registerDeploymentController(m) },
   'garbage-collector': { summary: 'deletes dependents whose owners are gone', register: (m) => void registerGarbageCollector(m) },
   namespace: { summary: 'empties and removes terminating namespaces', register: (m) => void registerNamespaceController(m) },
+  'node-lifecycle': { summary: 'marks silent nodes NotReady, taints them, evicts their pods', register: (m) => void registerNodeLifecycleController(m) },
 } satisfies Record<string, ControllerEntry>;
 
 export type ControllerName = keyof typeof CONTROLLERS;

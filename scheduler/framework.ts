@@ -60,7 +60,8 @@ export interface NodeInfo {
   readonly nonZeroRequested: ResourceAmounts;
   /** status.allocatable, parsed; absent resources are 0 (kube's behaviour). */
   readonly allocatable: ResourceAmounts;
-  /** Pods on the node per controller-owner uid (PodTopologySpread's default constraints). */
+  /** Non-terminating pods on the node per controller-owner uid (PodTopologySpread's default
+   * constraints count these). */
   readonly podsByOwner: ReadonlyMap<string, number>;
 }
 

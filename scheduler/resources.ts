@@ -12,8 +12,8 @@ import type { DeepReadonly } from '../controllers/runtime/types.js';
  * cpu, base units for the rest. A missing name means 0. */
 export type ResourceAmounts = Readonly<Record<string, number>>;
 
-/** DEFAULT_MILLI_CPU_REQUEST and DEFAULT_MEMORY_REQUEST are what scoring assumes a pod uses
- * when it requests nothing (kube's non-zero defaults: 100m, 200Mi), so best-effort pods still
+/** DEFAULT_MILLI_CPU_REQUEST and DEFAULT_MEMORY_REQUEST are what scoring assumes a container
+ * uses when it requests nothing (kube's non-zero defaults: 100m, 200Mi), so best-effort pods still
  * spread instead of piling onto one node. Filtering never uses them. */
 export const DEFAULT_MILLI_CPU_REQUEST = 100;
 export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
@@ -58,53 +58,61 @@ function maxAmounts(a: ResourceAmounts, b: ResourceAmounts): Record<string, numb
   return max;
 }
 
+type ReadonlyContainer = ReadonlyPod['spec']['containers'][number];
+type RequestsOf = (container: { readonly resources?: ReadonlyContainer['resources'] }) => Record<string, number>;
+
+const actualRequests: RequestsOf = (container) => parseResourceList(container.resources?.requests);
+
+/** nonZeroContainerRequests gives a container that does not request cpu or memory kube's
+ * scoring defaults for it (an explicit 0 stays 0, as in kube's NonMissingContainerRequests). */
+const nonZeroContainerRequests: RequestsOf = (container) => {
+  const requests = actualRequests(container);
+  requests['cpu'] ??= DEFAULT_MILLI_CPU_REQUEST;
+  requests['memory'] ??= DEFAULT_MEMORY_REQUEST;
+  return requests;
+};
+
 // NOTE: cache objects are immutable and replaced on every change, so a pod object's requests
 // never change: memoizing by identity is safe and saves re-parsing every pod every attempt.
 const requestsMemo = new WeakMap<object, ResourceAmounts>();
+const nonZeroMemo = new WeakMap<object, ResourceAmounts>();
 
 /**
  * podRequests is what a pod asks of its node, as kube's resource helpers compute it:
  * max(Σ app containers + Σ sidecars, the largest init container + the sidecars started before
- * it) + spec.overhead; pod-level spec.resources.requests, when set, replace the container
- * sums for the resources they name. Memoized per (immutable) pod object.
+ * it) + spec.overhead; pod-level spec.resources.requests, when set, replace that for the
+ * resources they name. Memoized per (immutable) pod object.
  */
 export function podRequests(pod: ReadonlyPod): ResourceAmounts {
-  const known = requestsMemo.get(pod);
+  return memoized(requestsMemo, pod, actualRequests);
+}
+
+/** podNonZeroRequests is podRequests with kube's scoring defaults (100m cpu, 200Mi memory)
+ * for every container that requests none: what scoring, never filtering, counts. */
+export function podNonZeroRequests(pod: ReadonlyPod): ResourceAmounts {
+  return memoized(nonZeroMemo, pod, nonZeroContainerRequests);
+}
+
+function memoized(memo: WeakMap<object, ResourceAmounts>, pod: ReadonlyPod, requestsOf: RequestsOf): ResourceAmounts {
+  const known = memo.get(pod);
   if (known) return known;
-  const computed = computePodRequests(pod);
-  requestsMemo.set(pod, computed);
+  const computed = computePodRequests(pod, requestsOf);
+  memo.set(pod, computed);
   return computed;
 }
 
-function computePodRequests(pod: ReadonlyPod): ResourceAmounts {
+function computePodRequests(pod: ReadonlyPod, requestsOf: RequestsOf): ResourceAmounts {
   let sidecars: Record<string, number> = {};
   let initPeak: Record<string, number> = {};
   for (const init of pod.spec.initContainers ?? []) {
-    const requests = parseResourceList(init.resources?.requests);
+    const requests = requestsOf(init);
     // Sidecars (restartPolicy Always) keep running, so they add to everything after them.
     if (init.restartPolicy === 'Always') sidecars = addAmounts(sidecars, requests);
     else initPeak = maxAmounts(initPeak, addAmounts(requests, sidecars));
   }
   let apps: Record<string, number> = {};
-  for (const container of pod.spec.containers) apps = addAmounts(apps, parseResourceList(container.resources?.requests));
+  for (const container of pod.spec.containers) apps = addAmounts(apps, requestsOf(container));
   const podLevel = parseResourceList(pod.spec.resources?.requests);
-  const running = { ...addAmounts(apps, sidecars), ...podLevel };
-  return addAmounts(maxAmounts(running, initPeak), parseResourceList(pod.spec.overhead));
-}
-
-// Request objects come memoized from podRequests, so their non-zero form can be too.
-const nonZeroMemo = new WeakMap<ResourceAmounts, ResourceAmounts>();
-
-/** nonZeroRequests is `requests` with kube's scoring defaults for an unset (or zero) cpu or
- * memory request. */
-export function nonZeroRequests(requests: ResourceAmounts): ResourceAmounts {
-  const known = nonZeroMemo.get(requests);
-  if (known) return known;
-  const computed = {
-    ...requests,
-    cpu: requests['cpu'] || DEFAULT_MILLI_CPU_REQUEST,
-    memory: requests['memory'] || DEFAULT_MEMORY_REQUEST,
-  };
-  nonZeroMemo.set(requests, computed);
-  return computed;
+  const total = { ...maxAmounts(addAmounts(apps, sidecars), initPeak), ...podLevel };
+  return addAmounts(total, parseResourceList(pod.spec.overhead));
 }

@@ -4,7 +4,7 @@
  * every plugin sees the same world.
  */
 import type { NodeInfo, ReadonlyNode, ReadonlyPod } from './framework.js';
-import { addInto, nonZeroRequests, parseResourceList, podRequests } from './resources.js';
+import { addInto, parseResourceList, podNonZeroRequests, podRequests } from './resources.js';
 
 /** Snapshot is every node's NodeInfo for one attempt, in a stable (name) order. */
 export interface Snapshot {
@@ -29,16 +29,48 @@ export function isTerminal(pod: ReadonlyPod): boolean {
 }
 
 /** buildSnapshot makes a Snapshot; nodes are sorted by name so results never depend on cache
- * order. It never mutates its inputs. */
-export function buildSnapshot(source: SnapshotSource): Snapshot {
+ * order. It never mutates its inputs. `reuse` (see NodeInfoCache) skips recomputing nodes
+ * whose object and pods are unchanged since the last snapshot. */
+export function buildSnapshot(source: SnapshotSource, reuse?: NodeInfoCache): Snapshot {
   const infos = [...source.nodes]
     .sort((a, b) => compareNames(a.metadata.name ?? '', b.metadata.name ?? ''))
     .map((node) => {
       const name = node.metadata.name ?? '';
-      return createNodeInfo(node, [...source.boundPods(name), ...(source.assumedPods.get(name) ?? [])]);
+      const pods = [...source.boundPods(name), ...(source.assumedPods.get(name) ?? [])];
+      return reuse ? reuse.get(node, pods) : createNodeInfo(node, pods);
     });
   const byName = new Map(infos.map((info) => [info.name, info]));
+  reuse?.retain(byName);
   return { nodes: infos, get: (name) => byName.get(name) };
+}
+
+/**
+ * NodeInfoCache keeps the last NodeInfo of every node. Cache objects are immutable and
+ * replaced on change, so a node whose object and pod objects are the same ones as last time
+ * (compared by identity, in order) has the same NodeInfo: re-summing thousands of pods for
+ * every attempt is the snapshot's main cost otherwise.
+ */
+export class NodeInfoCache {
+  private readonly entries = new Map<string, { node: ReadonlyNode; pods: readonly ReadonlyPod[]; info: NodeInfo }>();
+
+  /** get returns the cached NodeInfo when nothing changed, else a fresh one (and caches it). */
+  get(node: ReadonlyNode, pods: readonly ReadonlyPod[]): NodeInfo {
+    const name = node.metadata.name ?? '';
+    const cached = this.entries.get(name);
+    if (cached && cached.node === node && samePods(cached.pods, pods)) return cached.info;
+    const info = createNodeInfo(node, pods);
+    this.entries.set(name, { node, pods, info });
+    return info;
+  }
+
+  /** retain forgets nodes that are gone. */
+  retain(current: ReadonlyMap<string, NodeInfo>): void {
+    for (const name of this.entries.keys()) if (!current.has(name)) this.entries.delete(name);
+  }
+}
+
+function samePods(a: readonly ReadonlyPod[], b: readonly ReadonlyPod[]): boolean {
+  return a.length === b.length && a.every((pod, i) => pod === b[i]);
 }
 
 /** createNodeInfo sums the non-terminal `pods` against `node` (see NodeInfo). */
@@ -50,10 +82,9 @@ export function createNodeInfo(node: ReadonlyNode, pods: readonly ReadonlyPod[])
   for (const pod of pods) {
     if (isTerminal(pod)) continue;
     counted.push(pod);
-    const requests = podRequests(pod);
-    addInto(requested, requests);
-    addInto(nonZeroRequested, nonZeroRequests(requests));
-    const owner = controllerUid(pod);
+    addInto(requested, podRequests(pod));
+    addInto(nonZeroRequested, podNonZeroRequests(pod));
+    const owner = pod.metadata.deletionTimestamp ? undefined : controllerUid(pod);
     if (owner) podsByOwner.set(owner, (podsByOwner.get(owner) ?? 0) + 1);
   }
   const allocatable = parseResourceList(node.status?.allocatable);

@@ -1,8 +1,8 @@
 /**
  * Pod subresources: binding (the scheduler's way to set spec.nodeName), eviction (a
- * policy-checked delete) and log (served by the kubelet on a real cluster).
+ * policy-checked delete) and log (where the pod's kubelet serves it; log-proxy.ts streams it).
  */
-import { badRequest, conflict } from '../api/api-error.js';
+import { badRequest, conflict, internalError } from '../api/api-error.js';
 import { deleteObject } from '../registry/delete.js';
 import { readStored, resourceName, rfc3339 } from '../registry/context.js';
 import { toServed } from '../registry/object-codec.js';
@@ -13,8 +13,12 @@ import { parseDeleteRequest } from './delete-handlers.js';
 import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
 
 interface PodShape {
-  spec?: { nodeName?: string; containers?: Array<{ name: string }> };
+  spec?: { nodeName?: string; containers?: Array<{ name: string }>; initContainers?: Array<{ name: string }> };
   status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string; lastProbeTime?: string }> };
+}
+
+interface NodeShape {
+  status?: { addresses?: Array<{ type: string; address: string }>; daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } };
 }
 
 const successStatus = (code: number) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code });
@@ -68,17 +72,42 @@ export function evictionHandler(ctx: HandlerContext, request: ApiRequest): ApiRe
   return { status: 201, body: successStatus(201) };
 }
 
-/** logHandler answers GET pods/{name}/log. Simulated containers print nothing yet; the
- * errors for unscheduled pods and unknown containers are Kubernetes'. */
-export function logHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+/** LOG_QUERY_PARAMETERS are the PodLogOptions passed on to the kubelet. */
+const LOG_QUERY_PARAMETERS = ['follow', 'previous', 'timestamps', 'tailLines', 'sinceSeconds', 'sinceTime', 'limitBytes'] as const;
+
+/**
+ * logLocation answers where GET pods/{name}/log is served, as kube-apiserver's LogLocation
+ * does: the containerLogs endpoint of the kubelet of the pod's node (its InternalIP and
+ * status.daemonEndpoints.kubeletEndpoint.Port), with the PodLogOptions. Throws the
+ * Kubernetes errors for an unknown container, an unscheduled pod or an unreachable node.
+ */
+export function logLocation(ctx: HandlerContext, request: ApiRequest): URL {
   const target = targetOf(request.path);
   const pod = toServed(target.def, readStored(ctx, target)) as unknown as PodShape;
-  const containers = pod.spec?.containers ?? [];
-  const container = queryString(request.query, 'container') ?? (containers.length === 1 ? containers[0]?.name : undefined);
+  const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  const appContainers = pod.spec?.containers ?? [];
+  const container = queryString(request.query, 'container') ?? (appContainers.length === 1 ? appContainers[0]?.name : undefined);
   if (!container) {
-    throw badRequest(`a container name must be specified for pod ${target.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
+    throw badRequest(`a container name must be specified for pod ${target.name}, choose one of: [${appContainers.map((c) => c.name).join(' ')}]`);
   }
   if (!containers.some((c) => c.name === container)) throw badRequest(`container ${container} is not valid for pod ${target.name}`);
   if (!pod.spec?.nodeName) throw badRequest(`container "${container}" in pod "${target.name}" is waiting to start: ContainerCreating`);
-  return { status: 200, body: '', contentType: 'text/plain' };
+  const endpoint = kubeletEndpoint(ctx, pod.spec.nodeName);
+  const url = new URL(`http://${endpoint}/containerLogs/${[target.namespace, target.name, container].map(encodeURIComponent).join('/')}`);
+  for (const name of LOG_QUERY_PARAMETERS) {
+    const value = queryString(request.query, name);
+    if (value !== undefined && value !== '') url.searchParams.set(name, value);
+  }
+  return url;
+}
+
+/** kubeletEndpoint is `host:port` of a node's kubelet, from its Node object. */
+function kubeletEndpoint(ctx: HandlerContext, nodeName: string): string {
+  const def = ctx.registry.find('', 'v1', 'nodes');
+  if (!def) throw internalError('nodes are not served');
+  const node = readStored(ctx, { def, namespace: '', name: nodeName }) as unknown as NodeShape;
+  const ip = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
+  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
+  if (!ip || !port) throw internalError(`node "${nodeName}" reports no kubelet endpoint (InternalIP address and daemonEndpoints.kubeletEndpoint.Port)`);
+  return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
 }

@@ -8,7 +8,8 @@ import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js'
 import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
 import type { Registry } from '../api/registry.js';
 import { deleteCollectionHandler, deleteHandler } from '../handlers/delete-handlers.js';
-import { bindingHandler, evictionHandler, logHandler } from '../handlers/pod-handlers.js';
+import { serveLog } from '../handlers/log-proxy.js';
+import { bindingHandler, evictionHandler } from '../handlers/pod-handlers.js';
 import { getObject, listObjects } from '../handlers/read-handlers.js';
 import { scaleHandler } from '../handlers/scale-handlers.js';
 import type { ApiRequest, ApiResponse, HandlerContext } from '../handlers/types.js';
@@ -29,7 +30,8 @@ const SUBRESOURCE_HANDLERS: Record<string, Partial<Record<string, Handler>>> = {
   scale: { GET: scaleHandler, PUT: scaleHandler, PATCH: scaleHandler },
   binding: { POST: bindingHandler },
   eviction: { POST: evictionHandler },
-  log: { GET: logHandler },
+  // GET streams from the kubelet (serveLog, special-cased like watch); other verbs are 405.
+  log: {},
 };
 
 const OBJECT_HANDLERS: Partial<Record<string, Handler>> = { GET: getObject, PUT: updateHandler, PATCH: patchHandler, DELETE: deleteHandler };
@@ -57,8 +59,8 @@ function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
   return reply.type('application/json').send(JSON.stringify(response.body));
 }
 
-/** failHijacked answers an error on a hijacked (watch) response: as a Status if nothing was
- * sent yet, else by ending the stream (the client re-watches). */
+/** failHijacked answers an error on a hijacked (watch or log) response: as a Status if
+ * nothing was sent yet, else by ending the stream (the client re-watches). */
 function failHijacked(reply: FastifyReply, err: unknown, request: FastifyRequest): void {
   const raw = reply.raw;
   if (!raw.headersSent) {
@@ -117,6 +119,11 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       const watchRequest = collectionWatch(apiRequest);
       reply.hijack();
       await serveWatch(ctx, watchRequest, reply.raw, watch).catch((err: unknown) => failHijacked(reply, err, request));
+      return reply;
+    }
+    if (request.method === 'GET' && path.subresource === 'log' && path.name !== undefined) {
+      reply.hijack();
+      await serveLog(ctx, apiRequest, reply.raw).catch((err: unknown) => failHijacked(reply, err, request));
       return reply;
     }
     return send(reply, pickHandler(apiRequest)(ctx, apiRequest));

@@ -18,6 +18,8 @@ export const upFlags: Record<string, FlagSpec> = {
   'data-dir': { type: 'string', description: 'keep cluster state in this directory (in memory when absent)' },
   speed: { type: 'number', description: 'cluster clock speed factor: 10 runs a 5-minute window in 30 s', default: 1 },
   controllers: { type: 'string', description: `control loops to run, comma-separated, or "none"`, default: CONTROLLER_NAMES.join(',') },
+  nodes: { type: 'number', description: 'simulated nodes (one kubelet-sim process); 0 for none', default: 3 },
+  scheduler: { type: 'boolean', description: 'run the scheduler (--scheduler=false to place pods yourself)', default: true },
   'log-level': { type: 'string', description: 'fatal, error, warn, info, debug', default: 'warn' },
   help: { type: 'boolean', description: 'show this help' },
 };
@@ -32,11 +34,22 @@ function parseControllerList(text: string): string[] {
   return names;
 }
 
-function startComponents(supervisor: Supervisor, names: string[], kubeconfig: string, clock: RealClock): void {
+interface ComponentPlan {
+  controllers: string[];
+  nodes: number;
+  scheduler: boolean;
+}
+
+/** startComponents starts one supervised process per control loop, the scheduler and the
+ * kubelet simulator; they share the cluster clock (speed and origin) with the API server. */
+function startComponents(supervisor: Supervisor, plan: ComponentPlan, kubeconfig: string, clock: RealClock): void {
   const entry = process.argv[1] ?? '';
-  for (const name of names) {
-    const args = [entry, 'controller', name, '--kubeconfig', kubeconfig, '--speed', String(clock.speed), '--clock-origin', String(clock.originMs)];
-    supervisor.add({ name, command: process.execPath, args });
+  const common = ['--kubeconfig', kubeconfig, '--speed', String(clock.speed), '--clock-origin', String(clock.originMs)];
+  const components: Array<[string, string[]]> = plan.controllers.map((name) => [name, ['controller', name]]);
+  if (plan.scheduler) components.push(['scheduler', ['scheduler']]);
+  if (plan.nodes > 0) components.push(['kubelet', ['kubelet', '--nodes', String(plan.nodes)]]);
+  for (const [name, args] of components) {
+    supervisor.add({ name, command: process.execPath, args: [entry, ...args, ...common] });
     supervisor.start(name);
   }
 }
@@ -61,17 +74,21 @@ export async function up(argv: string[]): Promise<void> {
   const started = performance.now();
   const { flags } = parseFlags(argv, upFlags);
   if (flags['help']) return void console.log(upUsage);
-  const names = parseControllerList(String(flags['controllers']));
+  const plan: ComponentPlan = {
+    controllers: parseControllerList(String(flags['controllers'])),
+    nodes: Number(flags['nodes']),
+    scheduler: flags['scheduler'] === true,
+  };
   const clock = createRealClock({ speed: Number(flags['speed']) });
   const kubeconfig = resolve(String(flags['kubeconfig']));
   const supervisor = new Supervisor({ logDir: resolve(dirname(kubeconfig), 'logs'), notify: (m) => console.log(`kubesim: ${m}`) });
   const stop = untilSignal();
   const server = await startServer(flags, clock, supervisor, stop);
   writeKubeconfig(kubeconfig, server.url);
-  startComponents(supervisor, names, kubeconfig, clock);
+  startComponents(supervisor, plan, kubeconfig, clock);
   const readyMs = Math.round(performance.now() - started);
   console.log(`kubesim is up: API server ${server.url} (ready in ${readyMs} ms, ${flags['data-dir'] ? `state in ${String(flags['data-dir'])}` : 'state in memory'}${clock.speed !== 1 ? `, clock ×${clock.speed}` : ''})`);
-  console.log(`control loops: ${names.length ? names.join(', ') : 'none'} (logs in ${resolve(dirname(kubeconfig), 'logs')})`);
+  console.log(`components: ${supervisor.names().join(', ') || 'none'}; ${plan.nodes} simulated node(s) (logs in ${resolve(dirname(kubeconfig), 'logs')})`);
   console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n\nPress Ctrl-C to stop.`);
   await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }));
   console.log('\nkubesim: stopping...');

@@ -8,7 +8,7 @@ import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { createController, type Controller } from '../runtime/controller.js';
 import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
-import { createEventRecorder } from '../runtime/event-recorder.js';
+import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Manager } from '../runtime/manager.js';
 import type { EventRecorder } from '../runtime/types.js';
 import { keyOf } from '../runtime/reconciler.js';
@@ -50,7 +50,7 @@ export function registerDeploymentController(manager: Manager, { workers = 5, re
     podLister: podInformer.lister,
     deployments: manager.client.resource(deploymentDefinition),
     replicaSets: manager.client.resource(replicaSetDefinition),
-    recorder: recorder ?? ownRecorder(manager),
+    recorder: recorder ?? createComponentRecorder(manager, DEPLOYMENT_EVENT_SOURCE),
     clock: manager.clock,
     logger: manager.logger,
   });
@@ -65,18 +65,4 @@ export function registerDeploymentController(manager: Manager, { workers = 5, re
   podInformer.addEventHandlers(podEventHandlers(handlerDeps));
   manager.add(controller);
   return controller;
-}
-
-/** ownRecorder creates the controller's event recorder and has the manager flush it on stop. */
-function ownRecorder(manager: Manager): EventRecorder {
-  const recorder = createEventRecorder({ client: manager.client, component: DEPLOYMENT_EVENT_SOURCE, clock: manager.clock, logger: manager.logger });
-  manager.add({
-    start: (signal) =>
-      new Promise<void>((resolve) => {
-        const flush = () => void recorder.flush().then(resolve, resolve);
-        if (signal.aborted) flush();
-        else signal.addEventListener('abort', flush, { once: true });
-      }),
-  });
-  return recorder;
 }

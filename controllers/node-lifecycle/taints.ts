@@ -87,24 +87,4 @@ export function noExecuteTaints(node: ReadonlyNode | undefined): ReadonlyTaint[]
   return (node?.spec?.taints ?? []).filter((taint) => taint.effect === 'NoExecute');
 }
 
-/**
- * toleratesTaint reports whether `toleration` tolerates `taint`: an empty effect matches every
- * effect, an empty key (with Exists) every key; Exists ignores the value, Equal (the default
- * operator) needs the same value.
- */
-export function toleratesTaint(toleration: DeepReadonly<Toleration>, taint: ReadonlyTaint): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) return false;
-  if (toleration.key && toleration.key !== taint.key) return false;
-  const operator = toleration.operator ?? 'Equal';
-  switch (operator) {
-    case 'Exists':
-      return true;
-    case 'Equal':
-      return (toleration.value ?? '') === (taint.value ?? '');
-    default: {
-      // The API server's validation admits only these two operators.
-      const unsupported: never = operator;
-      throw new Error(`unsupported toleration operator ${String(unsupported)}`);
-    }
-  }
-}
+export { toleratesTaint } from '../../apiserver/api/core/tolerations.js';

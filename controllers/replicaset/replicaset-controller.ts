@@ -5,9 +5,11 @@
  */
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
+import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { createController, type Controller } from '../runtime/controller.js';
 import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
 import type { Manager } from '../runtime/manager.js';
+import type { EventRecorder } from '../runtime/types.js';
 import { podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
 import { createExpectations } from './expectations.js';
 import { CONTROLLER_UID_INDEX, indexByControllerUid } from './owners.js';
@@ -20,16 +22,24 @@ export const REPLICASET_CONTROLLER_NAME = 'replicaset';
 export interface ReplicaSetControllerOptions {
   /** Concurrent reconciles (of different ReplicaSets). Default 5, as kube-controller-manager. */
   workers?: number;
+  /** Where events go. Default: a recorder of its own whose source.component is
+   * `replicaset-controller`, as kube-controller-manager's (what `kubectl describe` shows
+   * under From), whatever else the manager runs. */
+  recorder?: EventRecorder;
 }
+
+/** REPLICASET_EVENT_SOURCE is the source.component of the controller's events. */
+export const REPLICASET_EVENT_SOURCE = 'replicaset-controller';
 
 /**
  * registerReplicaSetController adds the ReplicaSet controller to `manager`: shared informers
  * for ReplicaSets (indexed by controller uid) and Pods (indexed by owner uid), their event
- * handlers, and a controller running the reconciler. Call it before manager.start(); the
- * controller runs once the caches have synced. Returns the controller (for its stats).
+ * handlers, and a controller running the reconciler (see ReplicaSetControllerOptions for
+ * where events go). Call it before manager.start(); the controller runs once the caches have
+ * synced. Returns the controller (for its stats).
  * Throws if another registrant already added one of these index names to the shared informers.
  */
-export function registerReplicaSetController(manager: Manager, { workers = 5 }: ReplicaSetControllerOptions = {}): Controller {
+export function registerReplicaSetController(manager: Manager, { workers = 5, recorder }: ReplicaSetControllerOptions = {}): Controller {
   const replicaSetInformer = manager.informer(replicaSetDefinition);
   const podInformer = manager.informer(podDefinition);
   replicaSetInformer.addIndexer(CONTROLLER_UID_INDEX, indexByControllerUid);
@@ -41,7 +51,7 @@ export function registerReplicaSetController(manager: Manager, { workers = 5 }: 
     podLister: podInformer.lister,
     replicaSets: manager.client.resource(replicaSetDefinition),
     pods: manager.client.resource(podDefinition),
-    recorder: manager.recorder(),
+    recorder: recorder ?? createComponentRecorder(manager, REPLICASET_EVENT_SOURCE),
     expectations,
     clock: manager.clock,
     logger: manager.logger,

@@ -26,5 +26,6 @@ export * from './lister.js';
 export * from './reflector.js';
 export * from './informer.js';
 export * from './event-recorder.js';
+export * from './component-recorder.js';
 export * from './leader-election.js';
 export * from './manager.js';

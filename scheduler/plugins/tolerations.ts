@@ -5,19 +5,12 @@
 import type { Toleration } from '../../apiserver/api/core/affinity.js';
 import type { Taint } from '../../apiserver/api/core/node.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
+import { toleratesTaint } from '../../apiserver/api/core/tolerations.js';
 
 type ReadonlyTaint = DeepReadonly<Taint>;
 type ReadonlyToleration = DeepReadonly<Toleration>;
 
-/** toleratesTaint: the effects agree (an empty toleration effect matches all), and either
- * the toleration is `Exists` (an empty key then matches every key) or key and value are
- * equal (`Equal`, the default operator). */
-export function toleratesTaint(toleration: ReadonlyToleration, taint: ReadonlyTaint): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) return false;
-  if (toleration.key && toleration.key !== taint.key) return false;
-  if (toleration.operator === 'Exists') return true;
-  return (toleration.value ?? '') === (taint.value ?? '');
-}
+export { toleratesTaint };
 
 /** findUntoleratedTaint returns the first taint that `accept` selects and no toleration
  * tolerates, or undefined. */

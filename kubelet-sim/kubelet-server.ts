@@ -1,0 +1,109 @@
+/**
+ * The kubelet HTTP server of one kubelet-sim process (all its nodes share it; each Node
+ * reports its port in status.daemonEndpoints.kubeletEndpoint.Port):
+ *
+ *   GET  /healthz                                      → ok
+ *   GET  /containerLogs/{namespace}/{pod}/{container}  → logs (see logs/serve-logs.ts)
+ *   GET  /simulation/nodes                             → { items: NodeAgentSnapshot[] }
+ *   POST /simulation/nodes/{name}/stop                 → power the node off (no heartbeats, no pod updates)
+ *   POST /simulation/nodes/{name}/start                → power it on again (re-register, resync pods)
+ *
+ * Plain HTTP on loopback, like the rest of a kubesim cluster; documented in docs/kubelet-sim.md.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../controllers/runtime/types.js';
+import { sendStatus, serveContainerLogs, type LogsEndpointDeps } from './logs/serve-logs.js';
+import type { NodeAgentSnapshot } from './node-agent.js';
+
+/** SimulatedNode is what the admin API can do with a node. */
+export interface SimulatedNode {
+  snapshot(): NodeAgentSnapshot;
+  /** Powers the node on; resolves at once (registration continues in the background). */
+  powerOn(): void;
+  powerOff(): Promise<void>;
+}
+
+/** KubeletServerOptions configures startKubeletServer. */
+export interface KubeletServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  logs: LogsEndpointDeps;
+  nodes: ReadonlyMap<string, SimulatedNode>;
+  logger: Logger;
+}
+
+/** RunningKubeletServer is a listening server. */
+export interface RunningKubeletServer {
+  readonly port: number;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const json = (res: ServerResponse, code: number, body: unknown) => {
+  res.writeHead(code, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+/** startKubeletServer listens on host:port and resolves once it does. */
+export async function startKubeletServer(options: KubeletServerOptions): Promise<RunningKubeletServer> {
+  const server = createServer((req, res) => {
+    route(options, req, res).catch((err: unknown) => {
+      options.logger.error({ err, url: req.url }, 'kubelet request failed');
+      if (!res.headersSent) sendStatus(res, 500, 'InternalError', `Internal error occurred: ${(err as Error).message}`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return { port, url: `http://${options.host}:${port}`, close: () => closeServer(server) };
+}
+
+/** closeServer stops listening and cuts open (follow) connections. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+async function route(options: KubeletServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://kubelet').pathname;
+  const parts = path.split('/').filter((part) => part !== '').map(decodeURIComponent);
+  const method = req.method ?? 'GET';
+  if (method === 'GET' && path === '/healthz') {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end('ok');
+    return;
+  }
+  if (method === 'GET' && parts[0] === 'containerLogs' && parts.length === 4) {
+    const [, namespace = '', pod = '', container = ''] = parts;
+    serveContainerLogs(options.logs, req, res, { namespace, pod, container });
+    return;
+  }
+  if (parts[0] === 'simulation' && parts[1] === 'nodes') return simulation(options, method, parts.slice(2), res);
+  sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+}
+
+/** simulation answers the admin API under /simulation/nodes. */
+async function simulation(options: KubeletServerOptions, method: string, rest: string[], res: ServerResponse): Promise<void> {
+  if (rest.length === 0 && method === 'GET') {
+    json(res, 200, { items: [...options.nodes.values()].map((node) => node.snapshot()) });
+    return;
+  }
+  const [name = '', action] = rest;
+  const node = options.nodes.get(name);
+  if (!node) return sendStatus(res, 404, 'NotFound', `node "${name}" is not simulated by this kubelet`);
+  if (rest.length === 1 && method === 'GET') return json(res, 200, node.snapshot());
+  if (rest.length !== 2 || method !== 'POST' || (action !== 'stop' && action !== 'start')) {
+    return sendStatus(res, 405, 'MethodNotAllowed', 'use POST /simulation/nodes/{name}/stop or /start');
+  }
+  if (action === 'stop') await node.powerOff();
+  else node.powerOn();
+  options.logger.info({ node: name, action }, 'simulation: node power changed');
+  json(res, 200, node.snapshot());
+}

@@ -1,0 +1,182 @@
+/**
+ * One kubelet-sim process: N simulated nodes sharing one pod informer (indexed by node
+ * name), one pod controller running the pod workers, one log store and one kubelet HTTP
+ * server.
+ *
+ *   start: listen ─► informer synced ─► pod workers running ─► nodes register ─► resolve
+ *   signal aborts: nodes stop heartbeating ─► workers and informer stop ─► server closes ─► done
+ */
+import { setMaxListeners } from 'node:events';
+import { podDefinition, type Pod } from '../apiserver/api/core/pod.js';
+import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
+import { createRealClock, isAbortError } from '../controllers/runtime/clock.js';
+import { createController, type Controller } from '../controllers/runtime/controller.js';
+import { createEventRecorder } from '../controllers/runtime/event-recorder.js';
+import { createInformer } from '../controllers/runtime/informer.js';
+import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
+import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
+import { keyOf } from '../controllers/runtime/reconciler.js';
+import type { Clock, DeepReadonly, Informer, Logger } from '../controllers/runtime/types.js';
+import { startKubeletServer, type SimulatedNode } from './kubelet-server.js';
+import { ContainerLogStore } from './logs/container-log-store.js';
+import { NodeAgent, type HeartbeatIntervals } from './node-agent.js';
+import { DEFAULT_CAPACITY, type NodeCapacity } from './node-object.js';
+import { createPodWorkers } from './pod-workers.js';
+import type { Stage } from './stages/stage.js';
+
+/** KubeletOptions configures startKubelet / runKubelet. */
+export interface KubeletOptions {
+  server: string;
+  token?: string;
+  /** Number of nodes this process simulates. Default 3. */
+  nodes?: number;
+  /** Nodes are named <nodePrefix><index>. Default `node-`. */
+  nodePrefix?: string;
+  /** Index of the first node (picks names, zones and pod CIDRs). Default 1. */
+  startIndex?: number;
+  capacity?: Partial<NodeCapacity>;
+  /** Address the kubelet server listens on and nodes report as InternalIP. Default 127.0.0.1. */
+  host?: string;
+  /** Kubelet server port; 0 (default) picks a free one. */
+  port?: number;
+  clock?: Clock;
+  logger?: Logger;
+  logLevel?: LogLevel;
+  intervals?: Partial<HeartbeatIntervals>;
+  /** Record core/v1 Events (Pulled, Started, BackOff, Killing, ...). Default true. */
+  recordEvents?: boolean;
+  stages?: readonly Stage[];
+  /** Concurrent pod workers. Default 8. */
+  workers?: number;
+  signal: AbortSignal;
+}
+
+/** RunningKubelet is a started kubelet-sim process. */
+export interface RunningKubelet {
+  /** Base URL of the kubelet server (containerLogs, /simulation). */
+  readonly url: string;
+  readonly port: number;
+  readonly nodeNames: readonly string[];
+  /** Resolves once everything stopped after the signal aborted. */
+  readonly done: Promise<void>;
+}
+
+/** Process is the shared machinery of one kubelet-sim process. */
+interface Process {
+  clock: Clock;
+  logger: Logger;
+  client: KubeClient;
+  informer: Informer<Pod>;
+  agents: Map<string, NodeAgent>;
+  logs: ContainerLogStore;
+}
+
+/**
+ * startKubelet starts the process's parts and resolves once the kubelet server listens,
+ * the pod cache synced and every node began registering. It rejects (after cleaning up)
+ * if the server cannot listen or the signal aborts first.
+ */
+export async function startKubelet(options: KubeletOptions): Promise<RunningKubelet> {
+  const process = createProcess(options);
+  const { informer, agents, logs, clock, logger, client } = process;
+  const simulated = new Map<string, SimulatedNode>();
+  const server = await startKubeletServer({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    logs: { lister: informer.lister, isLocalNode: (name) => agents.has(name), logs, clock },
+    nodes: simulated,
+    logger,
+  });
+  const { controller, workers, onRunning } = createPodController(process, options);
+  for (const agent of createNodeAgents(process, options, server.port, onRunning)) {
+    agents.set(agent.name, agent);
+    simulated.set(agent.name, { snapshot: () => agent.snapshot(), powerOn: () => agent.start(options.signal), powerOff: () => agent.stop() });
+  }
+  const parts = { running: runParts({ informer, controller, signal: options.signal, logger }), agents, server, client, workers };
+  try {
+    await informer.waitForSync(options.signal);
+  } catch (err) {
+    await shutdown(parts);
+    throw err;
+  }
+  for (const agent of agents.values()) agent.start(options.signal);
+  logger.info({ nodes: [...agents.keys()], url: server.url }, `kubelet listening on ${server.url}`);
+  const done = aborted(options.signal).then(() => shutdown(parts));
+  return { url: server.url, port: server.port, nodeNames: [...agents.keys()], done };
+}
+
+function createProcess(options: KubeletOptions): Process {
+  const clock = options.clock ?? createRealClock();
+  const logger = options.logger ?? createLogger({ component: 'kubelet', level: options.logLevel ?? 'info', clock });
+  const client = createKubeClient({ server: options.server, token: options.token, userAgent: 'kubesim-kubelet/0.1', logger });
+  // Every node agent and follow request listens on the process signal: many listeners is the design.
+  setMaxListeners(0, options.signal);
+  // One informer for the pods of all nodes, bound ones only (the kubelet never sees pending pods).
+  const informer = createInformer<Pod>({ client: client.resource(podDefinition), fieldSelector: 'spec.nodeName!=', resyncMs: 60_000, clock, logger });
+  informer.addIndexer(NODE_NAME_INDEX, indexByNodeName);
+  return { clock, logger, client, informer, agents: new Map(), logs: new ContainerLogStore() };
+}
+
+/** createPodController wires the pod workers: informer events for pods on our nodes (and a
+ * node that comes back on) enqueue the pod's key. */
+function createPodController(process: Process, options: KubeletOptions) {
+  const { client, informer, agents, logs, clock, logger } = process;
+  const workers = createPodWorkers({ pods: client.resource(podDefinition), lister: informer.lister, hosts: agents, logs, clock, logger, stages: options.stages });
+  const controller = createController({ name: 'kubelet-pods', reconciler: workers, workers: options.workers ?? 8, clock, logger });
+  const enqueue = (pod: DeepReadonly<Pod>) => {
+    if (agents.has(pod.spec.nodeName ?? '')) controller.queue.add(keyOf(pod));
+  };
+  informer.addEventHandlers({ onAdd: enqueue, onUpdate: (_old, pod) => enqueue(pod), onDelete: enqueue });
+  const onRunning = (nodeName: string) => informer.lister.byIndex(NODE_NAME_INDEX, nodeName).forEach(enqueue);
+  return { controller, workers, onRunning };
+}
+
+function createNodeAgents(process: Process, options: KubeletOptions, kubeletPort: number, onRunning: (nodeName: string) => void): NodeAgent[] {
+  const { client, clock, logger } = process;
+  return nodeConfigs(options, options.host ?? '127.0.0.1', kubeletPort).map((config) => {
+    const recorder = options.recordEvents === false ? undefined : createEventRecorder({ client, component: 'kubelet', host: config.name, clock, logger });
+    return new NodeAgent({ config, client, clock, logger, recorder, intervals: options.intervals, onRunning });
+  });
+}
+
+/** runKubelet runs a kubelet-sim process until `signal` aborts (see startKubelet). */
+export async function runKubelet(options: KubeletOptions): Promise<void> {
+  const kubelet = await startKubelet(options);
+  await kubelet.done;
+}
+
+/** nodeConfigs names and sizes the nodes: <prefix><startIndex>, <prefix><startIndex+1>, ... */
+function nodeConfigs(options: KubeletOptions, hostIP: string, kubeletPort: number) {
+  const count = options.nodes ?? 3;
+  const first = options.startIndex ?? 1;
+  const capacity = { ...DEFAULT_CAPACITY, ...options.capacity };
+  return Array.from({ length: count }, (_, i) => ({ name: `${options.nodePrefix ?? 'node-'}${first + i}`, index: first + i, capacity, hostIP, kubeletPort }));
+}
+
+function runParts(parts: { informer: Informer<Pod>; controller: Controller; signal: AbortSignal; logger: Logger }): Promise<void> {
+  const quietly = (what: string) => (err: unknown) => {
+    if (!isAbortError(err)) parts.logger.error({ err }, `${what} stopped with an error`);
+  };
+  return Promise.all([parts.informer.start(parts.signal).catch(quietly('pod informer')), parts.controller.start(parts.signal).catch(quietly('pod workers'))]).then(
+    () => undefined,
+  );
+}
+
+async function shutdown(parts: {
+  running: Promise<void>;
+  agents: Map<string, NodeAgent>;
+  server: { close(): Promise<void> };
+  client: KubeClient;
+  workers: { forgetAll(): void };
+}): Promise<void> {
+  await Promise.all([...parts.agents.values()].map((agent) => agent.stop()));
+  await parts.running;
+  parts.workers.forgetAll();
+  await parts.server.close();
+  parts.client.close();
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

@@ -1,0 +1,125 @@
+/**
+ * Classification: which phase the pod and each of its containers are in, as the stage table
+ * sees them, and the "signature" of each target's current state (a change of signature is a
+ * transition; the engine times stages from it). Pure.
+ */
+import type { Container } from '../../apiserver/api/core/container.js';
+import type { Pod } from '../../apiserver/api/core/pod.js';
+import type { ContainerStatus } from '../../apiserver/api/core/pod-status.js';
+import type { DeepReadonly } from '../../controllers/runtime/types.js';
+import { ContainerPhase, PodStagePhase } from './stage.js';
+
+/** POD_TARGET is the target key of pod-level stages. */
+export const POD_TARGET = 'pod';
+
+/** ContainerRef is one container of the pod with its spec and current status. */
+export interface ContainerRef {
+  /** `init:<name>` or `app:<name>`. */
+  key: string;
+  name: string;
+  init: boolean;
+  /** Position within its list (init or app containers). */
+  index: number;
+  spec: DeepReadonly<Container>;
+  status: DeepReadonly<ContainerStatus> | undefined;
+}
+
+/** containerRefs lists init containers in order, then app containers. */
+export function containerRefs(pod: DeepReadonly<Pod>): ContainerRef[] {
+  const refs = (specs: readonly DeepReadonly<Container>[] | undefined, statuses: readonly DeepReadonly<ContainerStatus>[] | undefined, init: boolean) =>
+    (specs ?? []).map((spec, index) => ({
+      key: `${init ? 'init' : 'app'}:${spec.name}`,
+      name: spec.name,
+      init,
+      index,
+      spec,
+      status: statuses?.find((status) => status.name === spec.name),
+    }));
+  return [...refs(pod.spec.initContainers, pod.status?.initContainerStatuses, true), ...refs(pod.spec.containers, pod.status?.containerStatuses, false)];
+}
+
+/** isSidecar: an init container with restartPolicy Always keeps running beside the app. */
+export function isSidecar(ref: Pick<ContainerRef, 'init' | 'spec'>): boolean {
+  return ref.init && ref.spec.restartPolicy === 'Always';
+}
+
+/** podStagePhase classifies the pod (deletion first: it overrides everything). */
+export function podStagePhase(pod: DeepReadonly<Pod>): PodStagePhase {
+  if (pod.metadata.deletionTimestamp) return PodStagePhase.Deleting;
+  if (!pod.status?.startTime) return PodStagePhase.Unacknowledged;
+  const phase = pod.status.phase;
+  return phase === 'Succeeded' || phase === 'Failed' ? PodStagePhase.Terminal : PodStagePhase.Active;
+}
+
+/** containerPhase classifies one container; a container without status is Creating. */
+export function containerPhase(status: DeepReadonly<ContainerStatus> | undefined): ContainerPhase {
+  const state = status?.state;
+  if (state?.running) return status?.ready ? ContainerPhase.Ready : ContainerPhase.Running;
+  if (state?.terminated) return ContainerPhase.Exited;
+  switch (state?.waiting?.reason) {
+    case 'ErrImagePull':
+      return ContainerPhase.PullFailed;
+    case 'ImagePullBackOff':
+      return ContainerPhase.PullBackOff;
+    case 'CrashLoopBackOff':
+      return ContainerPhase.CrashLoop;
+    default:
+      return status?.lastState?.terminated ? ContainerPhase.CrashLoop : ContainerPhase.Creating;
+  }
+}
+
+/** hasRun: the container ran at least once (it has a current or previous termination). */
+export function hasRun(status: DeepReadonly<ContainerStatus> | undefined): boolean {
+  return !!(status?.state?.terminated || status?.lastState?.terminated);
+}
+
+/** hasCompleted: a plain init container that exited 0 (its successors may start). */
+export function hasCompleted(ref: ContainerRef): boolean {
+  if (isSidecar(ref)) return !!ref.status?.started;
+  return ref.status?.state?.terminated?.exitCode === 0;
+}
+
+/**
+ * containerSignature names the container's current state. Running and Ready share one
+ * signature on purpose: readiness does not restart the clock that crash timings run on.
+ */
+export function containerSignature(status: DeepReadonly<ContainerStatus> | undefined): string {
+  const state = status?.state;
+  const kind = state?.running ? 'running' : state?.terminated ? 'terminated' : 'waiting';
+  return `${kind}:${state?.waiting?.reason ?? ''}:${status?.restartCount ?? 0}`;
+}
+
+/** podSignature names the pod-level state. */
+export function podSignature(pod: DeepReadonly<Pod>): string {
+  const phase = podStagePhase(pod);
+  return phase === PodStagePhase.Deleting ? `${phase}:${pod.metadata.deletionTimestamp}` : phase;
+}
+
+/** containerSinceFallbackMs is when the status says the container entered its state, for
+ * when the kubelet has no memory of it (after a restart); undefined when it cannot say. */
+export function containerSinceFallbackMs(status: DeepReadonly<ContainerStatus> | undefined): number | undefined {
+  const state = status?.state;
+  if (state?.running) return parseTime(state.running.startedAt);
+  if (state?.terminated) return parseTime(state.terminated.finishedAt);
+  if (state?.waiting?.reason === 'CrashLoopBackOff') return parseTime(status?.lastState?.terminated?.finishedAt);
+  return undefined;
+}
+
+/** podSinceFallbackMs: a deletion started at deletionTimestamp − grace period. */
+export function podSinceFallbackMs(pod: DeepReadonly<Pod>): number | undefined {
+  const deletion = parseTime(pod.metadata.deletionTimestamp);
+  if (deletion === undefined) return undefined;
+  return deletion - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
+}
+
+/** parseTime reads an RFC 3339 timestamp; undefined when absent or unparsable. */
+export function parseTime(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** formatTime writes metav1.Time: RFC 3339, UTC, whole seconds. */
+export function formatTime(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}

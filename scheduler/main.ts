@@ -1,0 +1,47 @@
+/**
+ * runScheduler runs the scheduler as a process against an API server until `signal` aborts:
+ * a manager (shared informers, the event recorder as `default-scheduler`) with the scheduler
+ * registered. `kubesim scheduler` calls it; tests may too.
+ */
+import { createKubeClient } from '../controllers/runtime/client/http-client.js';
+import { createRealClock } from '../controllers/runtime/clock.js';
+import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
+import { createManager } from '../controllers/runtime/manager.js';
+import type { Clock, Logger } from '../controllers/runtime/types.js';
+import { DEFAULT_SCHEDULER_NAME } from './event-handlers.js';
+import { registerScheduler, type Scheduler } from './scheduler.js';
+
+/** RunSchedulerOptions configures runScheduler. */
+export interface RunSchedulerOptions {
+  server: string;
+  token?: string;
+  /** Default: a real clock at speed 1. */
+  clock?: Clock;
+  /** Default: a JSON logger at `logLevel`. */
+  logger?: Logger;
+  logLevel?: LogLevel;
+  /** Seeds the tie-break between equally scored nodes. Default 0. */
+  seed?: number;
+  /** Called once the scheduler is registered (before it starts), e.g. to read its counters. */
+  onStarted?: (scheduler: Scheduler) => void;
+  signal: AbortSignal;
+}
+
+/** runScheduler resolves once the scheduler has stopped (after `signal` aborted); it rejects
+ * only if the manager fails. */
+export async function runScheduler(options: RunSchedulerOptions): Promise<void> {
+  const component = DEFAULT_SCHEDULER_NAME;
+  const clock = options.clock ?? createRealClock();
+  const logger = options.logger ?? createLogger({ component, level: options.logLevel ?? 'info', clock });
+  const client = createKubeClient({ server: options.server, token: options.token, userAgent: `kubesim-scheduler/0.1`, logger });
+  const manager = createManager({ client, clock, logger, component });
+  const scheduler = registerScheduler(manager, { seed: options.seed });
+  options.onStarted?.(scheduler);
+  logger.info({ seed: options.seed ?? 0 }, 'starting');
+  try {
+    await manager.start(options.signal);
+  } finally {
+    client.close();
+    logger.info({}, 'stopped');
+  }
+}

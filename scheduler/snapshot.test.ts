@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { buildSnapshot } from './snapshot.js';
+import { makeNode, makePod } from './testing/fixtures.js';
+
+describe('buildSnapshot', () => {
+  it('orders nodes by name and counts bound plus assumed pods, not finished ones', () => {
+    const bound = [makePod('a', { cpu: '1', nodeName: 'n1', ownerUid: 'rs' }), makePod('done', { cpu: '1', nodeName: 'n1', phase: 'Failed' })];
+    const assumed = makePod('b', { cpu: '500m', nodeName: 'n1', ownerUid: 'rs' });
+    const snapshot = buildSnapshot({
+      nodes: [makeNode('n2'), makeNode('n1', { cpu: '2' })],
+      boundPods: (name) => bound.filter((p) => p.spec.nodeName === name),
+      assumedPods: new Map([['n1', [assumed]]]),
+    });
+    expect(snapshot.nodes.map((n) => n.name)).toEqual(['n1', 'n2']);
+    const n1 = snapshot.get('n1')!;
+    expect(n1.pods.map((p) => p.metadata.name)).toEqual(['a', 'b']);
+    expect(n1.requested['cpu']).toBe(1500);
+    expect(n1.allocatable).toMatchObject({ cpu: 2000, pods: 110 });
+    expect(n1.podsByOwner.get('rs')).toBe(2);
+    expect(snapshot.get('n2')?.pods).toEqual([]);
+  });
+
+  it('uses the non-zero defaults only for nonZeroRequested', () => {
+    const snapshot = buildSnapshot({ nodes: [makeNode('n1')], boundPods: () => [makePod('a', { nodeName: 'n1' })], assumedPods: new Map() });
+    expect(snapshot.get('n1')).toMatchObject({ requested: {}, nonZeroRequested: { cpu: 100, memory: 200 * 1024 ** 2 } });
+  });
+
+  it('leaves terminating pods out of the owner counts', () => {
+    const pods = [makePod('a', { nodeName: 'n1', ownerUid: 'rs', deleting: true })];
+    const snapshot = buildSnapshot({ nodes: [makeNode('n1')], boundPods: () => pods, assumedPods: new Map() });
+    expect(snapshot.get('n1')?.podsByOwner.size).toBe(0);
+  });
+});
