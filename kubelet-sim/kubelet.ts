@@ -61,8 +61,8 @@ export interface RunningKubelet {
   readonly done: Promise<void>;
 }
 
-/** Process is the shared machinery of one kubelet-sim process. */
-interface Process {
+/** KubeletCore is the shared machinery of one kubelet-sim process. */
+interface KubeletCore {
   clock: Clock;
   logger: Logger;
   client: KubeClient;
@@ -77,8 +77,8 @@ interface Process {
  * if the server cannot listen or the signal aborts first.
  */
 export async function startKubelet(options: KubeletOptions): Promise<RunningKubelet> {
-  const process = createProcess(options);
-  const { informer, agents, logs, clock, logger, client } = process;
+  const core = createCore(options);
+  const { informer, agents, logs, clock, logger, client } = core;
   const simulated = new Map<string, SimulatedNode>();
   const server = await startKubeletServer({
     host: options.host ?? '127.0.0.1',
@@ -87,8 +87,8 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
     nodes: simulated,
     logger,
   });
-  const { controller, workers, onRunning } = createPodController(process, options);
-  for (const agent of createNodeAgents(process, options, server.port, onRunning)) {
+  const { controller, workers, onRunning } = createPodController(core, options);
+  for (const agent of createNodeAgents(core, options, server.port, onRunning)) {
     agents.set(agent.name, agent);
     simulated.set(agent.name, { snapshot: () => agent.snapshot(), powerOn: () => agent.start(options.signal), powerOff: () => agent.stop() });
   }
@@ -105,7 +105,7 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
   return { url: server.url, port: server.port, nodeNames: [...agents.keys()], done };
 }
 
-function createProcess(options: KubeletOptions): Process {
+function createCore(options: KubeletOptions): KubeletCore {
   const clock = options.clock ?? createRealClock();
   const logger = options.logger ?? createLogger({ component: 'kubelet', level: options.logLevel ?? 'info', clock });
   const client = createKubeClient({ server: options.server, token: options.token, userAgent: 'kubesim-kubelet/0.1', logger });
@@ -119,8 +119,8 @@ function createProcess(options: KubeletOptions): Process {
 
 /** createPodController wires the pod workers: informer events for pods on our nodes (and a
  * node that comes back on) enqueue the pod's key. */
-function createPodController(process: Process, options: KubeletOptions) {
-  const { client, informer, agents, logs, clock, logger } = process;
+function createPodController(core: KubeletCore, options: KubeletOptions) {
+  const { client, informer, agents, logs, clock, logger } = core;
   const workers = createPodWorkers({ pods: client.resource(podDefinition), lister: informer.lister, hosts: agents, logs, clock, logger, stages: options.stages });
   const controller = createController({ name: 'kubelet-pods', reconciler: workers, workers: options.workers ?? 8, clock, logger });
   const enqueue = (pod: DeepReadonly<Pod>) => {
@@ -131,8 +131,8 @@ function createPodController(process: Process, options: KubeletOptions) {
   return { controller, workers, onRunning };
 }
 
-function createNodeAgents(process: Process, options: KubeletOptions, kubeletPort: number, onRunning: (nodeName: string) => void): NodeAgent[] {
-  const { client, clock, logger } = process;
+function createNodeAgents(core: KubeletCore, options: KubeletOptions, kubeletPort: number, onRunning: (nodeName: string) => void): NodeAgent[] {
+  const { client, clock, logger } = core;
   return nodeConfigs(options, options.host ?? '127.0.0.1', kubeletPort).map((config) => {
     const recorder = options.recordEvents === false ? undefined : createEventRecorder({ client, component: 'kubelet', host: config.name, clock, logger });
     return new NodeAgent({ config, client, clock, logger, recorder, intervals: options.intervals, onRunning });

@@ -3,7 +3,6 @@
  * a node given its conditions (kube's doNoScheduleTaintingPass + processTaintBaseEviction),
  * and whether a toleration tolerates a taint (core/v1 Toleration.ToleratesTaint).
  */
-import type { Toleration } from '../../apiserver/api/core/affinity.js';
 import type { Node, Taint } from '../../apiserver/api/core/node.js';
 import { NOT_READY_TAINT, UNREACHABLE_TAINT } from '../../apiserver/api/core/pod-defaults.js';
 import { rfc3339Seconds } from '../runtime/event-recorder.js';

@@ -1,0 +1,97 @@
+/**
+ * autoscaling/v2 HorizontalPodAutoscalerBehavior: how fast an HPA may scale up and down
+ * (policies), how long it smooths recommendations (stabilization window), and how it picks
+ * between policies. Defaults follow SetDefaults_HorizontalPodAutoscalerBehavior: they are
+ * written into the object only when `spec.behavior` is present at all.
+ */
+import { z } from 'zod';
+import { QuantitySchema } from '../meta.js';
+import { AUTOSCALING_V2 } from './metric-spec.js';
+/** ScalingPolicySelects are the valid `selectPolicy` values. */
+export const ScalingPolicySelects = ['Disabled', 'Max', 'Min'];
+/** HPAScalingPolicyTypes are the valid policy `type` values. */
+export const HPAScalingPolicyTypes = ['Percent', 'Pods'];
+export const HPAScalingPolicySchema = z
+    .object({
+    type: z.string().describe('type is the kind of change the policy limits: Pods (an absolute number) or Percent (of the current replicas).'),
+    value: z.number().int().describe('value is the amount of change the policy permits; must be greater than zero.'),
+    periodSeconds: z
+        .number()
+        .int()
+        .describe('periodSeconds is the window over which the policy must hold; greater than zero and at most 1800 (30 minutes).'),
+})
+    .meta({ id: `${AUTOSCALING_V2}.HPAScalingPolicy`, description: 'HPAScalingPolicy is a single policy which must hold true for a specified past interval.' });
+export const HPAScalingRulesSchema = z
+    .object({
+    stabilizationWindowSeconds: z
+        .number()
+        .int()
+        .optional()
+        .describe('stabilizationWindowSeconds is how many seconds of past recommendations are considered (0 to 3600). Defaults: 0 for scale up; for scale down the controller\'s --horizontal-pod-autoscaler-downscale-stabilization (300s).'),
+    selectPolicy: z.string().optional().describe('selectPolicy picks the policy allowing the largest (Max, default) or smallest (Min) change, or Disabled to forbid scaling in this direction.'),
+    policies: z
+        .array(HPAScalingPolicySchema)
+        .optional()
+        .meta({ 'x-kubernetes-list-type': 'atomic' })
+        .describe('policies limit the change per period. Defaults: scale up by 4 pods or 100% per 15s, whichever is more; scale down by 100% per 15s.'),
+    tolerance: QuantitySchema.optional().describe('tolerance is the relative difference between current and desired metric values below which no scaling happens (e.g. 0.05 for 5%). Unset means the cluster-wide default (10%).'),
+})
+    .meta({
+    id: `${AUTOSCALING_V2}.HPAScalingRules`,
+    description: 'HPAScalingRules configures scaling in one direction: rate-limiting policies, a stabilization window and a tolerance.',
+});
+export const HorizontalPodAutoscalerBehaviorSchema = z
+    .object({
+    scaleUp: HPAScalingRulesSchema.optional().describe('scaleUp is the policy for scaling up. If not set: the larger of 4 pods or doubling per 15 seconds, no stabilization.'),
+    scaleDown: HPAScalingRulesSchema.optional().describe('scaleDown is the policy for scaling down. If not set: down to minReplicas at once, after a 300 second stabilization window.'),
+})
+    .meta({
+    id: `${AUTOSCALING_V2}.HorizontalPodAutoscalerBehavior`,
+    description: 'HorizontalPodAutoscalerBehavior configures the scaling behavior of the target in both directions.',
+});
+const scaleUpDefaults = () => ({
+    stabilizationWindowSeconds: 0,
+    selectPolicy: 'Max',
+    policies: [
+        { type: 'Pods', value: 4, periodSeconds: 15 },
+        { type: 'Percent', value: 100, periodSeconds: 15 },
+    ],
+});
+// The scale-down window stays unset: it comes from the controller's flag, which the API
+// server cannot know, exactly as in Kubernetes.
+const scaleDownDefaults = () => ({
+    selectPolicy: 'Max',
+    policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+});
+/** scaleUpRules returns fully defaulted scale-up rules: the given fields win, unset ones
+ * come from the defaults. Does not mutate `rules`. */
+export function scaleUpRules(rules) {
+    return withDefaults(rules, scaleUpDefaults());
+}
+/** scaleDownRules is scaleUpRules for scale down (stabilizationWindowSeconds may stay unset). */
+export function scaleDownRules(rules) {
+    return withDefaults(rules, scaleDownDefaults());
+}
+// An explicit empty `policies` list is kept (and rejected by validation), as Kubernetes
+// only fills a nil list.
+function withDefaults(from, to) {
+    if (!from)
+        return to;
+    if (from.stabilizationWindowSeconds !== undefined)
+        to.stabilizationWindowSeconds = from.stabilizationWindowSeconds;
+    if (from.selectPolicy !== undefined)
+        to.selectPolicy = from.selectPolicy;
+    if (from.policies !== undefined)
+        to.policies = from.policies;
+    if (from.tolerance !== undefined)
+        to.tolerance = from.tolerance;
+    return to;
+}
+/** defaultBehavior fills both directions of a present behavior; an absent one stays absent. */
+export function defaultBehavior(behavior) {
+    if (!behavior)
+        return;
+    behavior.scaleUp = scaleUpRules(behavior.scaleUp);
+    behavior.scaleDown = scaleDownRules(behavior.scaleDown);
+}
+//# sourceMappingURL=horizontal-pod-autoscaler-behavior.js.map

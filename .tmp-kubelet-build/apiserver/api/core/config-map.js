@@ -1,0 +1,37 @@
+/** core/v1 ConfigMap: non-confidential configuration data as key-value pairs. */
+import { z } from 'zod';
+import { StringMapSchema, typeMetaFields } from '../meta.js';
+import { ageColumn, column, nameColumn } from '../printing.js';
+export const ConfigMapSchema = z
+    .object({
+    ...typeMetaFields('v1', 'ConfigMap'),
+    data: StringMapSchema.optional().describe('Data contains the configuration data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'.'),
+    binaryData: StringMapSchema.optional().describe('BinaryData contains the binary data, base64 encoded.'),
+    immutable: z.boolean().optional().describe('Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated.'),
+})
+    .meta({ id: 'io.k8s.api.core.v1.ConfigMap', description: 'ConfigMap holds configuration data for pods to consume.' });
+export const configMapDefinition = {
+    group: '',
+    version: 'v1',
+    kind: 'ConfigMap',
+    plural: 'configmaps',
+    singular: 'configmap',
+    shortNames: ['cm'],
+    categories: [],
+    namespaced: true,
+    schema: ConfigMapSchema,
+    tracksGeneration: false,
+    subresources: {},
+    printColumns: [
+        nameColumn,
+        column('Data', (cm) => Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length, {
+            type: 'integer',
+        }),
+        ageColumn,
+    ],
+    validate: (cm, old) => old?.immutable && JSON.stringify([old.data, old.binaryData]) !== JSON.stringify([cm.data, cm.binaryData])
+        ? [{ type: 'FieldValueForbidden', field: 'data', detail: 'field is immutable when `immutable` is set' }]
+        : [],
+    storage: { resource: 'configmaps' },
+};
+//# sourceMappingURL=config-map.js.map

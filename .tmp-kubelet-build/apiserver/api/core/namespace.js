@@ -1,0 +1,72 @@
+/** core/v1 Namespace: a scope for names, and the unit of deletion for everything inside. */
+import { z } from 'zod';
+import { TimeSchema, typeMetaFields } from '../meta.js';
+import { mergeByKey } from '../patch-meta.js';
+import { ageColumn, column, nameColumn } from '../printing.js';
+import { CONDITION_STATUSES } from './pod-status.js';
+import { K8S_CORE, enumOf } from './schema-helpers.js';
+/** KUBERNETES_FINALIZER holds a namespace until everything in it has been deleted. */
+export const KUBERNETES_FINALIZER = 'kubernetes';
+export const NAMESPACE_PHASES = ['Active', 'Terminating'];
+export const NamespaceConditionSchema = z
+    .object({
+    type: z.string().describe('Type of the condition, e.g. NamespaceContentRemaining.'),
+    status: enumOf(CONDITION_STATUSES).describe('True, False or Unknown.'),
+    lastTransitionTime: TimeSchema.optional(),
+    reason: z.string().optional(),
+    message: z.string().optional(),
+})
+    .meta({ id: `${K8S_CORE}.NamespaceCondition`, description: 'NamespaceCondition is one aspect of a namespace\'s state.' });
+export const NamespaceSchema = z
+    .object({
+    ...typeMetaFields('v1', 'Namespace'),
+    spec: z
+        .object({
+        finalizers: z
+            .array(z.string())
+            .optional()
+            .describe('Must be empty before the namespace is removed; "kubernetes" waits for its contents to be deleted.'),
+    })
+        .meta({ id: `${K8S_CORE}.NamespaceSpec`, description: 'NamespaceSpec describes the attributes of a namespace.' })
+        .optional(),
+    status: z
+        .object({
+        phase: enumOf(NAMESPACE_PHASES).optional().describe('Active, or Terminating while its contents are deleted.'),
+        conditions: z.array(NamespaceConditionSchema).optional().meta(mergeByKey('type')).describe('Current state of the namespace.'),
+    })
+        .meta({ id: `${K8S_CORE}.NamespaceStatus`, description: 'NamespaceStatus is the observed state of a namespace.' })
+        .optional(),
+})
+    .meta({ id: `${K8S_CORE}.Namespace`, description: 'Namespace provides a scope for names of namespaced objects.' });
+/** defaultNamespace adds the kubernetes finalizer and the Active phase when unset. */
+export function defaultNamespace(namespace) {
+    const spec = (namespace.spec ??= {});
+    spec.finalizers ??= [KUBERNETES_FINALIZER];
+    const status = (namespace.status ??= {});
+    status.phase ??= 'Active';
+}
+export const namespaceDefinition = {
+    group: '',
+    version: 'v1',
+    kind: 'Namespace',
+    plural: 'namespaces',
+    singular: 'namespace',
+    shortNames: ['ns'],
+    categories: [],
+    namespaced: false,
+    nameRule: 'dns1123-label',
+    schema: NamespaceSchema,
+    defaults: defaultNamespace,
+    tracksGeneration: false,
+    subresources: { status: true, extra: ['finalize'] },
+    printColumns: [
+        nameColumn,
+        column('Status', (ns) => ns.status?.phase ?? '', { description: 'The status of the namespace.' }),
+        ageColumn,
+    ],
+    fieldSelectors: {
+        'status.phase': (ns) => ns.status?.phase ?? '',
+    },
+    storage: { resource: 'namespaces' },
+};
+//# sourceMappingURL=namespace.js.map

@@ -1,0 +1,36 @@
+/**
+ * Resource lists (requests, limits, capacity): the ResourceList schema plus non-throwing
+ * wrappers over the exact Quantity arithmetic of ../quantity.ts, for code such as defaulting
+ * that runs before validation and must not fail on a malformed quantity.
+ */
+import { z } from 'zod';
+import { QuantitySchema } from '../meta.js';
+import { Quantity, QuantityParseError, parseQuantity as parseExactQuantity } from '../quantity.js';
+/** ResourceListSchema maps a resource name (cpu, memory, pods, ...) to a Quantity. */
+export const ResourceListSchema = z.record(z.string(), QuantitySchema);
+/** tryParseQuantity parses `text`, returning undefined (not throwing) when it is not a
+ * Kubernetes quantity. Other errors propagate. */
+export function tryParseQuantity(text) {
+    try {
+        return parseExactQuantity(text);
+    }
+    catch (err) {
+        if (err instanceof QuantityParseError)
+            return undefined;
+        throw err;
+    }
+}
+/** quantityError returns Kubernetes' message for malformed quantity text, or undefined when
+ * the text parses. */
+export function quantityError(text) {
+    try {
+        parseExactQuantity(text);
+        return undefined;
+    }
+    catch (err) {
+        if (err instanceof QuantityParseError)
+            return err.message;
+        throw err;
+    }
+}
+//# sourceMappingURL=quantity.js.map

@@ -1,0 +1,75 @@
+/** core/v1 Secret: small amounts of sensitive data (passwords, tokens, keys). */
+import { z } from 'zod';
+import { StringMapSchema, typeMetaFields } from '../meta.js';
+import { ageColumn, column, nameColumn } from '../printing.js';
+import { forbidden, invalid } from '../validation.js';
+import { deepEqual } from '../deep-equal.js';
+import { K8S_CORE } from './schema-helpers.js';
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+export const SecretSchema = z
+    .object({
+    ...typeMetaFields('v1', 'Secret'),
+    data: StringMapSchema.optional().describe('Secret data; each value is base64 encoded. Keys consist of alphanumerics, \'-\', \'_\' or \'.\'.'),
+    stringData: StringMapSchema.optional().describe('Write-only convenience: plain-text values merged into data on write (overriding it) and never returned.'),
+    type: z.string().optional().describe('Used to handle the secret data programmatically. Defaults to Opaque.'),
+    immutable: z.boolean().optional().describe('If true, data cannot be updated.'),
+})
+    .meta({ id: `${K8S_CORE}.Secret`, description: 'Secret holds secret data of a certain type.' });
+/** defaultSecret sets type Opaque when unset and folds stringData into data (base64
+ * encoded, overriding keys of the same name), then removes stringData. Idempotent. */
+export function defaultSecret(secret) {
+    secret.type ||= 'Opaque';
+    if (!secret.stringData)
+        return;
+    const data = (secret.data ??= {});
+    for (const [key, value] of Object.entries(secret.stringData))
+        data[key] = Buffer.from(value, 'utf8').toString('base64');
+    delete secret.stringData;
+}
+/** validateSecret checks data keys and base64 values, and immutability on update. */
+function validateSecret(secret, old) {
+    const errors = [];
+    for (const [key, value] of Object.entries(secret.data ?? {})) {
+        if (!SECRET_KEY.test(key)) {
+            errors.push(invalid(`data[${key}]`, key, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
+        }
+        if (!BASE64.test(value))
+            errors.push(invalid(`data[${key}]`, '<secret contents redacted>', 'illegal base64 data'));
+    }
+    if (old?.immutable) {
+        if (!deepEqual(old.data, secret.data))
+            errors.push(forbidden('data', 'field is immutable when `immutable` is set'));
+        if (!secret.immutable)
+            errors.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
+    }
+    if (old && old.type !== secret.type)
+        errors.push(invalid('type', secret.type, 'field is immutable'));
+    return errors;
+}
+export const secretDefinition = {
+    group: '',
+    version: 'v1',
+    kind: 'Secret',
+    plural: 'secrets',
+    singular: 'secret',
+    shortNames: [],
+    categories: [],
+    namespaced: true,
+    schema: SecretSchema,
+    defaults: defaultSecret,
+    validate: validateSecret,
+    tracksGeneration: false,
+    subresources: {},
+    printColumns: [
+        nameColumn,
+        column('Type', (s) => s.type ?? '', { description: 'The type of the secret.' }),
+        column('Data', (s) => Object.keys(s.data ?? {}).length, { type: 'integer', description: 'Number of items in the secret.' }),
+        ageColumn,
+    ],
+    fieldSelectors: {
+        type: (s) => s.type ?? '',
+    },
+    storage: { resource: 'secrets' },
+};
+//# sourceMappingURL=secret.js.map

@@ -1,0 +1,131 @@
+/** core/v1 Service: a stable virtual IP and DNS name in front of a set of pods. */
+import { z } from 'zod';
+import { IntOrStringSchema, StringMapSchema, typeMetaFields } from '../meta.js';
+import { mergeByKey } from '../patch-meta.js';
+import { PROTOCOLS } from './container.js';
+import { K8S_CORE, enumOf } from './schema-helpers.js';
+import { serviceColumns } from './service-printing.js';
+import { validateService } from './service-validation.js';
+export const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
+export const ServicePortSchema = z
+    .object({
+    name: z.string().optional().describe('Name of the port, a DNS label; required when the service has more than one port.'),
+    protocol: enumOf(PROTOCOLS).optional().describe('TCP, UDP or SCTP. Defaults to TCP.'),
+    appProtocol: z.string().optional().describe('Application protocol, e.g. http or kubernetes.io/h2c.'),
+    port: z.number().int().describe('Port the service exposes.'),
+    targetPort: IntOrStringSchema.optional().describe('Number or name of the pods\' port traffic is sent to. Defaults to port.'),
+    nodePort: z.number().int().optional().describe('Port opened on every node for NodePort and LoadBalancer services. Allocated when unset.'),
+})
+    .meta({ id: `${K8S_CORE}.ServicePort`, description: 'ServicePort is one port a service exposes.' });
+export const ServiceSpecSchema = z
+    .object({
+    ports: z
+        .array(ServicePortSchema)
+        .optional()
+        .meta({ ...mergeByKey('port'), 'x-kubernetes-list-map-keys': ['port', 'protocol'] })
+        .describe('Ports exposed by the service.'),
+    selector: StringMapSchema.optional()
+        .meta({ 'x-kubernetes-map-type': 'atomic' })
+        .describe('Traffic goes to pods whose labels match this selector. Without one, endpoints are managed externally.'),
+    clusterIP: z.string().optional().describe('Virtual IP of the service, allocated by the system; "None" makes a headless service.'),
+    clusterIPs: z.array(z.string()).optional().meta({ 'x-kubernetes-list-type': 'atomic' }).describe('Virtual IPs of the service; the first equals clusterIP.'),
+    type: enumOf(SERVICE_TYPES).optional().describe('ClusterIP, NodePort, LoadBalancer or ExternalName. Defaults to ClusterIP.'),
+    externalIPs: z.array(z.string()).optional().describe('Extra IPs on which nodes accept traffic for this service.'),
+    sessionAffinity: enumOf(['ClientIP', 'None']).optional().describe('ClientIP keeps a client on one pod. Defaults to None.'),
+    sessionAffinityConfig: z
+        .object({
+        clientIP: z
+            .object({ timeoutSeconds: z.number().int().optional().describe('Sticky session lifetime. Defaults to 10800.') })
+            .meta({ id: `${K8S_CORE}.ClientIPConfig` })
+            .optional(),
+    })
+        .meta({ id: `${K8S_CORE}.SessionAffinityConfig` })
+        .optional()
+        .describe('Session affinity settings.'),
+    loadBalancerIP: z.string().optional().describe('Deprecated: requested load balancer IP.'),
+    loadBalancerSourceRanges: z.array(z.string()).optional().describe('Client CIDRs allowed through the load balancer.'),
+    loadBalancerClass: z.string().optional().describe('Load balancer implementation to use.'),
+    externalName: z.string().optional().describe('DNS name an ExternalName service aliases (a CNAME record).'),
+    externalTrafficPolicy: enumOf(['Cluster', 'Local']).optional().describe('Cluster or Local routing of external traffic.'),
+    internalTrafficPolicy: enumOf(['Cluster', 'Local']).optional().describe('Cluster or Local routing of in-cluster traffic. Defaults to Cluster.'),
+    healthCheckNodePort: z.number().int().optional().describe('Health check port for externalTrafficPolicy Local.'),
+    publishNotReadyAddresses: z.boolean().optional().describe('Publish endpoints of pods that are not ready.'),
+    ipFamilies: z.array(enumOf(['IPv4', 'IPv6'])).optional().meta({ 'x-kubernetes-list-type': 'atomic' }).describe('IP families of the service.'),
+    ipFamilyPolicy: enumOf(['SingleStack', 'PreferDualStack', 'RequireDualStack']).optional().describe('Dual-stack policy.'),
+    allocateLoadBalancerNodePorts: z.boolean().optional().describe('Allocate node ports for LoadBalancer services. Defaults to true.'),
+    trafficDistribution: z.string().optional().describe('Preference for routing traffic, e.g. PreferClose.'),
+})
+    .meta({ id: `${K8S_CORE}.ServiceSpec`, description: 'ServiceSpec describes the attributes a user creates on a service.' });
+export const LoadBalancerIngressSchema = z
+    .object({
+    ip: z.string().optional().describe('IP of the load balancer ingress point.'),
+    hostname: z.string().optional().describe('Hostname of the load balancer ingress point.'),
+    ipMode: z.string().optional().describe('VIP or Proxy.'),
+    ports: z.array(z.looseObject({}).meta({ id: `${K8S_CORE}.PortStatus` })).optional(),
+})
+    .meta({ id: `${K8S_CORE}.LoadBalancerIngress`, description: 'An ingress point of a load balancer.' });
+export const ServiceStatusSchema = z
+    .object({
+    loadBalancer: z
+        .object({ ingress: z.array(LoadBalancerIngressSchema).optional().describe('Ingress points of the load balancer.') })
+        .meta({ id: `${K8S_CORE}.LoadBalancerStatus` })
+        .optional()
+        .describe('Status of the load balancer, if any.'),
+    conditions: z.array(z.looseObject({ type: z.string() })).optional().meta(mergeByKey('type')).describe('Current service state.'),
+})
+    .meta({ id: `${K8S_CORE}.ServiceStatus`, description: 'ServiceStatus is the observed state of a service.' });
+export const ServiceSchema = z
+    .object({
+    ...typeMetaFields('v1', 'Service'),
+    spec: ServiceSpecSchema.optional().describe('Behaviour of the service.'),
+    status: ServiceStatusSchema.optional().describe('Most recently observed status of the service.'),
+})
+    .meta({ id: `${K8S_CORE}.Service`, description: 'Service exposes a set of pods behind one virtual IP, DNS name and port set.' });
+/** defaultService fills Kubernetes' Service defaults in place (idempotent). Cluster IP and
+ * node port allocation is the API server's job, not defaulting's. */
+export function defaultService(service) {
+    const spec = (service.spec ??= {});
+    spec.type ??= 'ClusterIP';
+    spec.sessionAffinity ??= 'None';
+    if (spec.sessionAffinity === 'ClientIP') {
+        const clientIP = ((spec.sessionAffinityConfig ??= {}).clientIP ??= {});
+        clientIP.timeoutSeconds ??= 10800;
+    }
+    for (const port of spec.ports ?? []) {
+        port.protocol ??= 'TCP';
+        if (port.targetPort === undefined || port.targetPort === 0 || port.targetPort === '')
+            port.targetPort = port.port;
+    }
+    if (spec.type === 'ExternalName')
+        return;
+    spec.internalTrafficPolicy ??= 'Cluster';
+    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer')
+        spec.externalTrafficPolicy ??= 'Cluster';
+    if (spec.type === 'LoadBalancer')
+        spec.allocateLoadBalancerNodePorts ??= true;
+    spec.ipFamilies ??= ['IPv4'];
+    spec.ipFamilyPolicy ??= 'SingleStack';
+}
+export const serviceDefinition = {
+    group: '',
+    version: 'v1',
+    kind: 'Service',
+    plural: 'services',
+    singular: 'service',
+    shortNames: ['svc'],
+    categories: ['all'],
+    namespaced: true,
+    nameRule: 'dns1035-label',
+    schema: ServiceSchema,
+    defaults: defaultService,
+    validate: validateService,
+    tracksGeneration: false,
+    subresources: { status: true },
+    printColumns: serviceColumns,
+    fieldSelectors: {
+        'spec.clusterIP': (service) => service.spec?.clusterIP ?? '',
+        'spec.type': (service) => service.spec?.type ?? '',
+    },
+    storage: { resource: 'services' },
+};
+//# sourceMappingURL=service.js.map

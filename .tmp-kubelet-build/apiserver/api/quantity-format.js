@@ -1,0 +1,80 @@
+const DECIMAL_SUFFIX_BY_EXPONENT = new Map([
+    [-9, 'n'], [-6, 'u'], [-3, 'm'], [0, ''], [3, 'k'], [6, 'M'], [9, 'G'], [12, 'T'], [15, 'P'], [18, 'E'],
+]);
+const BINARY_SUFFIX_BY_POWER = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+const LARGEST_DECIMAL_EXPONENT = 18;
+const NANO_EXPONENT = -9;
+const abs = (value) => (value < 0n ? -value : value);
+const pow10 = (digits) => 10n ** BigInt(digits);
+/** divideAwayFromZero divides `value` by 10^digits (digits ≥ 0), rounding any remainder up in
+ * magnitude: (15, 1) → 2, (-15, 1) → -2, (1, 50) → 1. Never allocates more than `value` needs. */
+export function divideAwayFromZero(value, digits) {
+    const magnitude = abs(value);
+    if (magnitude === 0n || digits <= 0)
+        return value * pow10(Math.max(0, -digits));
+    // With fewer digits than the divisor the quotient is 0 with a remainder, so it rounds to 1.
+    let quotient = 1n;
+    if (magnitude.toString().length > digits) {
+        const divisor = pow10(digits);
+        quotient = magnitude / divisor + (magnitude % divisor === 0n ? 0n : 1n);
+    }
+    return value < 0n ? -quotient : quotient;
+}
+/** roundUpToNano limits precision to 10^-9 as Kubernetes does, rounding up away from zero so a
+ * tiny non-zero request never becomes zero ("0.1n" → "1n"). */
+export function roundUpToNano(unscaled, exponent) {
+    if (exponent >= NANO_EXPONENT)
+        return { unscaled, exponent };
+    if (unscaled === 0n)
+        return { unscaled, exponent: 0 };
+    return { unscaled: divideAwayFromZero(unscaled, NANO_EXPONENT - exponent), exponent: NANO_EXPONENT };
+}
+/** canonicalQuantityString prints a quantity in Kubernetes' canonical form: no fractional digits
+ * and the largest suffix that keeps the mantissa exact. BinarySI prints as binary only for whole
+ * amounts of at least 1024 in magnitude; everything else prints as decimal SI, and DecimalExponent
+ * with an `e<n>` suffix whose n is a multiple of 3. Zero is always "0". */
+export function canonicalQuantityString(parts) {
+    if (parts.unscaled === 0n)
+        return '0';
+    if (parts.format === 'BinarySI' && isWholeAndAtLeast1024(parts))
+        return binaryString(parts);
+    return decimalString(parts.unscaled, parts.exponent, parts.format === 'DecimalExponent');
+}
+function isWholeAndAtLeast1024({ unscaled, exponent }) {
+    if (exponent >= 0)
+        return abs(unscaled) * pow10(exponent) >= 1024n;
+    const scale = pow10(-exponent);
+    return unscaled % scale === 0n && abs(unscaled) >= 1024n * scale;
+}
+function binaryString({ unscaled, exponent }) {
+    let whole = exponent >= 0 ? unscaled * pow10(exponent) : unscaled / pow10(-exponent);
+    let power = 0;
+    // Kubernetes has no suffix beyond Ei; larger amounts keep a bigger mantissa instead.
+    while (power < BINARY_SUFFIX_BY_POWER.length - 1 && whole % 1024n === 0n) {
+        whole /= 1024n;
+        power++;
+    }
+    return `${whole}${BINARY_SUFFIX_BY_POWER[power] ?? ''}`;
+}
+function decimalString(unscaled, exponent, asExponent) {
+    let mantissa = unscaled;
+    let power = exponent;
+    while (mantissa % 10n === 0n) {
+        mantissa /= 10n;
+        power++;
+    }
+    while (power % 3 !== 0) {
+        mantissa *= 10n;
+        power--;
+    }
+    if (asExponent)
+        return power === 0 ? `${mantissa}` : `${mantissa}e${power}`;
+    if (power > LARGEST_DECIMAL_EXPONENT) {
+        mantissa *= pow10(power - LARGEST_DECIMAL_EXPONENT);
+        power = LARGEST_DECIMAL_EXPONENT;
+    }
+    const suffix = DECIMAL_SUFFIX_BY_EXPONENT.get(power);
+    // Below nano cannot happen for rounded quantities; print exactly rather than lose digits.
+    return suffix === undefined ? `${mantissa}e${power}` : `${mantissa}${suffix}`;
+}
+//# sourceMappingURL=quantity-format.js.map

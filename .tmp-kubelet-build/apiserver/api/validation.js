@@ -1,0 +1,151 @@
+import { validateLabelKey, validateLabelValue } from './label-validation.js';
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const maxLength = (limit) => `must be no more than ${limit} characters`;
+/** isDns1123Label checks an RFC 1123 label (namespace names): ≤ 63 lowercase alphanumerics and '-'. */
+export function isDns1123Label(value) {
+    const errors = [];
+    if (value.length > 63)
+        errors.push(maxLength(63));
+    if (!DNS1123_LABEL.test(value)) {
+        errors.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+    }
+    return errors;
+}
+/** isDns1123Subdomain checks an RFC 1123 subdomain (most object names): ≤ 253 characters. */
+export function isDns1123Subdomain(value) {
+    const errors = [];
+    if (value.length > 253)
+        errors.push(maxLength(253));
+    if (!DNS1123_SUBDOMAIN.test(value)) {
+        errors.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+    }
+    return errors;
+}
+/** isDns1035Label checks an RFC 1035 label (Service names): starts with a letter. */
+export function isDns1035Label(value) {
+    const errors = [];
+    if (value.length > 63)
+        errors.push(maxLength(63));
+    if (!DNS1035_LABEL.test(value)) {
+        errors.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
+    }
+    return errors;
+}
+/** isQualifiedName checks a label or annotation key (Kubernetes' IsQualifiedName): an optional
+ * DNS subdomain prefix and '/', then a name of ≤ 63 alphanumerics, '-', '_' or '.'. */
+export const isQualifiedName = validateLabelKey;
+/** isValidLabelValue checks a label value: empty, or ≤ 63 characters as a qualified name part. */
+export const isValidLabelValue = validateLabelValue;
+const NAME_RULES = {
+    'dns1123-subdomain': isDns1123Subdomain,
+    'dns1123-label': isDns1123Label,
+    'dns1035-label': isDns1035Label,
+};
+/** validateName applies a kind's name rule; problems are returned as FieldErrors on `field`. */
+export function validateName(value, rule, field = 'metadata.name') {
+    return NAME_RULES[rule](value).map((detail) => ({ type: 'FieldValueInvalid', field, value, detail }));
+}
+/** validateLabels checks every key and value of a label map. */
+export function validateLabels(labels, field) {
+    const errors = [];
+    for (const [key, value] of Object.entries(labels ?? {})) {
+        for (const detail of isQualifiedName(key))
+            errors.push({ type: 'FieldValueInvalid', field, value: key, detail });
+        for (const detail of isValidLabelValue(value))
+            errors.push({ type: 'FieldValueInvalid', field: `${field}`, value, detail });
+    }
+    return errors;
+}
+/** required is a FieldValueRequired error for `field`. */
+export function required(field) {
+    return { type: 'FieldValueRequired', field };
+}
+/** invalid is a FieldValueInvalid error for `field` with its value and a reason. */
+export function invalid(field, value, detail) {
+    return { type: 'FieldValueInvalid', field, value, detail };
+}
+/** duplicate is a FieldValueDuplicate error: `value` already appeared in the list. */
+export function duplicate(field, value) {
+    return { type: 'FieldValueDuplicate', field, value };
+}
+/** notSupported is a FieldValueNotSupported error listing the accepted values. */
+export function notSupported(field, value, supported) {
+    return { type: 'FieldValueNotSupported', field, value, detail: `supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}` };
+}
+/** forbidden is a FieldValueForbidden error with its reason. */
+export function forbidden(field, detail) {
+    return { type: 'FieldValueForbidden', field, detail };
+}
+/** isInRange checks an integer against inclusive bounds, worded as Kubernetes' InclusiveRangeError. */
+export function isInRange(value, min, max) {
+    return Number.isInteger(value) && value >= min && value <= max ? [] : [`must be between ${min} and ${max}, inclusive`];
+}
+/** isValidPortNum checks a TCP/UDP port number (1-65535). */
+export function isValidPortNum(port) {
+    return isInRange(port, 1, 65535);
+}
+const IANA_SVC_NAME = /^[-a-z0-9]+$/;
+/** isValidPortName checks an IANA_SVC_NAME (named container and service ports): at most 15
+ * lowercase alphanumerics or '-', at least one letter, no '--', not starting or ending with '-'. */
+export function isValidPortName(name) {
+    const errors = [];
+    if (name.length > 15)
+        errors.push(maxLength(15));
+    if (!IANA_SVC_NAME.test(name)) {
+        errors.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+    }
+    if (name.includes('--'))
+        errors.push('must not contain consecutive hyphens');
+    if (name.startsWith('-') || name.endsWith('-'))
+        errors.push('must not begin or end with a hyphen');
+    if (!/[a-z]/.test(name))
+        errors.push('must contain at least one letter (a-z)');
+    return errors;
+}
+/** isValidPathSegmentName checks a name used as one URL path segment (HPA target and
+ * metric names): not `.` or `..`, no `/` or `%`. */
+export function isValidPathSegmentName(name) {
+    if (name === '.' || name === '..')
+        return [`may not be '${name}'`];
+    const errors = [];
+    for (const illegal of ['/', '%']) {
+        if (name.includes(illegal))
+            errors.push(`may not contain '${illegal}'`);
+    }
+    return errors;
+}
+/** isValidPercent checks a percentage string such as "25%" (IntOrString fields). */
+export function isValidPercent(value) {
+    return /^[0-9]+%$/.test(value)
+        ? []
+        : ["a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"];
+}
+/** validateNonnegativeField reports a negative number at `field` (unset passes). */
+export function validateNonnegativeField(value, field) {
+    return value !== undefined && value < 0 ? [invalid(field, value, 'must be greater than or equal to 0')] : [];
+}
+/** validateLabelSelector checks a label selector's keys, values and operator/values pairs
+ * (Kubernetes' ValidateLabelSelector with invalid label values rejected). */
+export function validateLabelSelector(selector, field) {
+    const errors = validateLabels(selector?.matchLabels, `${field}.matchLabels`);
+    (selector?.matchExpressions ?? []).forEach((requirement, i) => {
+        const at = `${field}.matchExpressions[${i}]`;
+        const values = requirement.values ?? [];
+        if ((requirement.operator === 'In' || requirement.operator === 'NotIn') && values.length === 0) {
+            errors.push({ ...required(`${at}.values`), detail: "must be specified when `operator` is 'In' or 'NotIn'" });
+        }
+        else if ((requirement.operator === 'Exists' || requirement.operator === 'DoesNotExist') && values.length > 0) {
+            errors.push(forbidden(`${at}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+        }
+        for (const detail of isQualifiedName(requirement.key))
+            errors.push(invalid(`${at}.key`, requirement.key, detail));
+        values.forEach((value, j) => {
+            for (const detail of isValidLabelValue(value))
+                errors.push(invalid(`${at}.values[${j}]`, value, detail));
+        });
+    });
+    return errors;
+}
+//# sourceMappingURL=validation.js.map

@@ -1,0 +1,66 @@
+/** DELETE of one object and of a collection (deletecollection), with DeleteOptions from the
+ * body (kubectl: `{"propagationPolicy":"Background"}`) or the query string. */
+import { apiVersionOf } from '../api/resource-definition.js';
+import { badRequest } from '../api/api-error.js';
+import { deleteObject } from '../registry/delete.js';
+import { strategyFor } from '../registry/strategies/index.js';
+import { decodeOptionalJson } from '../request/body.js';
+import { isDryRun, queryBool, queryInt, queryString } from '../request/query.js';
+import { readListPage } from './read-handlers.js';
+import { listKind, targetOf } from './types.js';
+const POLICIES = ['Foreground', 'Background', 'Orphan'];
+/** parseDeleteRequest merges DeleteOptions from the body and the query (the body wins). */
+export function parseDeleteRequest(request) {
+    const body = decodeOptionalJson(request.body) ?? {};
+    const policy = body['propagationPolicy'] ?? queryString(request.query, 'propagationPolicy') ?? orphanPolicy(body, request);
+    if (policy !== undefined && !POLICIES.includes(policy)) {
+        throw badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan"`);
+    }
+    const grace = body['gracePeriodSeconds'] ?? queryInt(request.query, 'gracePeriodSeconds');
+    if (grace !== undefined && (typeof grace !== 'number' || !Number.isInteger(grace)))
+        throw badRequest('gracePeriodSeconds must be an integer');
+    const dryRunBody = Array.isArray(body['dryRun']) && body['dryRun'].includes('All');
+    return {
+        propagationPolicy: policy,
+        gracePeriodSeconds: grace,
+        preconditions: body['preconditions'],
+        dryRun: dryRunBody || isDryRun(request.query),
+    };
+}
+/** orphanPolicy maps the deprecated orphanDependents flag onto a propagation policy. */
+function orphanPolicy(body, request) {
+    const orphan = typeof body['orphanDependents'] === 'boolean' ? body['orphanDependents'] : queryBool(request.query, 'orphanDependents');
+    if (orphan === undefined)
+        return undefined;
+    return orphan ? 'Orphan' : 'Background';
+}
+/** deleteHandler answers DELETE on an object: the object while it waits on finalizers or a
+ * grace period, else a Success Status (or the deleted object for Pods and Namespaces). */
+export function deleteHandler(ctx, request) {
+    const target = targetOf(request.path);
+    const outcome = deleteObject(ctx, target, parseDeleteRequest(request));
+    if (!outcome.removed || strategyFor(target.def.storage.resource).returnDeletedObject)
+        return { status: 200, body: outcome.object };
+    return {
+        status: 200,
+        body: {
+            kind: 'Status',
+            apiVersion: 'v1',
+            metadata: {},
+            status: 'Success',
+            details: { name: target.name, group: target.def.group, kind: target.def.plural, uid: outcome.object.metadata.uid },
+        },
+    };
+}
+/** deleteCollectionHandler deletes every object the selectors select, returning them as a list. */
+export function deleteCollectionHandler(ctx, request) {
+    const { def } = request.path;
+    const options = parseDeleteRequest(request);
+    const page = readListPage(ctx, { ...request, query: { ...request.query, limit: undefined, continue: undefined } });
+    const items = page.entries.map(({ served }) => {
+        const target = { def, namespace: served.metadata.namespace ?? '', name: served.metadata.name ?? '' };
+        return deleteObject(ctx, target, options).object;
+    });
+    return { status: 200, body: { kind: listKind(def), apiVersion: apiVersionOf(def), metadata: { resourceVersion: String(ctx.store.currentRevision) }, items } };
+}
+//# sourceMappingURL=delete-handlers.js.map

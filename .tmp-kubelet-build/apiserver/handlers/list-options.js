@@ -1,0 +1,108 @@
+/**
+ * Parses the list/watch query parameters that narrow a collection: label and field
+ * selectors, limit/continue, resourceVersion/resourceVersionMatch. Shared by list, watch and
+ * deletecollection so all three select exactly the same objects.
+ */
+import { ApiError, badRequest, expired } from '../api/api-error.js';
+import { parseFieldSelector } from '../api/fields.js';
+import { parseLabelSelector } from '../api/labels.js';
+import { queryInt, queryString } from '../request/query.js';
+/** parseSelection reads labelSelector and fieldSelector, rejecting unsupported field labels
+ * with Kubernetes' message. */
+export function parseSelection(def, query) {
+    const labels = parseSelector(() => parseLabelSelector(queryString(query, 'labelSelector') ?? ''));
+    const fields = parseSelector(() => parseFieldSelector(queryString(query, 'fieldSelector') ?? ''));
+    const getters = def.fieldSelectors ?? {};
+    for (const field of fields.fields()) {
+        if (field !== 'metadata.name' && field !== 'metadata.namespace' && !getters[field]) {
+            throw badRequest(`field label not supported: ${field}`);
+        }
+    }
+    const get = (object) => (field) => {
+        if (field === 'metadata.name')
+            return object.metadata.name;
+        if (field === 'metadata.namespace')
+            return object.metadata.namespace;
+        return getters[field]?.(object);
+    };
+    return {
+        labels,
+        fields,
+        everything: labels.isEverything() && fields.isEverything(),
+        matches: (object) => labels.matches(object.metadata.labels) && fields.matches(get(object)),
+    };
+}
+function parseSelector(parse) {
+    try {
+        return parse();
+    }
+    catch (err) {
+        if (err instanceof ApiError)
+            throw err;
+        throw badRequest(err.message);
+    }
+}
+export function encodeContinue(token) {
+    return Buffer.from(JSON.stringify({ rv: token.revision, ns: token.namespace, n: token.name })).toString('base64url');
+}
+export function decodeContinue(text) {
+    try {
+        const raw = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+        if (typeof raw.rv === 'number' && typeof raw.ns === 'string' && typeof raw.n === 'string') {
+            return { revision: raw.rv, namespace: raw.ns, name: raw.n };
+        }
+    }
+    catch {
+        // Falls through to the error below: a token we did not issue.
+    }
+    throw badRequest(`continue key is not valid: ${JSON.stringify(text)}`);
+}
+export const EXPIRED_CONTINUE_MESSAGE = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+/** parseListWindow applies Kubernetes' resourceVersion / resourceVersionMatch / continue rules
+ * for lists. `currentRevision` bounds requests for revisions the server has not reached. */
+export function parseListWindow(query, currentRevision) {
+    const limit = queryInt(query, 'limit');
+    const continueText = queryString(query, 'continue');
+    const resourceVersion = queryString(query, 'resourceVersion') || undefined;
+    const match = queryString(query, 'resourceVersionMatch') || undefined;
+    const window = { limit: limit && limit > 0 ? limit : undefined };
+    if (match && match !== 'Exact' && match !== 'NotOlderThan') {
+        throw badRequest(`resourceVersionMatch: Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan"`);
+    }
+    if (continueText) {
+        if (resourceVersion && resourceVersion !== '0')
+            throw badRequest('specifying resource version is not allowed when using continue');
+        window.continueToken = decodeContinue(continueText);
+        window.revision = window.continueToken.revision;
+        return window;
+    }
+    if (match && !resourceVersion)
+        throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (!resourceVersion || resourceVersion === '0')
+        return window;
+    const requested = parseResourceVersion(resourceVersion);
+    if (requested > currentRevision)
+        throw tooLargeResourceVersion(requested, currentRevision);
+    if (match === 'Exact')
+        window.revision = requested;
+    return window;
+}
+/** parseResourceVersion reads a resourceVersion parameter, 400 when it is not one of ours. */
+export function parseResourceVersion(text) {
+    if (!/^\d+$/.test(text))
+        throw badRequest(`invalid resource version: ${JSON.stringify(text)}`);
+    return Number(text);
+}
+/** tooLargeResourceVersion is kube-apiserver's 504 for a revision it has not reached yet;
+ * clients (client-go reflectors) retry it. */
+export function tooLargeResourceVersion(requested, current) {
+    return new ApiError('Timeout', 504, `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+        retryAfterSeconds: 1,
+    });
+}
+/** tooOldResourceVersion is the 410 Gone for a revision whose history was compacted. */
+export function tooOldResourceVersion(requested, compacted) {
+    return expired(`too old resource version: ${requested} (${compacted})`);
+}
+//# sourceMappingURL=list-options.js.map

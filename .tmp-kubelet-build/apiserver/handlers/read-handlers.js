@@ -1,0 +1,83 @@
+/** GET of one object and of a collection (list), as JSON or as a server-side Table. */
+import { isExpired } from '../../store/index.js';
+import { expired } from '../api/api-error.js';
+import { apiVersionOf } from '../api/resource-definition.js';
+import { asKube, readStored, storageDefinitionOf } from '../registry/context.js';
+import { toServed } from '../registry/object-codec.js';
+import { wantsTable } from '../request/accept.js';
+import { EXPIRED_CONTINUE_MESSAGE, encodeContinue, parseListWindow, parseSelection, tooOldResourceVersion, } from './list-options.js';
+import { buildTable, includeObjectOf } from './table.js';
+import { listKind, targetOf } from './types.js';
+/** getObject answers GET on a single object. */
+export function getObject(ctx, request) {
+    const target = targetOf(request.path);
+    const stored = readStored(ctx, target);
+    const served = toServed(target.def, stored);
+    if (!wantsTable(request.accept))
+        return { status: 200, body: served };
+    const table = buildTable(storageDefinitionOf(ctx, target.def), [{ served, printed: stored }], {
+        includeObject: includeObjectOf(request.query),
+        nowMs: ctx.now(),
+    });
+    table.metadata.resourceVersion = served.metadata.resourceVersion;
+    return { status: 200, body: table };
+}
+/** readListPage selects the objects a list (or deletecollection) request addresses. */
+export function readListPage(ctx, request) {
+    const { def } = request.path;
+    const selection = parseSelection(def, request.query);
+    const window = parseListWindow(request.query, ctx.store.currentRevision);
+    const result = readStore(ctx, request, window, selection.everything ? undefined : (o) => selection.matches(asKube(o)));
+    const entries = result.items.map((item) => ({ served: toServed(def, asKube(item)), stored: asKube(item) }));
+    const last = result.items[result.items.length - 1];
+    const page = { entries, resourceVersion: String(result.revision) };
+    if (result.more && last) {
+        const lastMeta = asKube(last).metadata;
+        page.continueToken = encodeContinue({ revision: result.revision, namespace: lastMeta.namespace ?? '', name: lastMeta.name ?? '' });
+        if (result.remainingItemCount !== undefined)
+            page.remainingItemCount = result.remainingItemCount;
+    }
+    return page;
+}
+function readStore(ctx, request, window, predicate) {
+    const { def, namespace } = request.path;
+    try {
+        return ctx.store.list({
+            resource: def.storage.resource,
+            namespace: def.namespaced && namespace ? namespace : undefined,
+            limit: window.limit,
+            startAfter: window.continueToken ? { namespace: window.continueToken.namespace, name: window.continueToken.name } : undefined,
+            revision: window.revision !== undefined && window.revision < ctx.store.currentRevision ? window.revision : undefined,
+            predicate,
+        });
+    }
+    catch (err) {
+        if (!isExpired(err))
+            throw err;
+        if (window.continueToken)
+            throw expired(EXPIRED_CONTINUE_MESSAGE);
+        throw tooOldResourceVersion(window.revision ?? 0, ctx.store.compactedRevision);
+    }
+}
+/** listObjects answers GET on a collection. */
+export function listObjects(ctx, request) {
+    const { def } = request.path;
+    const page = readListPage(ctx, request);
+    const metadata = {
+        resourceVersion: page.resourceVersion,
+        ...(page.continueToken ? { continue: page.continueToken } : {}),
+        ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
+    };
+    if (wantsTable(request.accept)) {
+        const printDef = storageDefinitionOf(ctx, def);
+        const entries = page.entries.map((e) => ({ served: e.served, printed: e.stored }));
+        const table = buildTable(printDef, entries, { includeObject: includeObjectOf(request.query), nowMs: ctx.now() });
+        table.metadata = metadata;
+        return { status: 200, body: table };
+    }
+    return {
+        status: 200,
+        body: { kind: listKind(def), apiVersion: apiVersionOf(def), metadata, items: page.entries.map((e) => e.served) },
+    };
+}
+//# sourceMappingURL=read-handlers.js.map

@@ -1,0 +1,76 @@
+/**
+ * The /scale subresource: an autoscaling/v1 Scale view of any kind that declares a
+ * ScaleSubresource (Deployments, ReplicaSets, later custom resources). Writes change only
+ * the replica count, through the normal update path.
+ */
+import { invalid } from '../api/api-error.js';
+import { labelSelectorFromStructured } from '../api/labels.js';
+import { readStored, resourceName } from '../registry/context.js';
+import { toServed } from '../registry/object-codec.js';
+import { updateObject } from '../registry/update.js';
+import { decodeObjectBody, decodePatchBody, isPlainObject, patchTypeOf } from '../request/body.js';
+import { isDryRun } from '../request/query.js';
+import { applyPatch } from './write-handlers.js';
+import { ScaleSchema } from '../api/autoscaling/scale.js';
+import { targetOf } from './types.js';
+function getPath(object, path) {
+    return path.split('.').reduce((value, key) => (isPlainObject(value) ? value[key] : undefined), object);
+}
+function setPath(object, path, value) {
+    const keys = path.split('.');
+    let cursor = object;
+    for (const key of keys.slice(0, -1)) {
+        if (!isPlainObject(cursor[key]))
+            cursor[key] = {};
+        cursor = cursor[key];
+    }
+    cursor[keys[keys.length - 1]] = value;
+}
+/** scaleOf builds the Scale view of an object. */
+export function scaleOf(object, scale) {
+    const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
+    const selector = scale.labelSelectorPath ? getPath(object, scale.labelSelectorPath) : undefined;
+    return {
+        kind: 'Scale',
+        apiVersion: 'autoscaling/v1',
+        metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
+        spec: { replicas: getPath(object, scale.specReplicasPath) ?? 0 },
+        status: {
+            replicas: getPath(object, scale.statusReplicasPath) ?? 0,
+            selector: typeof selector === 'string' ? selector : labelSelectorFromStructured(selector).toString(),
+        },
+    };
+}
+/** scaleHandler answers GET, PUT and PATCH on {resource}/{name}/scale. */
+export function scaleHandler(ctx, request) {
+    const target = targetOf(request.path);
+    const scale = target.def.subresources.scale;
+    const current = toServed(target.def, readStored(ctx, target));
+    if (request.method === 'GET')
+        return { status: 200, body: scaleOf(current, scale) };
+    const proposed = request.method === 'PUT'
+        ? decodeObjectBody(request.contentType, request.body)
+        : patchedScale(request, scaleOf(current, scale));
+    const parsed = ScaleSchema.safeParse(proposed);
+    const replicas = parsed.success ? parsed.data.spec?.replicas : undefined;
+    if (replicas === undefined || !Number.isInteger(replicas) || replicas < 0) {
+        throw invalid({ ...resourceName(target), kind: 'Scale', group: 'autoscaling' }, [
+            { type: 'FieldValueInvalid', field: 'spec.replicas', value: proposed.spec?.replicas, detail: 'must be greater than or equal to 0' },
+        ]);
+    }
+    const updated = updateObject(ctx, target, {
+        scope: 'main',
+        dryRun: isDryRun(request.query),
+        computeNext: (object) => {
+            setPath(object, scale.specReplicasPath, replicas);
+            object.metadata.resourceVersion = parsed.data?.metadata?.resourceVersion || undefined;
+            return object;
+        },
+    });
+    return { status: 200, body: scaleOf(updated, scale) };
+}
+function patchedScale(request, scale) {
+    const type = patchTypeOf(request.contentType);
+    return applyPatch(type === 'apply' ? 'merge' : type, scale, decodePatchBody(type, request.body), ScaleSchema);
+}
+//# sourceMappingURL=scale-handlers.js.map

@@ -1,0 +1,169 @@
+/**
+ * The watch protocol (docs/watch-protocol.md): newline-delimited JSON events over a chunked
+ * HTTP response, as kube-apiserver streams them.
+ *
+ *   resourceVersion unset / "0"  → synthetic ADDED for every selected object, then changes
+ *   resourceVersion=N            → every change after N, nothing synthetic
+ *   N compacted                  → one ERROR event carrying a 410 Expired Status, then close
+ *   sendInitialEvents=true       → initial ADDEDs, then a BOOKMARK annotated
+ *                                  k8s.io/initial-events-end: "true"
+ *
+ * Selectors apply to events: an object that stops matching is sent as DELETED, one that
+ * starts matching as ADDED. Writes respect socket back-pressure, so a client that does not
+ * read makes the store cut its watch off instead of growing memory.
+ */
+import { once } from 'node:events';
+import { isExpired } from '../../store/index.js';
+import { apiVersionOf } from '../api/resource-definition.js';
+import { asKube, storageDefinitionOf } from '../registry/context.js';
+import { toServed } from '../registry/object-codec.js';
+import { wantsTable } from '../request/accept.js';
+import { queryBool, queryInt, queryString } from '../request/query.js';
+import { parseResourceVersion, parseSelection, tooOldResourceVersion } from './list-options.js';
+import { buildTable, includeObjectOf } from './table.js';
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+function parseWatchParams(request) {
+    const selection = parseSelection(request.path.def, request.query);
+    const rv = queryString(request.query, 'resourceVersion') || undefined;
+    const explicitInitial = queryBool(request.query, 'sendInitialEvents');
+    const sendInitialEvents = explicitInitial ?? (rv === undefined || rv === '0');
+    const allowBookmarks = queryBool(request.query, 'allowWatchBookmarks') ?? false;
+    const timeoutSeconds = queryInt(request.query, 'timeoutSeconds');
+    return {
+        selection,
+        allowBookmarks,
+        sendInitialEvents,
+        markInitialEventsEnd: explicitInitial === true && allowBookmarks,
+        // With initial events the stream starts from the state listed now (NotOlderThan semantics).
+        afterRevision: sendInitialEvents || rv === undefined || rv === '0' ? undefined : parseResourceVersion(rv),
+        timeoutMs: timeoutSeconds && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
+    };
+}
+/** serveWatch streams a watch on `raw` until the client goes away, the timeout passes, the
+ * store cuts the watch off, or the history it asked for is gone (ERROR 410). */
+export async function serveWatch(ctx, request, raw, settings) {
+    const params = parseWatchParams(request);
+    const writer = new EventWriter(ctx, request, raw);
+    const { def, namespace } = request.path;
+    const scope = { resource: def.storage.resource, namespace: def.namespaced && namespace ? namespace : undefined };
+    let initial = [];
+    let watch;
+    const from = params.afterRevision ?? ctx.store.currentRevision;
+    try {
+        // List and subscribe in one synchronous block: nothing can be written in between.
+        if (params.sendInitialEvents)
+            initial = ctx.store.list({ ...scope, predicate: (o) => params.selection.matches(asKube(o)) }).items;
+        watch = ctx.store.watch({ ...scope, afterRevision: from });
+    }
+    catch (err) {
+        if (!isExpired(err))
+            throw err;
+        writer.start();
+        await writer.write('ERROR', tooOldResourceVersion(params.afterRevision ?? 0, ctx.store.compactedRevision).toStatus());
+        raw.end();
+        return;
+    }
+    writer.start();
+    await pump(ctx, { params, writer, watch, initial, listRevision: from, raw, settings });
+}
+async function pump(ctx, state) {
+    const { params, writer, watch, raw } = state;
+    const stop = () => watch.close();
+    raw.on('close', stop);
+    const timers = [
+        params.allowBookmarks ? setInterval(() => watch.requestBookmark(), state.settings.bookmarkIntervalMs) : undefined,
+        params.timeoutMs ? setTimeout(stop, params.timeoutMs) : undefined,
+    ];
+    try {
+        for (const object of state.initial)
+            await writer.write('ADDED', writer.served(asKube(object)));
+        if (params.markInitialEventsEnd)
+            await writer.bookmark(state.listRevision, true);
+        for await (const message of watch) {
+            if (message.type === 'BOOKMARK')
+                await writer.bookmark(message.revision, false);
+            else
+                await writeChange(writer, params.selection, message);
+            if (raw.destroyed)
+                break;
+        }
+    }
+    finally {
+        for (const timer of timers)
+            clearTimeout(timer);
+        raw.off('close', stop);
+        watch.close();
+        if (!raw.destroyed)
+            raw.end();
+    }
+}
+/** writeChange sends one store event as the watcher should see it through its selectors. */
+async function writeChange(writer, selection, event) {
+    const object = asKube(event.object);
+    const matchesNow = selection.matches(object);
+    const matchedBefore = event.prevObject ? selection.matches(asKube(event.prevObject)) : false;
+    let type;
+    if (event.type === 'ADDED')
+        type = matchesNow ? 'ADDED' : undefined;
+    else if (event.type === 'DELETED')
+        type = matchesNow || matchedBefore ? 'DELETED' : undefined;
+    else if (matchesNow)
+        type = matchedBefore || !event.prevObject ? 'MODIFIED' : 'ADDED';
+    else if (matchedBefore)
+        type = 'DELETED';
+    if (type)
+        await writer.write(type, writer.served(object));
+}
+/** EventWriter frames events for one watch response: JSON lines, Table rows for `kubectl get -w`
+ * (column definitions only on the first event), and back-pressure from the socket. */
+class EventWriter {
+    ctx;
+    request;
+    raw;
+    table;
+    def;
+    sentHeaders = false;
+    constructor(ctx, request, raw) {
+        this.ctx = ctx;
+        this.request = request;
+        this.raw = raw;
+        this.table = wantsTable(request.accept);
+        this.def = request.path.def;
+    }
+    start() {
+        this.raw.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+        this.raw.socket?.setNoDelay(true);
+        this.raw.flushHeaders();
+    }
+    served(stored) {
+        return { served: toServed(this.def, stored), stored };
+    }
+    async bookmark(revision, initialEventsEnd) {
+        const metadata = { resourceVersion: String(revision) };
+        if (initialEventsEnd)
+            metadata['annotations'] = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+        await this.write('BOOKMARK', { kind: this.def.kind, apiVersion: apiVersionOf(this.def), metadata });
+    }
+    async write(type, payload) {
+        if (this.raw.destroyed)
+            return;
+        const object = this.table && isEntry(payload) ? this.tableOf(payload) : isEntry(payload) ? payload.served : payload;
+        const ok = this.raw.write(`${JSON.stringify({ type, object })}\n`);
+        if (!ok)
+            await Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]);
+    }
+    tableOf(entry) {
+        const table = buildTable(storageDefinitionOf(this.ctx, this.def), [{ served: entry.served, printed: entry.stored }], {
+            includeObject: includeObjectOf(this.request.query),
+            noHeaders: this.sentHeaders,
+            nowMs: this.ctx.now(),
+        });
+        this.sentHeaders = true;
+        table.metadata.resourceVersion = entry.served.metadata.resourceVersion;
+        return table;
+    }
+}
+function isEntry(payload) {
+    return typeof payload === 'object' && payload !== null && 'served' in payload && 'stored' in payload;
+}
+//# sourceMappingURL=watch-handler.js.map

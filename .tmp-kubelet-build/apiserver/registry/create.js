@@ -1,0 +1,58 @@
+/**
+ * createObject: kube-apiserver's create flow for any kind — namespace and name, admission,
+ * server-owned metadata, defaults, kind hooks, validation, then one atomic store write.
+ */
+import { isAlreadyExists } from '../../store/index.js';
+import { alreadyExists, badRequest, invalid } from '../api/api-error.js';
+import { admitCreate } from './admission.js';
+import { asKube, objectRef, resourceName, storageDefinitionOf } from './context.js';
+import { generateNameSuffix, prepareForCreate, validateMetadata } from './metadata.js';
+import { toServed, toStored } from './object-codec.js';
+import { strategyFor } from './strategies/index.js';
+const GENERATE_NAME_ATTEMPTS = 5;
+/** createObject stores a decoded object of `target.def` in `target.namespace` and returns it
+ * in the served version. Throws ApiError 400/403/404/409/422. `object` is consumed (mutated). */
+export function createObject(ctx, target, object, options) {
+    const { def } = target;
+    placeInNamespace(target, object);
+    const usesGenerateName = !object.metadata.name && !!object.metadata.generateName;
+    prepareForCreate(def, object, ctx.now());
+    def.defaults?.(object);
+    const storageDef = storageDefinitionOf(ctx, def);
+    for (let attempt = 1;; attempt++) {
+        if (usesGenerateName)
+            object.metadata.name = `${object.metadata.generateName}${generateNameSuffix()}`;
+        const name = object.metadata.name ?? '';
+        const fullTarget = { ...target, name };
+        admitCreate(ctx, def, target.namespace, name);
+        strategyFor(def.storage.resource).beforeCreate?.(object, ctx);
+        const errors = [...validateMetadata(def, object), ...(def.validate?.(object) ?? [])];
+        if (errors.length > 0)
+            throw invalid(resourceName(fullTarget), errors);
+        const stored = toStored(def, object, storageDef);
+        if (options.dryRun)
+            return toServed(def, stored);
+        try {
+            return toServed(def, asKube(ctx.store.create(objectRef(fullTarget), stored)));
+        }
+        catch (err) {
+            if (!isAlreadyExists(err))
+                throw err;
+            // A generated name may collide; Kubernetes leaves the retry to the client, we retry a few times.
+            if (!usesGenerateName || attempt >= GENERATE_NAME_ATTEMPTS)
+                throw alreadyExists(resourceName(fullTarget));
+        }
+    }
+}
+function placeInNamespace(target, object) {
+    if (!target.def.namespaced) {
+        delete object.metadata.namespace;
+        return;
+    }
+    const bodyNamespace = object.metadata.namespace;
+    if (bodyNamespace && bodyNamespace !== target.namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    object.metadata.namespace = target.namespace;
+}
+//# sourceMappingURL=create.js.map

@@ -1,0 +1,95 @@
+/**
+ * Server-owned metadata, as kube-apiserver's generic registry maintains it: uid,
+ * creationTimestamp, generation, names from generateName, and the fields a client can never
+ * change on update. Also the metadata validation every kind shares.
+ */
+import { randomUUID } from 'node:crypto';
+import { deepEqual } from '../api/deep-equal.js';
+import { required, validateLabels, validateName } from '../api/validation.js';
+import { rfc3339 } from './context.js';
+// Kubernetes' generateName alphabet: no vowels (no accidental words) and no look-alikes.
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+/** generateNameSuffix returns the random 5-character suffix Kubernetes appends to generateName. */
+export function generateNameSuffix() {
+    let suffix = '';
+    for (let i = 0; i < 5; i++)
+        suffix += NAME_ALPHABET[Math.floor(Math.random() * NAME_ALPHABET.length)];
+    return suffix;
+}
+/** prepareForCreate sets the server-owned metadata of a new object and resets status for
+ * kinds whose status only the /status subresource writes. Mutates `object`. */
+export function prepareForCreate(def, object, nowMs) {
+    const meta = object.metadata;
+    meta.uid = randomUUID();
+    meta.creationTimestamp = rfc3339(nowMs);
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    if (def.tracksGeneration)
+        meta.generation = 1;
+    else
+        delete meta.generation;
+    if (def.subresources.status && !def.keepStatusOnCreate)
+        object['status'] = {};
+    omitEmptyMetadata(object);
+}
+/** OMIT_EMPTY are the metadata maps and lists Kubernetes serializes with omitempty. */
+const OMIT_EMPTY = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
+/** omitEmptyMetadata drops empty labels/annotations/finalizers/ownerReferences, as Go's
+ * omitempty does: `kubectl label x key-` on the last label leaves no `labels: {}`. */
+function omitEmptyMetadata(object) {
+    const meta = object.metadata;
+    for (const field of OMIT_EMPTY) {
+        const value = meta[field];
+        if (value !== null && typeof value === 'object' && Object.keys(value).length === 0)
+            delete meta[field];
+    }
+}
+/** SERVER_OWNED are the metadata fields an update can never change. */
+const SERVER_OWNED = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'];
+/** carryServerFields copies server-owned metadata from the current object into the next one
+ * and bumps generation when the spec (anything but metadata and status) changed. */
+export function carryServerFields(def, current, next) {
+    const from = current.metadata;
+    const to = next.metadata;
+    for (const field of SERVER_OWNED) {
+        if (from[field] === undefined)
+            delete to[field];
+        else
+            to[field] = from[field];
+    }
+    if (current.metadata['managedFields'] !== undefined && next.metadata['managedFields'] === undefined) {
+        next.metadata['managedFields'] = current.metadata['managedFields'];
+    }
+    if (def.tracksGeneration && specChanged(current, next))
+        next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+    omitEmptyMetadata(next);
+}
+function specChanged(current, next) {
+    const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }) => rest;
+    return !deepEqual(strip(current), strip(next));
+}
+/** validateMetadata checks what every kind shares: name, labels, annotation keys, and that a
+ * deleting object gains no new finalizers. */
+export function validateMetadata(def, object, old) {
+    const meta = object.metadata;
+    const errors = [];
+    if (!meta.name)
+        errors.push({ ...required('metadata.name'), detail: 'name or generateName is required' });
+    else
+        errors.push(...validateName(meta.name, def.nameRule ?? 'dns1123-subdomain'));
+    errors.push(...validateLabels(meta.labels, 'metadata.labels'));
+    const annotationBytes = Object.entries(meta.annotations ?? {}).reduce((n, [k, v]) => n + k.length + v.length, 0);
+    if (annotationBytes > 256 * 1024)
+        errors.push({ type: 'FieldValueTooLong', field: 'metadata.annotations', detail: 'must have at most 262144 bytes' });
+    if (old?.metadata.deletionTimestamp)
+        errors.push(...noNewFinalizers(old, object));
+    return errors;
+}
+function noNewFinalizers(old, object) {
+    const added = (object.metadata.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
+    if (added.length === 0)
+        return [];
+    return [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}` }];
+}
+//# sourceMappingURL=metadata.js.map

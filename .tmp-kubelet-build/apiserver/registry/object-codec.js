@@ -1,0 +1,117 @@
+import { ApiError, badRequest, invalid } from '../api/api-error.js';
+import { apiVersionOf } from '../api/resource-definition.js';
+import { schemaDocumentOf } from '../api/schema-node.js';
+import { isPlainObject, withoutNulls } from '../request/body.js';
+import { findUnknownFields } from './unknown-fields.js';
+/** decodeObject validates `body` against the kind's schema and applies its defaults. The
+ * result carries the served apiVersion/kind. Throws ApiError 400 or 422 naming every problem. */
+export function decodeObject(def, body, options) {
+    const input = withoutNulls(body);
+    checkTypeMeta(def, input);
+    checkUnknownFields(def, input, options);
+    if (!isPlainObject(input['metadata']))
+        input['metadata'] = {};
+    const result = def.schema.safeParse(input, { reportInput: true });
+    if (!result.success)
+        throw decodeError(def, input, result.error);
+    const object = result.data;
+    def.defaults?.(object);
+    return stampTypeMeta(def, object);
+}
+/** stampTypeMeta sets apiVersion/kind of the served version (list items and watch events need them). */
+export function stampTypeMeta(def, object) {
+    object.apiVersion = apiVersionOf(def);
+    object.kind = def.kind;
+    return object;
+}
+/** toServed converts a stored object into the served version `def`. For the storage version
+ * itself it returns `stored` (stamped with apiVersion/kind, which it already carries): the
+ * store hands out fresh copies, so no clone is needed on the hot list/watch paths.
+ * NOTE: callers that keep `stored` for comparison must not mutate the result. */
+export function toServed(def, stored) {
+    if (!def.storage.fromStorage)
+        return stampTypeMeta(def, stored);
+    return stampTypeMeta(def, def.storage.fromStorage(structuredClone(stored)));
+}
+/** toStored converts an object of the served version `def` into the storage version. */
+export function toStored(def, served, storageDef) {
+    const converted = def.storage.toStorage ? def.storage.toStorage(structuredClone(served)) : served;
+    return stampTypeMeta(storageDef, converted);
+}
+function checkTypeMeta(def, input) {
+    const expectedVersion = apiVersionOf(def);
+    if (input['apiVersion'] !== undefined && input['apiVersion'] !== expectedVersion) {
+        throw badRequest(`the API version in the data (${String(input['apiVersion'])}) does not match the expected API version (${expectedVersion})`);
+    }
+    if (input['kind'] !== undefined && input['kind'] !== def.kind) {
+        throw badRequest(`the kind in the data (${String(input['kind'])}) does not match the expected kind (${def.kind})`);
+    }
+}
+function checkUnknownFields(def, input, options) {
+    if (options.fieldValidation === 'Ignore')
+        return;
+    const doc = schemaDocumentOf(def.schema);
+    const unknown = findUnknownFields(input, doc.root, doc).map((path) => `unknown field "${path}"`);
+    if (unknown.length === 0)
+        return;
+    if (options.fieldValidation === 'Strict')
+        throw badRequest(`strict decoding error: ${unknown.join(', ')}`);
+    options.warnings.push(...unknown);
+}
+function decodeError(def, input, error) {
+    const typeIssue = error.issues.find((i) => (i.code === 'invalid_type' && i.input !== undefined) || i.code === 'invalid_union');
+    if (typeIssue) {
+        const path = formatPath(typeIssue.path);
+        const expected = typeIssue.code === 'invalid_type' ? typeIssue.expected : 'one of the allowed types';
+        return badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${path}: expected ${expected}, got ${describeType(typeIssue.input)}`);
+    }
+    const name = input['metadata']?.name ?? '';
+    return invalid({ group: def.group, resource: def.plural, kind: def.kind, name }, error.issues.map(toFieldError));
+}
+/** toFieldError maps one zod issue onto Kubernetes' field error vocabulary. */
+export function toFieldError(issue) {
+    const field = formatPath(issue.path);
+    switch (issue.code) {
+        case 'invalid_type':
+            return { type: 'FieldValueRequired', field };
+        case 'invalid_value':
+            return {
+                type: 'FieldValueNotSupported',
+                field,
+                value: issue.input,
+                detail: `supported values: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`,
+            };
+        case 'too_small':
+            return { type: 'FieldValueInvalid', field, value: issue.input, detail: boundDetail('greater', issue.minimum, issue.origin) };
+        case 'too_big':
+            return { type: 'FieldValueInvalid', field, value: issue.input, detail: boundDetail('less', issue.maximum, issue.origin) };
+        default:
+            return { type: 'FieldValueInvalid', field, value: issue.input, detail: issue.message };
+    }
+}
+function boundDetail(direction, bound, origin) {
+    if (origin === 'string')
+        return `must be ${direction === 'greater' ? 'at least' : 'no more than'} ${bound} characters`;
+    if (origin === 'array')
+        return `must have ${direction === 'greater' ? 'at least' : 'at most'} ${bound} items`;
+    return `must be ${direction} than or equal to ${bound}`;
+}
+/** formatPath renders a path as Kubernetes does: spec.template.spec.containers[0].name. */
+export function formatPath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number')
+            out += `[${segment}]`;
+        else
+            out += out ? `.${String(segment)}` : String(segment);
+    }
+    return out;
+}
+function describeType(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'array';
+    return typeof value;
+}
+//# sourceMappingURL=object-codec.js.map

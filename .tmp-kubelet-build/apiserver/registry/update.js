@@ -1,0 +1,109 @@
+/**
+ * updateObject: kube-apiserver's GuaranteedUpdate for any kind. Read the current object,
+ * let the caller compute the next one (PUT body, patch result, /status or /finalize body),
+ * keep what the caller may not change, validate, and write only if something changed — a
+ * no-op write keeps its resourceVersion and emits no watch event.
+ */
+import { isConflict } from '../../store/index.js';
+import { badRequest, conflict, invalid } from '../api/api-error.js';
+import { deepEqual } from '../api/deep-equal.js';
+import { asKube, objectRef, readStored, resourceName, storageDefinitionOf } from './context.js';
+import { carryServerFields, validateMetadata } from './metadata.js';
+import { toServed, toStored } from './object-codec.js';
+import { strategyFor } from './strategies/index.js';
+/** updateObject applies one update and returns the resulting object in the served version
+ * (the current one, unchanged, for a no-op). Throws ApiError 400/404/409/422. */
+export function updateObject(ctx, target, request) {
+    const { def } = target;
+    const storageDef = storageDefinitionOf(ctx, def);
+    const stored = readStored(ctx, target);
+    const current = toServed(def, stored);
+    const proposed = request.computeNext(structuredClone(current));
+    checkPreconditions(target, current, proposed);
+    const next = scoped(request.scope, current, proposed, def.subresources.status === true);
+    carryServerFields(def, current, next);
+    if (request.scope === 'main')
+        def.defaults?.(next);
+    strategyFor(def.storage.resource).beforeUpdate?.(next, current, ctx);
+    const errors = [...validateMetadata(def, next, current), ...(def.validate?.(next, current) ?? [])];
+    if (errors.length > 0)
+        throw invalid(resourceName(target), errors);
+    const nextStored = toStored(def, next, storageDef);
+    nextStored.metadata.resourceVersion = stored.metadata.resourceVersion;
+    if (deepEqual(nextStored, stored))
+        return current;
+    if (request.dryRun)
+        return toServed(def, nextStored);
+    return toServed(def, writeOrRemove(ctx, target, nextStored, stored));
+}
+function checkPreconditions(target, current, proposed) {
+    const { name, namespace, resourceVersion, uid } = proposed.metadata;
+    if (name !== undefined && name !== target.name) {
+        throw badRequest(`the name of the object (${name}) does not match the name on the URL (${target.name})`);
+    }
+    if (target.def.namespaced && namespace !== undefined && namespace !== target.namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    if (resourceVersion && resourceVersion !== current.metadata.resourceVersion)
+        throw conflict(resourceName(target));
+    if (uid && uid !== current.metadata.uid) {
+        throw conflict(resourceName(target), `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid}`);
+    }
+}
+function scoped(scope, current, proposed, hasStatus) {
+    switch (scope) {
+        case 'main': {
+            if (hasStatus)
+                setOrDelete(proposed, 'status', current['status']);
+            return proposed;
+        }
+        case 'server':
+            return proposed;
+        case 'status': {
+            const next = structuredClone(current);
+            setOrDelete(next, 'status', proposed['status']);
+            return next;
+        }
+        case 'finalize': {
+            const next = structuredClone(current);
+            const spec = (next['spec'] ?? {});
+            spec['finalizers'] = proposed['spec']?.finalizers ?? [];
+            next['spec'] = spec;
+            return next;
+        }
+        default: {
+            const unreachable = scope;
+            throw new Error(`unknown update scope ${String(unreachable)}`);
+        }
+    }
+}
+function setOrDelete(object, key, value) {
+    if (value === undefined)
+        delete object[key];
+    else
+        object[key] = value;
+}
+/** shouldRemove: an object marked for deletion whose last finalizer is gone (and whose grace
+ * period is over) is removed by the update that cleared it, as Kubernetes does. */
+export function shouldRemove(ctx, target, object) {
+    const meta = object.metadata;
+    if (!meta.deletionTimestamp || (meta.finalizers ?? []).length > 0 || (meta.deletionGracePeriodSeconds ?? 0) > 0)
+        return false;
+    return strategyFor(target.def.storage.resource).canBeRemoved?.(object) ?? true;
+}
+function writeOrRemove(ctx, target, next, stored) {
+    const expectedRevision = Number(stored.metadata.resourceVersion);
+    try {
+        if (shouldRemove(ctx, target, next)) {
+            ctx.store.update(objectRef(target), next, { expectedRevision });
+            return asKube(ctx.store.delete(objectRef(target)));
+        }
+        return asKube(ctx.store.update(objectRef(target), next, { expectedRevision }));
+    }
+    catch (err) {
+        if (isConflict(err))
+            throw conflict(resourceName(target));
+        throw err;
+    }
+}
+//# sourceMappingURL=update.js.map

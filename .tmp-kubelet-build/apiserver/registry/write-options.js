@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=write-options.js.map

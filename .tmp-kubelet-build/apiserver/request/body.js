@@ -1,0 +1,102 @@
+/**
+ * Request body decoding by Content-Type, with Kubernetes' error wording. Bodies arrive as
+ * raw buffers (the server registers no parsers of its own) so every failure becomes a
+ * Status error naming the problem, never a crash.
+ */
+import { parse as parseYaml } from 'yaml';
+import { ApiError, badRequest } from '../api/api-error.js';
+export const PatchTypes = {
+    json: 'application/json-patch+json',
+    merge: 'application/merge-patch+json',
+    strategic: 'application/strategic-merge-patch+json',
+    apply: 'application/apply-patch+yaml',
+};
+const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml'];
+function mediaType(contentType) {
+    return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+function unsupported(accepted) {
+    return new ApiError('UnsupportedMediaType', 415, `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+}
+/** decodeObjectBody parses a create/update body (JSON, or YAML) into a plain object. */
+export function decodeObjectBody(contentType, raw) {
+    const type = mediaType(contentType);
+    if (type !== '' && !OBJECT_MEDIA_TYPES.includes(type))
+        throw unsupported(OBJECT_MEDIA_TYPES);
+    const value = type === 'application/yaml' ? parseYamlText(raw) : parseJsonText(raw);
+    if (!isPlainObject(value))
+        throw badRequest(`the request body must be a JSON object, got ${describeJsonType(value)}`);
+    return value;
+}
+/** patchTypeOf maps a PATCH Content-Type to the patch strategy, 415 for anything else. */
+export function patchTypeOf(contentType) {
+    const type = mediaType(contentType);
+    const match = Object.keys(PatchTypes).find((k) => PatchTypes[k] === type);
+    if (!match)
+        throw unsupported(Object.values(PatchTypes));
+    return match;
+}
+/** decodePatchBody parses a PATCH body: JSON for the three JSON patch types, YAML (a superset
+ * of JSON) for server-side apply. */
+export function decodePatchBody(type, raw) {
+    const value = type === 'apply' ? parseYamlText(raw) : parseJsonText(raw);
+    if (type === 'json' ? !Array.isArray(value) : !isPlainObject(value)) {
+        throw badRequest(`the ${PatchTypes[type]} body must be a JSON ${type === 'json' ? 'array' : 'object'}, got ${describeJsonType(value)}`);
+    }
+    return value;
+}
+/** decodeOptionalJson parses an optional JSON body (DeleteOptions); empty → undefined. */
+export function decodeOptionalJson(raw) {
+    if (!raw || raw.length === 0 || raw.toString('utf8').trim() === '')
+        return undefined;
+    const value = parseJsonText(raw);
+    if (!isPlainObject(value))
+        throw badRequest(`the request body must be a JSON object, got ${describeJsonType(value)}`);
+    return value;
+}
+function parseJsonText(raw) {
+    const text = raw?.toString('utf8') ?? '';
+    if (text.trim() === '')
+        throw badRequest('the request body is empty: expected a JSON document');
+    try {
+        return JSON.parse(text);
+    }
+    catch (err) {
+        throw badRequest(`the request body is not valid JSON: ${err.message}`);
+    }
+}
+function parseYamlText(raw) {
+    const text = raw?.toString('utf8') ?? '';
+    if (text.trim() === '')
+        throw badRequest('the request body is empty: expected a YAML or JSON document');
+    try {
+        return parseYaml(text, { maxAliasCount: 100 });
+    }
+    catch (err) {
+        throw badRequest(`the request body is not valid YAML: ${err.message.split('\n')[0]}`);
+    }
+}
+export function isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function describeJsonType(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+/** withoutNulls drops object keys whose value is null, recursively. Go clients send
+ * `creationTimestamp: null`; Kubernetes decodes null as "absent", and so do we. */
+export function withoutNulls(value) {
+    if (Array.isArray(value))
+        return value.map((item) => withoutNulls(item));
+    if (!isPlainObject(value))
+        return value;
+    const out = {};
+    for (const [key, child] of Object.entries(value))
+        if (child !== null)
+            out[key] = withoutNulls(child);
+    return out;
+}
+//# sourceMappingURL=body.js.map

@@ -1,0 +1,131 @@
+/**
+ * OpenAPI v3, generated from the zod schemas in the registry: a root document listing one
+ * document per group-version (with a content hash, as kube-apiserver does), and per
+ * group-version documents whose PATCH operations carry `fieldValidation` and the GVK, which
+ * is how kubectl decides to let the server validate (`create -f`, `apply`, `edit`), and
+ * whose component schemas `kubectl explain` walks. /openapi/v2 is not served: kubectl only
+ * accepts it as protobuf, and falls back cleanly on a 404.
+ */
+import { createHash } from 'node:crypto';
+import { pathNotFound } from '../api/api-error.js';
+import { schemaDocumentOf } from '../api/schema-node.js';
+export const OPENAPI_INFO_VERSION = 'v1.31.0';
+const REF_FROM = '#/definitions/';
+const REF_TO = '#/components/schemas/';
+/** toComponents rewrites `#/definitions/` refs to OpenAPI components, and wraps refs that
+ * have sibling keys (descriptions) in allOf, as Kubernetes' published documents do. */
+function toComponents(node) {
+    if (Array.isArray(node))
+        return node.map(toComponents);
+    if (typeof node !== 'object' || node === null)
+        return node;
+    const out = {};
+    for (const [key, value] of Object.entries(node))
+        out[key] = toComponents(value);
+    if (typeof out['$ref'] === 'string') {
+        const ref = out['$ref'].replace(REF_FROM, REF_TO);
+        delete out['$ref'];
+        return Object.keys(out).length === 0 ? { $ref: ref } : { ...out, allOf: [{ $ref: ref }] };
+    }
+    return out;
+}
+function kindSchemaId(def) {
+    const root = schemaDocumentOf(def.schema).root;
+    return root.$ref?.slice(REF_FROM.length) ?? `${def.group || 'core'}.${def.version}.${def.kind}`;
+}
+function basePath(def) {
+    return def.group ? `/apis/${def.group}/${def.version}` : `/api/${def.version}`;
+}
+const param = (name, location) => ({ name, in: location, ...(location === 'path' ? { required: true } : {}), schema: { type: 'string' } });
+function operation(def, action, verb, extraParams) {
+    const ref = { $ref: `${REF_TO}${kindSchemaId(def)}` };
+    const pascal = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+    const scope = def.namespaced ? 'Namespaced' : '';
+    return {
+        operationId: `${verb}${pascal(def.group.replace(/\..*/, ''))}${pascal(def.version)}${scope}${def.kind}`,
+        parameters: extraParams.map((p) => param(p, 'query')),
+        responses: { '200': { description: 'OK', content: { 'application/json': { schema: ref } } } },
+        'x-kubernetes-action': action,
+        'x-kubernetes-group-version-kind': { group: def.group, kind: def.kind, version: def.version },
+    };
+}
+function pathsOf(def) {
+    const collection = `${basePath(def)}${def.namespaced ? '/namespaces/{namespace}' : ''}/${def.plural}`;
+    const pathParams = def.namespaced ? [param('namespace', 'path')] : [];
+    const writeParams = ['dryRun', 'fieldManager', 'fieldValidation'];
+    return {
+        [collection]: {
+            parameters: pathParams,
+            get: operation(def, 'list', 'list', ['labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'watch']),
+            post: operation(def, 'post', 'create', writeParams),
+        },
+        [`${collection}/{name}`]: {
+            parameters: [...pathParams, param('name', 'path')],
+            get: operation(def, 'get', 'read', []),
+            put: operation(def, 'put', 'replace', writeParams),
+            patch: operation(def, 'patch', 'patch', [...writeParams, 'force']),
+            delete: operation(def, 'delete', 'delete', ['dryRun', 'gracePeriodSeconds', 'propagationPolicy']),
+        },
+    };
+}
+/** groupVersionDocument builds the OpenAPI v3 document of one group-version. */
+export function groupVersionDocument(registry, group, version) {
+    const defs = registry.inGroupVersion(group, version);
+    if (defs.length === 0)
+        throw pathNotFound();
+    const schemas = {};
+    const paths = {};
+    for (const def of defs) {
+        const doc = schemaDocumentOf(def.schema);
+        for (const [id, node] of Object.entries(doc.definitions))
+            schemas[id] = toComponents(node);
+        const kindId = kindSchemaId(def);
+        schemas[kindId] = { ...schemas[kindId], 'x-kubernetes-group-version-kind': [{ group: def.group, kind: def.kind, version: def.version }] };
+        Object.assign(paths, pathsOf(def));
+    }
+    return { openapi: '3.0.0', info: { title: 'Kubernetes', version: OPENAPI_INFO_VERSION }, paths, components: { schemas } };
+}
+/** OpenApiCache renders documents once per registry generation (they are large). */
+class OpenApiCache {
+    registry;
+    generation = -1;
+    documents = new Map();
+    constructor(registry) {
+        this.registry = registry;
+    }
+    document(group, version) {
+        if (this.generation !== this.registry.generation) {
+            this.documents.clear();
+            this.generation = this.registry.generation;
+        }
+        const key = `${group}/${version}`;
+        let entry = this.documents.get(key);
+        if (!entry) {
+            const body = JSON.stringify(groupVersionDocument(this.registry, group, version));
+            entry = { body, hash: createHash('sha256').update(body).digest('hex').slice(0, 32).toUpperCase() };
+            this.documents.set(key, entry);
+        }
+        return entry;
+    }
+}
+/** registerOpenApiRoutes serves /openapi/v3 and /openapi/v3/{api/v1 | apis/g/v}. */
+export function registerOpenApiRoutes(app, registry) {
+    const cache = new OpenApiCache(registry);
+    app.get('/openapi/v3', async () => {
+        const paths = {};
+        for (const group of registry.groups()) {
+            for (const version of group.versions) {
+                const prefix = group.name ? `apis/${group.name}/${version}` : `api/${version}`;
+                paths[prefix] = { serverRelativeURL: `/openapi/v3/${prefix}?hash=${cache.document(group.name, version).hash}` };
+            }
+        }
+        return { paths };
+    });
+    const serve = (group, version, reply) => {
+        reply.header('Content-Type', 'application/json');
+        return cache.document(group, version).body;
+    };
+    app.get('/openapi/v3/api/:version', async (request, reply) => serve('', request.params.version, reply));
+    app.get('/openapi/v3/apis/:group/:version', async (request, reply) => serve(request.params.group, request.params.version, reply));
+}
+//# sourceMappingURL=openapi.js.map

@@ -1,0 +1,145 @@
+import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js';
+import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
+import { deleteCollectionHandler, deleteHandler } from '../handlers/delete-handlers.js';
+import { serveLog } from '../handlers/log-proxy.js';
+import { bindingHandler, evictionHandler } from '../handlers/pod-handlers.js';
+import { getObject, listObjects } from '../handlers/read-handlers.js';
+import { scaleHandler } from '../handlers/scale-handlers.js';
+import { serveWatch } from '../handlers/watch-handler.js';
+import { createHandler, patchHandler, updateHandler } from '../handlers/write-handlers.js';
+import { queryBool, queryString } from '../request/query.js';
+import { resourceList } from './discovery.js';
+import { resolveResourcePath } from './resource-path.js';
+import { toApiError } from '../errors.js';
+/** SUBRESOURCE_HANDLERS maps subresource → method → handler; 'status' and 'finalize' use the
+ * object handlers with a narrowed update scope. */
+const SUBRESOURCE_HANDLERS = {
+    status: { GET: getObject, PUT: updateHandler, PATCH: patchHandler },
+    finalize: { PUT: updateHandler },
+    scale: { GET: scaleHandler, PUT: scaleHandler, PATCH: scaleHandler },
+    binding: { POST: bindingHandler },
+    eviction: { POST: evictionHandler },
+    // GET streams from the kubelet (serveLog, special-cased like watch); other verbs are 405.
+    log: {},
+};
+const OBJECT_HANDLERS = { GET: getObject, PUT: updateHandler, PATCH: patchHandler, DELETE: deleteHandler };
+const COLLECTION_HANDLERS = { GET: listObjects, POST: createHandler, DELETE: deleteCollectionHandler };
+/** The all-namespaces collection of a namespaced kind (/api/v1/pods) only lists and watches,
+ * as in kube-apiserver: no create without a namespace, no deletecollection across all of them. */
+const ALL_NAMESPACES_HANDLERS = { GET: listObjects };
+function collectionHandlers(path) {
+    return path.def.namespaced && path.namespace === '' ? ALL_NAMESPACES_HANDLERS : COLLECTION_HANDLERS;
+}
+function pickHandler(request) {
+    const { name, subresource } = request.path;
+    const table = subresource ? SUBRESOURCE_HANDLERS[subresource] ?? {} : name !== undefined ? OBJECT_HANDLERS : collectionHandlers(request.path);
+    const handler = table[request.method];
+    if (!handler)
+        throw methodNotAllowed(request.method);
+    return handler;
+}
+function send(reply, response) {
+    for (const warning of response.warnings ?? [])
+        reply.header('Warning', `299 - ${JSON.stringify(warning)}`);
+    reply.code(response.status);
+    if (response.contentType)
+        return reply.type(response.contentType).send(response.body);
+    return reply.type('application/json').send(JSON.stringify(response.body));
+}
+/** failHijacked answers an error on a hijacked (watch or log) response: as a Status if
+ * nothing was sent yet, else by ending the stream (the client re-watches). */
+function failHijacked(reply, err, request) {
+    const raw = reply.raw;
+    if (!raw.headersSent) {
+        const status = toApiError(err, 0).toStatus();
+        if (status.code >= 500)
+            request.log.error({ err }, 'watch failed');
+        raw.writeHead(status.code, { 'Content-Type': 'application/json' });
+        raw.end(JSON.stringify(status));
+        return;
+    }
+    request.log.warn({ err }, 'watch ended with an error');
+    if (!raw.destroyed)
+        raw.end();
+}
+/** collectionWatch turns a watch of one named object (the legacy /watch/.../{name} path) into
+ * the collection watch kube-apiserver serves for it: one selected by `metadata.name`. A
+ * fieldSelector given as well must select that same name. */
+function collectionWatch(request) {
+    const { name, subresource } = request.path;
+    if (name === undefined)
+        return request;
+    if (subresource !== undefined)
+        throw pathNotFound();
+    const given = queryString(request.query, 'fieldSelector') ?? '';
+    if (given !== '') {
+        let selected;
+        try {
+            selected = parseFieldSelector(given).requiresExactMatch('metadata.name');
+        }
+        catch (err) {
+            throw badRequest(err.message);
+        }
+        if (selected !== name)
+            throw badRequest("fieldSelector metadata.name doesn't match requested name");
+        return { ...request, path: { ...request.path, name: undefined } };
+    }
+    const query = { ...request.query, fieldSelector: `metadata.name=${escapeFieldValue(name)}` };
+    return { ...request, query, path: { ...request.path, name: undefined } };
+}
+/** registerResourceRoutes mounts the REST surface for the registry's kinds. */
+export function registerResourceRoutes(app, ctx, registry, watch) {
+    const handle = (group, version, rest) => async (request, reply) => {
+        const segments = rest.split('/').filter((s) => s !== '').map(decodeURIComponent);
+        const path = resolveResourcePath(registry, group, version, segments);
+        if (!path) {
+            if (request.method !== 'GET')
+                throw methodNotAllowed(request.method);
+            return send(reply, { status: 200, body: resourceList(registry, group, version) });
+        }
+        const query = request.query;
+        const apiRequest = {
+            method: request.method,
+            path,
+            query,
+            accept: request.headers.accept,
+            contentType: request.headers['content-type'],
+            body: request.body,
+        };
+        const isWatch = request.method === 'GET' && (path.watchPrefix || (!path.name && queryBool(query, 'watch') === true));
+        if (isWatch) {
+            const watchRequest = collectionWatch(apiRequest);
+            reply.hijack();
+            await serveWatch(ctx, watchRequest, reply.raw, watch).catch((err) => failHijacked(reply, err, request));
+            return reply;
+        }
+        if (request.method === 'GET' && path.subresource === 'log' && path.name !== undefined) {
+            reply.hijack();
+            await serveLog(ctx, apiRequest, reply.raw).catch((err) => failHijacked(reply, err, request));
+            return reply;
+        }
+        return send(reply, pickHandler(apiRequest)(ctx, apiRequest));
+    };
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    app.route({
+        method: [...methods],
+        url: '/api/:version/*',
+        handler: (request, reply) => handle('', request.params.version, request.params['*'])(request, reply),
+    });
+    app.route({
+        method: [...methods],
+        url: '/api/:version',
+        handler: (request, reply) => handle('', request.params.version, '')(request, reply),
+    });
+    app.route({
+        method: [...methods],
+        url: '/apis/:group/:version/*',
+        handler: (request, reply) => handle(request.params.group, request.params.version, request.params['*'])(request, reply),
+    });
+    app.route({
+        method: [...methods],
+        url: '/apis/:group/:version',
+        handler: (request, reply) => handle(request.params.group, request.params.version, '')(request, reply),
+    });
+}
+//# sourceMappingURL=resource-routes.js.map

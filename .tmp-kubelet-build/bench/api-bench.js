@@ -1,0 +1,165 @@
+/**
+ * api-bench measures the API server over real HTTP on loopback: Pod creates/s and gets/s at
+ * concurrency 1 and 32 with ~2 KiB Pods, watch delivery latency to 100 concurrent
+ * watchers, startup time and RSS. As a baseline it runs a bare node:http server answering
+ * the same bytes a Pod GET returns, in the same process and with the same client, so the
+ * printed ratio shows what routing, decoding, the store and encoding cost per request.
+ *
+ * Server and load generator share one process (and its event loop): absolute figures are
+ * lower than a separate client would see, the ratio is fair. Run: npm run bench:api.
+ * Prints figures only; it asserts nothing.
+ */
+import { performance } from 'node:perf_hooks';
+import { startApiServer } from '../apiserver/start-api-server.js';
+import { createHttpClient, expectOk, runConcurrent, startRawServer } from './support/http-load.js';
+import { podManifest } from './support/pod-manifest.js';
+import { measureWatchLatency } from './support/watch-latency.js';
+const RequestsPerPhase = 2000;
+const WarmupRequests = 300;
+const Concurrencies = [1, 32];
+const Watchers = 100;
+const WatchWrites = 300;
+const WatchWriteIntervalMs = 10;
+function createClients(url) {
+    const byConcurrency = { 1: createHttpClient(url, 1), 32: createHttpClient(url, 32) };
+    return { byConcurrency, close: () => Object.values(byConcurrency).forEach((c) => c.close()) };
+}
+function podsPath(namespace, name) {
+    return `/api/v1/namespaces/${namespace}/pods${name === undefined ? '' : `/${name}`}`;
+}
+function podName(prefix, index) {
+    return `${prefix}-${String(index).padStart(5, '0')}`;
+}
+async function createNamespace(client, name) {
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    expectOk(await client.send('POST', '/api/v1/namespaces', body), `create namespace ${name}`);
+}
+/** createPods POSTs `count` Pods named `<prefix>-NNNNN` and returns creates per second. */
+function createPods(client, options) {
+    const bodies = Array.from({ length: options.count }, (_, i) => JSON.stringify(podManifest({ namespace: options.namespace, name: podName(options.prefix, i), index: i })));
+    return runConcurrent({
+        count: options.count,
+        concurrency: options.concurrency,
+        task: async (i) => {
+            expectOk(await client.send('POST', podsPath(options.namespace), bodies[i]), 'create pod');
+        },
+    });
+}
+/** getPaths GETs the paths round-robin, `count` times, and returns requests per second. */
+function getPaths(client, options) {
+    return runConcurrent({
+        count: options.count,
+        concurrency: options.concurrency,
+        task: async (i) => {
+            const path = options.paths[(i * 7919) % options.paths.length] ?? '/';
+            expectOk(await client.send('GET', path), `GET ${path}`);
+        },
+    });
+}
+function progress(what, rate) {
+    console.log(`[api] ${what}: ${Math.round(rate).toLocaleString('en-US')}/s`);
+}
+async function warmUp(clients, namespace) {
+    const client = clients.byConcurrency[32];
+    await createPods(client, { namespace, prefix: 'warmup', count: WarmupRequests, concurrency: 32 });
+    const paths = Array.from({ length: WarmupRequests }, (_, i) => podsPath(namespace, podName('warmup', i)));
+    await getPaths(client, { paths, count: WarmupRequests, concurrency: 32 });
+    console.log(`[api] warm-up: ${WarmupRequests} creates + ${WarmupRequests} gets`);
+}
+async function measureCreates(clients, namespace) {
+    const rates = {};
+    for (const concurrency of Concurrencies) {
+        const prefix = `c${concurrency}`;
+        rates[concurrency] = await createPods(clients.byConcurrency[concurrency], { namespace, prefix, count: RequestsPerPhase, concurrency });
+        progress(`${RequestsPerPhase} pod creates at concurrency ${concurrency}`, rates[concurrency]);
+    }
+    return rates;
+}
+async function measureGets(clients, paths) {
+    const rates = {};
+    for (const concurrency of Concurrencies) {
+        rates[concurrency] = await getPaths(clients.byConcurrency[concurrency], { paths, count: RequestsPerPhase, concurrency });
+        progress(`${RequestsPerPhase} pod gets at concurrency ${concurrency}`, rates[concurrency]);
+    }
+    return rates;
+}
+/** measureRaw serves `body` from a bare node:http server and measures GETs against it. */
+async function measureRaw(body) {
+    const raw = await startRawServer(body);
+    const clients = createClients(raw.url);
+    try {
+        await getPaths(clients.byConcurrency[32], { paths: ['/'], count: WarmupRequests, concurrency: 32 });
+        const rates = {};
+        for (const concurrency of Concurrencies) {
+            rates[concurrency] = await getPaths(clients.byConcurrency[concurrency], { paths: ['/'], count: RequestsPerPhase, concurrency });
+            progress(`${RequestsPerPhase} raw node:http GETs at concurrency ${concurrency}`, rates[concurrency]);
+        }
+        return rates;
+    }
+    finally {
+        clients.close();
+        await raw.close();
+    }
+}
+function printTables(r) {
+    const format = (n) => Math.round(n).toLocaleString('en-US');
+    const row = (rates) => ({ 'concurrency 1': format(rates[1]), 'concurrency 32': format(rates[32]) });
+    console.log(`\napi bench: ${RequestsPerPhase} requests per phase, Pod GET body ${r.podBytes} B, loopback HTTP/1.1 keep-alive, one process`);
+    console.table({
+        'kubesim pod creates/s': row(r.creates),
+        'kubesim pod gets/s': row(r.gets),
+        'raw node:http GETs/s (same body)': row(r.raw),
+        'gets ÷ raw': { 'concurrency 1': (r.gets[1] / r.raw[1]).toFixed(2), 'concurrency 32': (r.gets[32] / r.raw[32]).toFixed(2) },
+    });
+    console.table({
+        [`watch latency p50 (${Watchers} watchers × ${WatchWrites} writes)`]: { value: `${r.watch.p50Ms.toFixed(2)} ms` },
+        'watch latency p99': { value: `${r.watch.p99Ms.toFixed(2)} ms` },
+        'watch latency max': { value: `${r.watch.maxMs.toFixed(2)} ms` },
+        'watch deliveries (missing)': { value: `${r.watch.deliveries} (${r.watch.missing})` },
+        'startApiServer → listening': { value: `${r.startupMs.toFixed(1)} ms` },
+        'RSS after run': { value: `${r.rssMiB.toFixed(0)} MiB` },
+    });
+}
+async function runPhases(server, startupMs) {
+    const clients = createClients(server.url);
+    try {
+        const admin = clients.byConcurrency[1];
+        for (const namespace of ['bench-warmup', 'bench', 'bench-watch'])
+            await createNamespace(admin, namespace);
+        await warmUp(clients, 'bench-warmup');
+        const creates = await measureCreates(clients, 'bench');
+        const paths = Concurrencies.flatMap((c) => Array.from({ length: RequestsPerPhase }, (_, i) => podsPath('bench', podName(`c${c}`, i))));
+        const gets = await measureGets(clients, paths);
+        const sample = expectOk(await admin.send('GET', paths[0] ?? '/'), 'sample pod').body;
+        const raw = await measureRaw(sample);
+        const watch = await measureWatchLatency({
+            baseUrl: server.url,
+            client: admin,
+            namespace: 'bench-watch',
+            watchers: Watchers,
+            writes: WatchWrites,
+            writeIntervalMs: WatchWriteIntervalMs,
+            settleMs: 10_000,
+        });
+        console.log(`[watch] p50 ${watch.p50Ms.toFixed(2)} ms, p99 ${watch.p99Ms.toFixed(2)} ms, ${watch.missing} missing`);
+        const rssMiB = process.memoryUsage().rss / (1024 * 1024);
+        return { startupMs, podBytes: Buffer.byteLength(sample), creates, gets, raw, watch, rssMiB };
+    }
+    finally {
+        clients.close();
+    }
+}
+async function main() {
+    const started = performance.now();
+    const server = await startApiServer({ port: 0, host: '127.0.0.1', logger: false });
+    const startupMs = performance.now() - started;
+    console.log(`[api] startApiServer listening on ${server.url} after ${startupMs.toFixed(1)} ms`);
+    try {
+        printTables(await runPhases(server, startupMs));
+    }
+    finally {
+        await server.close();
+    }
+}
+await main();
+//# sourceMappingURL=api-bench.js.map

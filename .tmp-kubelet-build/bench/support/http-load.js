@@ -1,0 +1,83 @@
+/**
+ * Load-generation helpers for the API bench: a keep-alive HTTP client on node:http, a
+ * bounded concurrent runner, and the raw node:http baseline server the bench compares
+ * kubesim against. Everything is loopback and in-process.
+ */
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import { performance } from 'node:perf_hooks';
+/** createHttpClient returns a keep-alive client for `baseUrl`. Non-2xx responses resolve
+ * normally; callers that expect success use `expectOk`. Network errors reject. */
+export function createHttpClient(baseUrl, maxSockets) {
+    const agent = new Agent({ keepAlive: true, maxSockets });
+    const origin = new URL(baseUrl);
+    return {
+        send(method, path, body) {
+            return new Promise((resolve, reject) => {
+                const headers = { Accept: 'application/json' };
+                if (body !== undefined) {
+                    headers['Content-Type'] = 'application/json';
+                    headers['Content-Length'] = Buffer.byteLength(body);
+                }
+                const req = httpRequest({ agent, host: origin.hostname, port: origin.port, method, path, headers }, (res) => {
+                    const chunks = [];
+                    res.on('data', (chunk) => chunks.push(chunk));
+                    res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+                    res.on('error', reject);
+                });
+                req.on('error', reject);
+                req.end(body);
+            });
+        },
+        close() {
+            agent.destroy();
+        },
+    };
+}
+/** expectOk returns the response, or throws with its status and body when it is not 2xx:
+ * a bench whose requests fail would report meaningless rates. */
+export function expectOk(response, what) {
+    if (response.status < 200 || response.status > 299) {
+        throw new Error(`${what}: HTTP ${response.status}: ${response.body.slice(0, 300)}`);
+    }
+    return response;
+}
+/** runConcurrent runs every task and returns the rate in tasks per second. The first
+ * failure stops further tasks and rejects after the in-flight ones settle. */
+export async function runConcurrent({ count, concurrency, task }) {
+    let next = 0;
+    const worker = async () => {
+        while (next < count)
+            await task(next++);
+    };
+    const start = performance.now();
+    await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+    return count / ((performance.now() - start) / 1000);
+}
+/** startRawServer listens on 127.0.0.1:0 and answers any request with `body`. */
+export async function startRawServer(body) {
+    const payload = Buffer.from(body);
+    const server = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+            res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': payload.length });
+            res.end(payload);
+        });
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address();
+    return {
+        url: `http://127.0.0.1:${port}`,
+        close: () => new Promise((resolve, reject) => {
+            server.closeAllConnections();
+            server.close((err) => (err ? reject(err) : resolve()));
+        }),
+    };
+}
+/** percentile returns the p-th percentile (0–100) of `sorted` (ascending), nearest rank. */
+export function percentile(sorted, p) {
+    if (sorted.length === 0)
+        return Number.NaN;
+    const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+    return sorted[rank] ?? Number.NaN;
+}
+//# sourceMappingURL=http-load.js.map

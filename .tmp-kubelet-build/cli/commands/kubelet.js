@@ -1,0 +1,73 @@
+/** `kubesim kubelet`: run kubelet-sim as this process — N simulated nodes against the cluster
+ * in a kubeconfig. `kubesim up` starts one; start more (with another --node-prefix or
+ * --start-index) to add nodes. See docs/kubelet-sim.md. */
+import { resolve } from 'node:path';
+import { parseQuantity } from '../../apiserver/api/quantity.js';
+import { createRealClock } from '../../controllers/runtime/clock.js';
+import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
+import { LOG_LEVELS } from '../../controllers/runtime/logger.js';
+import { runKubelet } from '../../kubelet-sim/kubelet.js';
+import { DEFAULT_CAPACITY } from '../../kubelet-sim/node-object.js';
+import { formatFlagHelp, parseFlags, UsageError } from '../args.js';
+import { untilSignal } from '../signals.js';
+const LEVEL_NAMES = Object.keys(LOG_LEVELS);
+export const kubeletFlags = {
+    kubeconfig: { type: 'string', description: 'kubeconfig of the cluster', default: process.env['KUBECONFIG'] ?? '.kubesim/kubeconfig' },
+    nodes: { type: 'number', description: 'number of nodes this process simulates', default: 3 },
+    'node-prefix': { type: 'string', description: 'nodes are named <prefix><index>', default: 'node-' },
+    'start-index': { type: 'number', description: 'index of the first node (name, zone and pod CIDR 10.244.<index>.0/24)', default: 1 },
+    cpu: { type: 'string', description: 'CPU capacity of each node', default: DEFAULT_CAPACITY.cpu },
+    memory: { type: 'string', description: 'memory capacity of each node', default: DEFAULT_CAPACITY.memory },
+    pods: { type: 'string', description: 'pod capacity of each node', default: DEFAULT_CAPACITY.pods },
+    'ephemeral-storage': { type: 'string', description: 'ephemeral-storage capacity of each node', default: DEFAULT_CAPACITY.ephemeralStorage },
+    port: { type: 'number', description: 'port of the kubelet server (logs, /simulation); 0 picks a free one', default: 0 },
+    speed: { type: 'number', description: 'cluster clock speed factor (must match the cluster)', default: 1 },
+    'clock-origin': { type: 'number', description: 'cluster clock origin, ms since the epoch (set by kubesim up)' },
+    'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
+    help: { type: 'boolean', description: 'show this help' },
+};
+const usage = `Usage: kubesim kubelet [flags]\n\nSimulates nodes: registers them, heartbeats, and runs the pods bound to them.\n\nFlags:\n${formatFlagHelp(kubeletFlags)}`;
+function quantityFlag(flags, name) {
+    const text = String(flags[name]);
+    try {
+        parseQuantity(text);
+    }
+    catch {
+        throw new UsageError(`--${name} needs a quantity such as 4, 500m or 16Gi, got ${JSON.stringify(text)}`);
+    }
+    return text;
+}
+function positiveInteger(flags, name, minimum) {
+    const value = Number(flags[name]);
+    if (!Number.isInteger(value) || value < minimum)
+        throw new UsageError(`--${name} must be an integer ≥ ${minimum}`);
+    return value;
+}
+/** kubelet runs `kubesim kubelet` until SIGINT/SIGTERM. */
+export async function kubelet(argv) {
+    const { flags } = parseFlags(argv, kubeletFlags);
+    if (flags['help']) {
+        console.log(usage);
+        return;
+    }
+    const level = String(flags['log-level']);
+    if (!LEVEL_NAMES.includes(level))
+        throw new UsageError(`--log-level must be one of ${LEVEL_NAMES.join(', ')}`);
+    const capacity = { cpu: quantityFlag(flags, 'cpu'), memory: quantityFlag(flags, 'memory'), pods: quantityFlag(flags, 'pods'), ephemeralStorage: quantityFlag(flags, 'ephemeral-storage') };
+    const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
+    const clock = createRealClock({ speed: Number(flags['speed']), originMs: flags['clock-origin'] });
+    const stop = untilSignal();
+    await runKubelet({
+        server: target.server,
+        token: target.token,
+        nodes: positiveInteger(flags, 'nodes', 1),
+        nodePrefix: String(flags['node-prefix']),
+        startIndex: positiveInteger(flags, 'start-index', 0),
+        capacity,
+        port: positiveInteger(flags, 'port', 0),
+        clock,
+        logLevel: level,
+        signal: stop.signal,
+    });
+}
+//# sourceMappingURL=kubelet.js.map

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+/**
+ * cli/ — `kubesim`, the composition root: starts and supervises the cluster's processes and
+ * writes a kubeconfig. kubectl stays the client. May import each component's start function.
+ */
+import { UsageError } from './args.js';
+import { componentAction, down, status } from './commands/component-control.js';
+import { controller } from './commands/controller.js';
+import { node } from './commands/node.js';
+import { up } from './commands/up.js';
+const COMMANDS = {
+    up: { run: up, summary: 'start a cluster (API server + control loops) and write a kubeconfig' },
+    down: { run: down, summary: 'stop the cluster started by kubesim up' },
+    status: { run: status, summary: 'list the control loops of a running cluster and their state' },
+    stop: { run: (argv) => componentAction('stop', argv), summary: 'stop one control loop of a running cluster' },
+    start: { run: (argv) => componentAction('start', argv), summary: 'start a stopped control loop again' },
+    controller: { run: controller, summary: 'run control loops as this process against a kubeconfig' },
+    kubelet: { run: async (argv) => (await import('./commands/kubelet.js')).kubelet(argv), summary: 'run simulated nodes (kubelet-sim) as this process against a kubeconfig' },
+    node: { run: node, summary: 'list simulated nodes; stop or start one node\'s kubelet (the self-healing drill)' },
+    scheduler: { run: async (argv) => (await import('./commands/scheduler.js')).scheduler(argv), summary: 'run the scheduler as this process against a kubeconfig' },
+};
+const usage = `Usage: kubesim <command> [flags]\n\nCommands:\n${Object.entries(COMMANDS)
+    .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+    .join('\n')}\n\nRun 'kubesim <command> --help' for a command's flags.`;
+async function main(argv) {
+    const [name, ...rest] = argv;
+    if (!name || name === 'help' || name === '--help' || name === '-h') {
+        console.log(usage);
+        return 0;
+    }
+    const command = COMMANDS[name];
+    if (!command) {
+        console.error(`kubesim: unknown command ${JSON.stringify(name)}\n\n${usage}`);
+        return 2;
+    }
+    try {
+        await command.run(rest);
+        return 0;
+    }
+    catch (err) {
+        if (err instanceof UsageError) {
+            console.error(`kubesim ${name}: ${err.message}`);
+            return 2;
+        }
+        console.error(`kubesim ${name}: ${err.message}`);
+        return 1;
+    }
+}
+process.on('unhandledRejection', (reason) => {
+    console.error('kubesim: unhandled rejection', reason);
+    process.exit(1);
+});
+main(process.argv.slice(2)).then((code) => process.exit(code));
+//# sourceMappingURL=main.js.map

@@ -1,0 +1,54 @@
+/**
+ * The Deployment controller's wiring: which informers it reads, which events wake which
+ * Deployment, and the reconciler and workers that do the work (reconcile.ts). Nothing here
+ * makes decisions.
+ */
+import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
+import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
+import { podDefinition } from '../../apiserver/api/core/pod.js';
+import { createController } from '../runtime/controller.js';
+import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
+import { createComponentRecorder } from '../runtime/component-recorder.js';
+import { keyOf } from '../runtime/reconciler.js';
+import { deploymentEventHandlers, podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
+import { createDeploymentReconciler } from './reconcile.js';
+/** DEPLOYMENT_CONTROLLER_NAME names the controller in logs and counters. */
+export const DEPLOYMENT_CONTROLLER_NAME = 'deployment';
+/** DEPLOYMENT_EVENT_SOURCE is the source.component of the controller's events. */
+export const DEPLOYMENT_EVENT_SOURCE = 'deployment-controller';
+/**
+ * registerDeploymentController adds the Deployment controller to `manager`: shared informers
+ * for Deployments, ReplicaSets (indexed by owner uid) and Pods (Recreate waits for old pods to
+ * go), their event handlers, and a controller running the reconciler (see
+ * DeploymentControllerOptions for where events go). Call it before manager.start(); the controller runs once the
+ * caches have synced. Returns the controller (for its stats). Throws if another registrant
+ * already added an index named OWNER_UID_INDEX to the shared ReplicaSet informer.
+ */
+export function registerDeploymentController(manager, { workers = 5, recorder } = {}) {
+    const deploymentInformer = manager.informer(deploymentDefinition);
+    const replicaSetInformer = manager.informer(replicaSetDefinition);
+    const podInformer = manager.informer(podDefinition);
+    replicaSetInformer.addIndexer(OWNER_UID_INDEX, indexByOwnerUid);
+    const reconciler = createDeploymentReconciler({
+        deploymentLister: deploymentInformer.lister,
+        replicaSetLister: replicaSetInformer.lister,
+        podLister: podInformer.lister,
+        deployments: manager.client.resource(deploymentDefinition),
+        replicaSets: manager.client.resource(replicaSetDefinition),
+        recorder: recorder ?? createComponentRecorder(manager, DEPLOYMENT_EVENT_SOURCE),
+        clock: manager.clock,
+        logger: manager.logger,
+    });
+    const controller = createController({ name: DEPLOYMENT_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+    const handlerDeps = {
+        deploymentLister: deploymentInformer.lister,
+        replicaSetLister: replicaSetInformer.lister,
+        enqueue: (deployment) => controller.queue.add(keyOf(deployment)),
+    };
+    deploymentInformer.addEventHandlers(deploymentEventHandlers(handlerDeps));
+    replicaSetInformer.addEventHandlers(replicaSetEventHandlers(handlerDeps));
+    podInformer.addEventHandlers(podEventHandlers(handlerDeps));
+    manager.add(controller);
+    return controller;
+}
+//# sourceMappingURL=deployment-controller.js.map

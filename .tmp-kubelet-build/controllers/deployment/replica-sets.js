@@ -1,0 +1,131 @@
+import { POD_TEMPLATE_HASH_LABEL } from './pod-template-hash.js';
+/** specReplicas is rs.spec.replicas, 0 when unset (the server defaults it to 1 on write, so
+ * an unset value is only seen on objects built in tests). */
+export function specReplicas(rs) {
+    return rs.spec.replicas ?? 0;
+}
+/** desiredReplicas is deployment.spec.replicas as the server defaults it (1 when unset). */
+export function desiredReplicas(deployment) {
+    return deployment.spec.replicas ?? 1;
+}
+/** isActive: a ReplicaSet is active while it wants pods (controller.FilterActiveReplicaSets). */
+export function isActive(rs) {
+    return rs !== undefined && specReplicas(rs) > 0;
+}
+/** filterActive keeps the ReplicaSets that want pods, dropping undefined entries. */
+export function filterActive(rss) {
+    return rss.filter(isActive);
+}
+/** present drops the undefined entry that stands for "no new ReplicaSet yet". */
+export function present(rss) {
+    return rss.filter((rs) => rs !== undefined);
+}
+function createdMs(rs) {
+    const ms = Date.parse(rs.metadata.creationTimestamp ?? '');
+    return Number.isNaN(ms) ? 0 : ms;
+}
+function compareNames(a, b) {
+    const left = a.metadata.name ?? '';
+    const right = b.metadata.name ?? '';
+    return left < right ? -1 : left > right ? 1 : 0;
+}
+/** byCreationTimestamp orders oldest first, by name on equal timestamps
+ * (controller.ReplicaSetsByCreationTimestamp). */
+export function byCreationTimestamp(a, b) {
+    return createdMs(a) - createdMs(b) || compareNames(a, b);
+}
+/** bySizeOlder orders larger first and, among equal sizes, older first: the order in which
+ * proportional scaling takes replicas away (controller.ReplicaSetsBySizeOlder). */
+export function bySizeOlder(a, b) {
+    return specReplicas(b) - specReplicas(a) || byCreationTimestamp(a, b);
+}
+/** bySizeNewer orders larger first and, among equal sizes, newer first: the order in which
+ * proportional scaling hands out replicas (controller.ReplicaSetsBySizeNewer). */
+export function bySizeNewer(a, b) {
+    return specReplicas(b) - specReplicas(a) || byCreationTimestamp(b, a);
+}
+/** sumSpecReplicas adds up spec.replicas (GetReplicaCountForReplicaSets). */
+export function sumSpecReplicas(rss) {
+    return present(rss).reduce((total, rs) => total + specReplicas(rs), 0);
+}
+/** sumStatusReplicas adds up status.replicas: pods that exist (GetActualReplicaCountForReplicaSets). */
+export function sumStatusReplicas(rss) {
+    return present(rss).reduce((total, rs) => total + (rs.status?.replicas ?? 0), 0);
+}
+/** sumReadyReplicas adds up status.readyReplicas. */
+export function sumReadyReplicas(rss) {
+    return present(rss).reduce((total, rs) => total + (rs.status?.readyReplicas ?? 0), 0);
+}
+/** sumAvailableReplicas adds up status.availableReplicas. Pod availability itself (ready for
+ * minReadySeconds, by the clock) is the ReplicaSet controller's to count, as in Kubernetes:
+ * the Deployment controller copies its own minReadySeconds onto every new ReplicaSet and
+ * trusts their status. */
+export function sumAvailableReplicas(rss) {
+    return present(rss).reduce((total, rs) => total + (rs.status?.availableReplicas ?? 0), 0);
+}
+/** isEmptyValue: Kubernetes' semantic equality treats a nil and an empty slice or map alike,
+ * which in JSON means absent, null, [] and {} all compare equal. */
+function isEmptyValue(value) {
+    if (value === undefined || value === null)
+        return true;
+    if (Array.isArray(value))
+        return value.length === 0;
+    return typeof value === 'object' && Object.keys(value).length === 0;
+}
+/** semanticEqual compares JSON values structurally, ignoring key order and treating absent,
+ * null, empty arrays and empty objects as equal (apiequality.Semantic.DeepEqual). Pure. */
+export function semanticEqual(a, b) {
+    if (a === b)
+        return true;
+    if (isEmptyValue(a) && isEmptyValue(b))
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return false;
+    if (Array.isArray(a) || Array.isArray(b)) {
+        if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length)
+            return false;
+        return a.every((item, i) => semanticEqual(item, b[i]));
+    }
+    const left = a;
+    const right = b;
+    const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+    return [...keys].every((key) => semanticEqual(left[key], right[key]));
+}
+function withoutHashLabel(template) {
+    if (template === undefined)
+        return undefined;
+    const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...labels } = template.metadata?.labels ?? {};
+    return { ...template, metadata: { ...template.metadata, labels } };
+}
+/** equalIgnoreHash reports whether two pod templates are semantically equal once the
+ * pod-template-hash label is ignored (deploymentutil.EqualIgnoreHash): the test of "this
+ * ReplicaSet runs this Deployment's current template". */
+export function equalIgnoreHash(a, b) {
+    return semanticEqual(withoutHashLabel(a), withoutHashLabel(b));
+}
+/** findNewReplicaSet returns the ReplicaSet whose template equals the Deployment's, the
+ * oldest one if (after an upgrade, say) several do, or undefined (FindNewReplicaSet). */
+export function findNewReplicaSet(deployment, rss) {
+    return [...rss].sort(byCreationTimestamp).find((rs) => equalIgnoreHash(rs.spec.template, deployment.spec.template));
+}
+/** findOldReplicaSets returns every ReplicaSet but the new one (FindOldReplicaSets). */
+export function findOldReplicaSets(deployment, rss) {
+    const newRS = findNewReplicaSet(deployment, rss);
+    const all = rss.filter((rs) => newRS === undefined || rs.metadata.uid !== newRS.metadata.uid);
+    return { all, withReplicas: all.filter(isActive) };
+}
+/**
+ * findActiveOrLatest returns the only active ReplicaSet, or, when none is active, the new one
+ * or else the newest old one; undefined when several are active (they need proportional
+ * scaling) or there are none at all (FindActiveOrLatest).
+ */
+export function findActiveOrLatest(newRS, oldRSs) {
+    if (newRS === undefined && oldRSs.length === 0)
+        return undefined;
+    const newestOldFirst = [...oldRSs].sort((a, b) => byCreationTimestamp(b, a));
+    const active = filterActive([...newestOldFirst, newRS]);
+    if (active.length > 1)
+        return undefined;
+    return active[0] ?? newRS ?? newestOldFirst[0];
+}
+//# sourceMappingURL=replica-sets.js.map

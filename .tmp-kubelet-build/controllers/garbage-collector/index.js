@@ -1,0 +1,17 @@
+/**
+ * controllers/garbage-collector — kube-controller-manager's garbage collector: deletes objects
+ * whose owners (metadata.ownerReferences) are gone, and carries out the `Foreground` and
+ * `Orphan` propagation policies the API server records as the `foregroundDeletion` and
+ * `orphan` finalizers. It watches every kind discovery lists (monitors.ts), so kinds added
+ * at run time are collected too. registerGarbageCollector wires it into a Manager;
+ * reconcile.ts is the loop; decisions.ts holds its pure decisions.
+ *
+ * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
+ * Docs: docs/api-conventions.md (Deletion), docs/architecture.md.
+ */
+export { registerGarbageCollector, GARBAGE_COLLECTOR_NAME, } from './garbage-collector-controller.js';
+export { createGarbageCollectorReconciler } from './reconcile.js';
+export { decideOwnerAction, deletionPhase, DeletionPhase, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, } from './decisions.js';
+export { MonitorSet, DEFAULT_IGNORED_RESOURCES } from './monitors.js';
+export { gcKey, gcKeyOf, uidOfKey } from './keys.js';
+//# sourceMappingURL=index.js.map

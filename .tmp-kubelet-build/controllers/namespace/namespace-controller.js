@@ -1,0 +1,39 @@
+/**
+ * The namespace controller's wiring: a shared Namespace informer whose every add and update
+ * enqueues the namespace, and workers running the reconciler (reconcile.ts). Nothing here
+ * makes decisions.
+ */
+import { namespaceDefinition } from '../../apiserver/api/core/namespace.js';
+import { createController } from '../runtime/controller.js';
+import { keyOf } from '../runtime/reconciler.js';
+import { createNamespaceReconciler } from './reconcile.js';
+/** NAMESPACE_CONTROLLER_NAME names the controller in logs and counters. */
+export const NAMESPACE_CONTROLLER_NAME = 'namespace';
+/**
+ * registerNamespaceController adds the namespace controller to `manager` (call before
+ * manager.start()). Once running, it keeps live namespaces Active and empties terminating
+ * ones: it deletes every namespaced object in them (kinds from discovery, so custom kinds
+ * too), reports progress as status conditions, and finally clears the `kubernetes`
+ * finalizer through /finalize so the API server removes the namespace. Returns the
+ * controller (for its stats).
+ */
+export function registerNamespaceController(manager, options = {}) {
+    const informer = manager.informer(namespaceDefinition, { resyncMs: options.resyncMs ?? 5 * 60_000 });
+    const reconciler = createNamespaceReconciler({
+        namespaceLister: informer.lister,
+        client: manager.client,
+        clock: manager.clock,
+        logger: manager.logger,
+        recheckMs: options.recheckMs ?? 2_000,
+    });
+    const controller = createController({ name: NAMESPACE_CONTROLLER_NAME, reconciler, workers: options.workers ?? 10, clock: manager.clock, logger: manager.logger });
+    // Every update is enqueued (resyncs included): deletion starts with one, and a namespace
+    // stuck on remaining content is looked at again even if a requeue was lost.
+    informer.addEventHandlers({
+        onAdd: (namespace) => controller.queue.add(keyOf(namespace)),
+        onUpdate: (_old, namespace) => controller.queue.add(keyOf(namespace)),
+    });
+    manager.add(controller);
+    return controller;
+}
+//# sourceMappingURL=namespace-controller.js.map

@@ -1,0 +1,109 @@
+/**
+ * The namespace controller's reconcile (kube's namespace controller + deleter, in our own
+ * words):
+ *
+ *   not deleting ─► make sure status.phase is Active ─► done
+ *   deleting, `kubernetes` finalizer present:
+ *     discover namespaced kinds ─► delete all content ─► report conditions (/status)
+ *       ├ something left (grace periods, finalizers, errors) ─► look again in recheckMs
+ *       └ nothing left ─► PUT /finalize without `kubernetes` ─► the server removes the namespace
+ */
+import { isNotFound } from '../../apiserver/api/api-error.js';
+import { KUBERNETES_FINALIZER, namespaceDefinition } from '../../apiserver/api/core/namespace.js';
+import { objectPath } from '../runtime/client/resource-path.js';
+import { rfc3339Seconds } from '../runtime/event-recorder.js';
+import { reconcileLogger } from '../runtime/reconciler.js';
+import { failedConditions, hasContentLeft, mergeConditions } from './conditions.js';
+import { deleteAllContent } from './content.js';
+/**
+ * createNamespaceReconciler returns the Reconciler for Namespace keys (bare names). A
+ * namespace that no longer exists is done ({}). API errors reject (retry with backoff);
+ * discovery or content failures are reported as conditions first, then rejected.
+ */
+export function createNamespaceReconciler(deps) {
+    return {
+        async reconcile({ name }) {
+            const cached = deps.namespaceLister.get('', name);
+            if (!cached)
+                return {};
+            if (!cached.metadata.deletionTimestamp)
+                return ensureActive(deps, structuredClone(cached));
+            // Work on a live read: the cache may not show our own last status or /finalize write yet.
+            const live = await getNamespace(deps.client, name);
+            if (!live?.metadata.deletionTimestamp || !(live.spec?.finalizers ?? []).includes(KUBERNETES_FINALIZER))
+                return {};
+            return deleteNamespaceContent(deps, live);
+        },
+    };
+}
+/** ensureActive sets status.phase Active on a live namespace that lacks it. */
+async function ensureActive(deps, namespace) {
+    if (namespace.status?.phase === 'Active')
+        return {};
+    namespace.status = { ...namespace.status, phase: 'Active' };
+    await deps.client.resource(namespaceDefinition).updateStatus(namespace);
+    return {};
+}
+async function deleteNamespaceContent(deps, namespace) {
+    const name = namespace.metadata.name ?? '';
+    const log = reconcileLogger(deps.logger);
+    const discovered = await discover(deps.client);
+    const report = discovered.error === undefined
+        ? await deleteAllContent(deps.client, name, discovered.resources)
+        : { discoveryError: discovered.error, contentErrors: [], remainingByResource: new Map(), remainingByFinalizer: new Map() };
+    const current = await reportConditions(deps, namespace, report);
+    if (report.discoveryError !== undefined || report.contentErrors.length > 0) {
+        throw new Error(`namespace ${name}: content deletion incomplete: ${[report.discoveryError, ...report.contentErrors].filter(Boolean).join('; ')}`);
+    }
+    if (hasContentLeft(report)) {
+        log.info({ namespace: name, remaining: Object.fromEntries(report.remainingByResource) }, 'namespace content remains; waiting');
+        return { requeueAfterMs: deps.recheckMs };
+    }
+    await finalize(deps.client, current);
+    log.info({ namespace: name }, 'namespace emptied and finalized');
+    return {};
+}
+async function discover(client) {
+    try {
+        return { resources: await client.discover() };
+    }
+    catch (err) {
+        return { resources: [], error: err instanceof Error ? err.message : String(err) };
+    }
+}
+/** reportConditions writes the report's conditions (and phase Terminating) through /status
+ * when they differ from the namespace's; returns the namespace as it now is. */
+async function reportConditions(deps, namespace, report) {
+    const now = rfc3339Seconds(deps.clock.now());
+    const { conditions, changed } = mergeConditions(namespace.status?.conditions ?? [], failedConditions(report), now);
+    if (!changed && namespace.status?.phase === 'Terminating')
+        return namespace;
+    const next = { ...namespace, status: { ...namespace.status, phase: 'Terminating', conditions } };
+    return deps.client.resource(namespaceDefinition).updateStatus(next);
+}
+/** finalize removes the `kubernetes` finalizer through /finalize; the namespace's uid and
+ * resourceVersion make it apply only to the state just judged (409 otherwise: retry). */
+async function finalize(client, namespace) {
+    const { name = '', uid, resourceVersion } = namespace.metadata;
+    const finalizers = (namespace.spec?.finalizers ?? []).filter((f) => f !== KUBERNETES_FINALIZER);
+    const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name, uid, resourceVersion }, spec: { finalizers } };
+    try {
+        await client.raw({ method: 'PUT', path: objectPath(client.resource(namespaceDefinition).definition, '', name, 'finalize'), body: JSON.stringify(body), contentType: 'application/json' });
+    }
+    catch (err) {
+        // Already gone: someone else finished the job.
+        if (!isNotFound(err))
+            throw err;
+    }
+}
+async function getNamespace(client, name) {
+    try {
+        return await client.resource(namespaceDefinition).get('', name);
+    }
+    catch (err) {
+        if (isNotFound(err))
+            return undefined;
+        throw err;
+    }
+}
+//# sourceMappingURL=reconcile.js.map

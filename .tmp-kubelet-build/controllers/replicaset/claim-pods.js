@@ -1,0 +1,106 @@
+import { isNotFound } from '../../apiserver/api/api-error.js';
+import { controllerRefOf, newControllerRef } from './owners.js';
+/**
+ * claimPods returns the pods of `candidates` the ReplicaSet owns once it has claimed them:
+ * - pods it controls whose labels match stay owned;
+ * - pods it controls whose labels no longer match are released (its ownerReference removed),
+ *   unless the ReplicaSet itself is being deleted;
+ * - orphans that match, are not being deleted and live in its namespace are adopted (a
+ *   controller ownerReference added), unless the ReplicaSet is being deleted;
+ * - pods controlled by anyone else are left alone.
+ * A pod that vanished meanwhile is skipped. Other API errors do not stop the remaining claims;
+ * the first is thrown at the end (the caller retries the whole reconcile).
+ */
+export async function claimPods(context, candidates) {
+    const canAdopt = once(() => recheckReplicaSet(context));
+    const owned = [];
+    const errors = [];
+    for (const pod of candidates) {
+        try {
+            if (await claimOne(context, pod, canAdopt))
+                owned.push(pod);
+        }
+        catch (err) {
+            if (!isNotFound(err))
+                errors.push(err);
+        }
+    }
+    if (errors.length > 0)
+        throw errors[0];
+    return owned;
+}
+/** claimOne acts on one pod and says whether the ReplicaSet owns it afterwards. */
+async function claimOne(context, pod, canAdopt) {
+    const claim = classify(context, pod);
+    switch (claim) {
+        case 'owned':
+            return true;
+        case 'adopt':
+            await canAdopt();
+            await adopt(context, pod);
+            return true;
+        case 'release':
+            await release(context, pod);
+            return false;
+        case 'ignore':
+            return false;
+        default: {
+            const unreachable = claim;
+            throw new Error(`unknown claim decision ${String(unreachable)}`);
+        }
+    }
+}
+/** classify is ClaimObject's decision table, without the side effects. */
+function classify({ rs, selector }, pod) {
+    const matches = selector.matches(pod.metadata.labels);
+    const rsDeleting = rs.metadata.deletionTimestamp !== undefined;
+    const reference = controllerRefOf(pod);
+    if (reference !== undefined) {
+        if (reference.uid !== rs.metadata.uid)
+            return 'ignore';
+        if (matches)
+            return 'owned';
+        return rsDeleting ? 'ignore' : 'release';
+    }
+    if (rsDeleting || !matches || pod.metadata.deletionTimestamp !== undefined)
+        return 'ignore';
+    return pod.metadata.namespace === rs.metadata.namespace ? 'adopt' : 'ignore';
+}
+/**
+ * recheckReplicaSet guards adoption with a fresh read of the ReplicaSet from the API server.
+ * The cache may still show a ReplicaSet that was just deleted, or an older one that was
+ * deleted and re-created under the same name; adopting pods for it would hand them to an
+ * owner that is gone (the garbage collector would then delete them) or to the wrong one.
+ * So, as Kubernetes does (#42639), adoption happens only if the live object still has the
+ * uid we listed pods for and is not being deleted. Throws otherwise.
+ */
+async function recheckReplicaSet({ rs, replicaSets }) {
+    const { namespace = '', name = '', uid } = rs.metadata;
+    const fresh = await replicaSets.get(namespace, name);
+    if (fresh.metadata.uid !== uid) {
+        throw new Error(`original ReplicaSet ${namespace}/${name} is gone: got uid ${fresh.metadata.uid}, wanted ${uid}`);
+    }
+    if (fresh.metadata.deletionTimestamp !== undefined) {
+        throw new Error(`ReplicaSet ${namespace}/${name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
+    }
+}
+/**
+ * adopt adds the ReplicaSet's controller reference with a strategic merge patch (merged by
+ * uid, so other owner references are kept). The pod's uid in the patch is a precondition:
+ * the server refuses the patch if the pod was replaced by another of the same name.
+ */
+async function adopt({ rs, pods }, pod) {
+    const patch = { metadata: { ownerReferences: [newControllerRef(rs)], uid: pod.metadata.uid } };
+    await pods.patch(pod.metadata.namespace ?? '', pod.metadata.name ?? '', patch, { type: 'strategic' });
+}
+/** release removes only the ReplicaSet's own reference (`$patch: delete` by uid). */
+async function release({ rs, pods }, pod) {
+    const patch = { metadata: { ownerReferences: [{ $patch: 'delete', uid: rs.metadata.uid }], uid: pod.metadata.uid } };
+    await pods.patch(pod.metadata.namespace ?? '', pod.metadata.name ?? '', patch, { type: 'strategic' });
+}
+/** once runs `fn` the first time it is called and shares that outcome with every later call. */
+function once(fn) {
+    let result;
+    return () => (result ??= fn());
+}
+//# sourceMappingURL=claim-pods.js.map

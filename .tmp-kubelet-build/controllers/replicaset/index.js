@@ -1,0 +1,16 @@
+/**
+ * controllers/replicaset — the ReplicaSet controller: keeps spec.replicas pods matching each
+ * ReplicaSet's selector, creating them from its template and deleting the surplus, and
+ * reports replicas/ready/available in its status (kube-controller-manager's replicaset
+ * controller). registerReplicaSetController wires it into a Manager; reconcile.ts is the loop;
+ * status.ts and pods-to-delete.ts are its pure decisions.
+ *
+ * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
+ * Docs: docs/architecture.md.
+ */
+export { registerReplicaSetController, REPLICASET_CONTROLLER_NAME, REPLICASET_EVENT_SOURCE } from './replicaset-controller.js';
+export { createReplicaSetReconciler } from './reconcile.js';
+export { calculateStatus, statusNeedsUpdate, REPLICA_FAILURE } from './status.js';
+export { getPodsToDelete, rankPodsForDeletion, POD_DELETION_COST_ANNOTATION } from './pods-to-delete.js';
+export { createExpectations, EXPECTATIONS_TTL_MS } from './expectations.js';
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,106 @@
+import { isNotFound } from '../../apiserver/api/api-error.js';
+import { keyOf } from '../runtime/reconciler.js';
+import { newControllerRef } from './owners.js';
+import { getPodsToDelete } from './pods-to-delete.js';
+import { slowStartBatch } from './slow-start.js';
+/** BURST_REPLICAS caps the creates or deletes of one reconcile, as Kubernetes' BurstReplicas. */
+export const BURST_REPLICAS = 500;
+/**
+ * manageReplicas creates or deletes pods until the ReplicaSet owns spec.replicas active pods
+ * (at most BURST_REPLICAS per call). It records an event for every create and delete, and
+ * returns the first failure instead of throwing it, so that the caller can still write the
+ * status (with a ReplicaFailure condition) before retrying.
+ */
+export async function manageReplicas(context) {
+    const diff = (context.rs.spec.replicas ?? 1) - context.ownedPods.length;
+    if (diff > 0)
+        return createPods(context, Math.min(diff, BURST_REPLICAS));
+    if (diff < 0)
+        return deletePods(context, Math.min(-diff, BURST_REPLICAS));
+    return undefined;
+}
+async function createPods(context, count) {
+    const { key, expectations, signal } = context;
+    context.logger.info({ need: context.rs.spec.replicas, creating: count }, 'Too few replicas');
+    // Expect every create before issuing any, so a pod event that arrives before we finish
+    // cannot leave the expectations satisfied too early.
+    expectations.expectCreations(key, count);
+    const { successes, error } = await slowStartBatch({ count, signal }, () => createPod(context));
+    // The informer will never see the pods that failed or were skipped: stop waiting for them.
+    for (let skipped = count - successes; skipped > 0; skipped--)
+        expectations.creationObserved(key);
+    return error === undefined ? undefined : asError(error);
+}
+async function createPod({ rs, pods, recorder }) {
+    try {
+        const created = await pods.create(podFromTemplate(rs));
+        recorder.event(eventTarget(rs), 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+    }
+    catch (err) {
+        recorder.event(eventTarget(rs), 'Warning', 'FailedCreate', `Error creating: ${asError(err).message}`);
+        throw err;
+    }
+}
+/**
+ * podFromTemplate builds a new pod as Kubernetes' GetPodFromTemplate does: the template's
+ * labels, annotations, finalizers and spec (deep-copied: the ReplicaSet is a shared cache
+ * object), a `<rs-name>-` generateName for the server to complete, and the ReplicaSet's
+ * controller reference. Throws when the ReplicaSet has no template.
+ */
+export function podFromTemplate(rs) {
+    if (rs.spec.template === undefined)
+        throw new Error(`ReplicaSet ${rs.metadata.namespace}/${rs.metadata.name} has no pod template`);
+    const template = structuredClone(rs.spec.template);
+    const metadata = {
+        generateName: `${rs.metadata.name}-`,
+        namespace: rs.metadata.namespace,
+        ownerReferences: [newControllerRef(rs)],
+    };
+    if (template.metadata?.labels)
+        metadata.labels = template.metadata.labels;
+    if (template.metadata?.annotations)
+        metadata.annotations = template.metadata.annotations;
+    if (template.metadata?.finalizers)
+        metadata.finalizers = template.metadata.finalizers;
+    return { apiVersion: 'v1', kind: 'Pod', metadata, spec: template.spec };
+}
+async function deletePods(context, count) {
+    const { key, expectations, ownedPods, relatedPods, nowMs } = context;
+    context.logger.info({ need: context.rs.spec.replicas, deleting: count }, 'Too many replicas');
+    const victims = getPodsToDelete(ownedPods, count, { relatedPods, nowMs });
+    // Expect each deletion by pod key: it is observed twice (deletionTimestamp, then DELETED)
+    // but must be counted once.
+    expectations.expectDeletions(key, victims.map(podKey));
+    const errors = await Promise.all(victims.map((pod) => deletePod(context, pod)));
+    return errors.find((error) => error !== undefined);
+}
+async function deletePod({ rs, key, pods, recorder, expectations }, pod) {
+    const { namespace = '', name = '' } = pod.metadata;
+    try {
+        await pods.delete(namespace, name);
+        recorder.event(eventTarget(rs), 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+        return undefined;
+    }
+    catch (err) {
+        // The informer will not report a deletion that did not happen (or already happened).
+        expectations.deletionObserved(key, podKey(pod));
+        if (isNotFound(err))
+            return undefined;
+        recorder.event(eventTarget(rs), 'Warning', 'FailedDelete', `Error deleting: ${asError(err).message}`);
+        return asError(err);
+    }
+}
+/** podKey is the key (`namespace/name`) under which deletions are expected and observed. */
+export function podKey(pod) {
+    return keyOf(pod);
+}
+/** eventTarget names the ReplicaSet in events with its kind: list items from the API server
+ * (and so cache objects) may lack apiVersion/kind, which `kubectl describe` filters on.
+ * A shallow copy: the shared cache object itself is not touched. */
+function eventTarget(rs) {
+    return { ...rs, apiVersion: 'apps/v1', kind: 'ReplicaSet' };
+}
+function asError(err) {
+    return err instanceof Error ? err : new Error(String(err));
+}
+//# sourceMappingURL=manage-replicas.js.map

@@ -1,0 +1,51 @@
+/**
+ * The ReplicaSet controller's wiring: which informers it reads, which events wake which
+ * ReplicaSet, and the reconciler and workers that do the work (reconcile.ts). Nothing here
+ * makes decisions.
+ */
+import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
+import { podDefinition } from '../../apiserver/api/core/pod.js';
+import { createComponentRecorder } from '../runtime/component-recorder.js';
+import { createController } from '../runtime/controller.js';
+import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
+import { podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
+import { createExpectations } from './expectations.js';
+import { CONTROLLER_UID_INDEX, indexByControllerUid } from './owners.js';
+import { createReplicaSetReconciler } from './reconcile.js';
+/** REPLICASET_CONTROLLER_NAME names the controller in logs and counters. */
+export const REPLICASET_CONTROLLER_NAME = 'replicaset';
+/** REPLICASET_EVENT_SOURCE is the source.component of the controller's events. */
+export const REPLICASET_EVENT_SOURCE = 'replicaset-controller';
+/**
+ * registerReplicaSetController adds the ReplicaSet controller to `manager`: shared informers
+ * for ReplicaSets (indexed by controller uid) and Pods (indexed by owner uid), their event
+ * handlers, and a controller running the reconciler (see ReplicaSetControllerOptions for
+ * where events go). Call it before manager.start(); the controller runs once the caches have
+ * synced. Returns the controller (for its stats).
+ * Throws if another registrant already added one of these index names to the shared informers.
+ */
+export function registerReplicaSetController(manager, { workers = 5, recorder } = {}) {
+    const replicaSetInformer = manager.informer(replicaSetDefinition);
+    const podInformer = manager.informer(podDefinition);
+    replicaSetInformer.addIndexer(CONTROLLER_UID_INDEX, indexByControllerUid);
+    podInformer.addIndexer(OWNER_UID_INDEX, indexByOwnerUid);
+    // Expectations live as long as this process: a restart starts without any, on purpose.
+    const expectations = createExpectations({ clock: manager.clock });
+    const reconciler = createReplicaSetReconciler({
+        replicaSetLister: replicaSetInformer.lister,
+        podLister: podInformer.lister,
+        replicaSets: manager.client.resource(replicaSetDefinition),
+        pods: manager.client.resource(podDefinition),
+        recorder: recorder ?? createComponentRecorder(manager, REPLICASET_EVENT_SOURCE),
+        expectations,
+        clock: manager.clock,
+        logger: manager.logger,
+    });
+    const controller = createController({ name: REPLICASET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+    const handlerDeps = { replicaSetLister: replicaSetInformer.lister, expectations, queue: controller.queue };
+    replicaSetInformer.addEventHandlers(replicaSetEventHandlers(handlerDeps));
+    podInformer.addEventHandlers(podEventHandlers(handlerDeps));
+    manager.add(controller);
+    return controller;
+}
+//# sourceMappingURL=replicaset-controller.js.map

@@ -1,0 +1,100 @@
+/**
+ * Discovery: which kinds the API server serves right now (client-go's discovery client,
+ * reduced to what controllers need). It reads aggregated discovery (`/api` and `/apis` with
+ * the apidiscovery.k8s.io/v2 Accept), keeps each group's preferred version only — so a kind
+ * served at two versions over one storage (autoscaling/v2 and v1 HPAs) appears once — and
+ * turns each resource into a ResourceDefinition that KubeClient.resource() accepts.
+ *
+ * Definitions of kinds the client already knows (built-ins, CRDs passed in) are reused; other
+ * kinds (CRDs added at run time) get a schema-less definition: the HTTP client needs only
+ * group, version, plural, kind and scope, and never validates what the server sends.
+ */
+import { z } from 'zod';
+import { createHttpTransport } from './http-transport.js';
+/** AGGREGATED_DISCOVERY_ACCEPT asks for APIGroupDiscoveryList, falling back to plain JSON. */
+export const AGGREGATED_DISCOVERY_ACCEPT = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+/**
+ * parseAggregatedDiscovery extracts the resources of each group's preferred version (the
+ * first one listed: the server lists versions in preference order) from an
+ * APIGroupDiscoveryList. Subresources are not resources and are skipped, as are entries
+ * missing a name or kind. Pure; never throws on odd input (it yields fewer entries).
+ */
+export function parseAggregatedDiscovery(body) {
+    const entries = [];
+    for (const group of body?.items ?? []) {
+        const preferred = group.versions?.[0];
+        const groupName = typeof group.metadata?.name === 'string' ? group.metadata.name : '';
+        if (!preferred || typeof preferred.version !== 'string')
+            continue;
+        for (const resource of preferred.resources ?? []) {
+            const entry = entryOf(groupName, preferred.version, resource);
+            if (entry)
+                entries.push(entry);
+        }
+    }
+    return entries;
+}
+function entryOf(group, version, resource) {
+    const plural = resource.resource;
+    const kind = resource.responseKind?.kind;
+    if (typeof plural !== 'string' || typeof kind !== 'string' || plural === '' || kind === '')
+        return undefined;
+    const verbs = Array.isArray(resource.verbs) ? resource.verbs.filter((v) => typeof v === 'string') : [];
+    return { group, version, plural, kind, namespaced: resource.scope === 'Namespaced', verbs };
+}
+/**
+ * createDiscoveryClient returns a DiscoveryClient. It connects on first use, with its own
+ * keep-alive transport (discovery needs its own Accept header). The definitions it returns
+ * are memoised by their discovered shape, so repeated discovery hands out the same objects
+ * and KubeClient.resource()'s per-definition client cache does not grow with every call.
+ */
+export function createDiscoveryClient(options) {
+    let transport;
+    const memo = new Map();
+    const known = new Map(options.definitions.map((def) => [resourceId(def), def]));
+    const toDefinition = (entry) => {
+        const id = `${resourceId(entry)}|${entry.kind}|${entry.namespaced}|${entry.verbs.join(',')}`;
+        let def = memo.get(id);
+        if (!def) {
+            def = definitionOf(entry, known.get(resourceId(entry)));
+            memo.set(id, def);
+        }
+        return def;
+    };
+    return {
+        async discover() {
+            const headers = { ...options.transport.headers, Accept: AGGREGATED_DISCOVERY_ACCEPT };
+            const http = (transport ??= createHttpTransport({ ...options.transport, headers }));
+            const [core, groups] = await Promise.all([http.send({ method: 'GET', path: '/api' }), http.send({ method: 'GET', path: '/apis' })]);
+            return [...parseAggregatedDiscovery(core), ...parseAggregatedDiscovery(groups)].map(toDefinition);
+        },
+        close: () => transport?.close(),
+    };
+}
+function resourceId(def) {
+    return `${def.group}/${def.version}/${def.plural}`;
+}
+/** PassthroughSchema stands in for the schema of a kind known only from discovery; clients
+ * never parse with it. */
+const PassthroughSchema = z.custom((value) => typeof value === 'object' && value !== null);
+function definitionOf(entry, known) {
+    if (known && known.kind === entry.kind && known.namespaced === entry.namespaced)
+        return { ...known, verbs: [...entry.verbs] };
+    return {
+        group: entry.group,
+        version: entry.version,
+        kind: entry.kind,
+        plural: entry.plural,
+        singular: entry.kind.toLowerCase(),
+        shortNames: [],
+        categories: [],
+        namespaced: entry.namespaced,
+        schema: PassthroughSchema,
+        tracksGeneration: false,
+        subresources: {},
+        printColumns: [],
+        verbs: [...entry.verbs],
+        storage: { resource: entry.group ? `${entry.plural}.${entry.group}` : entry.plural },
+    };
+}
+//# sourceMappingURL=discovery.js.map

@@ -1,0 +1,155 @@
+/**
+ * HttpTransport is the one place kubesim components touch node:http: it sends requests to
+ * the API server over a keep-alive agent, decodes JSON bodies, and turns every failure into
+ * one of two errors — ApiError (the server answered with an error status) or NetworkError
+ * (it could not be reached or the connection broke). Nothing above it sees raw sockets.
+ */
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { ApiError } from '../../../apiserver/api/api-error.js';
+/** NetworkError means the request never got an HTTP answer (refused, reset, DNS, ...). It
+ * names the method and URL; the underlying error is its `cause`. */
+export class NetworkError extends Error {
+    url;
+    constructor(message, url, options) {
+        super(message, options);
+        this.url = url;
+        this.name = 'NetworkError';
+    }
+}
+/** isNetworkError reports whether `err` is a NetworkError. */
+export const isNetworkError = (err) => err instanceof NetworkError;
+const REASONS_BY_CODE = {
+    400: 'BadRequest',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'NotFound',
+    405: 'MethodNotAllowed',
+    406: 'NotAcceptable',
+    409: 'Conflict',
+    410: 'Expired',
+    413: 'RequestEntityTooLarge',
+    415: 'UnsupportedMediaType',
+    422: 'Invalid',
+    429: 'TooManyRequests',
+    503: 'ServiceUnavailable',
+    504: 'Timeout',
+};
+/** createHttpTransport builds a transport for `options.server` (http or https URL). */
+export function createHttpTransport(options) {
+    return new NodeHttpTransport(options);
+}
+/** NodeHttpTransport is HttpTransport over node:http(s) with one keep-alive agent. */
+class NodeHttpTransport {
+    server;
+    base;
+    agent;
+    headers;
+    constructor(options) {
+        this.server = options.server;
+        this.base = new URL(options.server);
+        this.agent = this.isSecure() ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+        this.headers = { Accept: 'application/json', 'User-Agent': options.userAgent, ...options.headers };
+        if (options.token)
+            this.headers['Authorization'] = `Bearer ${options.token}`;
+    }
+    async send(request) {
+        const url = urlOf(this.base, request);
+        const response = await this.request(url, request);
+        const text = await readBody(response, request, url);
+        const status = response.statusCode ?? 0;
+        if (status < 200 || status >= 300)
+            throw apiErrorFrom(status, text, `${request.method} ${url}`);
+        return decodeJson(text, `${request.method} ${url}`);
+    }
+    async open(request) {
+        const url = urlOf(this.base, request);
+        const response = await this.request(url, request);
+        if (response.statusCode === 200)
+            return response;
+        const text = await readBody(response, request, url);
+        throw apiErrorFrom(response.statusCode ?? 0, text, `${request.method} ${url}`);
+    }
+    close() {
+        this.agent.destroy();
+    }
+    isSecure() {
+        return this.base.protocol === 'https:';
+    }
+    /** request resolves once the response headers arrived; NetworkError if they never do.
+     * NOTE: a keep-alive socket the server closed while idle fails the next request sent on it
+     * (ECONNRESET on a reused socket, before any response): an idempotent request is sent once
+     * more on a fresh connection, as Go's http.Transport does. */
+    request(url, request, retried = false) {
+        const headers = request.contentType ? { ...this.headers, 'Content-Type': request.contentType } : { ...this.headers };
+        // NOTE: Node sends a DELETE body neither chunked nor with a length unless told; the server
+        // then reads the body as the next request (400 "Client Error"). Always state the length.
+        if (request.body !== undefined)
+            headers['Content-Length'] = Buffer.byteLength(request.body);
+        const options = { method: request.method, headers, agent: this.agent, signal: request.signal };
+        return new Promise((resolve, reject) => {
+            const req = (this.isSecure() ? httpsRequest : httpRequest)(url, options, resolve);
+            req.on('error', (err) => {
+                if (request.signal?.aborted)
+                    return reject(err);
+                if (!retried && req.reusedSocket && isStaleSocketError(err) && IDEMPOTENT.has(request.method)) {
+                    return resolve(this.request(url, request, true));
+                }
+                reject(new NetworkError(`${request.method} ${url}: ${err.message}`, url.href, { cause: err }));
+            });
+            req.end(request.body);
+        });
+    }
+}
+const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
+function isStaleSocketError(err) {
+    return err.code === 'ECONNRESET' || err.code === 'EPIPE';
+}
+function urlOf(base, request) {
+    const url = new URL(request.path, base);
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+        if (value !== undefined)
+            url.searchParams.set(key, String(value));
+    }
+    return url;
+}
+async function readBody(response, request, url) {
+    const chunks = [];
+    try {
+        for await (const chunk of response)
+            chunks.push(chunk);
+    }
+    catch (err) {
+        if (request.signal?.aborted)
+            throw err;
+        throw new NetworkError(`${request.method} ${url}: reading the response: ${err.message}`, url.href, { cause: err });
+    }
+    return Buffer.concat(chunks).toString('utf8');
+}
+/** apiErrorFrom rebuilds the server's error: its Status when the body is one, else an
+ * ApiError whose reason follows the HTTP code (so a bare 410 still reads as Expired). */
+export function apiErrorFrom(status, text, what) {
+    let body;
+    try {
+        body = JSON.parse(text);
+    }
+    catch {
+        body = undefined; // Not JSON (a proxy's HTML page, plain text): reported below with the raw text.
+    }
+    if (typeof body === 'object' && body !== null && body.kind === 'Status') {
+        return ApiError.fromStatus(body, status);
+    }
+    const reason = REASONS_BY_CODE[status] ?? 'InternalError';
+    return new ApiError(reason, status, `${what}: HTTP ${status}${text ? `: ${text.slice(0, 200)}` : ''}`);
+}
+function decodeJson(text, what) {
+    if (text === '')
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch (err) {
+        throw new ApiError('InternalError', 500, `${what}: the server sent a body that is not JSON: ${err.message}`);
+    }
+}
+//# sourceMappingURL=http-transport.js.map

@@ -1,0 +1,119 @@
+/**
+ * The client side of the chunked watch (KUBECTL-WIRE.md §1.8, docs/watch-protocol.md):
+ * one JSON event per line, lines split across chunks however TCP cut them.
+ *
+ * Contract of watchStream:
+ *   - a non-200 answer throws its ApiError before any event (a plain HTTP 410 is isExpired);
+ *   - every decoded frame is yielded in order, ERROR frames included (their object is a Status);
+ *   - the iteration ends when the server ends the response or drops the connection, or when
+ *     `signal` aborts; leaving the loop early (break/throw) also closes the request;
+ *   - a line that is not a watch event is logged and ends the stream with a
+ *     WatchDecodeError: a frame is never dropped silently, and the informer re-lists.
+ */
+import { StringDecoder } from 'node:string_decoder';
+const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+/** WatchDecodeError is a watch frame that is not `{ type, object }` JSON. */
+export class WatchDecodeError extends Error {
+    line;
+    constructor(message, line) {
+        super(message);
+        this.line = line;
+        this.name = 'WatchDecodeError';
+    }
+}
+/**
+ * LineSplitter turns a byte stream into complete lines. Invariant: `pending` holds the text
+ * after the last newline seen, so a line (or a multi-byte character, via StringDecoder) cut
+ * across chunks is emitted once, whole. Blank lines are skipped.
+ */
+export class LineSplitter {
+    decoder = new StringDecoder('utf8');
+    pending = '';
+    /** push adds a chunk and returns the lines it completed. */
+    push(chunk) {
+        this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+        const parts = this.pending.split('\n');
+        this.pending = parts.pop() ?? '';
+        return parts.map((line) => line.trim()).filter((line) => line !== '');
+    }
+    /** end returns the last line when the stream did not end with a newline. */
+    end() {
+        const rest = (this.pending + this.decoder.end()).trim();
+        this.pending = '';
+        return rest === '' ? [] : [rest];
+    }
+}
+/** decodeWatchEvent parses one line; throws WatchDecodeError unless it is a known event type
+ * with an object. */
+export function decodeWatchEvent(line) {
+    let value;
+    try {
+        value = JSON.parse(line);
+    }
+    catch (err) {
+        throw new WatchDecodeError(`watch frame is not JSON: ${err.message}`, line);
+    }
+    const frame = value;
+    if (typeof frame !== 'object' || frame === null || typeof frame.type !== 'string' || !EVENT_TYPES.has(frame.type)) {
+        throw new WatchDecodeError('watch frame has no known event type', line);
+    }
+    if (typeof frame.object !== 'object' || frame.object === null)
+        throw new WatchDecodeError('watch frame has no object', line);
+    return { type: frame.type, object: frame.object };
+}
+/** watchStream opens `request` on `transport` and yields its events (see the module comment). */
+export async function* watchStream(transport, request, logger) {
+    const signal = request.signal;
+    if (signal?.aborted)
+        return;
+    let response;
+    try {
+        response = await transport.open(request);
+    }
+    catch (err) {
+        if (signal?.aborted)
+            return;
+        throw err;
+    }
+    try {
+        yield* readEvents(response, signal, logger);
+    }
+    finally {
+        // Whatever ended the loop, release the socket: a half-read watch must not linger.
+        response.destroy();
+    }
+}
+async function* readEvents(response, signal, logger) {
+    const splitter = new LineSplitter();
+    try {
+        for await (const chunk of response) {
+            for (const line of splitter.push(chunk))
+                yield decodeLogged(line, logger);
+        }
+    }
+    catch (err) {
+        if (signal?.aborted || isConnectionDrop(err)) {
+            logger.debug({ reason: err.message }, 'watch connection closed');
+            return;
+        }
+        throw err;
+    }
+    for (const line of splitter.end())
+        yield decodeLogged(line, logger);
+}
+function decodeLogged(line, logger) {
+    try {
+        return decodeWatchEvent(line);
+    }
+    catch (err) {
+        logger.error({ err: err.message, line: line.slice(0, 500) }, 'undecodable watch frame; closing the watch');
+        throw err;
+    }
+}
+/** isConnectionDrop is true for the errors a response stream raises when the server (or the
+ * network) closes the connection mid-stream: for a watch that is just "the stream ended". */
+function isConnectionDrop(err) {
+    const code = err.code;
+    return code === 'ECONNRESET' || code === 'EPIPE' || err.message === 'aborted';
+}
+//# sourceMappingURL=watch-stream.js.map

@@ -1,0 +1,206 @@
+/**
+ * Leader election on coordination.k8s.io/v1 Leases (client-go's leaderelection package):
+ * of all candidates running with the same lease name, at most one leads at a time.
+ *
+ * Rules (what every candidate does every retryPeriodMs):
+ *   - no Lease → create it holding it (AlreadyExists: someone else won the race);
+ *   - held by another identity whose record this candidate saw change less than the lease's
+ *     duration ago → wait. Expiry is judged by the local clock from when *this* candidate
+ *     last saw the record change, not by the holder's renewTime, so clock skew between
+ *     processes cannot make two leaders;
+ *   - otherwise (expired, released or ours) → update it: holderIdentity, renewTime, and on a
+ *     change of holder acquireTime and leaseTransitions + 1. The update carries the
+ *     resourceVersion read, so of two candidates racing only one wins (409 for the other).
+ *
+ * A leader that cannot renew for renewDeadlineMs, or finds the lease taken, stops leading:
+ * its leaderSignal aborts so everything it started stops. When run()'s own signal aborts the
+ * leader simply stops renewing; the lease expires and another candidate takes over.
+ */
+import { setMaxListeners } from 'node:events';
+import { isAlreadyExists, isConflict, isNotFound } from '../../apiserver/api/api-error.js';
+import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
+import { isAbortError } from './clock.js';
+/** createLeaderElector returns a LeaderElector (see the module comment). Throws RangeError
+ * unless leaseDurationMs > renewDeadlineMs > retryPeriodMs > 0, as client-go requires. */
+export function createLeaderElector(options) {
+    const config = {
+        namespace: options.namespace ?? 'kube-system',
+        leaseDurationMs: options.leaseDurationMs ?? 15_000,
+        renewDeadlineMs: options.renewDeadlineMs ?? 10_000,
+        retryPeriodMs: options.retryPeriodMs ?? 2_000,
+    };
+    if (!(config.leaseDurationMs > config.renewDeadlineMs && config.renewDeadlineMs > config.retryPeriodMs && config.retryPeriodMs > 0)) {
+        throw new RangeError('leader election needs leaseDurationMs > renewDeadlineMs > retryPeriodMs > 0');
+    }
+    return new LeaseElector({ ...options, ...config }, options.client.resource(leaseDefinition));
+}
+class LeaseElector {
+    config;
+    leases;
+    /** The lease spec as last read, and when (local clock) it was last seen to change. */
+    observed;
+    leading = false;
+    logger;
+    constructor(config, leases) {
+        this.config = config;
+        this.leases = leases;
+        this.logger = config.logger.child({ lease: `${config.namespace}/${config.name}`, identity: config.identity });
+    }
+    isLeader() {
+        return this.leading;
+    }
+    leader() {
+        return this.observed?.spec.holderIdentity || undefined;
+    }
+    async run(signal, callbacks) {
+        if (!(await this.acquire(signal)))
+            return;
+        const leadership = new AbortController();
+        // Everything the leader runs listens on leaderSignal (see Manager): not a leak.
+        setMaxListeners(0, leadership.signal);
+        this.leading = true;
+        this.logger.info({}, 'became leader');
+        const work = this.startLeading(callbacks, leadership.signal);
+        await this.renewWhileLeading(signal);
+        this.leading = false;
+        leadership.abort();
+        this.logger.info({ stopped: signal.aborted ? 'shutdown' : 'lost' }, 'stopped leading');
+        await work;
+        try {
+            callbacks.onStoppedLeading?.();
+        }
+        catch (err) {
+            this.logger.error({ err }, 'onStoppedLeading threw');
+        }
+    }
+    async startLeading(callbacks, leaderSignal) {
+        try {
+            await callbacks.onStartedLeading(leaderSignal);
+        }
+        catch (err) {
+            if (!isAbortError(err))
+                this.logger.error({ err }, 'onStartedLeading failed');
+        }
+    }
+    /** acquire retries every retryPeriodMs until this candidate holds the lease (true) or
+     * `signal` aborts (false). */
+    async acquire(signal) {
+        for (;;) {
+            if (signal.aborted)
+                return false;
+            if (await this.tryAcquireOrRenew())
+                return true;
+            if (!(await this.pause(signal)))
+                return false;
+        }
+    }
+    /** renewWhileLeading renews every retryPeriodMs until `signal` aborts or renewing has
+     * failed for renewDeadlineMs (or the lease was taken). */
+    async renewWhileLeading(signal) {
+        let lastRenewMs = this.config.clock.now();
+        while (await this.pause(signal)) {
+            if (await this.tryAcquireOrRenew()) {
+                lastRenewMs = this.config.clock.now();
+                continue;
+            }
+            const holder = this.leader();
+            if (holder && holder !== this.config.identity) {
+                this.logger.warn({ holder }, 'lease taken by another candidate');
+                return;
+            }
+            if (this.config.clock.now() - lastRenewMs >= this.config.renewDeadlineMs) {
+                this.logger.warn({ renewDeadlineMs: this.config.renewDeadlineMs }, 'failed to renew the lease before the deadline');
+                return;
+            }
+        }
+    }
+    /** pause sleeps one retry period; false when `signal` aborted. */
+    async pause(signal) {
+        try {
+            await this.config.clock.sleep(this.config.retryPeriodMs, signal);
+            return true;
+        }
+        catch (err) {
+            if (signal.aborted)
+                return false;
+            throw err;
+        }
+    }
+    /** tryAcquireOrRenew makes one attempt; false on any failure (logged at debug level:
+     * losing a race is the normal outcome for every candidate but one). */
+    async tryAcquireOrRenew() {
+        const nowMs = this.config.clock.now();
+        try {
+            const lease = await this.read();
+            if (!lease)
+                return await this.create(nowMs);
+            this.observe(lease, nowMs);
+            if (this.heldByOther(lease, nowMs))
+                return false;
+            const updated = await this.leases.update(this.claim(lease, nowMs));
+            this.observed = { spec: updated.spec ?? {}, atMs: nowMs };
+            return true;
+        }
+        catch (err) {
+            if (isConflict(err) || isAlreadyExists(err))
+                this.logger.debug({ reason: err.message }, 'lost a race for the lease');
+            else
+                this.logger.warn({ err }, 'lease request failed');
+            return false;
+        }
+    }
+    async read() {
+        try {
+            return await this.leases.get(this.config.namespace, this.config.name);
+        }
+        catch (err) {
+            if (isNotFound(err))
+                return undefined;
+            throw err;
+        }
+    }
+    async create(nowMs) {
+        const spec = this.claim({ metadata: {} }, nowMs).spec ?? {};
+        const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.config.name, namespace: this.config.namespace }, spec: { ...spec, leaseTransitions: 0 } };
+        const created = await this.leases.create(lease);
+        this.observed = { spec: created.spec ?? {}, atMs: nowMs };
+        return true;
+    }
+    /** observe records the lease and, if it changed since last seen, restarts its expiry timer. */
+    observe(lease, nowMs) {
+        const spec = lease.spec ?? {};
+        const previous = this.observed?.spec;
+        const changed = !previous || previous.holderIdentity !== spec.holderIdentity || previous.renewTime !== spec.renewTime;
+        if (changed)
+            this.observed = { spec, atMs: nowMs };
+    }
+    heldByOther(lease, nowMs) {
+        const holder = lease.spec?.holderIdentity;
+        if (!holder || holder === this.config.identity || !this.observed)
+            return false;
+        const durationMs = (lease.spec?.leaseDurationSeconds ?? 0) * 1000 || this.config.leaseDurationMs;
+        return this.observed.atMs + durationMs > nowMs;
+    }
+    /** claim is `lease` held by this candidate now, counting a transition on a change of holder. */
+    claim(lease, nowMs) {
+        const spec = lease.spec ?? {};
+        const isRenewal = spec.holderIdentity === this.config.identity;
+        const now = microTime(nowMs);
+        return {
+            ...lease,
+            spec: {
+                ...spec,
+                holderIdentity: this.config.identity,
+                leaseDurationSeconds: Math.max(1, Math.ceil(this.config.leaseDurationMs / 1000)),
+                acquireTime: isRenewal && spec.acquireTime ? spec.acquireTime : now,
+                renewTime: now,
+                leaseTransitions: isRenewal ? (spec.leaseTransitions ?? 0) : (spec.leaseTransitions ?? 0) + 1,
+            },
+        };
+    }
+}
+/** microTime formats ms since the epoch as metav1.MicroTime: `2024-05-01T12:00:00.123000Z`. */
+export function microTime(ms) {
+    return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+//# sourceMappingURL=leader-election.js.map

@@ -1,0 +1,122 @@
+/**
+ * One kubelet-sim process: N simulated nodes sharing one pod informer (indexed by node
+ * name), one pod controller running the pod workers, one log store and one kubelet HTTP
+ * server.
+ *
+ *   start: listen ─► informer synced ─► pod workers running ─► nodes register ─► resolve
+ *   signal aborts: nodes stop heartbeating ─► workers and informer stop ─► server closes ─► done
+ */
+import { setMaxListeners } from 'node:events';
+import { podDefinition } from '../apiserver/api/core/pod.js';
+import { createKubeClient } from '../controllers/runtime/client/http-client.js';
+import { createRealClock, isAbortError } from '../controllers/runtime/clock.js';
+import { createController } from '../controllers/runtime/controller.js';
+import { createEventRecorder } from '../controllers/runtime/event-recorder.js';
+import { createInformer } from '../controllers/runtime/informer.js';
+import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
+import { createLogger } from '../controllers/runtime/logger.js';
+import { keyOf } from '../controllers/runtime/reconciler.js';
+import { startKubeletServer } from './kubelet-server.js';
+import { ContainerLogStore } from './logs/container-log-store.js';
+import { NodeAgent } from './node-agent.js';
+import { DEFAULT_CAPACITY } from './node-object.js';
+import { createPodWorkers } from './pod-workers.js';
+/**
+ * startKubelet starts the process's parts and resolves once the kubelet server listens,
+ * the pod cache synced and every node began registering. It rejects (after cleaning up)
+ * if the server cannot listen or the signal aborts first.
+ */
+export async function startKubelet(options) {
+    const core = createCore(options);
+    const { informer, agents, logs, clock, logger, client } = core;
+    const simulated = new Map();
+    const server = await startKubeletServer({
+        host: options.host ?? '127.0.0.1',
+        port: options.port ?? 0,
+        logs: { lister: informer.lister, isLocalNode: (name) => agents.has(name), logs, clock },
+        nodes: simulated,
+        logger,
+    });
+    const { controller, workers, onRunning } = createPodController(core, options);
+    for (const agent of createNodeAgents(core, options, server.port, onRunning)) {
+        agents.set(agent.name, agent);
+        simulated.set(agent.name, { snapshot: () => agent.snapshot(), powerOn: () => agent.start(options.signal), powerOff: () => agent.stop() });
+    }
+    const parts = { running: runParts({ informer, controller, signal: options.signal, logger }), agents, server, client, workers };
+    try {
+        await informer.waitForSync(options.signal);
+    }
+    catch (err) {
+        await shutdown(parts);
+        throw err;
+    }
+    for (const agent of agents.values())
+        agent.start(options.signal);
+    logger.info({ nodes: [...agents.keys()], url: server.url }, `kubelet listening on ${server.url}`);
+    const done = aborted(options.signal).then(() => shutdown(parts));
+    return { url: server.url, port: server.port, nodeNames: [...agents.keys()], done };
+}
+function createCore(options) {
+    const clock = options.clock ?? createRealClock();
+    const logger = options.logger ?? createLogger({ component: 'kubelet', level: options.logLevel ?? 'info', clock });
+    const client = createKubeClient({ server: options.server, token: options.token, userAgent: 'kubesim-kubelet/0.1', logger });
+    // Every node agent and follow request listens on the process signal: many listeners is the design.
+    setMaxListeners(0, options.signal);
+    // One informer for the pods of all nodes, bound ones only (the kubelet never sees pending pods).
+    const informer = createInformer({ client: client.resource(podDefinition), fieldSelector: 'spec.nodeName!=', resyncMs: 60_000, clock, logger });
+    informer.addIndexer(NODE_NAME_INDEX, indexByNodeName);
+    return { clock, logger, client, informer, agents: new Map(), logs: new ContainerLogStore() };
+}
+/** createPodController wires the pod workers: informer events for pods on our nodes (and a
+ * node that comes back on) enqueue the pod's key. */
+function createPodController(core, options) {
+    const { client, informer, agents, logs, clock, logger } = core;
+    const workers = createPodWorkers({ pods: client.resource(podDefinition), lister: informer.lister, hosts: agents, logs, clock, logger, stages: options.stages });
+    const controller = createController({ name: 'kubelet-pods', reconciler: workers, workers: options.workers ?? 8, clock, logger });
+    const enqueue = (pod) => {
+        if (agents.has(pod.spec.nodeName ?? ''))
+            controller.queue.add(keyOf(pod));
+    };
+    informer.addEventHandlers({ onAdd: enqueue, onUpdate: (_old, pod) => enqueue(pod), onDelete: enqueue });
+    const onRunning = (nodeName) => informer.lister.byIndex(NODE_NAME_INDEX, nodeName).forEach(enqueue);
+    return { controller, workers, onRunning };
+}
+function createNodeAgents(core, options, kubeletPort, onRunning) {
+    const { client, clock, logger } = core;
+    return nodeConfigs(options, options.host ?? '127.0.0.1', kubeletPort).map((config) => {
+        const recorder = options.recordEvents === false ? undefined : createEventRecorder({ client, component: 'kubelet', host: config.name, clock, logger });
+        return new NodeAgent({ config, client, clock, logger, recorder, intervals: options.intervals, onRunning });
+    });
+}
+/** runKubelet runs a kubelet-sim process until `signal` aborts (see startKubelet). */
+export async function runKubelet(options) {
+    const kubelet = await startKubelet(options);
+    await kubelet.done;
+}
+/** nodeConfigs names and sizes the nodes: <prefix><startIndex>, <prefix><startIndex+1>, ... */
+function nodeConfigs(options, hostIP, kubeletPort) {
+    const count = options.nodes ?? 3;
+    const first = options.startIndex ?? 1;
+    const capacity = { ...DEFAULT_CAPACITY, ...options.capacity };
+    return Array.from({ length: count }, (_, i) => ({ name: `${options.nodePrefix ?? 'node-'}${first + i}`, index: first + i, capacity, hostIP, kubeletPort }));
+}
+function runParts(parts) {
+    const quietly = (what) => (err) => {
+        if (!isAbortError(err))
+            parts.logger.error({ err }, `${what} stopped with an error`);
+    };
+    return Promise.all([parts.informer.start(parts.signal).catch(quietly('pod informer')), parts.controller.start(parts.signal).catch(quietly('pod workers'))]).then(() => undefined);
+}
+async function shutdown(parts) {
+    await Promise.all([...parts.agents.values()].map((agent) => agent.stop()));
+    await parts.running;
+    parts.workers.forgetAll();
+    await parts.server.close();
+    parts.client.close();
+}
+function aborted(signal) {
+    if (signal.aborted)
+        return Promise.resolve();
+    return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+//# sourceMappingURL=kubelet.js.map

@@ -1,0 +1,108 @@
+/**
+ * ContainerLogStore keeps what simulated containers printed: per container, the current run
+ * and the previous one (for `kubectl logs --previous`), each in a bounded buffer.
+ *
+ * Access-log lines are generated lazily: a running instance knows when its next line is due
+ * and `catchUp(now)` writes every line due since, so idle containers cost no timers. A
+ * follower (`kubectl logs -f`) gets each line as it is written and is told when the run
+ * ends (exit, restart or the pod going away).
+ */
+import { accessLine, createSeededRng, exitLines, seedOf, startupLines } from './log-lines.js';
+const keyText = (key) => `${key.podUid}/${key.container}`;
+/** DEFAULT_LOG_CAPACITY is how many lines each run keeps (older ones are dropped). */
+export const DEFAULT_LOG_CAPACITY = 1000;
+export class ContainerLogStore {
+    capacity;
+    containers = new Map();
+    constructor(capacity = DEFAULT_LOG_CAPACITY) {
+        this.capacity = capacity;
+    }
+    /** started begins a new run (the current one becomes the previous) with start-up lines. */
+    started(key, run) {
+        const known = this.containers.get(keyText(key));
+        if (known)
+            this.end(known.current, run.atMs);
+        const instance = {
+            lines: [],
+            image: run.image,
+            nextAccessMs: run.atMs + run.intervalMs,
+            intervalMs: run.intervalMs,
+            rng: createSeededRng(seedOf(`${keyText(key)}/${run.restartCount}`)),
+            followers: new Set(),
+        };
+        for (const text of startupLines({ image: run.image, container: key.container, atMs: run.atMs }))
+            this.append(instance, { timeMs: run.atMs, text });
+        this.containers.set(keyText(key), { current: instance, previous: known?.current });
+    }
+    /** exited writes the exit lines of the current run and ends it. */
+    exited(key, exit) {
+        const instance = this.containers.get(keyText(key))?.current;
+        if (!instance || instance.endedMs !== undefined)
+            return;
+        this.generate(instance, exit.atMs);
+        for (const text of exitLines({ image: instance.image, ...exit }))
+            this.append(instance, { timeMs: exit.atMs, text });
+        this.end(instance, exit.atMs);
+    }
+    /** read returns the run's lines up to nowMs (undefined when it never ran) and whether it still runs. */
+    read(key, options) {
+        const logs = this.containers.get(keyText(key));
+        const instance = options.previous ? logs?.previous : logs?.current;
+        if (!instance)
+            return undefined;
+        this.generate(instance, options.nowMs);
+        return { lines: [...instance.lines], running: instance.endedMs === undefined };
+    }
+    /** follow subscribes to the current run; returns the unsubscribe function. A run that
+     * already ended calls ended() at once. */
+    follow(key, follower) {
+        const instance = this.containers.get(keyText(key))?.current;
+        if (!instance || instance.endedMs !== undefined) {
+            follower.ended();
+            return () => undefined;
+        }
+        instance.followers.add(follower);
+        return () => instance.followers.delete(follower);
+    }
+    /** catchUp writes the access lines due by nowMs in the current run (followers get them). */
+    catchUp(key, nowMs) {
+        const instance = this.containers.get(keyText(key))?.current;
+        if (instance)
+            this.generate(instance, nowMs);
+    }
+    /** forgetPod drops every container of a pod incarnation and ends its followers. */
+    forgetPod(podUid, nowMs) {
+        for (const [text, logs] of this.containers) {
+            if (!text.startsWith(`${podUid}/`))
+                continue;
+            this.end(logs.current, nowMs);
+            this.containers.delete(text);
+        }
+    }
+    generate(instance, nowMs) {
+        const untilMs = Math.min(nowMs, instance.endedMs ?? Number.POSITIVE_INFINITY);
+        // A container nobody read for a long time: only the last `capacity` lines would survive.
+        const skip = Math.floor((untilMs - instance.nextAccessMs) / instance.intervalMs) - this.capacity;
+        if (skip > 0)
+            instance.nextAccessMs += skip * instance.intervalMs;
+        while (instance.nextAccessMs <= untilMs) {
+            this.append(instance, { timeMs: instance.nextAccessMs, text: accessLine(instance.rng, instance.nextAccessMs) });
+            instance.nextAccessMs += instance.intervalMs;
+        }
+    }
+    append(instance, line) {
+        instance.lines.push(line);
+        if (instance.lines.length > this.capacity)
+            instance.lines.shift();
+        for (const follower of instance.followers)
+            follower.line(line);
+    }
+    end(instance, atMs) {
+        if (instance.endedMs === undefined)
+            instance.endedMs = atMs;
+        for (const follower of instance.followers)
+            follower.ended();
+        instance.followers.clear();
+    }
+}
+//# sourceMappingURL=container-log-store.js.map

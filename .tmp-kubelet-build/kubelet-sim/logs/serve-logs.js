@@ -1,0 +1,76 @@
+import { parseBehaviour } from '../behaviour.js';
+import { parseTime } from '../stages/classify.js';
+import { ByteBudget, formatLine, logsUnavailableReason, parseLogQuery, selectLines } from './log-request.js';
+/** sendStatus answers with a Kubernetes Status error. */
+export function sendStatus(res, code, reason, message) {
+    res.writeHead(code, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }));
+}
+/** serveContainerLogs answers one containerLogs request (see the module comment). */
+export function serveContainerLogs(deps, req, res, target) {
+    const query = parseLogQuery(new URL(req.url ?? '/', 'http://kubelet').searchParams);
+    if (typeof query === 'string')
+        return sendStatus(res, 400, 'BadRequest', query);
+    const pod = deps.lister.get(target.namespace, target.pod);
+    if (!pod || !deps.isLocalNode(pod.spec.nodeName ?? ''))
+        return sendStatus(res, 404, 'NotFound', `pods "${target.pod}" not found`);
+    const names = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => c.name);
+    if (!names.includes(target.container))
+        return sendStatus(res, 400, 'BadRequest', `container ${target.container} is not valid for pod ${target.pod}`);
+    const unavailable = logsUnavailableReason(pod, target.container, query.previous);
+    if (unavailable)
+        return sendStatus(res, 400, 'BadRequest', unavailable);
+    const key = { podUid: pod.metadata.uid ?? '', container: target.container };
+    adoptRunningContainer(deps, pod, key);
+    const nowMs = deps.clock.now();
+    const read = deps.logs.read(key, { previous: query.previous, nowMs });
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' });
+    const budget = new ByteBudget(query.limitBytes);
+    res.write(budget.take(selectLines(read?.lines ?? [], query, nowMs).map((line) => formatLine(line, query.timestamps)).join('')));
+    if (!query.follow || query.previous || !read?.running || budget.exhausted) {
+        res.end();
+        return;
+    }
+    follow(deps, { res, key, query, budget, intervalMs: parseBehaviour(pod).behaviour.logIntervalMs });
+}
+/** adoptRunningContainer gives a container that runs but has no log yet (kubelet-sim was
+ * restarted under it) a log starting at its recorded start time. */
+function adoptRunningContainer(deps, pod, key) {
+    if (deps.logs.read(key, { previous: false, nowMs: deps.clock.now() }))
+        return;
+    const status = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].find((s) => s.name === key.container);
+    const startedMs = parseTime(status?.state?.running?.startedAt);
+    if (startedMs === undefined)
+        return;
+    const image = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === key.container)?.image ?? '';
+    deps.logs.started(key, { image, atMs: startedMs, intervalMs: parseBehaviour(pod).behaviour.logIntervalMs, restartCount: status?.restartCount ?? 0 });
+}
+/** follow streams the run's new lines; a clock tick every intervalMs makes the simulated
+ * server "serve" its next requests. Ends with the run, the budget, or the connection. */
+function follow(deps, { res, key, query, budget, intervalMs }) {
+    let timer;
+    let unsubscribe = () => undefined;
+    const finish = () => {
+        timer?.cancel();
+        unsubscribe();
+        if (!res.writableEnded)
+            res.end();
+    };
+    unsubscribe = deps.logs.follow(key, {
+        line: (line) => {
+            res.write(budget.take(formatLine(line, query.timestamps)));
+            if (budget.exhausted)
+                finish();
+        },
+        ended: finish,
+    });
+    const tick = () => {
+        deps.logs.catchUp(key, deps.clock.now());
+        if (!res.writableEnded)
+            timer = deps.clock.setTimeout(tick, intervalMs);
+    };
+    if (!res.writableEnded)
+        timer = deps.clock.setTimeout(tick, intervalMs);
+    res.on('close', finish);
+}
+//# sourceMappingURL=serve-logs.js.map

@@ -1,0 +1,208 @@
+/**
+ * NodeAgent: one simulated node's own loops — registration and heartbeats — as a kubelet
+ * runs them. Pods bound to the node are run by the process's pod workers (pod-workers.ts),
+ * which ask the agent whether the node is powered on and for its pod IPs.
+ *
+ *            start()          registered
+ *   Stopped ────────► Registering ────────► Running
+ *      ▲                                       │
+ *      └──────────── stop() / shutdown ────────┘
+ *
+ * While Running: the Lease in kube-node-lease is renewed every leaseRenewMs; the Node's
+ * status is checked every statusUpdateMs and written when it differs from what the kubelet
+ * would report, or when statusReportMs passed since the last report (the heartbeat). A
+ * stopped node does none of this and its pods get no status updates, as if it lost power
+ * or network; start() registers again and resyncs its pods.
+ */
+import { isAlreadyExists, isNotFound } from '../apiserver/api/api-error.js';
+import { leaseDefinition } from '../apiserver/api/coordination/lease.js';
+import { nodeDefinition } from '../apiserver/api/core/node.js';
+import { deepEqual } from '../apiserver/api/deep-equal.js';
+import { isStatusCurrent, newNode, nodeLabels, nodeLease, nodeStatus, NODE_LEASE_NAMESPACE, podCidrOf } from './node-object.js';
+import { PodIpAllocator } from './pod-ip-allocator.js';
+import { formatTime } from './stages/classify.js';
+export const DEFAULT_HEARTBEAT_INTERVALS = Object.freeze({
+    leaseRenewMs: 10_000,
+    statusUpdateMs: 10_000,
+    statusReportMs: 60_000,
+    retryMs: 1_000,
+});
+export class NodeAgent {
+    options;
+    name;
+    hostIP;
+    ips;
+    recorder;
+    nodes;
+    leases;
+    intervals;
+    logger;
+    state = 'Stopped';
+    power;
+    loops = Promise.resolve();
+    node;
+    lease;
+    lastLeaseRenewalMs;
+    lastStatusReportMs;
+    constructor(options) {
+        this.options = options;
+        this.name = options.config.name;
+        this.hostIP = options.config.hostIP;
+        this.ips = new PodIpAllocator(options.config.index);
+        this.recorder = options.recorder;
+        this.nodes = options.client.resource(nodeDefinition);
+        this.leases = options.client.resource(leaseDefinition);
+        this.intervals = { ...DEFAULT_HEARTBEAT_INTERVALS, ...options.intervals };
+        this.logger = options.logger.child({ node: this.name });
+    }
+    /** isPoweredOn: the node runs (or is registering); its pods may be updated. */
+    isPoweredOn() {
+        return this.state !== 'Stopped';
+    }
+    /** start powers the node on (no-op when on); the loops stop when `parent` aborts or stop(). */
+    start(parent) {
+        if (this.power || parent.aborted)
+            return;
+        const power = (this.power = new AbortController());
+        const onParentAbort = () => power.abort();
+        parent.addEventListener('abort', onParentAbort, { once: true });
+        this.state = 'Registering';
+        this.loops = this.run(power.signal).finally(() => {
+            parent.removeEventListener('abort', onParentAbort);
+            if (this.power !== power)
+                return;
+            this.power = undefined;
+            this.state = 'Stopped';
+        });
+    }
+    /** stop powers the node off and resolves once its loops have ended. */
+    async stop() {
+        this.power?.abort();
+        await this.loops;
+        await this.recorder?.flush();
+    }
+    snapshot() {
+        const snapshot = { name: this.name, state: this.state, podCIDR: podCidrOf(this.options.config), pods: this.ips.size };
+        if (this.lastLeaseRenewalMs !== undefined)
+            snapshot.lastLeaseRenewal = formatTime(this.lastLeaseRenewalMs);
+        if (this.lastStatusReportMs !== undefined)
+            snapshot.lastStatusReport = formatTime(this.lastStatusReportMs);
+        return snapshot;
+    }
+    async run(signal) {
+        if (!(await this.retryUntil(signal, () => this.register(), 'registration failed')))
+            return;
+        this.state = 'Running';
+        this.logger.info({ uid: this.node?.metadata.uid }, 'node registered');
+        this.options.onRunning(this.name);
+        await Promise.all([
+            this.every(signal, this.intervals.leaseRenewMs, () => this.renewLease()),
+            this.every(signal, this.intervals.statusUpdateMs, () => this.syncStatus()),
+        ]);
+    }
+    /** every runs `tick` now and then every periodMs (retryMs after a failure) until abort. */
+    async every(signal, periodMs, tick) {
+        while (!signal.aborted) {
+            const ok = await this.attempt(tick, 'heartbeat failed');
+            if (!(await this.pause(ok ? periodMs : Math.min(periodMs, this.intervals.retryMs), signal)))
+                return;
+        }
+    }
+    async retryUntil(signal, action, what) {
+        while (!signal.aborted) {
+            if (await this.attempt(action, what))
+                return true;
+            if (!(await this.pause(this.intervals.retryMs, signal)))
+                return false;
+        }
+        return false;
+    }
+    /** attempt runs `action`; a failure is logged (the loop retries) and reported as false. */
+    async attempt(action, what) {
+        try {
+            await action();
+            return true;
+        }
+        catch (err) {
+            this.logger.warn({ err }, what);
+            return false;
+        }
+    }
+    async pause(delayMs, signal) {
+        try {
+            await this.options.clock.sleep(delayMs, signal);
+            return true;
+        }
+        catch (err) {
+            if (signal.aborted)
+                return false;
+            throw err;
+        }
+    }
+    /** register creates the Node, or (a restart) brings an existing one up to date. */
+    async register() {
+        const { config, clock } = this.options;
+        try {
+            this.node = await this.nodes.create(newNode(config, clock.now()));
+            this.lastStatusReportMs = clock.now();
+            return;
+        }
+        catch (err) {
+            if (!isAlreadyExists(err))
+                throw err;
+        }
+        let node = await this.nodes.get('', this.name);
+        const labels = { ...node.metadata.labels, ...nodeLabels(config) };
+        const podCIDR = node.spec?.podCIDR ?? podCidrOf(config);
+        if (!deepEqual(labels, node.metadata.labels) || node.spec?.podCIDR !== podCIDR) {
+            node = await this.nodes.update({ ...node, metadata: { ...node.metadata, labels }, spec: { ...node.spec, podCIDR, podCIDRs: [podCIDR] } });
+        }
+        this.node = await this.nodes.updateStatus({ ...node, status: nodeStatus(config, node.status, clock.now()) });
+        this.lastStatusReportMs = clock.now();
+    }
+    /** renewLease updates the cached Lease (creating it when missing); any failure drops the
+     * cache so the next attempt starts from a fresh read. */
+    async renewLease() {
+        const nowMs = this.options.clock.now();
+        const node = this.node;
+        if (!node)
+            return;
+        try {
+            this.lease ??= await this.leases.get(NODE_LEASE_NAMESPACE, this.name).catch((err) => {
+                if (isNotFound(err))
+                    return undefined;
+                throw err;
+            });
+            const renewed = nodeLease(node, nowMs, this.lease);
+            this.lease = this.lease ? await this.leases.update(renewed) : await this.leases.create(renewed);
+            this.lastLeaseRenewalMs = nowMs;
+        }
+        catch (err) {
+            this.lease = undefined;
+            throw err;
+        }
+    }
+    /** syncStatus writes the node status when it changed or the report period passed; a Node
+     * deleted behind our back is registered again. */
+    async syncStatus() {
+        const { config, clock } = this.options;
+        const nowMs = clock.now();
+        let node;
+        try {
+            node = await this.nodes.get('', this.name);
+        }
+        catch (err) {
+            if (!isNotFound(err))
+                throw err;
+            this.logger.warn({}, 'node object is gone; registering again');
+            return this.register();
+        }
+        const desired = nodeStatus(config, node.status, nowMs);
+        const due = this.lastStatusReportMs === undefined || nowMs - this.lastStatusReportMs >= this.intervals.statusReportMs;
+        if (!due && isStatusCurrent(node.status, desired))
+            return;
+        this.node = await this.nodes.updateStatus({ ...node, status: desired });
+        this.lastStatusReportMs = nowMs;
+    }
+}
+//# sourceMappingURL=node-agent.js.map

@@ -1,0 +1,159 @@
+/**
+ * The pod workers (the kubelet's pod workers and status manager in one Reconciler): for
+ * each pod bound to one of this process's nodes, evaluate the stage engine, wait out the
+ * plan's delay (requeueAfterMs), apply it, and write the result through pods/status (PUT
+ * with the resourceVersion read; a 409 means re-read and re-plan) — or, for a deleted pod
+ * whose containers stopped, confirm the deletion with gracePeriodSeconds 0 and a uid
+ * precondition. A reconcile runs several due transitions back to back.
+ *
+ * Per-pod state (the engine's memory, the reserved pod IP, the last status written) lives
+ * here and is dropped when the pod disappears. Nothing here is needed for correctness after
+ * a restart: the engine falls back to the status timestamps.
+ */
+import { isConflict, isNotFound } from '../apiserver/api/api-error.js';
+import { parseBehaviour } from './behaviour.js';
+import { applyPlan, emptyMemory, evaluate } from './stages/engine.js';
+/** MAX_TRANSITIONS_PER_SYNC bounds one reconcile, so one busy pod cannot hog a worker. */
+const MAX_TRANSITIONS_PER_SYNC = 10;
+/** resourceVersionOf reads kubesim's resourceVersion as a number. NOTE: resourceVersions are
+ * opaque in Kubernetes; comparing them is only an optimisation here (a wrong guess costs a
+ * 409 and a re-read, never a wrong write). */
+const resourceVersionOf = (pod) => Number(pod.metadata.resourceVersion ?? 0) || 0;
+/** createPodWorkers returns the Reconciler behind the kubelet's pod controller. */
+export function createPodWorkers(options) {
+    return new PodWorkers(options);
+}
+class PodWorkers {
+    options;
+    workers = new Map();
+    constructor(options) {
+        this.options = options;
+    }
+    async reconcile({ namespace, name }) {
+        const key = `${namespace}/${name}`;
+        const cached = this.options.lister.get(namespace, name);
+        const host = cached ? this.options.hosts.get(cached.spec.nodeName ?? '') : undefined;
+        if (!cached || !host) {
+            this.forget(key);
+            return {};
+        }
+        // A stopped node reports nothing; starting it again requeues its pods.
+        if (!host.isPoweredOn())
+            return {};
+        const worker = this.workerFor(key, cached, host);
+        let pod = this.freshest(worker, cached);
+        for (let i = 0; i < MAX_TRANSITIONS_PER_SYNC; i++) {
+            const step = await this.step(key, worker, pod);
+            if (step.kind === 'idle')
+                return {};
+            if (step.kind === 'wait')
+                return { requeueAfterMs: step.delayMs };
+            pod = step.pod;
+        }
+        return { requeueAfterMs: 1 };
+    }
+    forgetAll() {
+        for (const key of [...this.workers.keys()])
+            this.forget(key);
+    }
+    /** step evaluates the pod once and applies the plan if it is due. */
+    async step(key, worker, pod) {
+        const { behaviour, problems } = parseBehaviour(pod);
+        if (problems.length > 0 && !worker.warned) {
+            worker.warned = true;
+            this.options.logger.warn({ pod: key, problems }, 'ignoring invalid kubesim.io annotations');
+        }
+        const input = { pod, node: { name: worker.host.name, hostIP: worker.host.hostIP, podIP: worker.podIP }, nowMs: this.options.clock.now(), behaviour, memory: worker.memory, stages: this.options.stages };
+        const evaluation = evaluate(input);
+        worker.memory = evaluation.memory;
+        const plan = evaluation.plan;
+        if (!plan)
+            return { kind: 'idle' };
+        if (plan.delayMs > 0)
+            return { kind: 'wait', delayMs: plan.delayMs };
+        const result = applyPlan({ ...input, memory: worker.memory }, plan);
+        this.options.logger.debug({ pod: key, stage: plan.stage, target: plan.target }, 'pod stage');
+        return result.delete ? this.confirmDeletion(key, worker, pod, result, behaviour) : this.writeStatus(key, worker, pod, result, behaviour);
+    }
+    async writeStatus(key, worker, pod, result, behaviour) {
+        const { pods } = this.options;
+        let written;
+        try {
+            written = await pods.updateStatus({ ...structuredClone(pod), status: result.status });
+        }
+        catch (err) {
+            if (isNotFound(err))
+                return this.gone(key);
+            if (!isConflict(err))
+                throw err;
+            // Someone else wrote the pod (or the cache was behind): re-read and plan again.
+            return { kind: 'again', pod: await pods.get(pod.metadata.namespace ?? '', pod.metadata.name ?? '') };
+        }
+        worker.memory = result.memory;
+        worker.lastWritten = written;
+        this.report(worker, written, result, behaviour);
+        return { kind: 'again', pod: written };
+    }
+    async confirmDeletion(key, worker, pod, result, behaviour) {
+        const { namespace = '', name = '', uid } = pod.metadata;
+        try {
+            await this.options.pods.delete(namespace, name, { gracePeriodSeconds: 0, preconditions: uid ? { uid } : undefined });
+        }
+        catch (err) {
+            // Gone already, or a new pod of the same name (uid precondition): nothing left to do.
+            if (!isNotFound(err) && !isConflict(err))
+                throw err;
+        }
+        this.report(worker, pod, result, behaviour);
+        return this.gone(key);
+    }
+    /** report passes a written transition on to the log simulation and the event recorder. */
+    report(worker, pod, result, behaviour) {
+        const nowMs = this.options.clock.now();
+        for (const change of result.changes) {
+            const key = { podUid: worker.uid, container: change.container };
+            if (change.change === 'exited') {
+                this.options.logs.exited(key, { atMs: nowMs, exitCode: change.exitCode ?? 0, reason: change.reason ?? 'exited' });
+                continue;
+            }
+            const spec = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === change.container);
+            const status = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].find((c) => c.name === change.container);
+            this.options.logs.started(key, { image: spec?.image ?? '', atMs: nowMs, intervalMs: behaviour.logIntervalMs, restartCount: status?.restartCount ?? 0 });
+        }
+        for (const event of result.events)
+            worker.host.recorder?.event(pod, event.type, event.reason, event.message);
+    }
+    gone(key) {
+        this.forget(key);
+        return { kind: 'idle' };
+    }
+    /** workerFor returns the pod's worker, starting afresh for a new pod (or a new uid). */
+    workerFor(key, pod, host) {
+        const uid = pod.metadata.uid ?? '';
+        const known = this.workers.get(key);
+        if (known?.uid === uid)
+            return known;
+        if (known)
+            this.forget(key);
+        const worker = { uid, host, podIP: host.ips.allocate(key, pod.status?.podIP), memory: emptyMemory() };
+        this.workers.set(key, worker);
+        return worker;
+    }
+    /** freshest is our last write when the cache has not caught up with it yet. */
+    freshest(worker, cached) {
+        const written = worker.lastWritten;
+        if (written && resourceVersionOf(written) > resourceVersionOf(cached))
+            return written;
+        delete worker.lastWritten;
+        return cached;
+    }
+    forget(key) {
+        const worker = this.workers.get(key);
+        if (!worker)
+            return;
+        this.workers.delete(key);
+        worker.host.ips.release(key);
+        this.options.logs.forgetPod(worker.uid, this.options.clock.now());
+    }
+}
+//# sourceMappingURL=pod-workers.js.map

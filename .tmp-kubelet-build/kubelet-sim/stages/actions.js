@@ -1,0 +1,108 @@
+import { nextBackoff } from './backoff.js';
+import { formatTime, hasRun } from './classify.js';
+import { crashBackoffOf, exitPlanOf, podLabel, pullBackoffOf, readinessDelayMs, sinceMs } from './context.js';
+import { crashLoopStatus, runningStatus, terminatedStatus, waitingStatus } from './container-status.js';
+import { GUARDS } from './guards.js';
+import { Action, Guard } from './stage.js';
+/** formatDuration writes a duration as Go's time.Duration does (300ms, 10s, 1m20s, 5m0s). */
+export function formatDuration(ms) {
+    if (ms < 1000)
+        return `${ms}ms`;
+    const totalSeconds = ms / 1000;
+    if (totalSeconds < 60)
+        return `${+totalSeconds.toFixed(3)}s`;
+    const minutes = Math.floor(totalSeconds / 60);
+    return `${minutes}m${+(totalSeconds - minutes * 60).toFixed(3)}s`;
+}
+/** setContainer replaces (or adds) the container's entry in the right status list. */
+function setContainer(draft, ref, status) {
+    const list = ref.init ? (draft.status.initContainerStatuses ??= []) : (draft.status.containerStatuses ??= []);
+    const index = list.findIndex((entry) => entry.name === ref.name);
+    if (index >= 0)
+        list[index] = status;
+    else
+        list.push(status);
+}
+const event = (type, reason, message) => ({ type, reason, message });
+/** acknowledge is the kubelet's first report: Pending, host IP, start time, every container
+ * waiting (PodInitializing when init containers come first, else ContainerCreating). */
+function acknowledge(ctx, _ref, draft) {
+    const { node, nowMs } = ctx.input;
+    const reason = ctx.refs.some((ref) => ref.init) ? 'PodInitializing' : 'ContainerCreating';
+    draft.status.hostIP = node.hostIP;
+    draft.status.hostIPs = [{ ip: node.hostIP }];
+    draft.status.startTime = formatTime(nowMs);
+    for (const ref of ctx.refs)
+        setContainer(draft, ref, waitingStatus({ ...ref, status: undefined }, reason));
+}
+/** start runs the container: its first run after the image pull, or a restart (which
+ * advances the crash backoff, as the kubelet's backOff.Next does). */
+function start(ctx, ref, draft) {
+    const { pod, node, nowMs } = ctx.input;
+    const restart = hasRun(ref.status);
+    const ready = (!ref.init || ref.spec.restartPolicy === 'Always') && GUARDS[Guard.ReadinessPasses](ctx, ref) && readinessDelayMs(ctx, ref) === 0;
+    setContainer(draft, ref, runningStatus(ref, { podUid: pod.metadata.uid ?? '', nowMs, ready }));
+    draft.status.podIP ??= node.podIP;
+    draft.status.podIPs ??= [{ ip: draft.status.podIP }];
+    delete draft.memory.backoff[`pull:${ref.key}`];
+    if (restart)
+        draft.memory.backoff[`crash:${ref.key}`] = nextBackoff(crashBackoffOf(ctx, ref), sinceMs(ctx, ref.key), nowMs);
+    const image = ref.spec.image ?? '';
+    const pullMs = ctx.input.behaviour.imagePullMs;
+    const pulled = restart
+        ? [event('Normal', 'Pulled', `Container image "${image}" already present on machine`)]
+        : [event('Normal', 'Pulling', `Pulling image "${image}"`), event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${formatDuration(pullMs)} (${formatDuration(pullMs)} including waiting)`)];
+    draft.events.push(...pulled, event('Normal', 'Created', `Created container ${ref.name}`), event('Normal', 'Started', `Started container ${ref.name}`));
+    draft.changes.push({ container: ref.name, change: 'started' });
+}
+function failPull(ctx, ref, draft) {
+    const image = ref.spec.image ?? '';
+    const message = `failed to pull and unpack image "${image}": simulated pull failure (kubesim.io/image-pull=error)`;
+    setContainer(draft, ref, waitingStatus(ref, 'ErrImagePull', message));
+    const key = `pull:${ref.key}`;
+    draft.memory.backoff[key] = nextBackoff(pullBackoffOf(ctx, ref), ctx.input.nowMs, ctx.input.nowMs);
+    draft.events.push(event('Normal', 'Pulling', `Pulling image "${image}"`), event('Warning', 'Failed', `Failed to pull image "${image}": ${message}`), event('Warning', 'Failed', 'Error: ErrImagePull'));
+}
+function backOffPull(_ctx, ref, draft) {
+    const message = `Back-off pulling image "${ref.spec.image ?? ''}"`;
+    setContainer(draft, ref, waitingStatus(ref, 'ImagePullBackOff', message));
+    draft.events.push(event('Normal', 'BackOff', message), event('Warning', 'Failed', 'Error: ImagePullBackOff'));
+}
+function becomeReady(_ctx, ref, draft) {
+    setContainer(draft, ref, { ...structuredClone(ref.status), ready: true });
+}
+function exit(ctx, ref, draft) {
+    const plan = exitPlanOf(ctx, ref) ?? { exitCode: 0, reason: 'exited' };
+    setContainer(draft, ref, terminatedStatus(ref, { nowMs: ctx.input.nowMs, exitCode: plan.exitCode }));
+    draft.changes.push({ container: ref.name, change: 'exited', exitCode: plan.exitCode, reason: plan.reason });
+}
+function backOffCrash(ctx, ref, draft) {
+    const backoff = formatDuration(crashBackoffOf(ctx, ref)?.durationMs ?? 0);
+    setContainer(draft, ref, crashLoopStatus(ref, `back-off ${backoff} restarting failed container=${ref.name} pod=${podLabel(ctx)}`));
+    draft.events.push(event('Warning', 'BackOff', `Back-off restarting failed container ${ref.name} in pod ${podLabel(ctx)}`));
+}
+/** remove: the containers stopped (SIGTERM honoured); the kubelet confirms the deletion. */
+function remove(ctx, _ref, draft) {
+    draft.delete = true;
+    for (const ref of ctx.refs.filter((r) => r.status?.state?.running)) {
+        draft.events.push(event('Normal', 'Killing', `Stopping container ${ref.name}`));
+        draft.changes.push({ container: ref.name, change: 'exited', exitCode: 0, reason: 'stopped: the pod was deleted (SIGTERM)' });
+    }
+}
+const forContainer = (fn) => (ctx, ref, draft) => {
+    if (!ref)
+        throw new Error('a container action needs a container target');
+    fn(ctx, ref, draft);
+};
+/** ACTIONS implements every Action word. */
+export const ACTIONS = {
+    [Action.Acknowledge]: acknowledge,
+    [Action.Start]: forContainer(start),
+    [Action.FailPull]: forContainer(failPull),
+    [Action.BackOffPull]: forContainer(backOffPull),
+    [Action.BecomeReady]: forContainer(becomeReady),
+    [Action.Exit]: forContainer(exit),
+    [Action.BackOffCrash]: forContainer(backOffCrash),
+    [Action.Delete]: remove,
+};
+//# sourceMappingURL=actions.js.map

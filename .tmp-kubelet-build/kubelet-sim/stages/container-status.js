@@ -1,0 +1,101 @@
+/**
+ * Builders for core/v1 ContainerStatus values as a containerd-backed kubelet reports them:
+ * normalised image references, sha256 image IDs and containerd:// container IDs. IDs are
+ * hashes of stable inputs, so the same pod always gets the same IDs (golden tests). Pure.
+ */
+import { createHash } from 'node:crypto';
+import { formatTime, hasRun } from './classify.js';
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+/** normalizeImage spells an image the way containerd reports it:
+ * `nginx` → `docker.io/library/nginx:latest`, `me/app:1` → `docker.io/me/app:1`. */
+export function normalizeImage(image) {
+    const name = image || 'unknown';
+    const slash = name.indexOf('/');
+    const first = slash < 0 ? '' : name.slice(0, slash);
+    const hasRegistry = first.includes('.') || first.includes(':') || first === 'localhost';
+    const qualified = hasRegistry ? name : slash < 0 ? `docker.io/library/${name}` : `docker.io/${name}`;
+    const lastSegment = qualified.slice(qualified.lastIndexOf('/') + 1);
+    return qualified.includes('@') || lastSegment.includes(':') ? qualified : `${qualified}:latest`;
+}
+/** imageIdOf is the repository digest of an image: `<repository>@sha256:<hex>`. */
+export function imageIdOf(image) {
+    const normalized = normalizeImage(image);
+    const repository = normalized.replace(/@.*$/, '').replace(/:[^:/]*$/, '');
+    return `${repository}@sha256:${sha256(`image:${normalized}`)}`;
+}
+/** containerIdOf names one run of a container: a new ID per restart. */
+export function containerIdOf(podUid, container, restartCount) {
+    return `containerd://${sha256(`${podUid}/${container}/${restartCount}`)}`;
+}
+/** previousTermination is the termination a restart moves into lastState. */
+function previousTermination(ref) {
+    const terminated = ref.status?.state?.terminated ?? ref.status?.lastState?.terminated;
+    return terminated ? { terminated: structuredClone(terminated) } : {};
+}
+/** waitingStatus keeps the container's counters and last termination, with a waiting state. */
+export function waitingStatus(ref, reason, message) {
+    const previous = ref.status;
+    const status = {
+        name: ref.name,
+        state: { waiting: message ? { reason, message } : { reason } },
+        lastState: structuredClone(previous?.lastState ?? {}),
+        ready: false,
+        restartCount: previous?.restartCount ?? 0,
+        image: previous?.image ?? ref.spec.image ?? '',
+        imageID: previous?.imageID ?? '',
+        started: false,
+    };
+    if (previous?.containerID)
+        status.containerID = previous.containerID;
+    return status;
+}
+/** runningStatus is a fresh run of the container: a restart when it ran before (restartCount
+ * + 1, the last termination moves to lastState). */
+export function runningStatus(ref, options) {
+    const restart = hasRun(ref.status);
+    const restartCount = (ref.status?.restartCount ?? 0) + (restart ? 1 : 0);
+    return {
+        name: ref.name,
+        state: { running: { startedAt: formatTime(options.nowMs) } },
+        lastState: restart ? previousTermination(ref) : {},
+        ready: options.ready,
+        restartCount,
+        image: normalizeImage(ref.spec.image),
+        imageID: imageIdOf(ref.spec.image),
+        containerID: containerIdOf(options.podUid, ref.name, restartCount),
+        started: true,
+    };
+}
+/** terminatedStatus ends the current run with `exitCode`. */
+export function terminatedStatus(ref, options) {
+    const previous = ref.status;
+    const terminated = {
+        exitCode: options.exitCode,
+        reason: options.exitCode === 0 ? 'Completed' : 'Error',
+        startedAt: previous?.state?.running?.startedAt ?? formatTime(options.nowMs),
+        finishedAt: formatTime(options.nowMs),
+    };
+    if (options.message)
+        terminated.message = options.message;
+    if (previous?.containerID)
+        terminated.containerID = previous.containerID;
+    return {
+        name: ref.name,
+        state: { terminated },
+        lastState: structuredClone(previous?.lastState ?? {}),
+        // A plain init container that completed reports ready, as the kubelet does.
+        ready: ref.init && options.exitCode === 0,
+        restartCount: previous?.restartCount ?? 0,
+        image: previous?.image ?? normalizeImage(ref.spec.image),
+        imageID: previous?.imageID ?? imageIdOf(ref.spec.image),
+        containerID: previous?.containerID ?? '',
+        started: false,
+    };
+}
+/** crashLoopStatus: waiting out the restart backoff; the termination moves to lastState. */
+export function crashLoopStatus(ref, message) {
+    const status = waitingStatus(ref, 'CrashLoopBackOff', message);
+    status.lastState = previousTermination(ref);
+    return status;
+}
+//# sourceMappingURL=container-status.js.map

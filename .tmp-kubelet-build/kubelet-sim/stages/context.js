@@ -1,0 +1,71 @@
+/**
+ * EvalContext: one evaluation's view of the pod (its container refs and the observed
+ * memory), shared by the guards, delays and actions. Pure helpers only.
+ */
+import { backoffFromRestarts } from './backoff.js';
+import { POD_TARGET, containerPhase, containerRefs, parseTime } from './classify.js';
+import { ContainerPhase } from './stage.js';
+/** createContext builds the context for `input` with already-observed `memory`. */
+export function createContext(input, memory) {
+    return { input, memory, refs: containerRefs(input.pod) };
+}
+/** sinceMs is when the target entered its current state (now when unknown). */
+export function sinceMs(ctx, target) {
+    return ctx.memory.targets[target]?.sinceMs ?? ctx.input.nowMs;
+}
+/**
+ * clockStartMs is when the target's current stage clock started: its sinceMs, except that a
+ * container still to be created cannot start pulling before the containers it waits for
+ * (earlier init containers; all init containers for an app container) finished.
+ */
+export function clockStartMs(ctx, ref) {
+    const own = sinceMs(ctx, ref.key);
+    if (containerPhase(ref.status) !== ContainerPhase.Creating)
+        return own;
+    const blockers = ctx.refs.filter((other) => other.init && (!ref.init || other.index < ref.index));
+    return Math.max(own, ...blockers.map((other) => sinceMs(ctx, other.key)));
+}
+/** podSinceMs is sinceMs of the pod-level target. */
+export function podSinceMs(ctx) {
+    return sinceMs(ctx, POD_TARGET);
+}
+/**
+ * crashBackoffOf is the container's restart-backoff record: from memory, else rebuilt from
+ * its restart count and the start of its last run (see backoffFromRestarts).
+ */
+export function crashBackoffOf(ctx, ref) {
+    const remembered = ctx.memory.backoff[`crash:${ref.key}`];
+    if (remembered)
+        return remembered;
+    const lastRun = ref.status?.state?.terminated ?? ref.status?.lastState?.terminated;
+    return backoffFromRestarts(ref.status?.restartCount ?? 0, parseTime(lastRun?.startedAt));
+}
+/** pullBackoffOf is the container's image-pull backoff record, if any. */
+export function pullBackoffOf(ctx, ref) {
+    return ctx.memory.backoff[`pull:${ref.key}`];
+}
+/** readinessDelayMs: the annotation, else the readinessProbe's initialDelaySeconds, else 0. */
+export function readinessDelayMs(ctx, ref) {
+    return ctx.input.behaviour.readyAfterMs ?? (ref.spec.readinessProbe?.initialDelaySeconds ?? 0) * 1000;
+}
+/** exitPlanOf: init containers finish after initRunMs with 0; app containers crash or
+ * complete per the behaviour, whichever comes first; undefined = runs until stopped. */
+export function exitPlanOf(ctx, ref) {
+    const { behaviour } = ctx.input;
+    if (ref.init)
+        return ref.spec.restartPolicy === 'Always' ? undefined : { afterMs: behaviour.initRunMs, exitCode: 0, reason: 'initialisation finished' };
+    const crash = behaviour.crashAfterMs;
+    const run = behaviour.runMs;
+    if (crash !== undefined && (run === undefined || crash < run)) {
+        return { afterMs: crash, exitCode: behaviour.exitCode, reason: `simulated crash after ${crash / 1000}s (kubesim.io/crash-after-seconds)` };
+    }
+    if (run !== undefined)
+        return { afterMs: run, exitCode: 0, reason: `work finished after ${run / 1000}s` };
+    return undefined;
+}
+/** podLabel is `name_namespace(uid)`, the kubelet's way of naming a pod in messages. */
+export function podLabel(ctx) {
+    const meta = ctx.input.pod.metadata;
+    return `${meta.name}_${meta.namespace}(${meta.uid ?? ''})`;
+}
+//# sourceMappingURL=context.js.map

@@ -1,0 +1,33 @@
+/**
+ * The delays a stage can wait, each measured from the moment its target entered the
+ * current state. Pure.
+ */
+import { KUBELET_BACKOFF } from './backoff.js';
+import { crashBackoffOf, exitPlanOf, pullBackoffOf, readinessDelayMs } from './context.js';
+import { Delay } from './stage.js';
+/** SYNC_DELAY_MS stands for the kubelet's next look at a pod after it reported a failure. */
+export const SYNC_DELAY_MS = 1000;
+/** DEFAULT_GRACE_SECONDS is terminationGracePeriodSeconds when the pod does not say. */
+export const DEFAULT_GRACE_SECONDS = 30;
+/** stopDelayMs: containers get SIGTERM and stop after their stop time, but never later than
+ * the grace period allows. */
+function stopDelayMs(ctx) {
+    const { pod, behaviour } = ctx.input;
+    const graceSeconds = pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
+    return Math.min(graceSeconds * 1000, behaviour.stopMs);
+}
+const needsRef = (fn) => (ctx, ref) => (ref ? fn(ctx, ref) : 0);
+/** DELAYS implements every Delay word. */
+export const DELAYS = {
+    [Delay.None]: () => 0,
+    [Delay.Sync]: () => SYNC_DELAY_MS,
+    [Delay.Pull]: (ctx) => ctx.input.behaviour.imagePullMs,
+    [Delay.PullAndStart]: (ctx) => ctx.input.behaviour.imagePullMs + ctx.input.behaviour.startupMs,
+    [Delay.Startup]: (ctx) => ctx.input.behaviour.startupMs,
+    [Delay.PullBackoff]: needsRef((ctx, ref) => pullBackoffOf(ctx, ref)?.durationMs ?? KUBELET_BACKOFF.initialMs),
+    [Delay.CrashBackoff]: needsRef((ctx, ref) => crashBackoffOf(ctx, ref)?.durationMs ?? 0),
+    [Delay.Readiness]: needsRef(readinessDelayMs),
+    [Delay.Exit]: needsRef((ctx, ref) => exitPlanOf(ctx, ref)?.afterMs ?? 0),
+    [Delay.Stop]: stopDelayMs,
+};
+//# sourceMappingURL=delays.js.map

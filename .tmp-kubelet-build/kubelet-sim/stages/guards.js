@@ -1,0 +1,41 @@
+/**
+ * The guards a stage can require (`if`) or exclude (`unless`): small named predicates over
+ * one container in an evaluation. Pure.
+ */
+import { isInBackoffSince } from './backoff.js';
+import { hasCompleted, isSidecar } from './classify.js';
+import { crashBackoffOf, exitPlanOf, sinceMs } from './context.js';
+import { Guard } from './stage.js';
+/** shouldRestart applies restartPolicy to the container's last exit (kubelet's
+ * ShouldContainerBeRestarted): sidecars always restart, plain init containers only after
+ * a failure (and never under Never), app containers per the policy. */
+function shouldRestart(ctx, ref) {
+    const exitCode = ref.status?.state?.terminated?.exitCode ?? 0;
+    const policy = ctx.input.pod.spec.restartPolicy ?? 'Always';
+    if (isSidecar(ref))
+        return true;
+    if (ref.init)
+        return exitCode !== 0 && policy !== 'Never';
+    if (policy === 'Always')
+        return true;
+    return policy === 'OnFailure' && exitCode !== 0;
+}
+/** mayStart: init containers start one at a time in order; app containers after all. */
+function mayStart(ctx, ref) {
+    const inits = ctx.refs.filter((other) => other.init);
+    const before = ref.init ? inits.slice(0, ref.index) : inits;
+    return before.every(hasCompleted);
+}
+/** GUARDS implements every Guard word. */
+export const GUARDS = {
+    [Guard.App]: (_ctx, ref) => !ref.init,
+    [Guard.MayStart]: mayStart,
+    [Guard.PullFails]: (ctx) => ctx.input.behaviour.imagePull === 'error',
+    [Guard.ReadinessPasses]: (ctx) => ctx.input.behaviour.readiness !== 'fail',
+    [Guard.WillExit]: (ctx, ref) => exitPlanOf(ctx, ref) !== undefined,
+    [Guard.ShouldRestart]: shouldRestart,
+    // The exit happened when the container entered Exited; the kubelet waits if a backoff
+    // record says so (isInBackoffSince).
+    [Guard.InBackoff]: (ctx, ref) => isInBackoffSince(crashBackoffOf(ctx, ref), sinceMs(ctx, ref.key), ctx.input.nowMs),
+};
+//# sourceMappingURL=guards.js.map

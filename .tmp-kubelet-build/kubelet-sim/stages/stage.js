@@ -1,0 +1,105 @@
+/**
+ * The Stage: one row of pod behaviour as data (after KWOK's Stage, with a closed vocabulary
+ * instead of templates). A stage says: for a target (the pod, or one of its containers) in a
+ * given phase, when all `if` guards hold and no `unless` guard does, wait `delay` from the
+ * moment the target entered that phase, then perform `next`.
+ *
+ * The words (phases, guards, delays, actions) are defined by classify.ts, guards.ts,
+ * delays.ts and actions.ts; the default table is default-pod-stages.ts; engine.ts runs it.
+ */
+import { z } from 'zod';
+/** PodPhaseName classifies a pod from the kubelet's point of view (not status.phase). */
+export const PodStagePhase = {
+    /** Bound here, but this kubelet has not reported on it yet (no status.startTime). */
+    Unacknowledged: 'Unacknowledged',
+    /** metadata.deletionTimestamp is set. */
+    Deleting: 'Deleting',
+    /** Acknowledged, not deleting, not finished: its containers move. */
+    Active: 'Active',
+    /** Succeeded or Failed: nothing moves any more. */
+    Terminal: 'Terminal',
+};
+/** ContainerPhase classifies one container status (init or app). */
+export const ContainerPhase = {
+    /** Waiting to be created (ContainerCreating / PodInitializing) and never ran. */
+    Creating: 'Creating',
+    PullFailed: 'PullFailed',
+    PullBackOff: 'PullBackOff',
+    /** Running, not (yet) ready. */
+    Running: 'Running',
+    Ready: 'Ready',
+    /** Terminated; restarts (or not) from here. */
+    Exited: 'Exited',
+    /** Waiting in CrashLoopBackOff after a termination. */
+    CrashLoop: 'CrashLoop',
+};
+/** Guard names a predicate over a container (see guards.ts). */
+export const Guard = {
+    /** An app container (not an init container). */
+    App: 'app',
+    /** The container may start: init containers after every earlier one completed, app
+     * containers after every init container did. */
+    MayStart: 'mayStart',
+    PullFails: 'pullFails',
+    ReadinessPasses: 'readinessPasses',
+    /** The container exits by itself (init containers, crash-after, run-seconds). */
+    WillExit: 'willExit',
+    /** restartPolicy and exit code call for a restart. */
+    ShouldRestart: 'shouldRestart',
+    /** The crash backoff has not expired yet. */
+    InBackoff: 'inBackoff',
+};
+/** Delay names how long a stage waits (see delays.ts). */
+export const Delay = {
+    None: 'none',
+    /** The kubelet's next sync of the pod. */
+    Sync: 'sync',
+    Pull: 'pull',
+    PullAndStart: 'pullAndStart',
+    Startup: 'startup',
+    PullBackoff: 'pullBackoff',
+    CrashBackoff: 'crashBackoff',
+    Readiness: 'readiness',
+    Exit: 'exit',
+    /** min(grace period, the container's stop time). */
+    Stop: 'stop',
+};
+/** Action names what a stage does when its delay has passed (see actions.ts). */
+export const Action = {
+    Acknowledge: 'acknowledge',
+    Start: 'start',
+    FailPull: 'failPull',
+    BackOffPull: 'backOffPull',
+    BecomeReady: 'becomeReady',
+    Exit: 'exit',
+    BackOffCrash: 'backOffCrash',
+    Delete: 'delete',
+};
+const values = (o) => Object.values(o);
+const PodStageSchema = z.object({
+    name: z.string().min(1),
+    description: z.string(),
+    target: z.literal('pod'),
+    when: z.array(z.enum(values(PodStagePhase))).min(1),
+    delay: z.enum(values(Delay)),
+    next: z.enum(values(Action)),
+});
+const ContainerStageSchema = z.object({
+    name: z.string().min(1),
+    description: z.string(),
+    target: z.literal('container'),
+    when: z.array(z.enum(values(ContainerPhase))).min(1),
+    if: z.array(z.enum(values(Guard))).default([]),
+    unless: z.array(z.enum(values(Guard))).default([]),
+    delay: z.enum(values(Delay)),
+    /** Added to the delay, scaled by a stable per-container hash in [0, 1). */
+    jitterMs: z.number().nonnegative().default(0),
+    next: z.enum(values(Action)),
+});
+/** StageSchema validates one stage row; tables are checked at load (parseStages). */
+export const StageSchema = z.discriminatedUnion('target', [PodStageSchema, ContainerStageSchema]);
+/** parseStages validates a stage table (throws a ZodError naming the bad row and field). */
+export function parseStages(rows) {
+    return z.array(StageSchema).parse(rows);
+}
+//# sourceMappingURL=stage.js.map

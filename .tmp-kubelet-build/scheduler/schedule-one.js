@@ -1,0 +1,93 @@
+/**
+ * One pass of the scheduling loop (kube's scheduleOne): take the pod popped from the queue,
+ * decide (schedule-pod.ts), then act.
+ *
+ *   pod still ours and unbound? ──no──► done
+ *        │ yes
+ *   snapshot (informer caches + assumed pods) ─► schedulePod
+ *        ├─ no node fits ─► FailedScheduling event, requeue as unschedulable,
+ *        │                  PodScheduled=False + decision annotation (in the background)
+ *        └─ node N ─► assume the pod on N ─► bind (in the background; the loop goes on)
+ *                        ├─ ok ─► Scheduled event, done
+ *                        └─ failed ─► forget the assumption; already bound or deleted: done;
+ *                                     otherwise FailedScheduling event and retry after backoff
+ *
+ * The decision is synchronous, so two attempts never interleave and each sees the previous
+ * one's assumption. Only API writes are asynchronous; they are handed to `track`.
+ */
+import { isConflict, isNotFound } from '../apiserver/api/api-error.js';
+import { NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
+import { parseKey } from '../controllers/runtime/reconciler.js';
+import { shouldSchedule } from './event-handlers.js';
+import { explainDecision } from './explain.js';
+import { schedulePod } from './schedule-pod.js';
+import { buildSnapshot } from './snapshot.js';
+/** scheduleOne handles one popped pod (see the module comment). Never rejects: failures are
+ * requeued and counted. */
+export function scheduleOne(ctx, info) {
+    const { namespace, name } = parseKey(info.key);
+    const pod = ctx.podLister.get(namespace, name);
+    if (!pod || !shouldSchedule(pod, ctx.schedulerName) || ctx.assumed.isAssumed(info.key))
+        return ctx.queue.done(info);
+    ctx.counters.attempts += 1;
+    let result;
+    try {
+        result = schedulePod(ctx.profile, pod, takeSnapshot(ctx), { seed: ctx.seed });
+    }
+    catch (err) {
+        ctx.counters.errors += 1;
+        ctx.logger.error({ err, pod: info.key }, 'scheduling attempt failed');
+        return ctx.queue.requeueBackoff(info);
+    }
+    if (result.kind === 'Unschedulable')
+        return unschedulable(ctx, info, pod, result);
+    ctx.assumed.assume(pod, result.nodeName);
+    ctx.track(bindPod(ctx, info, pod, result));
+}
+/** takeSnapshot prunes settled assumptions and builds this attempt's snapshot. */
+export function takeSnapshot(ctx) {
+    const { podLister, nodeLister, assumed, nodeInfos } = ctx;
+    assumed.prune((key) => {
+        const { namespace, name } = parseKey(key);
+        return podLister.get(namespace, name);
+    });
+    return buildSnapshot({
+        nodes: nodeLister.list(),
+        boundPods: (nodeName) => podLister.byIndex(NODE_NAME_INDEX, nodeName),
+        assumedPods: assumed.podsByNode(),
+    }, nodeInfos);
+}
+function unschedulable(ctx, info, pod, result) {
+    ctx.counters.unschedulable += 1;
+    ctx.logger.debug({ pod: info.key, attempts: info.attempts, message: result.message }, 'unschedulable');
+    ctx.recorder.event(pod, 'Warning', 'FailedScheduling', result.message);
+    ctx.queue.requeueUnschedulable(info);
+    ctx.track(ctx.writer.markUnschedulable(pod, result.message, explainDecision(result)));
+}
+async function bindPod(ctx, info, pod, result) {
+    const { nodeName } = result;
+    try {
+        await ctx.writer.bind(pod, nodeName, explainDecision(result));
+    }
+    catch (err) {
+        return bindFailed(ctx, info, pod, err);
+    }
+    ctx.assumed.finishBinding(info.key);
+    ctx.queue.done(info);
+    ctx.counters.scheduled += 1;
+    ctx.logger.debug({ pod: info.key, node: nodeName, attempts: info.attempts }, 'bound');
+    ctx.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${info.key} to ${nodeName}`);
+}
+function bindFailed(ctx, info, pod, err) {
+    ctx.assumed.forget(info.key);
+    ctx.counters.bindFailures += 1;
+    // Already bound (by someone else) or deleted: the informer will show it; nothing to retry.
+    if (isConflict(err) || isNotFound(err)) {
+        ctx.logger.info({ pod: info.key, err }, 'binding refused; the pod is bound or gone');
+        return ctx.queue.done(info);
+    }
+    ctx.logger.warn({ pod: info.key, err }, 'binding failed; retrying after backoff');
+    ctx.recorder.event(pod, 'Warning', 'FailedScheduling', `Binding rejected: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.queue.requeueBackoff(info);
+}
+//# sourceMappingURL=schedule-one.js.map

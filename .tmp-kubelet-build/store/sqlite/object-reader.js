@@ -1,0 +1,119 @@
+/**
+ * ObjectReader knows how to read objects as JSON text, current or at a revision.
+ *
+ * Contract: `revision` undefined means current state; otherwise the caller has checked
+ * that it lies within [compactedRevision, currentRevision]. Every returned object is
+ * freshly parsed, so callers own it. Never writes.
+ */
+export class ObjectReader {
+    db;
+    statements = new Map();
+    currentBody;
+    firstChangeAfter;
+    constructor(db) {
+        this.db = db;
+        this.currentBody = db
+            .prepare('SELECT body FROM objects WHERE resource = ? AND namespace = ? AND name = ?')
+            .pluck();
+        // events_by_namespace walks the namespace in revision order; the first row with
+        // this name is the first change after R.
+        this.firstChangeAfter = db.prepare(`SELECT prev_body FROM events
+       WHERE resource = ? AND namespace = ? AND name = ? AND rev > ? ORDER BY rev LIMIT 1`);
+    }
+    /** get returns the object's JSON at `revision` (or now), or undefined if it did not exist. */
+    get(ref, revision) {
+        if (revision !== undefined) {
+            const change = this.firstChangeAfter.get(ref.resource, ref.namespace, ref.name, revision);
+            if (change !== undefined)
+                return change.prev_body ?? undefined;
+        }
+        return this.currentBody.get(ref.resource, ref.namespace, ref.name);
+    }
+    /** list returns one page in (namespace, name) order; see ListOptions for the fields. */
+    list(options, revision) {
+        const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
+        const shape = {
+            isSnapshot: revision !== undefined,
+            isNamespaced: options.namespace !== undefined,
+            isPaged: options.startAfter !== undefined,
+            isLimited: limit !== undefined && options.predicate === undefined,
+        };
+        const params = {
+            resource: options.resource,
+            namespace: options.namespace,
+            revision,
+            afterNamespace: options.startAfter?.namespace,
+            afterName: options.startAfter?.name,
+            // One row past the page tells whether more follow.
+            limit: limit === undefined ? undefined : limit + 1,
+        };
+        if (options.predicate !== undefined) {
+            return this.scanFiltered(shape, params, { limit, predicate: options.predicate });
+        }
+        return this.scanAll(shape, params, limit);
+    }
+    scanAll(shape, params, limit) {
+        const rows = this.statement(shape, 'rows').all(params);
+        if (limit === undefined || rows.length <= limit)
+            return { items: rows.map(parse), more: false };
+        const page = rows.slice(0, limit);
+        const last = page[page.length - 1];
+        const remaining = this.statement({ ...shape, isPaged: true, isLimited: false }, 'count').get({
+            ...params,
+            afterNamespace: last?.namespace,
+            afterName: last?.name,
+        });
+        return { items: page.map(parse), more: true, remainingItemCount: remaining };
+    }
+    // With a predicate SQL cannot count matches, so scan in key order and stop one match
+    // past the page: `more` is then exact rather than "maybe".
+    scanFiltered(shape, params, filter) {
+        const items = [];
+        for (const row of this.statement(shape, 'rows').iterate(params)) {
+            const object = parse(row);
+            if (!filter.predicate(object))
+                continue;
+            if (items.length === filter.limit)
+                return { items, more: true };
+            items.push(object);
+        }
+        return { items, more: false };
+    }
+    statement(shape, mode) {
+        const key = `${mode}:${shape.isSnapshot}:${shape.isNamespaced}:${shape.isPaged}:${shape.isLimited}`;
+        let statement = this.statements.get(key);
+        if (statement === undefined) {
+            statement = this.db.prepare(listSql(shape, mode));
+            if (mode === 'count')
+                statement.pluck();
+            this.statements.set(key, statement);
+        }
+        return statement;
+    }
+}
+function listSql(shape, mode) {
+    const scope = shape.isNamespaced
+        ? 'resource = @resource AND namespace = @namespace'
+        : 'resource = @resource';
+    // MIN(rev) makes SQLite take the bare columns from the first event after R per key.
+    // INDEXED BY: left alone, the planner may push a startAfter bound into the events scan
+    // and walk all of a resource's history instead of only the changes after R.
+    const eventsIndex = shape.isNamespaced ? 'events_by_namespace' : 'events_by_resource';
+    const source = shape.isSnapshot
+        ? `SELECT namespace, name, body FROM objects WHERE ${scope} AND rev <= @revision
+       UNION ALL
+       SELECT namespace, name, prev_body FROM (
+         SELECT namespace, name, prev_body, MIN(rev) FROM events INDEXED BY ${eventsIndex}
+         WHERE ${scope} AND rev > @revision GROUP BY namespace, name)
+       WHERE prev_body IS NOT NULL`
+        : `SELECT namespace, name, body FROM objects WHERE ${scope}`;
+    const where = shape.isPaged ? 'WHERE (namespace, name) > (@afterNamespace, @afterName)' : '';
+    if (mode === 'count')
+        return `SELECT COUNT(*) FROM (${source}) ${where}`;
+    const limit = shape.isLimited ? 'LIMIT @limit' : '';
+    return `SELECT namespace, name, body FROM (${source}) ${where} ORDER BY namespace, name ${limit}`;
+}
+function parse(row) {
+    return JSON.parse(row.body);
+}
+//# sourceMappingURL=object-reader.js.map
