@@ -4,6 +4,7 @@
  */
 import { registerDeploymentController } from './deployment/index.js';
 import { registerGarbageCollector } from './garbage-collector/index.js';
+import { registerHpaController } from './hpa/index.js';
 import { registerNamespaceController } from './namespace/index.js';
 import { registerNodeLifecycleController } from './node-lifecycle/index.js';
 import { registerReplicaSetController } from './replicaset/index.js';
@@ -20,6 +21,7 @@ export const CONTROLLERS = {
   'garbage-collector': { summary: 'deletes dependents whose owners are gone', register: (m) => void registerGarbageCollector(m) },
   namespace: { summary: 'empties and removes terminating namespaces', register: (m) => void registerNamespaceController(m) },
   'node-lifecycle': { summary: 'marks silent nodes NotReady, taints them, evicts their pods', register: (m) => void registerNodeLifecycleController(m) },
+  hpa: { summary: 'scales Deployments and other /scale targets on CPU and memory metrics', register: (m) => void registerHpaController(m) },
 } satisfies Record<string, ControllerEntry>;
 
 export type ControllerName = keyof typeof CONTROLLERS;

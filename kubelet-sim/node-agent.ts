@@ -23,7 +23,7 @@ import type { HttpEventRecorder } from '../controllers/runtime/event-recorder.js
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { isStatusCurrent, newNode, nodeLabels, nodeLease, nodeStatus, NODE_LEASE_NAMESPACE, podCidrOf, type NodeConfig } from './node-object.js';
 import { PodIpAllocator } from './pod-ip-allocator.js';
-import { formatTime } from './stages/classify.js';
+import { formatTime } from './stages/time.js';
 
 /** HeartbeatIntervals are the kubelet's defaults, in cluster time (so they scale with speed). */
 export interface HeartbeatIntervals {

@@ -7,7 +7,7 @@ import type { Lease } from '../apiserver/api/coordination/lease.js';
 import { deepEqual } from '../apiserver/api/deep-equal.js';
 import type { Node, NodeCondition } from '../apiserver/api/core/node.js';
 import { microTime } from '../controllers/runtime/leader-election.js';
-import { formatTime } from './stages/classify.js';
+import { formatTime } from './stages/time.js';
 
 /** KUBELET_VERSION is what the simulated kubelets report (the API server's own version). */
 export const KUBELET_VERSION = 'v1.31.0';

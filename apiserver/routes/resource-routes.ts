@@ -65,12 +65,12 @@ function failHijacked(reply: FastifyReply, err: unknown, request: FastifyRequest
   const raw = reply.raw;
   if (!raw.headersSent) {
     const status = toApiError(err, 0).toStatus();
-    if (status.code >= 500) request.log.error({ err }, 'watch failed');
+    if (status.code >= 500) request.log.error({ err }, 'streaming request failed');
     raw.writeHead(status.code, { 'Content-Type': 'application/json' });
     raw.end(JSON.stringify(status));
     return;
   }
-  request.log.warn({ err }, 'watch ended with an error');
+  request.log.warn({ err }, 'stream ended with an error');
   if (!raw.destroyed) raw.end();
 }
 

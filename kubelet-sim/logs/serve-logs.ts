@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { Clock, DeepReadonly, Lister, TimerHandle } from '../../controllers/runtime/types.js';
 import { parseBehaviour } from '../behaviour.js';
-import { parseTime } from '../stages/classify.js';
+import { parseTime } from '../stages/time.js';
 import type { ContainerLogKey, ContainerLogStore } from './container-log-store.js';
 import { ByteBudget, formatLine, logsUnavailableReason, parseLogQuery, selectLines, type LogQuery } from './log-request.js';
 

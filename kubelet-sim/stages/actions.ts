@@ -6,7 +6,8 @@
  */
 import type { ContainerStatus, PodStatus } from '../../apiserver/api/core/pod-status.js';
 import { nextBackoff } from './backoff.js';
-import { formatTime, hasRun, type ContainerRef } from './classify.js';
+import { hasRun, type ContainerRef } from './classify.js';
+import { formatTime } from './time.js';
 import { crashBackoffOf, exitPlanOf, podLabel, pullBackoffOf, readinessDelayMs, sinceMs, type EvalContext } from './context.js';
 import { crashLoopStatus, runningStatus, terminatedStatus, waitingStatus } from './container-status.js';
 import { GUARDS } from './guards.js';
@@ -128,5 +129,7 @@ export const ACTIONS: Record<Action, ActionFn> = {
   [Action.BecomeReady]: forContainer(becomeReady),
   [Action.Exit]: forContainer(exit),
   [Action.BackOffCrash]: forContainer(backOffCrash),
+  // Nothing to change in the containers: applyPlan recomputes phase and conditions anyway.
+  [Action.SyncStatus]: () => undefined,
   [Action.Delete]: remove,
 };

@@ -7,7 +7,9 @@ import type { Container } from '../../apiserver/api/core/container.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { ContainerStatus } from '../../apiserver/api/core/pod-status.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
+import { isPodLevelStatusCurrent } from './pod-status.js';
 import { ContainerPhase, PodStagePhase } from './stage.js';
+import { parseTime } from './time.js';
 
 /** POD_TARGET is the target key of pod-level stages. */
 export const POD_TARGET = 'pod';
@@ -48,7 +50,8 @@ export function podStagePhase(pod: DeepReadonly<Pod>): PodStagePhase {
   if (pod.metadata.deletionTimestamp) return PodStagePhase.Deleting;
   if (!pod.status?.startTime) return PodStagePhase.Unacknowledged;
   const phase = pod.status.phase;
-  return phase === 'Succeeded' || phase === 'Failed' ? PodStagePhase.Terminal : PodStagePhase.Active;
+  if (phase === 'Succeeded' || phase === 'Failed') return PodStagePhase.Terminal;
+  return isPodLevelStatusCurrent(pod) ? PodStagePhase.Active : PodStagePhase.Drifted;
 }
 
 /** containerPhase classifies one container; a container without status is Creating. */
@@ -112,14 +115,4 @@ export function podSinceFallbackMs(pod: DeepReadonly<Pod>): number | undefined {
   return deletion - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
 }
 
-/** parseTime reads an RFC 3339 timestamp; undefined when absent or unparsable. */
-export function parseTime(text: string | undefined): number | undefined {
-  if (!text) return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
-}
 
-/** formatTime writes metav1.Time: RFC 3339, UTC, whole seconds. */
-export function formatTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { ContainerStatus } from '../../apiserver/api/core/pod-status.js';
-import { formatTime, hasRun, type ContainerRef } from './classify.js';
+import { hasRun, type ContainerRef } from './classify.js';
+import { formatTime } from './time.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -3,7 +3,8 @@
  * memory), shared by the guards, delays and actions. Pure helpers only.
  */
 import { backoffFromRestarts } from './backoff.js';
-import { POD_TARGET, containerPhase, containerRefs, parseTime, type ContainerRef } from './classify.js';
+import { POD_TARGET, containerPhase, containerRefs, type ContainerRef } from './classify.js';
+import { parseTime } from './time.js';
 import { ContainerPhase } from './stage.js';
 import type { BackoffEntry, PodMemory, StageInput } from './types.js';
 

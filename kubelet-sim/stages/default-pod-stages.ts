@@ -27,6 +27,14 @@ export const DEFAULT_POD_STAGES = parseStages([
     next: Action.Acknowledge,
   },
   {
+    name: 'pod-status-sync',
+    description: 'Someone else changed the phase or conditions the kubelet owns: report them again.',
+    target: 'pod',
+    when: [P.Drifted],
+    delay: Delay.None,
+    next: Action.SyncStatus,
+  },
+  {
     name: 'container-start',
     description: 'Pull the image and start the container (init containers one by one, then the app containers).',
     target: 'container',

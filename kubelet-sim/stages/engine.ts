@@ -47,14 +47,18 @@ export function emptyMemory(): PodMemory {
 
 /**
  * observe returns `memory` updated for the pod's current states: a target whose signature
- * changed (or is new) is stamped with the status timestamp when `trustStatus` and it has one,
- * else nowMs. Targets the pod no longer has are dropped.
+ * changed is stamped nowMs; a target seen for the first time is stamped with its status
+ * timestamp when `trustStatus` and it has one, else nowMs. Targets the pod no longer has are
+ * dropped.
  */
 export function observe(pod: DeepReadonly<Pod>, memory: PodMemory, nowMs: number, trustStatus = true): PodMemory {
   const targets: Record<string, TargetMemory> = {};
   const stamp = (key: string, signature: string, fallbackMs: number | undefined) => {
     const known = memory.targets[key];
-    targets[key] = known?.signature === signature ? known : { signature, sinceMs: (trustStatus ? fallbackMs : undefined) ?? nowMs };
+    if (known?.signature === signature) targets[key] = known;
+    // A change we saw happen started about now; only a target we never saw (a restarted
+    // kubelet) is dated from the status's own, seconds-precision timestamps.
+    else targets[key] = { signature, sinceMs: (trustStatus && !known ? fallbackMs : undefined) ?? nowMs };
   };
   stamp(POD_TARGET, podSignature(pod), podSinceFallbackMs(pod));
   for (const ref of containerRefs(pod)) {
@@ -84,7 +88,7 @@ function* candidates(ctx: EvalContext, stages: readonly Stage[]): Generator<{ pl
       yield candidate(stage, POD_TARGET, sinceMs(ctx, POD_TARGET) + DELAYS[stage.delay](ctx, undefined));
       continue;
     }
-    // Containers move only in an acknowledged, live pod.
+    // Containers move only in an acknowledged, live pod whose status is consistent.
     if (podPhase !== PodStagePhase.Active) continue;
     for (const ref of ctx.refs) {
       if (!matches(ctx, stage, ref)) continue;

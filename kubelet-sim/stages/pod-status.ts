@@ -7,7 +7,8 @@
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { ContainerStatus, PodCondition, PodPhase, PodStatus } from '../../apiserver/api/core/pod-status.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
-import { formatTime } from './classify.js';
+import { formatTime } from './time.js';
+
 
 /** KUBELET_CONDITIONS are the condition types the kubelet owns, in the order it writes them. */
 export const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'] as const;
@@ -61,18 +62,41 @@ function kubeletConditions(pod: DeepReadonly<Pod>, status: PodStatus, phase: Pod
   const incomplete = (pod.spec.initContainers ?? []).filter((spec) => !isInitComplete(spec, init));
   const unready = pod.spec.containers.filter((spec) => !app.find((s) => s.name === spec.name)?.ready).map((spec) => spec.name);
   const initialized: ConditionFacts = incomplete.length === 0 ? { status: 'True' } : notTrue('ContainersNotInitialized', 'incomplete', incomplete.map((c) => c.name));
-  let ready: ConditionFacts = unready.length === 0 ? { status: 'True' } : notTrue('ContainersNotReady', 'unready', unready);
-  if (phase === 'Succeeded') ready = { status: 'False', reason: 'PodCompleted' };
+  let containersReady: ConditionFacts = unready.length === 0 ? { status: 'True' } : notTrue('ContainersNotReady', 'unready', unready);
+  if (phase === 'Succeeded') containersReady = { status: 'False', reason: 'PodCompleted' };
   return {
     PodReadyToStartContainers: { status: status.podIP ? 'True' : 'False' },
     Initialized: initialized,
-    Ready: ready,
-    ContainersReady: ready,
+    Ready: containersReady.status === 'True' ? readinessGatesFacts(pod, status) : containersReady,
+    ContainersReady: containersReady,
   };
+}
+
+/** readinessGatesFacts: a pod with readiness gates is Ready only once every gate's condition
+ * (written by some other controller) is True. */
+function readinessGatesFacts(pod: DeepReadonly<Pod>, status: PodStatus): ConditionFacts {
+  for (const gate of pod.spec.readinessGates ?? []) {
+    const condition = status.conditions?.find((c) => c.type === gate.conditionType);
+    if (!condition) return { status: 'False', reason: 'ReadinessGatesNotReady', message: `corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.` };
+    if (condition.status !== 'True') {
+      return { status: 'False', reason: 'ReadinessGatesNotReady', message: `the status of pod readiness gate "${gate.conditionType}" is not "True", but ${condition.status}` };
+    }
+  }
+  return { status: 'True' };
 }
 
 function notTrue(reason: string, what: string, names: string[]): ConditionFacts {
   return { status: 'False', reason, message: `containers with ${what} status: [${names.join(' ')}]` };
+}
+
+/** isPodLevelStatusCurrent: the pod's phase and kubelet-owned condition statuses are what its
+ * container statuses imply. */
+export function isPodLevelStatusCurrent(pod: DeepReadonly<Pod>): boolean {
+  const status = (pod.status ?? {}) as PodStatus;
+  const phase = podPhase(pod, status.initContainerStatuses ?? [], status.containerStatuses ?? []);
+  if (phase !== status.phase) return false;
+  const facts = kubeletConditions(pod, status, phase);
+  return KUBELET_CONDITIONS.every((type) => (status.conditions ?? []).find((c) => c.type === type)?.status === facts[type].status);
 }
 
 /**

@@ -17,6 +17,9 @@ export const PodStagePhase = {
   Deleting: 'Deleting',
   /** Acknowledged, not deleting, not finished: its containers move. */
   Active: 'Active',
+  /** Like Active, but its phase or conditions disagree with its containers: someone else
+   * wrote them (the node lifecycle controller marks pods of an unreachable node not ready). */
+  Drifted: 'Drifted',
   /** Succeeded or Failed: nothing moves any more. */
   Terminal: 'Terminal',
 } as const;
@@ -82,6 +85,8 @@ export const Action = {
   BecomeReady: 'becomeReady',
   Exit: 'exit',
   BackOffCrash: 'backOffCrash',
+  /** Rewrite the pod-level phase and conditions from the container statuses. */
+  SyncStatus: 'syncStatus',
   Delete: 'delete',
 } as const;
 export type Action = (typeof Action)[keyof typeof Action];

@@ -3,10 +3,12 @@
  * real clock running SPEED times faster, shared with the server) registering two nodes.
  * Tests bind pods themselves (POST pods/{name}/binding), as the scheduler would.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
-import { nodeDefinition } from '../../apiserver/api/core/node.js';
+import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
@@ -205,6 +207,23 @@ describe('kubelet-sim', () => {
     await eventually(async () => expect((await containerStatus('pull-fails'))?.state?.waiting?.reason).toMatch(/ErrImagePull|ImagePullBackOff/));
     const pulling = await request(`${cluster.url}/api/v1/namespaces/${NS}/pods/pull-fails/log?container=nginx`);
     expect(pulling.body.message).toBe('container "nginx" in pod "pull-fails" is waiting to start: trying and failing to pull image');
+  });
+
+  it('answers 500 naming the kubelet when the node\'s kubelet cannot be reached', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const ghost: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'ghost' }, status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: closedPort } } } };
+    await client.resource(nodeDefinition).create(ghost);
+    await createBound(pod('haunted'), 'ghost');
+    const response = await request(`${cluster.url}/api/v1/namespaces/${NS}/pods/haunted/log?container=nginx`);
+    expect(response.status).toBe(500);
+    expect(response.body).toMatchObject({ kind: 'Status', reason: 'InternalError' });
+    expect(response.body.message).toContain(`http://127.0.0.1:${closedPort}/containerLogs/default/haunted/nginx`);
+    expect(response.body.message).toContain('unreachable');
   });
 
   const kubectl = findKubectlBinaries()[0];

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=strategy.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=write-options.js.map
