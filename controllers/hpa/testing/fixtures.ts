@@ -84,16 +84,21 @@ export class FakeMetricsSource implements MetricsSource {
   }
 }
 
-/** podListerOf is a Lister over `pods` (namespace and label selector honoured; no indexes). */
-export function podListerOf(pods: readonly Pod[]): Lister<Pod> {
+/** listerOf is a Lister over `items` (namespace and label selector honoured; no indexes). */
+export function listerOf<T extends { metadata: { namespace?: string; name?: string; labels?: Record<string, string> } }>(items: readonly T[]): Lister<T> {
   return {
-    get: (namespace, name) => pods.find((p) => p.metadata.namespace === namespace && p.metadata.name === name) as DeepReadonly<Pod> | undefined,
+    get: (namespace, name) => items.find((o) => o.metadata.namespace === namespace && o.metadata.name === name) as DeepReadonly<T> | undefined,
     list: (namespace, selector) => {
       const query = parseLabelSelector(selector ?? '');
-      return pods.filter((p) => (namespace === undefined || p.metadata.namespace === namespace) && query.matches(p.metadata.labels)) as DeepReadonly<Pod>[];
+      return items.filter((o) => (namespace === undefined || o.metadata.namespace === namespace) && query.matches(o.metadata.labels)) as DeepReadonly<T>[];
     },
     byIndex: () => [],
   };
+}
+
+/** podListerOf is listerOf for pods. */
+export function podListerOf(pods: readonly Pod[]): Lister<Pod> {
+  return listerOf(pods);
 }
 
 /** hpaFixture is an autoscaling/v2 HPA `web` on Deployment web, 1–10 replicas, 50% CPU,

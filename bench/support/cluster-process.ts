@@ -1,0 +1,56 @@
+/** Runs `kubesim up` as a child process for benchmarks, and reads a process's RSS and CPU. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const CLI = resolve(import.meta.dirname, '../../cli/main.js');
+
+export interface ClusterProcess {
+  url: string;
+  /** Pid of the `kubesim up` process, which hosts the API server. */
+  pid: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** startCluster starts `kubesim up --port 0` with `nodes` simulated nodes (0: none) and extra flags. */
+export async function startCluster(dir: string, nodes: number, extraArgs: string[] = []): Promise<ClusterProcess> {
+  const args = [CLI, 'up', '--port', '0', '--nodes', String(nodes), '--kubeconfig', join(dir, 'kubeconfig'), ...extraArgs];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((done, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = out.match(/API server (http:\/\/\S+)/);
+      if (match) done(match[1]!);
+    });
+    child.once('exit', () => fail(new Error(`kubesim up exited early:\n${out}`)));
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return {
+    url,
+    pid: child.pid!,
+    child,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export interface ProcessUsage {
+  rssBytes: number;
+  /** User + system CPU time consumed so far. */
+  cpuMs: number;
+}
+
+/** processUsage reads a Linux process's resident memory and CPU time from /proc. */
+export function processUsage(pid: number): ProcessUsage {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rssKb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+  // Fields after the command name (which may contain spaces) start at state, field 3.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+  return { rssBytes: rssKb * 1024, cpuMs: (ticks * 1000) / 100 };
+}
