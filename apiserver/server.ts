@@ -10,6 +10,7 @@ import { Registry } from './api/registry.js';
 import { builtinDefinitions } from './api/builtin.js';
 import { toApiError } from './errors.js';
 import type { HandlerContext } from './handlers/types.js';
+import { createMetricsPipeline, type MetricsScraper } from './metrics/index.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
@@ -34,15 +35,19 @@ export interface ServerOptions {
 export interface ApiServer {
   app: FastifyInstance;
   context: HandlerContext;
+  /** The metrics-server role (metrics.k8s.io); built here, started by startApiServer. */
+  metrics: MetricsScraper;
 }
 
 export function buildServer(options: ServerOptions): ApiServer {
   const registry = options.registry ?? new Registry(builtinDefinitions());
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  const context: HandlerContext = { store: options.store, registry, now: options.now ?? Date.now };
+  const now = options.now ?? Date.now;
   // Per-request lines would drown the log of a busy cluster; errors are logged by the handler.
   const logController = new LogController({ disableRequestLogging: true });
   const app = Fastify({ logger: options.logger ?? false, bodyLimit, logController, return503OnClosing: false });
+  const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
+  const context: HandlerContext = { store: options.store, registry, now, virtual: metrics.sources };
   // Bodies stay raw: handlers decode by Content-Type so every failure is a Kubernetes Status.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -59,5 +64,5 @@ export function buildServer(options: ServerOptions): ApiServer {
   registerOpenApiRoutes(app, registry);
   registerResourceRoutes(app, context, registry, { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000 });
   for (const plugin of options.plugins ?? []) plugin(app);
-  return { app, context };
+  return { app, context, metrics: metrics.scraper };
 }

@@ -22,6 +22,9 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   historyMaxAgeMs?: number;
   /** Undelivered events a watch may queue before it is cut off as too slow (store default 10 000). */
   watchBufferSize?: number;
+  /** How often (wall time) the metrics pipeline scrapes the kubelets; default 15 s
+   * (metrics-server's resolution); 0 turns scraping off. */
+  metricsIntervalMs?: number;
 }
 
 export interface RunningApiServer extends ApiServer {
@@ -54,6 +57,8 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   }
   const compaction = setInterval(() => store.compact(), options.compactionIntervalMs ?? 60_000);
   compaction.unref();
+  const metricsIntervalMs = options.metricsIntervalMs ?? 15_000;
+  if (metricsIntervalMs > 0) server.metrics.start(metricsIntervalMs);
   return {
     ...server,
     url: `http://${host}:${port}`,
@@ -61,6 +66,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     store,
     async close() {
       clearInterval(compaction);
+      server.metrics.stop();
       store.close();
       await server.app.close();
     },

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; summary
   kubelet: { run: async (argv) => (await import('./commands/kubelet.js')).kubelet(argv), summary: 'run simulated nodes (kubelet-sim) as this process against a kubeconfig' },
   node: { run: node, summary: 'list simulated nodes; stop or start one node\'s kubelet (the self-healing drill)' },
   scheduler: { run: async (argv) => (await import('./commands/scheduler.js')).scheduler(argv), summary: 'run the scheduler as this process against a kubeconfig' },
+  load: { run: async (argv) => (await import('./commands/load.js')).load(argv), summary: 'set or remove the load on a workload (kubesim.io/load-cpu, -memory) that its ready pods share' },
 };
 
 const usage = `Usage: kubesim <command> [flags]\n\nCommands:\n${Object.entries(COMMANDS)

@@ -4,6 +4,8 @@
  *
  *   GET  /healthz                                      → ok
  *   GET  /containerLogs/{namespace}/{pod}/{container}  → logs (see logs/serve-logs.ts)
+ *   GET  /stats/summary[?node=<name>]                  → resource usage (stats-summary.ts): a SummaryList of
+ *                                                        every powered-on node, or one node's Summary
  *   GET  /simulation/nodes                             → { items: NodeAgentSnapshot[] }
  *   POST /simulation/nodes/{name}/stop                 → power the node off (no heartbeats, no pod updates)
  *   POST /simulation/nodes/{name}/start                → power it on again (re-register, resync pods)
@@ -15,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../controllers/runtime/types.js';
 import { sendStatus, serveContainerLogs, type LogsEndpointDeps } from './logs/serve-logs.js';
 import type { NodeAgentSnapshot } from './node-agent.js';
+import type { StatsSummaries } from './stats-summary.js';
 
 /** SimulatedNode is what the admin API can do with a node. */
 export interface SimulatedNode {
@@ -31,6 +34,7 @@ export interface KubeletServerOptions {
   port: number;
   logs: LogsEndpointDeps;
   nodes: ReadonlyMap<string, SimulatedNode>;
+  stats: StatsSummaries;
   logger: Logger;
 }
 
@@ -72,7 +76,8 @@ function closeServer(server: Server): Promise<void> {
 }
 
 async function route(options: KubeletServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://kubelet').pathname;
+  const url = new URL(req.url ?? '/', 'http://kubelet');
+  const path = url.pathname;
   const parts = path.split('/').filter((part) => part !== '').map(decodeURIComponent);
   const method = req.method ?? 'GET';
   if (method === 'GET' && path === '/healthz') {
@@ -85,8 +90,19 @@ async function route(options: KubeletServerOptions, req: IncomingMessage, res: S
     serveContainerLogs(options.logs, req, res, { namespace, pod, container });
     return;
   }
+  if (method === 'GET' && path === '/stats/summary') return statsSummary(options, url.searchParams.get('node'), res);
   if (parts[0] === 'simulation' && parts[1] === 'nodes') return simulation(options, method, parts.slice(2), res);
   sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+}
+
+/** statsSummary answers the usage report: one node's Summary (as a real kubelet, which runs
+ * one node) or, without `node`, every node's, so a scraper needs one request per process. */
+function statsSummary(options: KubeletServerOptions, node: string | null, res: ServerResponse): void {
+  const items = options.stats.summaries();
+  if (node === null) return json(res, 200, { kind: 'SummaryList', items });
+  const summary = items.find((item) => item.node.nodeName === node);
+  if (!summary) return sendStatus(res, 404, 'NotFound', `node "${node}" is not simulated by this kubelet or is stopped`);
+  json(res, 200, summary);
 }
 
 /** simulation answers the admin API under /simulation/nodes. */

@@ -1,13 +1,17 @@
 /**
  * One kubelet-sim process: N simulated nodes sharing one pod informer (indexed by node
  * name), one pod controller running the pod workers, one log store and one kubelet HTTP
- * server.
+ * server (logs, usage report, admin API). ReplicaSet and Deployment informers let the usage
+ * report follow a pod to its workload's load (workload-load.ts).
  *
  *   start: listen ─► informer synced ─► pod workers running ─► nodes register ─► resolve
  *   signal aborts: nodes stop heartbeating ─► workers and informer stop ─► server closes ─► done
  */
 import { setMaxListeners } from 'node:events';
+import { deploymentDefinition, type Deployment } from '../apiserver/api/apps/deployment.js';
+import { replicaSetDefinition, type ReplicaSet } from '../apiserver/api/apps/replica-set.js';
 import { podDefinition, type Pod } from '../apiserver/api/core/pod.js';
+import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
 import { createRealClock, isAbortError } from '../controllers/runtime/clock.js';
 import { createController, type Controller } from '../controllers/runtime/controller.js';
@@ -23,6 +27,8 @@ import { NodeAgent, type HeartbeatIntervals } from './node-agent.js';
 import { DEFAULT_CAPACITY, type NodeCapacity } from './node-object.js';
 import { createPodWorkers } from './pod-workers.js';
 import type { Stage } from './stages/stage.js';
+import { createStatsSummaries } from './stats-summary.js';
+import { ownerLookupFrom } from './workload-load.js';
 
 /** KubeletOptions configures startKubelet / runKubelet. */
 export interface KubeletOptions {
@@ -67,6 +73,9 @@ interface KubeletCore {
   logger: Logger;
   client: KubeClient;
   informer: Informer<Pod>;
+  /** The pod informer plus the owners' (ReplicaSets, Deployments); started and synced together. */
+  informers: Informer<KubeObject>[];
+  owners: { replicaSets: Informer<ReplicaSet>; deployments: Informer<Deployment> };
   agents: Map<string, NodeAgent>;
   logs: ContainerLogStore;
 }
@@ -78,13 +87,14 @@ interface KubeletCore {
  */
 export async function startKubelet(options: KubeletOptions): Promise<RunningKubelet> {
   const core = createCore(options);
-  const { informer, agents, logs, clock, logger, client } = core;
+  const { informer, informers, agents, logs, clock, logger, client } = core;
   const simulated = new Map<string, SimulatedNode>();
   const server = await startKubeletServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     logs: { lister: informer.lister, isLocalNode: (name) => agents.has(name), logs, clock },
     nodes: simulated,
+    stats: createStatsSummaries({ pods: informer.lister, owners: ownerLookupOf(core), nodes: agents, clock, logger }),
     logger,
   });
   const { controller, workers, onRunning } = createPodController(core, options);
@@ -92,9 +102,9 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
     agents.set(agent.name, agent);
     simulated.set(agent.name, { snapshot: () => agent.snapshot(), powerOn: () => agent.start(options.signal), powerOff: () => agent.stop() });
   }
-  const parts = { running: runParts({ informer, controller, signal: options.signal, logger }), agents, server, client, workers };
+  const parts = { running: runParts({ informers, controller, signal: options.signal, logger }), agents, server, client, workers };
   try {
-    await informer.waitForSync(options.signal);
+    await Promise.all(informers.map((i) => i.waitForSync(options.signal)));
   } catch (err) {
     await shutdown(parts);
     throw err;
@@ -114,7 +124,20 @@ function createCore(options: KubeletOptions): KubeletCore {
   // One informer for the pods of all nodes, bound ones only (the kubelet never sees pending pods).
   const informer = createInformer<Pod>({ client: client.resource(podDefinition), fieldSelector: 'spec.nodeName!=', resyncMs: 60_000, clock, logger });
   informer.addIndexer(NODE_NAME_INDEX, indexByNodeName);
-  return { clock, logger, client, informer, agents: new Map(), logs: new ContainerLogStore() };
+  const owners = {
+    replicaSets: createInformer<ReplicaSet>({ client: client.resource(replicaSetDefinition), resyncMs: 0, clock, logger }),
+    deployments: createInformer<Deployment>({ client: client.resource(deploymentDefinition), resyncMs: 0, clock, logger }),
+  };
+  const informers = [informer, owners.replicaSets, owners.deployments];
+  return { clock, logger, client, informer, informers, owners, agents: new Map(), logs: new ContainerLogStore() };
+}
+
+/** ownerLookupOf resolves the controller owners the usage report follows to a workload. */
+function ownerLookupOf(core: KubeletCore) {
+  return ownerLookupFrom({
+    [`apps/v1/${replicaSetDefinition.kind}`]: core.owners.replicaSets.lister,
+    [`apps/v1/${deploymentDefinition.kind}`]: core.owners.deployments.lister,
+  });
 }
 
 /** createPodController wires the pod workers: informer events for pods on our nodes (and a
@@ -153,13 +176,12 @@ function nodeConfigs(options: KubeletOptions, hostIP: string, kubeletPort: numbe
   return Array.from({ length: count }, (_, i) => ({ name: `${options.nodePrefix ?? 'node-'}${first + i}`, index: first + i, capacity, hostIP, kubeletPort }));
 }
 
-function runParts(parts: { informer: Informer<Pod>; controller: Controller; signal: AbortSignal; logger: Logger }): Promise<void> {
+function runParts(parts: { informers: Informer<KubeObject>[]; controller: Controller; signal: AbortSignal; logger: Logger }): Promise<void> {
   const quietly = (what: string) => (err: unknown) => {
     if (!isAbortError(err)) parts.logger.error({ err }, `${what} stopped with an error`);
   };
-  return Promise.all([parts.informer.start(parts.signal).catch(quietly('pod informer')), parts.controller.start(parts.signal).catch(quietly('pod workers'))]).then(
-    () => undefined,
-  );
+  const informers = parts.informers.map((informer) => informer.start(parts.signal).catch(quietly('informer')));
+  return Promise.all([...informers, parts.controller.start(parts.signal).catch(quietly('pod workers'))]).then(() => undefined);
 }
 
 async function shutdown(parts: {

@@ -21,7 +21,7 @@ import { deepEqual } from '../apiserver/api/deep-equal.js';
 import type { KubeClient } from '../controllers/runtime/client/http-client.js';
 import type { HttpEventRecorder } from '../controllers/runtime/event-recorder.js';
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
-import { isStatusCurrent, newNode, nodeLabels, nodeLease, nodeStatus, NODE_LEASE_NAMESPACE, podCidrOf, type NodeConfig } from './node-object.js';
+import { isStatusCurrent, newNode, nodeLabels, nodeLease, nodeStatus, NODE_LEASE_NAMESPACE, podCidrOf, type NodeCapacity, type NodeConfig } from './node-object.js';
 import { PodIpAllocator } from './pod-ip-allocator.js';
 import { formatTime } from './stages/time.js';
 
@@ -71,6 +71,7 @@ export class NodeAgent {
   readonly hostIP: string;
   readonly ips: PodIpAllocator;
   readonly recorder: HttpEventRecorder | undefined;
+  readonly capacity: NodeCapacity;
   private readonly nodes: ResourceClient<Node>;
   private readonly leases: ResourceClient<Lease>;
   private readonly intervals: HeartbeatIntervals;
@@ -88,6 +89,7 @@ export class NodeAgent {
     this.hostIP = options.config.hostIP;
     this.ips = new PodIpAllocator(options.config.index);
     this.recorder = options.recorder;
+    this.capacity = options.config.capacity;
     this.nodes = options.client.resource(nodeDefinition);
     this.leases = options.client.resource(leaseDefinition);
     this.intervals = { ...DEFAULT_HEARTBEAT_INTERVALS, ...options.intervals };

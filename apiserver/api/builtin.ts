@@ -4,8 +4,9 @@ import { appsDefinitions } from './apps/index.js';
 import { autoscalingDefinitions } from './autoscaling/index.js';
 import { coordinationDefinitions } from './coordination/index.js';
 import { coreDefinitions } from './core/index.js';
+import { metricsDefinitions } from './metrics/index.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
 export function builtinDefinitions(): ResourceDefinition<any>[] {
-  return [...coreDefinitions, ...appsDefinitions, ...autoscalingDefinitions, ...coordinationDefinitions];
+  return [...coreDefinitions, ...appsDefinitions, ...autoscalingDefinitions, ...coordinationDefinitions, ...metricsDefinitions];
 }

@@ -116,10 +116,18 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   printColumns: PrintColumn[];
   /** Field selectors beyond metadata.name / metadata.namespace: field path → value getter. */
   fieldSelectors?: Record<string, (object: T) => string | undefined>;
-  /** Verbs served; all of get, list, watch, create, update, patch, delete, deletecollection by default. */
+  /** Verbs served; all of get, list, watch, create, update, patch, delete, deletecollection by
+   * default. Requests for a verb not listed are answered 405 MethodNotAllowed. */
   verbs?: string[];
+  /** Where objects come from: the store (default), or — `virtual` — a provider the server
+   * registers under `storage.resource` that computes them on each read (metrics.k8s.io,
+   * gathered from the kubelets). Virtual kinds are never stored and serve only get/list. */
+  source?: ResourceSource;
   storage: StorageMapping;
 }
+
+/** ResourceSource says where a kind's objects come from (see ResourceDefinition.source). */
+export type ResourceSource = 'store' | 'virtual';
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 

@@ -15,9 +15,11 @@ import {
 } from './list-options.js';
 import { buildTable, includeObjectOf } from './table.js';
 import { listKind, targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
+import { getVirtual, isVirtual, listVirtual } from './virtual-read.js';
 
 /** getObject answers GET on a single object. */
 export function getObject(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+  if (isVirtual(request.path.def)) return getVirtual(ctx, request);
   const target = targetOf(request.path);
   const stored = readStored(ctx, target);
   const served = toServed(target.def, stored);
@@ -76,6 +78,7 @@ function readStore(ctx: HandlerContext, request: ApiRequest, window: ListWindow,
 /** listObjects answers GET on a collection. */
 export function listObjects(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const { def } = request.path;
+  if (isVirtual(def)) return listVirtual(ctx, request);
   const page = readListPage(ctx, request);
   const metadata = {
     resourceVersion: page.resourceVersion,

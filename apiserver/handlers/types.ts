@@ -1,5 +1,5 @@
 /** The request and response shapes shared by the resource handlers. */
-import type { ResourceDefinition } from '../api/resource-definition.js';
+import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import type { RegistryContext, Target } from '../registry/context.js';
 import type { Query } from '../request/query.js';
 import type { ResourcePath } from '../routes/resource-path.js';
@@ -22,7 +22,25 @@ export interface ApiResponse {
   contentType?: string;
 }
 
-export type HandlerContext = RegistryContext;
+/**
+ * VirtualSource computes the objects of a kind whose definition says `source: 'virtual'`
+ * (metrics.k8s.io) at read time. Objects returned are fresh (the handlers may hand them
+ * out as they are) and complete (apiVersion, kind, metadata.name and, for namespaced kinds,
+ * metadata.namespace). Must not throw for an unknown namespace or name.
+ */
+export interface VirtualSource {
+  /** The objects in `namespace`, or in every namespace when it is '' (and for cluster-scoped kinds). */
+  list(namespace: string): KubeObject[];
+  /** One object, or undefined when there is none (a 404 worded as for stored objects). May
+   * throw an ApiError to word the 404 its own way (metrics-server's messages). */
+  get(namespace: string, name: string): KubeObject | undefined;
+}
+
+/** HandlerContext is what the resource handlers read: the registry context plus the virtual
+ * sources, keyed by their definitions' `storage.resource`. */
+export interface HandlerContext extends RegistryContext {
+  virtual?: ReadonlyMap<string, VirtualSource>;
+}
 
 /** targetOf names the object a request addresses; throws if the path has no name. */
 export function targetOf(path: ResourcePath): Target {

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { pathNotFound } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
-import type { ResourceDefinition } from '../api/resource-definition.js';
+import { ALL_VERBS, type ResourceDefinition } from '../api/resource-definition.js';
 import { schemaDocumentOf, type SchemaNode } from '../api/schema-node.js';
 
 export const OPENAPI_INFO_VERSION = 'v1.31.0';
@@ -57,22 +57,31 @@ function operation(def: ResourceDefinition, action: string, verb: string, extraP
   };
 }
 
+/** pathsOf lists the kind's collection and object paths with one operation per served verb
+ * (a read-only kind such as PodMetrics publishes only its GETs). */
 function pathsOf(def: ResourceDefinition): Record<string, unknown> {
   const collection = `${basePath(def)}${def.namespaced ? '/namespaces/{namespace}' : ''}/${def.plural}`;
   const pathParams = def.namespaced ? [param('namespace', 'path')] : [];
   const writeParams = ['dryRun', 'fieldManager', 'fieldValidation'];
+  const served: readonly string[] = def.verbs ?? ALL_VERBS;
+  const ops = (entries: Array<[verb: string, method: string, op: () => unknown]>) =>
+    Object.fromEntries(entries.filter(([verb]) => served.includes(verb)).map(([, method, op]) => [method, op()]));
   return {
     [collection]: {
       parameters: pathParams,
-      get: operation(def, 'list', 'list', ['labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'watch']),
-      post: operation(def, 'post', 'create', writeParams),
+      ...ops([
+        ['list', 'get', () => operation(def, 'list', 'list', ['labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'watch'])],
+        ['create', 'post', () => operation(def, 'post', 'create', writeParams)],
+      ]),
     },
     [`${collection}/{name}`]: {
       parameters: [...pathParams, param('name', 'path')],
-      get: operation(def, 'get', 'read', []),
-      put: operation(def, 'put', 'replace', writeParams),
-      patch: operation(def, 'patch', 'patch', [...writeParams, 'force']),
-      delete: operation(def, 'delete', 'delete', ['dryRun', 'gracePeriodSeconds', 'propagationPolicy']),
+      ...ops([
+        ['get', 'get', () => operation(def, 'get', 'read', [])],
+        ['update', 'put', () => operation(def, 'put', 'replace', writeParams)],
+        ['patch', 'patch', () => operation(def, 'patch', 'patch', [...writeParams, 'force'])],
+        ['delete', 'delete', () => operation(def, 'delete', 'delete', ['dryRun', 'gracePeriodSeconds', 'propagationPolicy'])],
+      ]),
     },
   };
 }

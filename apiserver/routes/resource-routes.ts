@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js';
 import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
 import type { Registry } from '../api/registry.js';
+import { ALL_VERBS } from '../api/resource-definition.js';
 import { deleteCollectionHandler, deleteHandler } from '../handlers/delete-handlers.js';
 import { serveLog } from '../handlers/log-proxy.js';
 import { bindingHandler, evictionHandler } from '../handlers/pod-handlers.js';
@@ -96,6 +97,27 @@ function collectionWatch(request: ApiRequest): ApiRequest {
   return { ...request, query, path: { ...request.path, name: undefined } };
 }
 
+/** verbOf names the Kubernetes verb of a request on a resource's main path (subresources
+ * have verbs of their own and are not checked here). */
+function verbOf(request: ApiRequest, isWatch: boolean): string | undefined {
+  const { name, subresource } = request.path;
+  if (subresource !== undefined) return undefined;
+  if (isWatch) return 'watch';
+  const named = name !== undefined;
+  const verbs: Partial<Record<string, string>> = named
+    ? { GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }
+    : { GET: 'list', POST: 'create', DELETE: 'deletecollection' };
+  return verbs[request.method];
+}
+
+/** checkVerb answers 405 for a verb the kind does not serve (read-only kinds such as
+ * metrics.k8s.io PodMetrics), as kube-apiserver does for a verb it has no handler for. */
+function checkVerb(request: ApiRequest, isWatch: boolean): void {
+  const verb = verbOf(request, isWatch);
+  const served: readonly string[] = request.path.def.verbs ?? ALL_VERBS;
+  if (verb !== undefined && !served.includes(verb)) throw methodNotAllowed(request.method);
+}
+
 /** registerResourceRoutes mounts the REST surface for the registry's kinds. */
 export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext, registry: Registry, watch: WatchSettings): void {
   const handle = (group: string, version: string, rest: string) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -115,6 +137,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       body: request.body as Buffer | undefined,
     };
     const isWatch = request.method === 'GET' && (path.watchPrefix || (!path.name && queryBool(query, 'watch') === true));
+    checkVerb(apiRequest, isWatch);
     if (isWatch) {
       const watchRequest = collectionWatch(apiRequest);
       reply.hijack();

@@ -75,27 +75,24 @@ export async function computeReplicasForMetrics(ctx: MetricsContext): Promise<Me
   if ('failure' in parsed) return { replicas: -1, metricName: '', statuses: undefined, ...parsed.failure };
   const specs: readonly DeepReadonly<MetricSpec>[] = ctx.hpa.spec.metrics?.length ? ctx.hpa.spec.metrics : [cpuUtilizationMetric(DEFAULT_CPU_UTILIZATION)];
   const pods = ctx.podLister.list(ctx.hpa.metadata.namespace ?? '', parsed.selector.toString());
-  const statuses: MetricStatus[] = specs.map(() => ({ type: '' }));
-  const events: HpaEvent[] = [];
+  const outcomes: MetricOutcome[] = [];
+  for (const spec of specs) outcomes.push(await computeReplicasForMetric(ctx, spec, pods));
+  return pickWinner(outcomes, ctx.specReplicas);
+}
+
+/** pickWinner turns the per-metric outcomes (in spec order) into the computation. */
+function pickWinner(outcomes: readonly MetricOutcome[], specReplicas: number): MetricsComputation {
+  const statuses: MetricStatus[] = outcomes.map((o) => (o.ok ? o.status : { type: '' }));
+  const failures = outcomes.filter((o): o is Extract<MetricOutcome, { ok: false }> => !o.ok);
+  const events = failures.map((f) => f.event);
   let best: { replicas: number; metricName: string } | undefined;
-  let firstFailure: Extract<MetricOutcome, { ok: false }> | undefined;
-  let invalid = 0;
-  for (const [i, spec] of specs.entries()) {
-    const outcome = await computeReplicasForMetric(ctx, spec, pods);
-    if (!outcome.ok) {
-      firstFailure ??= outcome;
-      invalid++;
-      events.push(outcome.event);
-      continue;
-    }
-    statuses[i] = outcome.status;
-    if (best === undefined || outcome.replicas > best.replicas) best = outcome;
-  }
-  const error = firstFailure && `invalid metrics (${invalid} invalid out of ${specs.length}), first error is: ${firstFailure.error}`;
+  for (const o of outcomes) if (o.ok && (best === undefined || o.replicas > best.replicas)) best = o;
+  const first = failures[0];
+  const error = first && `invalid metrics (${failures.length} invalid out of ${outcomes.length}), first error is: ${first.error}`;
   // A failed metric may be the one that would have asked for more pods: never scale down on
   // partial information, and never scale at all on none.
-  if (firstFailure && (best === undefined || best.replicas < ctx.specReplicas)) {
-    return { replicas: -1, metricName: '', statuses, scalingActive: firstFailure.condition, events, error };
+  if (first && (best === undefined || best.replicas < specReplicas)) {
+    return { replicas: -1, metricName: '', statuses, scalingActive: first.condition, events, error };
   }
   const winner = best ?? { replicas: 0, metricName: '' };
   const scalingActive: ConditionVerdict = {

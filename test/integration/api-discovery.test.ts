@@ -49,6 +49,7 @@ describe('discovery and OpenAPI', () => {
         ['apps', ['v1']],
         ['autoscaling', ['v2', 'v1']],
         ['coordination.k8s.io', ['v1']],
+        ['metrics.k8s.io', ['v1beta1']],
       ]);
       const apps = res.body.items[0].versions[0];
       expect(apps.freshness).toBe('Current');
@@ -163,7 +164,7 @@ describe('discovery and OpenAPI', () => {
     it('/openapi/v3 lists one document per group-version with a content hash', async () => {
       const res = await request(url('/openapi/v3'), { accept: 'application/json, */*' });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body.paths).sort()).toEqual(['api/v1', 'apis/apps/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/coordination.k8s.io/v1']);
+      expect(Object.keys(res.body.paths).sort()).toEqual(['api/v1', 'apis/apps/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/coordination.k8s.io/v1', 'apis/metrics.k8s.io/v1beta1']);
       expect(res.body.paths['apis/apps/v1'].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{32}$/);
     });
 

@@ -1,0 +1,28 @@
+/**
+ * metrics.k8s.io: the resource metrics API (PodMetrics, NodeMetrics) that `kubectl top` and
+ * the HorizontalPodAutoscaler read. In Kubernetes metrics-server serves it through API
+ * aggregation; kubesim's API server serves it itself, from what it scrapes from the
+ * kubelets (apiserver/metrics/). Both kinds are virtual: computed, never stored, read-only.
+ *
+ * Role: schemas, definitions and table columns of the group. May import only from
+ * apiserver/api/ and zod. See docs/kubelet-sim.md ("Load and usage").
+ */
+import type { ResourceDefinition } from '../resource-definition.js';
+import { nodeMetricsDefinition } from './node-metrics.js';
+import { podMetricsDefinition } from './pod-metrics.js';
+
+export { ContainerMetricsSchema, PodMetricsSchema, podMetricsDefinition, type ContainerMetrics, type PodMetrics } from './pod-metrics.js';
+export { NodeMetricsSchema, nodeMetricsDefinition, type NodeMetrics } from './node-metrics.js';
+export {
+  METRICS_API_VERSION,
+  METRICS_GROUP,
+  METRICS_VERSION,
+  METRICS_WINDOW,
+  ResourceUsageSchema,
+  sumUsage,
+  type ResourceUsage,
+} from './usage.js';
+export * from './stats-summary.js';
+
+/** metricsDefinitions lists the group's served kinds. */
+export const metricsDefinitions: ResourceDefinition<any>[] = [podMetricsDefinition, nodeMetricsDefinition];
