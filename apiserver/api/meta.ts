@@ -12,7 +12,7 @@
  *   `creationTimestamp: null`), so schemas need not be nullable.
  */
 import { z } from 'zod';
-import { mergeByKey, mergeScalars } from './patch-meta.js';
+import { atomicStruct, mergeByKey, mergeScalars } from './patch-meta.js';
 
 const K8S_META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 
@@ -50,6 +50,7 @@ export const OwnerReferenceSchema = z
   .meta({
     id: `${K8S_META}.OwnerReference`,
     description: 'OwnerReference contains enough information to let you identify an owning object.',
+    ...atomicStruct,
   });
 
 export const ManagedFieldsEntrySchema = z
@@ -111,6 +112,7 @@ export const ObjectMetaSchema = z
   });
 
 export type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
+export type ManagedFieldsEntry = z.infer<typeof ManagedFieldsEntrySchema>;
 export type OwnerReference = z.infer<typeof OwnerReferenceSchema>;
 
 export const LabelSelectorRequirementSchema = z
@@ -132,6 +134,7 @@ export const LabelSelectorSchema = z
   .meta({
     id: `${K8S_META}.LabelSelector`,
     description: 'A label selector is a label query over a set of resources.',
+    ...atomicStruct,
   });
 
 export type LabelSelector = z.infer<typeof LabelSelectorSchema>;

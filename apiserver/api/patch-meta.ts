@@ -27,6 +27,24 @@ export const mergeScalars = {
  * volume sources): keys not listed are cleared. */
 export const retainKeys = { 'x-kubernetes-patch-strategy': 'retainKeys' } as const;
 
+/** A list merged by key in a strategic merge patch that server-side apply nevertheless
+ * treats as one atomic value (Kubernetes' `patchStrategy:"merge"` with `+listType=atomic`,
+ * e.g. PodStatus.hostIPs). */
+export function mergeByKeyAtomic(key: string) {
+  return { 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': key, 'x-kubernetes-list-type': 'atomic' } as const;
+}
+
+/** A struct server-side apply owns as a whole (`+structType=atomic`: LabelSelector,
+ * OwnerReference, ObjectReference, the key selectors of env vars, node selectors): applying
+ * one replaces it entirely, and its owner owns it as one field. */
+export const atomicStruct = { 'x-kubernetes-map-type': 'atomic' } as const;
+
+/** The default of a field that identifies list items (ports' `protocol`), published as the
+ * OpenAPI `default` so server-side apply can key an item that omits it, as Kubernetes does. */
+export function keyDefault(value: string) {
+  return { default: value } as const;
+}
+
 /** A list of objects merged by key whose patch may also carry `$retainKeys` in its items. */
 export function mergeByKeyRetainKeys(key: string) {
   return { ...mergeByKey(key), 'x-kubernetes-patch-strategy': 'merge,retainKeys' } as const;

@@ -12,6 +12,7 @@ import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, decodePatchBody, isPlainObject, patchTypeOf } from '../request/body.js';
 import { isDryRun } from '../request/query.js';
 import { applyPatch } from './write-handlers.js';
+import { updateTracker } from './field-managers.js';
 import { ScaleSchema } from '../api/autoscaling/scale.js';
 import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
 
@@ -64,6 +65,8 @@ export function scaleHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
   const updated = updateObject(ctx, target, {
     scope: 'main',
     dryRun: isDryRun(request.query),
+    // Recorded on the scaled object with subresource "scale", owning only the replicas field.
+    fieldTracker: updateTracker(ctx, request, target.def, 'scale'),
     computeNext: (object) => {
       setPath(object, scale.specReplicasPath, replicas);
       object.metadata.resourceVersion = parsed.data?.metadata?.resourceVersion || undefined;

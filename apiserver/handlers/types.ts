@@ -12,6 +12,9 @@ export interface ApiRequest {
   accept: string | undefined;
   contentType: string | undefined;
   body: Buffer | undefined;
+  /** The User-Agent header: its product part names the field manager of writes that do
+   * not pass `fieldManager`. */
+  userAgent?: string;
 }
 
 /** ApiResponse is a JSON reply; `warnings` become `Warning: 299` headers. */

@@ -11,14 +11,18 @@ import { updateObject, type UpdateScope } from '../registry/update.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf, type PatchType } from '../request/body.js';
 import { fieldValidation, isDryRun } from '../request/query.js';
 import { isNotFound } from '../api/api-error.js';
+import type { WriteSubresource } from '../fieldmanager/index.js';
+import { applyTracker, checkWriteOptions, updateTracker } from './field-managers.js';
 import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
 
 /** createHandler answers POST on a collection: 201 with the created object. */
 export function createHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const warnings: string[] = [];
+  checkWriteOptions(request);
   const body = decodeObjectBody(request.contentType, request.body);
   const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings });
-  const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query) });
+  const fieldTracker = updateTracker(ctx, request, request.path.def, '');
+  const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker });
   return { status: 201, body: created, warnings };
 }
 
@@ -26,15 +30,23 @@ function scopeOf(subresource: string | undefined): UpdateScope {
   return subresource === 'status' ? 'status' : subresource === 'finalize' ? 'finalize' : 'main';
 }
 
+/** subresourceOf names the endpoint a write is recorded against in managedFields. */
+function subresourceOf(scope: UpdateScope): WriteSubresource {
+  return scope === 'main' || scope === 'server' ? '' : scope;
+}
+
 /** updateHandler answers PUT on an object, its /status or /finalize. */
 export function updateHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const warnings: string[] = [];
   const target = targetOf(request.path);
   const body = decodeObjectBody(request.contentType, request.body);
+  checkWriteOptions(request);
   const decoded = decodeObject(target.def, body, { fieldValidation: fieldValidation(request.query), warnings });
+  const scope = scopeOf(request.path.subresource);
   const updated = updateObject(ctx, target, {
-    scope: scopeOf(request.path.subresource),
+    scope,
     dryRun: isDryRun(request.query),
+    fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
     computeNext: () => decoded,
   });
   return { status: 200, body: updated, warnings };
@@ -43,21 +55,42 @@ export function updateHandler(ctx: HandlerContext, request: ApiRequest): ApiResp
 /** patchHandler answers PATCH on an object or its /status. Server-side apply creates the
  * object when it does not exist (201). */
 export function patchHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+  const type = patchTypeOf(request.contentType);
+  checkWriteOptions(request, type);
+  const patch = decodePatchBody(type, request.body);
+  if (type === 'apply') return applyHandler(ctx, request, patch as Record<string, unknown>);
   const warnings: string[] = [];
   const target = targetOf(request.path);
-  const type = patchTypeOf(request.contentType);
-  const patch = decodePatchBody(type, request.body);
+  const options = { fieldValidation: fieldValidation(request.query), warnings };
+  const scope = scopeOf(request.path.subresource);
+  const updated = updateObject(ctx, target, {
+    scope,
+    dryRun: isDryRun(request.query),
+    fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
+    computeNext: (current) => decodeObject(target.def, applyPatch(type, current, patch, target.def.schema) as Record<string, unknown>, options),
+  });
+  return { status: 200, body: updated, warnings };
+}
+
+/** applyHandler runs a server-side apply of `config`: merged into the live object with
+ * field ownership (apiserver/fieldmanager), or creating it when absent. */
+function applyHandler(ctx: HandlerContext, request: ApiRequest, config: Record<string, unknown>): ApiResponse {
+  const warnings: string[] = [];
+  const target = targetOf(request.path);
   const options = { fieldValidation: fieldValidation(request.query), warnings };
   const dryRun = isDryRun(request.query);
-  if (type === 'apply' && !request.path.subresource && !exists(ctx, request)) {
-    const object = decodeObject(target.def, patch as Record<string, unknown>, options);
+  const scope = scopeOf(request.path.subresource);
+  const fieldTracker = applyTracker(ctx, request, target.def, subresourceOf(scope));
+  if (!request.path.subresource && !exists(ctx, request)) {
+    const object = decodeObject(target.def, fieldTracker.merge(undefined, config), options);
     object.metadata.name ??= target.name;
-    return { status: 201, body: createObject(ctx, target, object, { dryRun }), warnings };
+    return { status: 201, body: createObject(ctx, target, object, { dryRun, fieldTracker }), warnings };
   }
   const updated = updateObject(ctx, target, {
-    scope: scopeOf(request.path.subresource),
+    scope,
     dryRun,
-    computeNext: (current) => decodeObject(target.def, applyPatch(type, current, patch, target.def.schema) as Record<string, unknown>, options),
+    fieldTracker,
+    computeNext: (current) => decodeObject(target.def, fieldTracker.merge(current, config), options),
   });
   return { status: 200, body: updated, warnings };
 }
@@ -72,9 +105,9 @@ function exists(ctx: HandlerContext, request: ApiRequest): boolean {
   }
 }
 
-/** applyPatch applies a decoded patch of the given type to a JSON document. Server-side apply
- * merges the applied configuration as a strategic merge patch would; field ownership
- * (managedFields, conflicts) is not tracked yet. */
+/** applyPatch applies a decoded patch of the given type to a JSON document. For 'apply'
+ * (only the /scale view uses it here: real server-side apply goes through applyHandler and
+ * its field ownership) it merges as a strategic merge patch would. */
 export function applyPatch(type: PatchType, document: KubeObject | object, patch: unknown, schema: KubeObjectSchema): unknown {
   switch (type) {
     case 'json':

@@ -50,9 +50,8 @@ function metadataOf(object: KubeObject, nowMs: number): KubeObject['metadata'] {
 
 /** podMetricsSource serves PodMetrics from the snapshot's pod samples. */
 export function podMetricsSource(options: MetricsSourceOptions): VirtualSource {
-  const toObject = (sample: PodSample): KubeObject | undefined => {
-    const pod = readObject(options, 'pods', sample.namespace, sample.name);
-    if (!pod || pod.metadata.uid !== sample.uid) return undefined;
+  const toObject = (sample: PodSample | undefined, pod: KubeObject | undefined): KubeObject | undefined => {
+    if (!sample || !pod || pod.metadata.uid !== sample.uid) return undefined;
     return {
       kind: 'PodMetrics',
       apiVersion: METRICS_API_VERSION,
@@ -64,11 +63,13 @@ export function podMetricsSource(options: MetricsSourceOptions): VirtualSource {
   };
   return {
     list: (namespace) =>
-      [...options.snapshot().pods.values()].filter((s) => namespace === '' || s.namespace === namespace).flatMap((s) => toObject(s) ?? []),
+      [...options.snapshot().pods.values()]
+        .filter((s) => namespace === '' || s.namespace === namespace)
+        .flatMap((s) => toObject(s, readObject(options, 'pods', s.namespace, s.name)) ?? []),
     get: (namespace, name) => {
-      if (!readObject(options, 'pods', namespace, name)) throw notFound({ group: '', resource: 'pods', name });
-      const sample = options.snapshot().pods.get(`${namespace}/${name}`);
-      const object = sample && toObject(sample);
+      const pod = readObject(options, 'pods', namespace, name);
+      if (!pod) throw notFound({ group: '', resource: 'pods', name });
+      const object = toObject(options.snapshot().pods.get(`${namespace}/${name}`), pod);
       if (!object) throw notFound({ group: METRICS_GROUP, resource: 'podmetrics', name: `${namespace}/${name}` });
       return object;
     },
@@ -77,9 +78,8 @@ export function podMetricsSource(options: MetricsSourceOptions): VirtualSource {
 
 /** nodeMetricsSource serves NodeMetrics from the snapshot's node samples. */
 export function nodeMetricsSource(options: MetricsSourceOptions): VirtualSource {
-  const toObject = (sample: NodeSample): KubeObject | undefined => {
-    const node = readObject(options, 'nodes', '', sample.name);
-    if (!node) return undefined;
+  const toObject = (sample: NodeSample | undefined, node: KubeObject | undefined): KubeObject | undefined => {
+    if (!sample || !node) return undefined;
     return {
       kind: 'NodeMetrics',
       apiVersion: METRICS_API_VERSION,
@@ -90,11 +90,11 @@ export function nodeMetricsSource(options: MetricsSourceOptions): VirtualSource 
     };
   };
   return {
-    list: () => [...options.snapshot().nodes.values()].flatMap((s) => toObject(s) ?? []),
+    list: () => [...options.snapshot().nodes.values()].flatMap((s) => toObject(s, readObject(options, 'nodes', '', s.name)) ?? []),
     get: (_namespace, name) => {
-      if (!readObject(options, 'nodes', '', name)) throw notFound({ group: '', resource: 'nodes', name });
-      const sample = options.snapshot().nodes.get(name);
-      const object = sample && toObject(sample);
+      const node = readObject(options, 'nodes', '', name);
+      if (!node) throw notFound({ group: '', resource: 'nodes', name });
+      const object = toObject(options.snapshot().nodes.get(name), node);
       if (!object) throw notFound({ group: METRICS_GROUP, resource: 'nodemetrics', name });
       return object;
     },

@@ -44,6 +44,8 @@ export const SUMMARY_PATH = '/stats/summary';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
+/** MetricsScraper keeps the latest usage every kubelet reported (see the file comment for its
+ * lifecycle). Its snapshot is replaced whole after each round, never edited in place. */
 export class MetricsScraper {
   private snapshot: MetricsSnapshot = EMPTY_SNAPSHOT;
   private round: Promise<void> | undefined;

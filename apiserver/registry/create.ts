@@ -22,6 +22,9 @@ export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>,
   const usesGenerateName = !object.metadata.name && !!object.metadata.generateName;
   prepareForCreate(def, object, ctx.now());
   def.defaults?.(object);
+  // Ownership is recorded before the strategy fills in server-chosen values (a Service's
+  // clusterIP), which no manager owns — as kube-apiserver runs its field manager first.
+  options.fieldTracker?.track(undefined, object);
   const storageDef = storageDefinitionOf(ctx, def);
   for (let attempt = 1; ; attempt++) {
     if (usesGenerateName) object.metadata.name = `${object.metadata.generateName}${generateNameSuffix()}`;

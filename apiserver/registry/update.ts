@@ -38,6 +38,9 @@ export function updateObject(ctx: RegistryContext, target: Target, request: Upda
   const next = scoped(request.scope, current, proposed, def.subresources.status === true);
   carryServerFields(def, current, next);
   if (request.scope === 'main') def.defaults?.(next);
+  // Before the strategy, as in kube-apiserver: values a strategy keeps or assigns are not
+  // attributed to the writer. May throw the 409 of a conflicting apply.
+  request.fieldTracker?.track(current, next);
   strategyFor(def.storage.resource).beforeUpdate?.(next, current, ctx);
   const errors = [...validateMetadata(def, next, current), ...(def.validate?.(next, current) ?? [])];
   if (errors.length > 0) throw invalid(resourceName(target), errors);

@@ -135,6 +135,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       accept: request.headers.accept,
       contentType: request.headers['content-type'],
       body: request.body as Buffer | undefined,
+      userAgent: request.headers['user-agent'],
     };
     const isWatch = request.method === 'GET' && (path.watchPrefix || (!path.name && queryBool(query, 'watch') === true));
     checkVerb(apiRequest, isWatch);

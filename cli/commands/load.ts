@@ -18,6 +18,7 @@ import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOAD_CPU_ANNOTATION, LOAD_MEMORY_ANNOTATION } from '../../kubelet-sim/workload-load.js';
 import { formatFlagHelp, parseFlags, UsageError, type FlagSpec } from '../args.js';
 
+/** loadFlags are the flags of `kubesim load` (plus kubectl's `-n` and `-h`). */
 export const loadFlags: Record<string, FlagSpec> = {
   cpu: { type: 'string', description: 'total CPU demand of the workload, e.g. 1400m or 2' },
   memory: { type: 'string', description: 'total memory demand of the workload, e.g. 512Mi' },

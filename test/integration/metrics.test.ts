@@ -108,6 +108,8 @@ describe('resource metrics (metrics.k8s.io fed by kubelet-sim)', () => {
   });
 
   it('kubesim load changes the demand and --off removes it, from the next scrape', async () => {
+    // The message counts status.readyReplicas, which the controllers update just after the pods.
+    await eventually(async () => expect((await client.resource(deploymentDefinition).get(NS, 'web')).status?.readyReplicas).toBe(6));
     const set = await setLoad({ kubeconfig: cluster.kubeconfigPath, namespace: NS, def: deploymentDefinition, name: 'web', cpu: '600m' });
     expect(set).toBe('deployment.apps/web: load set to cpu 600m (spread over 6 ready pods)');
     await webUsage(6, 100);

@@ -100,7 +100,7 @@ describe.runIf(binaries.length > 0)('kubectl compatibility matrix', () => {
     }
   });
 
-  it.concurrent.for(binaries)('$label prints what a real cluster prints', async (binary, { expect }) => {
+  it.concurrent.for(binaries)('$label prints what a real cluster prints', { timeout: 170_000 }, async (binary, { expect }) => {
     const { context, column } = await prepare(binary, cluster);
     const outcomes = new Map<string, Outcome>();
     for (const check of CHECKS) outcomes.set(check.name, await runCheck(check, context));
@@ -109,13 +109,13 @@ describe.runIf(binaries.length > 0)('kubectl compatibility matrix', () => {
       const known = expectedFailure(name, context.minor);
       if (!outcome.pass && known) outcome.known = known;
     }
-    runs.set(binary.label, { column, asserted, outcomes });
+    runs.set(binary.label, { column, short: binary.label.split(' (')[0] ?? binary.label, asserted, outcomes });
     if (!asserted) return;
     const failures = [...outcomes].filter(([name, o]) => !o.pass && !expectedFailure(name, context.minor)).map(([name, o]) => `${name}: ${o.reason}`);
     const unexpectedPasses = [...outcomes].filter(([name, o]) => o.pass && expectedFailure(name, context.minor)).map(([name]) => name);
     expect(failures).toEqual([]);
     expect(unexpectedPasses).toEqual([]);
-  }, 170_000);
+  });
 });
 
 /** prepare creates the binary's namespaces (and the Deployments the delete checks remove)

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { LabelSelectorSchema } from '../meta.js';
-import { mergeByKey } from '../patch-meta.js';
+import { atomicStruct, mergeByKey } from '../patch-meta.js';
 import { K8S_CORE, enumOf } from './schema-helpers.js';
 
 export const NodeSelectorRequirementSchema = z
@@ -22,13 +22,17 @@ export const NodeSelectorTermSchema = z
     matchExpressions: z.array(NodeSelectorRequirementSchema).optional().describe('Requirements on node labels, ANDed.'),
     matchFields: z.array(NodeSelectorRequirementSchema).optional().describe('Requirements on node fields (metadata.name), ANDed.'),
   })
-  .meta({ id: `${K8S_CORE}.NodeSelectorTerm`, description: 'A node matches the term when all its requirements hold. An empty term matches nothing.' });
+  .meta({
+    id: `${K8S_CORE}.NodeSelectorTerm`,
+    description: 'A node matches the term when all its requirements hold. An empty term matches nothing.',
+    ...atomicStruct,
+  });
 
 export type NodeSelectorTerm = z.infer<typeof NodeSelectorTermSchema>;
 
 export const NodeSelectorSchema = z
   .object({ nodeSelectorTerms: z.array(NodeSelectorTermSchema).describe('The terms are ORed.') })
-  .meta({ id: `${K8S_CORE}.NodeSelector`, description: 'A node selector: a node matches when any of the terms matches.' });
+  .meta({ id: `${K8S_CORE}.NodeSelector`, description: 'A node selector: a node matches when any of the terms matches.', ...atomicStruct });
 
 export const PreferredSchedulingTermSchema = z
   .object({

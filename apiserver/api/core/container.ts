@@ -4,7 +4,7 @@
  * name, volumeMounts by mountPath, volumeDevices by devicePath).
  */
 import { z } from 'zod';
-import { mergeByKey } from '../patch-meta.js';
+import { atomicStruct, keyDefault, mergeByKey } from '../patch-meta.js';
 import { ProbeSchema } from './probe.js';
 import { QuantitySchema } from '../meta.js';
 import { ResourceListSchema } from './quantity.js';
@@ -17,7 +17,7 @@ export const ContainerPortSchema = z
     name: z.string().optional().describe('IANA_SVC_NAME naming this port, unique within the pod; services may refer to it.'),
     hostPort: z.number().int().optional().describe('Port to expose on the host as well. Rarely needed.'),
     containerPort: z.number().int().describe('Port number the container listens on (1-65535).'),
-    protocol: enumOf(PROTOCOLS).optional().describe('TCP, UDP or SCTP. Defaults to TCP.'),
+    protocol: enumOf(PROTOCOLS).optional().meta(keyDefault('TCP')).describe('TCP, UDP or SCTP. Defaults to TCP.'),
     hostIP: z.string().optional().describe('Host IP to bind the host port to.'),
   })
   .meta({ id: `${K8S_CORE}.ContainerPort`, description: 'ContainerPort is a network port a container exposes.' });
@@ -29,7 +29,7 @@ const keyRef = (id: string, what: string) =>
       key: z.string().describe(`The key of the ${what} to select.`),
       optional: z.boolean().optional().describe(`Whether the ${what} or its key may be missing.`),
     })
-    .meta({ id: `${K8S_CORE}.${id}`, description: `Selects one key of a ${what}.` });
+    .meta({ id: `${K8S_CORE}.${id}`, description: `Selects one key of a ${what}.`, ...atomicStruct });
 
 export const EnvVarSourceSchema = z
   .object({
@@ -38,7 +38,7 @@ export const EnvVarSourceSchema = z
         apiVersion: z.string().optional().describe('Version of the schema fieldPath is written in. Defaults to "v1".'),
         fieldPath: z.string().describe('Path of the pod field to select, e.g. metadata.name or status.podIP.'),
       })
-      .meta({ id: `${K8S_CORE}.ObjectFieldSelector`, description: 'Selects a field of the pod.' })
+      .meta({ id: `${K8S_CORE}.ObjectFieldSelector`, description: 'Selects a field of the pod.', ...atomicStruct })
       .optional(),
     resourceFieldRef: z
       .object({
@@ -46,7 +46,7 @@ export const EnvVarSourceSchema = z
         resource: z.string().describe('Resource to select, e.g. limits.cpu or requests.memory.'),
         divisor: QuantitySchema.optional().describe('Output format of the exposed resources. Defaults to "1".'),
       })
-      .meta({ id: `${K8S_CORE}.ResourceFieldSelector`, description: 'Selects a resource request or limit of a container.' })
+      .meta({ id: `${K8S_CORE}.ResourceFieldSelector`, description: 'Selects a resource request or limit of a container.', ...atomicStruct })
       .optional(),
     configMapKeyRef: keyRef('ConfigMapKeySelector', 'ConfigMap').optional(),
     secretKeyRef: keyRef('SecretKeySelector', 'Secret').optional(),

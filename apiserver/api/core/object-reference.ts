@@ -1,5 +1,6 @@
 /** core/v1 ObjectReference and LocalObjectReference: pointers to other objects. */
 import { z } from 'zod';
+import { atomicStruct } from '../patch-meta.js';
 import { K8S_CORE } from './schema-helpers.js';
 
 export const ObjectReferenceSchema = z
@@ -15,12 +16,16 @@ export const ObjectReferenceSchema = z
       .optional()
       .describe('A part of the referent instead of the whole object, e.g. spec.containers{web} for one container of a pod.'),
   })
-  .meta({ id: `${K8S_CORE}.ObjectReference`, description: 'ObjectReference points at another API object, possibly at a field inside it.' });
+  .meta({
+    id: `${K8S_CORE}.ObjectReference`,
+    description: 'ObjectReference points at another API object, possibly at a field inside it.',
+    ...atomicStruct,
+  });
 
 export type ObjectReference = z.infer<typeof ObjectReferenceSchema>;
 
 export const LocalObjectReferenceSchema = z
   .object({ name: z.string().optional().describe('Name of the referent, in the same namespace.') })
-  .meta({ id: `${K8S_CORE}.LocalObjectReference`, description: 'LocalObjectReference names an object in the same namespace.' });
+  .meta({ id: `${K8S_CORE}.LocalObjectReference`, description: 'LocalObjectReference names an object in the same namespace.', ...atomicStruct });
 
 export type LocalObjectReference = z.infer<typeof LocalObjectReferenceSchema>;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { TimeSchema } from '../meta.js';
-import { mergeByKey } from '../patch-meta.js';
+import { mergeByKey, mergeByKeyAtomic } from '../patch-meta.js';
 import { ResourceRequirementsSchema } from './container.js';
 import { ResourceListSchema } from './quantity.js';
 import { K8S_CORE, enumOf } from './schema-helpers.js';
@@ -82,11 +82,13 @@ export const ContainerStatusSchema = z
 
 export type ContainerStatus = z.infer<typeof ContainerStatusSchema>;
 
-const ipList = (id: string, description: string) =>
+// Both merge by ip in a strategic merge patch; server-side apply keys podIPs by ip but
+// treats hostIPs as atomic, following k8s.io/api's list types.
+const ipList = (id: string, description: string, meta: ReturnType<typeof mergeByKey> | ReturnType<typeof mergeByKeyAtomic>) =>
   z
     .array(z.object({ ip: z.string().describe('An IP address.') }).meta({ id: `${K8S_CORE}.${id}` }))
     .optional()
-    .meta(mergeByKey('ip'))
+    .meta(meta)
     .describe(description);
 
 export const PodStatusSchema = z
@@ -98,9 +100,9 @@ export const PodStatusSchema = z
     reason: z.string().optional().describe('Brief CamelCase reason for the pod\'s state, e.g. Evicted.'),
     nominatedNodeName: z.string().optional().describe('Node the pod is expected to run on once preemption there completes.'),
     hostIP: z.string().optional().describe('IP address of the node the pod runs on.'),
-    hostIPs: ipList('HostIP', 'IP addresses of the node; the first equals hostIP.'),
+    hostIPs: ipList('HostIP', 'IP addresses of the node; the first equals hostIP.', mergeByKeyAtomic('ip')),
     podIP: z.string().optional().describe('IP address allocated to the pod.'),
-    podIPs: ipList('PodIP', 'IP addresses allocated to the pod; the first equals podIP.'),
+    podIPs: ipList('PodIP', 'IP addresses allocated to the pod; the first equals podIP.', mergeByKey('ip')),
     startTime: TimeSchema.optional().describe('When the kubelet acknowledged the pod, before pulling images.'),
     initContainerStatuses: z.array(ContainerStatusSchema).optional().describe('Status of each init container.'),
     containerStatuses: z.array(ContainerStatusSchema).optional().describe('Status of each app container.'),

@@ -1,7 +1,7 @@
 /** core/v1 Service: a stable virtual IP and DNS name in front of a set of pods. */
 import { z } from 'zod';
 import { IntOrStringSchema, StringMapSchema, typeMetaFields } from '../meta.js';
-import { mergeByKey } from '../patch-meta.js';
+import { keyDefault, mergeByKey } from '../patch-meta.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { PROTOCOLS } from './container.js';
 import { K8S_CORE, enumOf } from './schema-helpers.js';
@@ -14,7 +14,7 @@ export type ServiceType = (typeof SERVICE_TYPES)[number];
 export const ServicePortSchema = z
   .object({
     name: z.string().optional().describe('Name of the port, a DNS label; required when the service has more than one port.'),
-    protocol: enumOf(PROTOCOLS).optional().describe('TCP, UDP or SCTP. Defaults to TCP.'),
+    protocol: enumOf(PROTOCOLS).optional().meta(keyDefault('TCP')).describe('TCP, UDP or SCTP. Defaults to TCP.'),
     appProtocol: z.string().optional().describe('Application protocol, e.g. http or kubernetes.io/h2c.'),
     port: z.number().int().describe('Port the service exposes.'),
     targetPort: IntOrStringSchema.optional().describe('Number or name of the pods\' port traffic is sent to. Defaults to port.'),

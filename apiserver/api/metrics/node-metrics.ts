@@ -9,6 +9,8 @@ import { column, nameColumn } from '../printing.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { METRICS_API_VERSION, METRICS_GROUP, METRICS_SCHEMA_PREFIX, METRICS_VERSION, ResourceUsageSchema, sumUsage } from './usage.js';
 
+/** NodeMetricsSchema is metrics-server's NodeMetrics: a node's usage at `timestamp` over
+ * `window`; metadata carries the node's name and labels. */
 export const NodeMetricsSchema = z
   .object({
     ...typeMetaFields(METRICS_API_VERSION, 'NodeMetrics'),

@@ -10,6 +10,7 @@ import { column, nameColumn } from '../printing.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { METRICS_API_VERSION, METRICS_GROUP, METRICS_SCHEMA_PREFIX, METRICS_VERSION, ResourceUsageSchema, sumUsage } from './usage.js';
 
+/** ContainerMetricsSchema is one container's usage inside a PodMetrics. */
 export const ContainerMetricsSchema = z
   .object({
     name: z.string().describe('Container name corresponding to the one from pod.spec.containers.'),
@@ -19,6 +20,8 @@ export const ContainerMetricsSchema = z
 
 export type ContainerMetrics = z.infer<typeof ContainerMetricsSchema>;
 
+/** PodMetricsSchema is metrics-server's PodMetrics: a pod's containers' usage at `timestamp`
+ * over `window`; metadata carries the pod's name, namespace and labels. */
 export const PodMetricsSchema = z
   .object({
     ...typeMetaFields(METRICS_API_VERSION, 'PodMetrics'),

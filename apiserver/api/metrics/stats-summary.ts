@@ -10,11 +10,13 @@
  */
 import { z } from 'zod';
 
+/** CpuStatsSchema is a CPU sample: cores in use, in nanocores. */
 export const CpuStatsSchema = z.object({
   time: z.string().describe('When the sample was taken (RFC 3339).'),
   usageNanoCores: z.number().nonnegative().optional().describe('CPU in use, in billionths of a core.'),
 });
 
+/** MemoryStatsSchema is a memory sample, in bytes. */
 export const MemoryStatsSchema = z.object({
   time: z.string().describe('When the sample was taken (RFC 3339).'),
   workingSetBytes: z.number().nonnegative().optional().describe('Memory in use that cannot be reclaimed: what limits and evictions act on.'),
@@ -22,6 +24,7 @@ export const MemoryStatsSchema = z.object({
   availableBytes: z.number().nonnegative().optional().describe('Memory still available (nodes).'),
 });
 
+/** ContainerStatsSchema is one running container's usage. */
 export const ContainerStatsSchema = z.object({
   name: z.string(),
   startTime: z.string().optional(),
@@ -29,6 +32,7 @@ export const ContainerStatsSchema = z.object({
   memory: MemoryStatsSchema.optional(),
 });
 
+/** PodStatsSchema is one pod's usage: its running containers and their sum. */
 export const PodStatsSchema = z.object({
   podRef: z.object({ name: z.string(), namespace: z.string(), uid: z.string() }),
   startTime: z.string().optional(),
@@ -37,6 +41,7 @@ export const PodStatsSchema = z.object({
   memory: MemoryStatsSchema.optional(),
 });
 
+/** NodeStatsSchema is a node's own usage: its pods plus the system around them. */
 export const NodeStatsSchema = z.object({
   nodeName: z.string(),
   startTime: z.string().optional(),

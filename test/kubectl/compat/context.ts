@@ -7,7 +7,7 @@
 import { stringify } from 'yaml';
 import { request, type JsonResponse } from '../../support/http.js';
 import { runKubectl, startKubectlWatch, type KubectlBinary, type KubectlResult, type KubectlWatch } from '../../support/kubectl.js';
-import { CheckFailure, firstLine, normalise } from './normalize.js';
+import { CheckFailure, firstLine, normalise, withoutKlog } from './normalize.js';
 
 /** Options for one kubectl call. */
 export interface CallOptions {
@@ -79,7 +79,7 @@ export function createContext(options: ContextOptions): CompatContext {
   const ok = async (args: string[], extra?: CallOptions) => {
     const result = await kubectl(args, extra);
     if (result.timedOut) throw new CheckFailure(`kubectl ${args[0]} did not finish`);
-    if (result.code !== 0) throw new CheckFailure(normaliseHere(firstLine(result.stderr || result.stdout) || `exit ${result.code}`));
+    if (result.code !== 0) throw new CheckFailure(normaliseHere(firstLine(withoutKlog(result.stderr) || result.stdout) || `exit ${result.code}`));
     return result;
   };
   return {

@@ -144,5 +144,5 @@ export function expectEqual(actual: unknown, expected: unknown, what: string): v
 
 /** firstLine is the first non-empty line of a text, shortened, for failure reasons. */
 export function firstLine(text: string): string {
-  return short(text.split('\n').find((line) => line.trim() !== '') ?? '');
+  return short(text.split('\n').find((line) => line.trim() !== '') ?? '', 160);
 }

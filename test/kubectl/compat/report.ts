@@ -17,6 +17,8 @@ export interface Outcome {
 export interface BinaryRun {
   /** Column title, e.g. `kubectl 1.32 (v1.32.5)`. */
   column: string;
+  /** Short name for the notes, e.g. `kubectl 1.32`. */
+  short: string;
   /** False for a kubectl the expectation list does not cover (results recorded, not asserted). */
   asserted: boolean;
   outcomes: Map<string, Outcome>;
@@ -65,7 +67,7 @@ export function renderReport(checks: readonly string[], runs: readonly BinaryRun
         index = notes.length;
         noteOf.set(key, index);
       }
-      notes[index - 1]!.columns.push(run.column);
+      notes[index - 1]!.columns.push(run.short);
     }
   }
   const rows = checks.map((check) => {

@@ -1,0 +1,88 @@
+/**
+ * WriteScope: which fields of an object a write may own. Two rules from kube-apiserver:
+ *
+ * - type and server metadata are never owned (the stripMeta set: apiVersion, kind, the
+ *   `metadata` struct itself, name, namespace, uid, resourceVersion, generation,
+ *   creationTimestamp, selfLink, managedFields);
+ * - a write owns only what its endpoint may change (the strategies' reset fields): the main
+ *   resource everything but `status` (when the kind has a /status subresource), /status only
+ *   `status`, /scale only the replicas field, /finalize only `spec.finalizers`.
+ */
+import type { ResourceDefinition } from '../api/resource-definition.js';
+import { FieldSet } from './field-set.js';
+import type { Comparison } from './compare.js';
+import type { Path } from './path-element.js';
+
+/** WriteSubresource names the endpoint of a write: '' for the main resource. */
+export type WriteSubresource = '' | 'status' | 'scale' | 'finalize';
+
+const STRIPPED: readonly string[][] = [
+  ['apiVersion'],
+  ['kind'],
+  ['metadata'],
+  ['metadata', 'name'],
+  ['metadata', 'namespace'],
+  ['metadata', 'creationTimestamp'],
+  ['metadata', 'selfLink'],
+  ['metadata', 'uid'],
+  ['metadata', 'generation'],
+  ['metadata', 'resourceVersion'],
+];
+const MANAGED_FIELDS = ['metadata', 'managedFields'];
+
+/** WriteScope filters field sets down to what one kind of write may own. */
+export class WriteScope {
+  private constructor(
+    private readonly only: readonly string[] | undefined,
+    private readonly excluded: readonly string[] | undefined,
+  ) {}
+
+  /** of returns the scope of writes to `subresource` of `def`'s objects. */
+  static of(def: ResourceDefinition, subresource: WriteSubresource): WriteScope {
+    switch (subresource) {
+      case '':
+        return new WriteScope(undefined, def.subresources.status ? ['status'] : undefined);
+      case 'status':
+        return new WriteScope(['status'], undefined);
+      case 'scale':
+        return new WriteScope((def.subresources.scale?.specReplicasPath ?? 'spec.replicas').split('.'), undefined);
+      case 'finalize':
+        return new WriteScope(['spec', 'finalizers'], undefined);
+      default: {
+        const unreachable: never = subresource;
+        throw new Error(`unknown subresource ${String(unreachable)}`);
+      }
+    }
+  }
+
+  /** filter keeps the paths of `set` this scope may own. */
+  filter(set: FieldSet): FieldSet {
+    const all = set.paths();
+    const kept = all.filter((path) => this.allows(path));
+    return kept.length === all.length ? set : FieldSet.of(...kept);
+  }
+
+  /** filterComparison filters each part of a comparison. */
+  filterComparison(comparison: Comparison): Comparison {
+    return { added: this.filter(comparison.added), modified: this.filter(comparison.modified), removed: this.filter(comparison.removed) };
+  }
+
+  private allows(path: Path): boolean {
+    if (STRIPPED.some((stripped) => sameFields(path, stripped))) return false;
+    if (startsWith(path, MANAGED_FIELDS)) return false;
+    if (this.only && !startsWith(path, this.only)) return false;
+    return !(this.excluded && startsWith(path, this.excluded));
+  }
+}
+
+function sameFields(path: Path, names: readonly string[]): boolean {
+  return path.length === names.length && startsWith(path, names);
+}
+
+function startsWith(path: Path, names: readonly string[]): boolean {
+  if (path.length < names.length) return false;
+  return names.every((name, i) => {
+    const element = path[i];
+    return element?.kind === 'field' && element.name === name;
+  });
+}

@@ -1,0 +1,20 @@
+import { it } from 'vitest';
+import { request } from '../support/http.js';
+import { deployment, paths } from '../support/objects.js';
+import { startTestCluster } from '../support/test-cluster.js';
+const APPLY = 'application/apply-patch+yaml';
+it('scratch', async () => {
+  const c = await startTestCluster();
+  const url = (p: string) => `${c.url}${p}`;
+  const r1 = await request(`${url(paths.deployments())}?fieldManager=kubectl-client-side-apply`, { method: 'POST', body: deployment('web') });
+  console.log(r1.status, JSON.stringify(r1.body.metadata.managedFields, null, 1));
+  const r2 = await request(`${url(paths.deployment('web'))}/scale?fieldManager=horizontal-pod-autoscaler`, { method: 'PATCH', body: { spec: { replicas: 5 } }, contentType: 'application/merge-patch+json' });
+  const g = await request(url(paths.deployment('web')));
+  console.log(r2.status, JSON.stringify(g.body.metadata.managedFields, null, 1));
+  const m = deployment('web', 3);
+  const r3 = await request(`${url(paths.deployment('web'))}?fieldManager=kubectl`, { method: 'PATCH', body: m, contentType: APPLY });
+  console.log(r3.status, JSON.stringify(r3.body, null, 1));
+  const r4 = await request(`${url(paths.deployment('web'))}?fieldManager=kubectl&force=true`, { method: 'PATCH', body: m, contentType: APPLY });
+  console.log(r4.status, JSON.stringify(r4.body.metadata.managedFields, null, 1), r4.body.spec.replicas);
+  await c.stop();
+});
