@@ -31,7 +31,10 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
   const component = componentName(options.names);
   const clock = options.clock ?? createRealClock();
   const logger = options.logger ?? createLogger({ component, level: options.logLevel ?? 'info', clock });
-  const client = createKubeClient({ server: options.server, token: options.token, userAgent: `kubesim-${component}/0.1`, logger });
+  // The User-Agent's product names this process in managedFields (kubesim-hpa-controller,
+  // kubesim-controller-manager), so it must not repeat the prefix.
+  const product = component.startsWith('kubesim-') ? component : `kubesim-${component}`;
+  const client = createKubeClient({ server: options.server, token: options.token, userAgent: `${product}/0.1`, logger });
   const identity = `${hostname()}_${process.pid}`;
   const manager = createManager({
     client,

@@ -10,7 +10,7 @@ import { microTime } from '../controllers/runtime/leader-election.js';
 import { formatTime } from './stages/time.js';
 
 /** KUBELET_VERSION is what the simulated kubelets report (the API server's own version). */
-export const KUBELET_VERSION = 'v1.31.0';
+export const KUBELET_VERSION = 'v1.33.0';
 
 /** NODE_LEASE_NAMESPACE holds one heartbeat Lease per node, named after it. */
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';

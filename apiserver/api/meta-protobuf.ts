@@ -6,7 +6,7 @@
  */
 import { field, KEEP_ZERO, message } from './protobuf/message-type.js';
 
-const META_V1 = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+const META_V1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 
 /** formatTime renders Unix seconds as Kubernetes' JSON time (RFC 3339, UTC, seconds precision). */
 export function formatTime(seconds: number): string {
@@ -35,13 +35,13 @@ export const MicroTimeMessage = message(`${META_V1}.MicroTime`, timestampFields,
 );
 
 /** QuantityMessage is resource.Quantity {1 string} → its string ("100m", "1Gi"). */
-export const QuantityMessage = message('k8s.io.apimachinery.pkg.api.resource.Quantity', { 1: field.string('string') }, ({ string }) =>
+export const QuantityMessage = message('io.k8s.apimachinery.pkg.api.resource.Quantity', { 1: field.string('string') }, ({ string }) =>
   typeof string === 'string' && string !== '' ? string : '0',
 );
 
 /** IntOrStringMessage is intstr.IntOrString {1 type, 2 intVal, 3 strVal} → a number or a string. */
 export const IntOrStringMessage = message(
-  'k8s.io.apimachinery.pkg.util.intstr.IntOrString',
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
   { 1: field.int64('type'), 2: field.int32('intVal'), 3: field.string('strVal') },
   ({ type, intVal, strVal }) => (type === 1 ? (strVal ?? '') : (intVal ?? 0)),
 );

@@ -67,7 +67,7 @@ export class WriteBase {
   compare(current: KubeObject | undefined, next: KubeObject): { comparison: Comparison; comparisonAt: ComparisonAt } {
     const live = current ? withoutManagedFields(current) : {};
     const after = withoutManagedFields(next);
-    const comparison = this.scope.filterComparison(compareValues(live, after, this.type));
+    const comparison = this.scope.filterComparison(compareValues(this.scope.project(live), this.scope.project(after), this.type));
     const cache = new Map<string, Comparison | undefined>([[this.apiVersion, comparison]]);
     const comparisonAt: ComparisonAt = (apiVersion) => {
       if (!cache.has(apiVersion)) cache.set(apiVersion, this.compareAt(apiVersion, live as KubeObject, after));
@@ -83,7 +83,7 @@ export class WriteBase {
       const before = Object.keys(live).length > 0 ? convert(live, apiVersion) : undefined;
       const now = convert(after, apiVersion);
       if (!now) return undefined;
-      return this.scope.filterComparison(compareValues(before?.object ?? {}, now.object, now.type));
+      return this.scope.filterComparison(compareValues(this.scope.project(before?.object ?? {}), this.scope.project(now.object), now.type));
     } catch {
       // A conversion that fails leaves that manager's fields as they were, rather than
       // failing a write over bookkeeping (kube-apiserver drops managedFields then).

@@ -10,6 +10,7 @@ import type { FieldSet } from './field-set.js';
 import { decodeFieldsV1, encodeFieldsV1 } from './fields-v1.js';
 import { compareStrings } from './path-element.js';
 
+/** Operations are the two kinds of managedFields entries: server-side apply, and every other write. */
 export const Operations = { Apply: 'Apply', Update: 'Update' } as const;
 export type Operation = (typeof Operations)[keyof typeof Operations];
 

@@ -34,48 +34,52 @@ interface Item {
   value: unknown;
 }
 
+/** Placed is an item of the merged list: from the configuration (merged with its live
+ * counterpart) or a live item the configuration does not mention (kept as it is). */
+interface Placed extends Item {
+  fromConfig: boolean;
+}
+
 function mergeLists(lhs: unknown[], rhs: unknown[], type: FieldType): unknown[] {
-  const left: Item[] = lhs.map((value, i) => ({ key: serializePathElement(itemElement(type, value, i)), value }));
-  const right: Item[] = rhs.map((value, i) => ({ key: serializePathElement(itemElement(type, value, i)), value }));
+  const keyed = (list: unknown[]) => list.map((value, i): Item => ({ key: serializePathElement(itemElement(type, value, i)), value }));
   const liveByKey = uniqueItems(type, lhs);
+  return mergedOrder(keyed(lhs), keyed(rhs), liveByKey).map(({ key, value, fromConfig }) =>
+    fromConfig ? mergeValues(liveByKey.get(key), value, type.item()) : value,
+  );
+}
+
+/**
+ * mergedOrder interleaves live and applied items as structured-merge-diff does: walk both
+ * lists; items in both follow the configuration's order (a live one met early waits for
+ * its turn), live-only items stay between the neighbours they had.
+ */
+function mergedOrder(left: Item[], right: Item[], liveByKey: Map<string, unknown>): Placed[] {
   const appliedKeys = new Set(right.map((item) => item.key));
   const shared = right.filter((item) => liveByKey.has(item.key)).map((item) => item.key);
-  const merged = new Set<string>();
-  const out: unknown[] = [];
-  const emit = (key: string, value: unknown) => {
-    merged.add(key);
-    out.push(mergeValues(liveByKey.get(key), value, type.item()));
-  };
+  const placed = new Set<string>();
+  const out: Placed[] = [];
   let nextShared = shared.shift();
   let [l, r] = [0, 0];
   while (l < left.length || r < right.length) {
     const live = left[l];
     const applied = right[r];
-    if (live && applied) {
-      if (live.key === applied.key) {
-        emit(applied.key, applied.value);
-        [l, r, nextShared] = [l + 1, r + 1, shared.shift()];
-        continue;
-      }
-      // A shared item out of the configuration's order waits until the configuration reaches it.
-      if (appliedKeys.has(live.key) && nextShared !== undefined && nextShared !== live.key) {
-        l++;
-        continue;
-      }
+    if (live && applied && live.key !== applied.key && appliedKeys.has(live.key) && nextShared !== undefined && nextShared !== live.key) {
+      l++;
+      continue;
     }
-    if (live) {
-      if (!appliedKeys.has(live.key)) {
-        out.push(live.value);
-        l++;
-        continue;
-      }
-      if (merged.has(live.key)) l++;
+    if (live && !appliedKeys.has(live.key)) {
+      out.push({ ...live, fromConfig: false });
+      l++;
+      continue;
     }
-    if (applied) {
-      emit(applied.key, applied.value);
-      r++;
-      if (nextShared === applied.key) nextShared = shared.shift();
-    }
+    if (live && placed.has(live.key)) l++;
+    if (!applied) continue;
+    const same = live?.key === applied.key;
+    out.push({ ...applied, fromConfig: true });
+    placed.add(applied.key);
+    r++;
+    if (same) l++;
+    if (same || nextShared === applied.key) nextShared = shared.shift();
   }
   return out;
 }

@@ -17,6 +17,7 @@ export type JsonScalar = string | number | boolean | null;
 /** KeyFields are the key fields of an associative list item, sorted by name. */
 export type KeyFields = ReadonlyArray<readonly [string, JsonScalar]>;
 
+/** PathElement is one step of a field path (see the file comment). */
 export type PathElement =
   | { readonly kind: 'field'; readonly name: string }
   | { readonly kind: 'key'; readonly fields: KeyFields }
@@ -26,6 +27,7 @@ export type PathElement =
 /** Path is a sequence of elements from the object's root. */
 export type Path = readonly PathElement[];
 
+/** fieldElement selects member `name` of a struct or map. */
 export function fieldElement(name: string): PathElement {
   return { kind: 'field', name };
 }
@@ -35,10 +37,12 @@ export function keyElement(fields: Iterable<readonly [string, JsonScalar]>): Pat
   return { kind: 'key', fields: [...fields].sort(([a], [b]) => compareStrings(a, b)) };
 }
 
+/** valueElement selects the item `value` of a set-like list of scalars. */
 export function valueElement(value: JsonScalar): PathElement {
   return { kind: 'value', value };
 }
 
+/** indexElement selects a list item by position (lists whose items have no identity). */
 export function indexElement(index: number): PathElement {
   return { kind: 'index', index };
 }

@@ -6,8 +6,10 @@
 import type { FieldType } from './field-type.js';
 import { indexElement, keyElement, serializePathElement, valueElement, type JsonScalar, type PathElement } from './path-element.js';
 
+/** JsonMap is a decoded JSON object. */
 export type JsonMap = Record<string, unknown>;
 
+/** isJsonMap: a JSON object (not null, not a list). */
 export function isJsonMap(value: unknown): value is JsonMap {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -55,6 +55,18 @@ export class WriteScope {
     }
   }
 
+  /** project cuts an object down to the part this scope may own (a cheap first cut before
+   * comparing: /status writes compare only `status`). Shares structure with `object`. */
+  project(object: Record<string, unknown>): Record<string, unknown> {
+    if (this.only) {
+      const value = this.only.reduce<unknown>((node, name) => (isMap(node) ? node[name] : undefined), object);
+      return value === undefined ? {} : nest(this.only, value);
+    }
+    if (this.excluded?.length !== 1) return object;
+    const { [this.excluded[0]!]: _dropped, ...rest } = object;
+    return rest;
+  }
+
   /** filter keeps the paths of `set` this scope may own. */
   filter(set: FieldSet): FieldSet {
     const all = set.paths();
@@ -73,6 +85,14 @@ export class WriteScope {
     if (this.only && !startsWith(path, this.only)) return false;
     return !(this.excluded && startsWith(path, this.excluded));
   }
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nest(names: readonly string[], value: unknown): Record<string, unknown> {
+  return names.reduceRight<unknown>((inner, name) => ({ [name]: inner }), value) as Record<string, unknown>;
 }
 
 function sameFields(path: Path, names: readonly string[]): boolean {

@@ -46,6 +46,9 @@ export function scaleOf(object: KubeObject, scale: ScaleSubresource): Record<str
   };
 }
 
+/** SCALE_KIND is what a PUT …/scale carries (typed clients may send it as protobuf). */
+const SCALE_KIND = { apiVersion: 'autoscaling/v1', kind: 'Scale' };
+
 /** scaleHandler answers GET, PUT and PATCH on {resource}/{name}/scale. */
 export function scaleHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const target = targetOf(request.path);
@@ -53,7 +56,7 @@ export function scaleHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
   const current = toServed(target.def, readStored(ctx, target));
   if (request.method === 'GET') return { status: 200, body: scaleOf(current, scale) };
   const proposed = request.method === 'PUT'
-    ? decodeObjectBody(request.contentType, request.body)
+    ? decodeObjectBody(request.contentType, request.body, { expected: SCALE_KIND })
     : patchedScale(request, scaleOf(current, scale));
   const parsed = ScaleSchema.safeParse(proposed);
   const replicas = parsed.success ? parsed.data.spec?.replicas : undefined;

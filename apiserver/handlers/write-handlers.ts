@@ -9,8 +9,9 @@ import { readStored } from '../registry/context.js';
 import { decodeObject } from '../registry/object-codec.js';
 import { updateObject, type UpdateScope } from '../registry/update.js';
 import { decodeObjectBody, decodePatchBody, patchTypeOf, type PatchType } from '../request/body.js';
+import { servedKind } from '../protobuf/decode.js';
 import { fieldValidation, isDryRun } from '../request/query.js';
-import { isNotFound } from '../api/api-error.js';
+import { badRequest, isNotFound } from '../api/api-error.js';
 import type { WriteSubresource } from '../fieldmanager/index.js';
 import { applyTracker, checkWriteOptions, updateTracker } from './field-managers.js';
 import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
@@ -19,7 +20,7 @@ import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from
 export function createHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const warnings: string[] = [];
   checkWriteOptions(request);
-  const body = decodeObjectBody(request.contentType, request.body);
+  const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(request.path.def), warnings });
   const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings });
   const fieldTracker = updateTracker(ctx, request, request.path.def, '');
   const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker });
@@ -39,7 +40,7 @@ function subresourceOf(scope: UpdateScope): WriteSubresource {
 export function updateHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const warnings: string[] = [];
   const target = targetOf(request.path);
-  const body = decodeObjectBody(request.contentType, request.body);
+  const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(target.def), warnings });
   checkWriteOptions(request);
   const decoded = decodeObject(target.def, body, { fieldValidation: fieldValidation(request.query), warnings });
   const scope = scopeOf(request.path.subresource);
@@ -83,7 +84,10 @@ function applyHandler(ctx: HandlerContext, request: ApiRequest, config: Record<s
   const fieldTracker = applyTracker(ctx, request, target.def, subresourceOf(scope));
   if (!request.path.subresource && !exists(ctx, request)) {
     const object = decodeObject(target.def, fieldTracker.merge(undefined, config), options);
-    object.metadata.name ??= target.name;
+    if (object.metadata.name !== undefined && object.metadata.name !== target.name) {
+      throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${target.name})`);
+    }
+    object.metadata.name = target.name;
     return { status: 201, body: createObject(ctx, target, object, { dryRun, fieldTracker }), warnings };
   }
   const updated = updateObject(ctx, target, {

@@ -5,6 +5,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest } from '../api/api-error.js';
+import { acceptsProtobuf, decodeProtobufObject, PROTOBUF_MEDIA_TYPE, unsupportedMediaType, type ExpectedKind } from '../protobuf/decode.js';
 
 export const PatchTypes = {
   json: 'application/json-patch+json',
@@ -28,10 +29,27 @@ function unsupported(accepted: readonly string[]): ApiError {
   );
 }
 
-/** decodeObjectBody parses a create/update body (JSON, or YAML) into a plain object. */
-export function decodeObjectBody(contentType: string | undefined, raw: Buffer | undefined): Record<string, unknown> {
+/** ObjectBodyOptions say what else a create/update body may be. */
+export interface ObjectBodyOptions {
+  /** The kind the endpoint serves: a protobuf body is decoded with its table when it has one
+   * (see builtin-protobuf.ts); without it, protobuf is a 415 like any unknown type. */
+  expected?: ExpectedKind;
+  /** Receives warnings about the body (protobuf fields kubesim ignored). */
+  warnings?: string[];
+}
+
+/** decodeObjectBody parses a create/update body (JSON, YAML, or Kubernetes protobuf for the
+ * kinds that accept it) into a plain object. */
+export function decodeObjectBody(
+  contentType: string | undefined,
+  raw: Buffer | undefined,
+  options: ObjectBodyOptions = {},
+): Record<string, unknown> {
   const type = mediaType(contentType);
-  if (type !== '' && !OBJECT_MEDIA_TYPES.includes(type)) throw unsupported(OBJECT_MEDIA_TYPES);
+  const { expected } = options;
+  const protobuf = expected !== undefined && acceptsProtobuf(expected);
+  if (type === PROTOBUF_MEDIA_TYPE && protobuf) return decodeProtobufObject(raw, expected, options.warnings);
+  if (type !== '' && !OBJECT_MEDIA_TYPES.includes(type)) throw unsupportedMediaType(protobuf);
   const value = type === 'application/yaml' ? parseYamlText(raw) : parseJsonText(raw);
   if (!isPlainObject(value)) throw badRequest(`the request body must be a JSON object, got ${describeJsonType(value)}`);
   return value;

@@ -13,7 +13,7 @@ import type { Registry } from '../api/registry.js';
 import { ALL_VERBS, type ResourceDefinition } from '../api/resource-definition.js';
 import { schemaDocumentOf, type SchemaNode } from '../api/schema-node.js';
 
-export const OPENAPI_INFO_VERSION = 'v1.31.0';
+export const OPENAPI_INFO_VERSION = 'v1.33.0';
 
 const REF_FROM = '#/definitions/';
 const REF_TO = '#/components/schemas/';

@@ -1,9 +1,10 @@
 /** /version and the health endpoints. The reported minor version picks the kubectl binary of
- * this machine's kubectl dispatcher (KUBECTL-WIRE.md §1.2): 1.31 sends JSON request bodies
- * everywhere; 1.32+ send protobuf for `create <generator>`, which is not decoded yet. */
+ * this machine's kubectl dispatcher (KUBECTL-WIRE.md §1.2): 1.33, the newest bundled. Since
+ * 1.32 kubectl sends protobuf bodies for `create <generator>` and `autoscale`, which the
+ * server decodes (apiserver/protobuf/). */
 import type { FastifyInstance } from 'fastify';
 
-export const KUBERNETES_VERSION = { major: '1', minor: '31', gitVersion: 'v1.31.0' } as const;
+export const KUBERNETES_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.0' } as const;
 
 export function registerVersionRoutes(app: FastifyInstance): void {
   app.get('/version', async () => ({

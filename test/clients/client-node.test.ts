@@ -150,8 +150,13 @@ describe('@kubernetes/client-node 1.4 script', () => {
     const updated = await apply({ a: '1', b: '2' });
     expect(updated.data).toEqual({ a: '1', b: '2' });
     expect(updated.metadata?.uid).toBe(created.metadata?.uid);
+    // The applier owns the fields it sent.
+    expect(updated.metadata?.managedFields?.map((f) => [f.manager, f.operation, f.fieldsType])).toEqual([['client-node-script', 'Apply', 'FieldsV1']]);
+    // Fields it stops sending are removed (it is their only manager).
+    expect((await apply({ b: '2' })).data).toEqual({ b: '2' });
     const sent = recording.requests.slice(before).filter((r) => r.method === 'PATCH');
     expect(sent.map((r) => [r.contentType, r.query.get('fieldManager')])).toEqual([
+      ['application/apply-patch+yaml', 'client-node-script'],
       ['application/apply-patch+yaml', 'client-node-script'],
       ['application/apply-patch+yaml', 'client-node-script'],
     ]);

@@ -25,7 +25,10 @@ interface ScriptResult {
   jsonPatchReplicas: number;
   scale: { kind: string; replicas: number; selector: string };
   final: { replicas: number; generation: number };
-  serverSideApply: { typedApi: true | string; dynamic: { created: Record<string, string>; updated: Record<string, string>; sameObject: boolean } };
+  serverSideApply: {
+    typedApi: true | string;
+    dynamic: { created: Record<string, string>; updated: Record<string, string>; removed: Record<string, string>; sameObject: boolean; managers: string[][] };
+  };
   watch: {
     listRv: string;
     first: Array<[string, string, string]>;
@@ -118,9 +121,17 @@ describe('the Python kubernetes client (python3-kubernetes 22.6)', () => {
 
   it('applies server-side through the dynamic client (the typed API of 22.6 cannot)', () => {
     expect(result.serverSideApply.typedApi).toMatch(/unexpected keyword argument '_content_type'/);
-    expect(result.serverSideApply.dynamic).toEqual({ created: { a: '1' }, updated: { a: '1', b: '2' }, sameObject: true });
+    // The applier owns what it sent; a field it stops sending is removed.
+    expect(result.serverSideApply.dynamic).toEqual({
+      created: { a: '1' },
+      updated: { a: '1', b: '2' },
+      removed: { b: '2' },
+      sameObject: true,
+      managers: [['python-script', 'Apply']],
+    });
     const applies = recording.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/configmaps/py-ssa'));
     expect(applies.map((r) => [r.contentType, r.query.get('fieldManager')])).toEqual([
+      ['application/apply-patch+yaml', 'python-script'],
       ['application/apply-patch+yaml', 'python-script'],
       ['application/apply-patch+yaml', 'python-script'],
     ]);

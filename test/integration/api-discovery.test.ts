@@ -23,10 +23,10 @@ describe('discovery and OpenAPI', () => {
     await cluster.stop();
   });
 
-  it('/version reports Kubernetes 1.31 (so the kubectl dispatcher picks a JSON-speaking kubectl)', async () => {
+  it('/version reports Kubernetes 1.33 (so the kubectl dispatcher picks the newest bundled kubectl)', async () => {
     const res = await request(url('/version?timeout=5s'));
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ major: '1', minor: '31', gitVersion: 'v1.31.0', gitTreeState: 'clean' });
+    expect(res.body).toMatchObject({ major: '1', minor: '33', gitVersion: 'v1.33.0', gitTreeState: 'clean' });
     for (const key of ['gitCommit', 'buildDate', 'goVersion', 'compiler', 'platform']) expect(res.body[key]).toEqual(expect.any(String));
   });
 

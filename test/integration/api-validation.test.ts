@@ -242,9 +242,9 @@ describe('API request validation', () => {
   });
 
   describe('media types', () => {
-    it('answers 415 for a protobuf body on create', async () => {
-      await expectNoWrite(paths.deployments(), async () => {
-        const res = await request(url(paths.deployments()), {
+    it('answers 415 for a protobuf body on create of a kind that takes none (protobuf: api-protobuf.test.ts)', async () => {
+      await expectNoWrite(paths.events(), async () => {
+        const res = await request(url(paths.events()), {
           method: 'POST',
           raw: Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x00]),
           contentType: 'application/vnd.kubernetes.protobuf',
@@ -257,6 +257,14 @@ describe('API request validation', () => {
           message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml',
         });
       });
+    });
+
+    it('lists protobuf among the accepted types of a kind that takes it', async () => {
+      const res = await request(url(paths.deployments()), { method: 'POST', raw: 'name: web', contentType: 'text/plain' });
+      expect(res.status).toBe(415);
+      expect(res.body.message).toBe(
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      );
     });
 
     it('answers 415 for a PATCH whose Content-Type is not a patch type', async () => {

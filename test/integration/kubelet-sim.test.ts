@@ -85,7 +85,7 @@ describe('kubelet-sim', () => {
     expect(node1.status?.allocatable).toEqual(node1.status?.capacity);
     expect(node1.status?.addresses).toContainEqual({ type: 'InternalIP', address: '127.0.0.1' });
     expect(node1.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(kubelet.port);
-    expect(node1.status?.nodeInfo).toMatchObject({ kubeletVersion: 'v1.31.0', operatingSystem: 'linux', architecture: 'amd64' });
+    expect(node1.status?.nodeInfo).toMatchObject({ kubeletVersion: 'v1.33.0', operatingSystem: 'linux', architecture: 'amd64' });
     expect(node1.status?.nodeInfo?.containerRuntimeVersion).toMatch(/^containerd:\/\//);
     const conditions = Object.fromEntries((node1.status?.conditions ?? []).map((c) => [c.type, [c.status, c.reason]]));
     expect(conditions).toEqual({

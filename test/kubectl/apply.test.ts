@@ -127,14 +127,14 @@ describe.each(binaries)('$label: create and apply', (binary) => {
     expect((await k.json(['deploy', 'ssa'])).spec.replicas).toBe(3);
   });
 
-  // BUG: kubesim keeps no metadata.managedFields, so server-side apply cannot see that a
-  // field belongs to another manager: the second apply silently wins instead of a 409
-  // Conflict ("Apply failed with 1 conflict ..."). Field ownership is more than a small fix.
-  it.fails('apply --server-side by a second manager conflicts on a field the first one owns', async () => {
+  // More in server-side-apply.test.ts (field ownership, --force-conflicts, the upgrade from
+  // client-side apply).
+  it('apply --server-side by a second manager conflicts on a field the first one owns', async () => {
     await k.ok(['apply', '--server-side', '-f', '-'], { stdin: deploymentYaml('owned') });
     const result = await k.run(['apply', '--server-side', '--field-manager=other', '-f', '-'], { stdin: deploymentYaml('owned', { replicas: 3 }) });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/Apply failed with 1 conflict: conflict with "kubectl".*: \.spec\.replicas/);
+    expect(result.stderr).toMatch(/^error: Apply failed with 1 conflict: conflict with "kubectl": \.spec\.replicas\n/);
+    expect((await k.json(['deploy', 'owned'])).spec.replicas).toBe(2);
   });
 
   it('an autoscaling/v1 HPA is served as autoscaling/v2 and as v1', async () => {

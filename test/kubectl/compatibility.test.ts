@@ -38,18 +38,8 @@ const ASSERTED_MINORS = [31, 32, 33];
  * unexpected pass until the entry is removed.
  */
 const EXPECTED_FAILURES: Array<{ check: string; fromMinor?: number; missing: string }> = [
-  // kubectl ≥ 1.32 sends the generators' and autoscale's bodies as protobuf (KUBECTL-WIRE.md §1.5).
-  ...['create namespace', 'create configmap', 'create deployment', 'create service clusterip', 'autoscale'].map((check) => ({
-    check,
-    fromMinor: 32,
-    missing: 'protobuf request bodies are not decoded (415 UnsupportedMediaType)',
-  })),
   // No endpoints controller: a Service never gets Endpoints/EndpointSlices for its ready pods.
   { check: 'describe service', missing: 'no endpoints controller, so `Endpoints:` stays `<none>`' },
-  // Server-side apply merges but keeps no managedFields: it neither drops the fields an
-  // applier stopped sending nor detects conflicts between field managers.
-  { check: 'apply --server-side (field removed)', missing: 'server-side apply does not track field ownership (managedFields), so removed fields stay' },
-  { check: 'apply --server-side (conflict, --force-conflicts)', missing: 'server-side apply does not track field ownership (managedFields), so it reports no conflicts' },
 ];
 
 const REPORT_PATH = resolve(import.meta.dirname, '../../docs/compatibility.md');

@@ -17,10 +17,10 @@ describe.each(binaries)('$label: get and discovery', (binary) => {
     const { stdout } = await k.ok(['version']);
     if (binary.minor >= 28) {
       expect(stdout).toMatch(/^Client Version: v1\.\d+\.\d+/m);
-      expect(stdout).toMatch(/^Server Version: v1\.31\.0$/m);
+      expect(stdout).toMatch(/^Server Version: v1\.33\.0$/m);
     } else {
       // Before 1.28 kubectl printed the Go struct.
-      expect(stdout).toMatch(/^Server Version: version\.Info\{Major:"1", Minor:"31", GitVersion:"v1\.31\.0"/m);
+      expect(stdout).toMatch(/^Server Version: version\.Info\{Major:"1", Minor:"33", GitVersion:"v1\.33\.0"/m);
     }
   });
 

@@ -8,10 +8,18 @@
 import { isScalar, type FieldSpec, type MessageType, type ScalarType, type ValueType } from './message-type.js';
 import { ProtobufError, ProtobufReader, WireTypes, type WireType } from './wire.js';
 
+/** SkippedField is a field present in the bytes (with a non-zero value) but unknown to the tables. */
+export interface SkippedField {
+  /** JSON path of the message holding it ('' for the object itself). */
+  path: string;
+  field: number;
+  /** The message type's name. */
+  message: string;
+}
+
 /** DecodeContext collects what decoding noticed besides the object. */
 export interface DecodeContext {
-  /** Fields present in the bytes but unknown to the tables, as `path: field N of Message`. */
-  skipped: string[];
+  skipped: SkippedField[];
 }
 
 /**
@@ -29,7 +37,7 @@ export function decodeMessage(reader: ProtobufReader, type: MessageType, context
     if (!spec) {
       // Unknown fields holding their zero value (gogo writes every non-pointer field) are
       // not worth a report.
-      if (skipField(reader, wireType)) context.skipped.push(`${path || '<root>'}: field ${field} of ${type.name}`);
+      if (skipField(reader, wireType)) context.skipped.push({ path, field, message: type.name });
       continue;
     }
     decodeField(reader, { spec, wireType, at, out, context, path: childPath(path, spec.json) });
@@ -102,7 +110,13 @@ function decodeMapEntry(reader: ProtobufReader, read: FieldRead): void {
     else entry.skip(wireType);
   }
   const map = (out[spec.json] ??= {}) as Record<string, unknown>;
-  map[key] = value ?? zeroValue(spec.type, read.context, `${read.path}[${key}]`);
+  // Keys are data (a label may be called __proto__): define them as JSON.parse would.
+  Object.defineProperty(map, key, {
+    value: value ?? zeroValue(spec.type, read.context, `${read.path}[${key}]`),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 function decodeValue(reader: ProtobufReader, type: ValueType, read: FieldRead): unknown {

@@ -31,7 +31,7 @@ export type ValueType = ScalarType | MessageType;
  * an Error for a value it cannot represent; the decoder reports it as a ProtobufError.
  */
 export interface MessageType {
-  /** The protobuf name, e.g. `k8s.io.api.apps.v1.DeploymentSpec` (used in errors and warnings). */
+  /** The protobuf name, Kubernetes' OpenAPI spelling, e.g. `io.k8s.api.apps.v1.DeploymentSpec` (used in errors and warnings). */
   readonly name: string;
   readonly fields: Readonly<Record<number, FieldSpec>>;
   readonly toJson?: (decoded: Record<string, unknown>) => unknown;

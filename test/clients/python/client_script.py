@@ -99,8 +99,10 @@ def server_side_apply(api_client, core, cache_file):
 
     first = apply({"a": "1"})
     second = apply({"a": "1", "b": "2"})
-    out["dynamic"] = {"created": dict(first.data), "updated": dict(second.data),
-                      "sameObject": first.metadata.uid == second.metadata.uid}
+    third = apply({"b": "2"})
+    out["dynamic"] = {"created": dict(first.data), "updated": dict(second.data), "removed": dict(third.data),
+                      "sameObject": first.metadata.uid == second.metadata.uid,
+                      "managers": [[f.manager, f.operation] for f in second.metadata.managedFields or []]}
     return out
 
 

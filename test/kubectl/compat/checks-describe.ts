@@ -125,7 +125,7 @@ const DESCRIBE_NODE = [
   '  pods:               110',
   'Allocatable:',
   'System Info:',
-  '  Kubelet Version:            v1.31.0',
+  '  Kubelet Version:            v1.33.0',
   'Non-terminated Pods:          (<*> in total)',
   '  Namespace   Name   CPU Requests   CPU Limits   Memory Requests   Memory Limits   Age',
   'Allocated resources:',
