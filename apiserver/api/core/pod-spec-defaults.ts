@@ -45,6 +45,8 @@ function defaultContainer(container: AnyContainer, hostNetwork: boolean): void {
   container.imagePullPolicy ??= defaultImagePullPolicy(container.image);
   container.terminationMessagePath ||= '/dev/termination-log';
   container.terminationMessagePolicy ??= 'File';
+  // ResourceRequirements is a plain struct in Kubernetes: it always serialises, as `{}` when empty.
+  container.resources ??= {};
   for (const port of container.ports ?? []) {
     port.protocol ??= 'TCP';
     // A host-network pod listens on the node itself, so its ports are host ports.

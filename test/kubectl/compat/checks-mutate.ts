@@ -4,7 +4,7 @@
  * edit, patch with each patch type, label and annotate. Expected outputs are a real cluster's.
  */
 import { configMap, deployment, paths, yaml, type Check, type CompatContext } from './context.js';
-import { expectEqual, expectText } from './normalize.js';
+import { expectEqual, expectLines, expectText } from './normalize.js';
 
 const apiManifest = (c: CompatContext, ports: boolean) => yaml(deployment('api', c.ns, { replicas: 1, ports }));
 const ssaManifest = (c: CompatContext, data: Record<string, string>) => yaml(configMap('ssa', c.ns, data));
@@ -15,6 +15,29 @@ export const mutateChecks: Check[] = [
     name: 'apply (create)',
     run: async (c) => expectText(await c.out(['apply', '-f', '-'], { stdin: apiManifest(c, true) }), 'deployment.apps/api created'),
     repair: (c) => c.api.create(paths.deployments(c.ns), deployment('api', c.ns, { replicas: 1, ports: true })),
+  },
+  {
+    name: 'get -o yaml (server defaults)',
+    async run(c) {
+      // A real API server fills in every default of the manifest's pod template.
+      expectLines(await c.out(['get', 'deploy', 'api', '-o', 'yaml']), [
+        '      containers:',
+        '      - image: nginx:1.25',
+        '        imagePullPolicy: IfNotPresent',
+        '        name: nginx',
+        '        ports:',
+        '        - containerPort: 80',
+        '          protocol: TCP',
+        '        resources: {}',
+        '        terminationMessagePath: /dev/termination-log',
+        '        terminationMessagePolicy: File',
+        '      dnsPolicy: ClusterFirst',
+        '      restartPolicy: Always',
+        '      schedulerName: default-scheduler',
+        '      securityContext: {}',
+        '      terminationGracePeriodSeconds: 30',
+      ]);
+    },
   },
   {
     name: 'apply (again, unchanged)',
