@@ -25,6 +25,13 @@ describe('AssumedCache', () => {
     expect(cache.isAssumed('default/p')).toBe(true);
   });
 
+  it('does not take a pod re-created under the same name for the assumed one', () => {
+    const { cache } = setup();
+    cache.assume(pod, 'n1');
+    expect(cache.isAssumed('default/p', pod.metadata.uid)).toBe(true);
+    expect(cache.isAssumed('default/p', 'a-new-uid')).toBe(false);
+  });
+
   it('drops the assumption once the informer shows the pod bound, deleted or re-created', () => {
     const variants: Array<ReadonlyPod | undefined> = [
       { ...pod, spec: { ...pod.spec, nodeName: 'n1' } },

@@ -66,8 +66,11 @@ export class AssumedCache {
     this.assumptions.delete(key);
   }
 
-  isAssumed(key: string): boolean {
-    return this.assumptions.has(key);
+  /** isAssumed says whether the pod at `key` is assumed; with `uid`, only that very pod
+   * counts (a pod deleted and re-created under the same name, as StatefulSets do, is not). */
+  isAssumed(key: string, uid?: string): boolean {
+    const assumption = this.assumptions.get(key);
+    return assumption !== undefined && (uid === undefined || assumption.uid === uid);
   }
 
   get size(): number {

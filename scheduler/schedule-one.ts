@@ -68,7 +68,7 @@ export interface ScheduleOneContext {
 export function scheduleOne(ctx: ScheduleOneContext, info: QueuedPodInfo): void {
   const { namespace, name } = parseKey(info.key);
   const pod = ctx.podLister.get(namespace, name);
-  if (!pod || !shouldSchedule(pod, ctx.schedulerName) || ctx.assumed.isAssumed(info.key)) return ctx.queue.done(info);
+  if (!pod || !shouldSchedule(pod, ctx.schedulerName) || ctx.assumed.isAssumed(info.key, pod.metadata.uid)) return ctx.queue.done(info);
   ctx.counters.attempts += 1;
   let result: ScheduleResult;
   try {

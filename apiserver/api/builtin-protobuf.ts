@@ -16,6 +16,7 @@ import { PodMessage } from './core/pod-protobuf.js';
 import { SecretMessage } from './core/secret-protobuf.js';
 import { ServiceAccountMessage } from './core/service-account-protobuf.js';
 import { ServiceMessage } from './core/service-protobuf.js';
+import { PodDisruptionBudgetMessage } from './policy/pod-disruption-budget-protobuf.js';
 import type { MessageType } from './protobuf/message-type.js';
 
 const entries: Array<[apiVersion: string, kind: string, message: MessageType]> = [
@@ -31,7 +32,7 @@ const entries: Array<[apiVersion: string, kind: string, message: MessageType]> =
   ['autoscaling/v1', 'HorizontalPodAutoscaler', HorizontalPodAutoscalerV1Message],
   ['autoscaling/v1', 'Scale', ScaleMessage],
   ['coordination.k8s.io/v1', 'Lease', LeaseMessage],
-  // Not served yet (requests 404 before the body is read); ready for when batch/v1 is.
+  ['policy/v1', 'PodDisruptionBudget', PodDisruptionBudgetMessage],
   ['batch/v1', 'Job', JobMessage],
   ['batch/v1', 'CronJob', CronJobMessage],
 ];

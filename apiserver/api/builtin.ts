@@ -2,11 +2,14 @@
  * each group's versions in preference order. */
 import { appsDefinitions } from './apps/index.js';
 import { autoscalingDefinitions } from './autoscaling/index.js';
+import { batchDefinitions } from './batch/index.js';
 import { coordinationDefinitions } from './coordination/index.js';
 import { coreDefinitions } from './core/index.js';
+import { discoveryDefinitions } from './discovery/index.js';
 import { metricsDefinitions } from './metrics/index.js';
+import { policyDefinitions } from './policy/index.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
 export function builtinDefinitions(): ResourceDefinition<any>[] {
-  return [...coreDefinitions, ...appsDefinitions, ...autoscalingDefinitions, ...coordinationDefinitions, ...metricsDefinitions];
+  return [...coreDefinitions, ...appsDefinitions, ...autoscalingDefinitions, ...batchDefinitions, ...coordinationDefinitions, ...discoveryDefinitions, ...metricsDefinitions, ...policyDefinitions];
 }

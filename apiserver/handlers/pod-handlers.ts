@@ -1,15 +1,14 @@
 /**
- * Pod subresources: binding (the scheduler's way to set spec.nodeName), eviction (a
- * policy-checked delete) and log (where the pod's kubelet serves it; log-proxy.ts streams it).
+ * Pod subresources: binding (the scheduler's way to set spec.nodeName) and log (where the
+ * pod's kubelet serves it; log-proxy.ts streams it). Eviction, a budget-checked delete, is in
+ * eviction-handler.ts.
  */
 import { badRequest, conflict, internalError } from '../api/api-error.js';
-import { deleteObject } from '../registry/delete.js';
 import { readStored, resourceName, rfc3339 } from '../registry/context.js';
 import { toServed } from '../registry/object-codec.js';
 import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, isPlainObject } from '../request/body.js';
 import { isDryRun, queryString } from '../request/query.js';
-import { parseDeleteRequest } from './delete-handlers.js';
 import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
 
 interface PodShape {
@@ -60,16 +59,6 @@ function bindingAnnotations(binding: Record<string, unknown>): Record<string, st
   if (!isPlainObject(annotations)) return undefined;
   const entries = Object.entries(annotations).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
-}
-
-/** evictionHandler answers POST pods/{name}/eviction by deleting the pod with the eviction's
- * DeleteOptions. PodDisruptionBudgets are not consulted yet (none are served). */
-export function evictionHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
-  const target = targetOf(request.path);
-  const eviction = request.body && request.body.length > 0 ? decodeObjectBody(request.contentType, request.body) : {};
-  const options = isPlainObject(eviction['deleteOptions']) ? Buffer.from(JSON.stringify(eviction['deleteOptions'])) : undefined;
-  deleteObject(ctx, target, parseDeleteRequest({ ...request, body: options }));
-  return { status: 201, body: successStatus(201) };
 }
 
 /** LOG_QUERY_PARAMETERS are the PodLogOptions passed on to the kubelet. */

@@ -171,7 +171,7 @@ class EventWriter {
     if (this.raw.destroyed) return;
     const object = this.table && isEntry(payload) ? this.tableOf(payload) : isEntry(payload) ? payload.served : payload;
     const ok = this.raw.write(`${JSON.stringify({ type, object })}\n`);
-    if (!ok) await Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]);
+    if (!ok) await waitForDrain(this.raw);
   }
 
   private tableOf(entry: { served: KubeObject; stored: KubeObject }): unknown {
@@ -183,6 +183,16 @@ class EventWriter {
     this.sentHeaders = true;
     table.metadata.resourceVersion = entry.served.metadata.resourceVersion;
     return table;
+  }
+}
+
+/** waitForDrain resolves when the socket drains or closes, removing the listener that lost. */
+async function waitForDrain(raw: ServerResponse): Promise<void> {
+  const done = new AbortController();
+  try {
+    await Promise.race([once(raw, 'drain', { signal: done.signal }), once(raw, 'close', { signal: done.signal })]);
+  } finally {
+    done.abort();
   }
 }
 

@@ -38,8 +38,6 @@ const ASSERTED_MINORS = [31, 32, 33];
  * unexpected pass until the entry is removed.
  */
 const EXPECTED_FAILURES: Array<{ check: string; fromMinor?: number; missing: string }> = [
-  // No endpoints controller: a Service never gets Endpoints/EndpointSlices for its ready pods.
-  { check: 'describe service', missing: 'no endpoints controller, so `Endpoints:` stays `<none>`' },
 ];
 
 const REPORT_PATH = resolve(import.meta.dirname, '../../docs/compatibility.md');

@@ -7,8 +7,11 @@
  * docs/api-conventions.md.
  */
 import type { ResourceDefinition } from '../resource-definition.js';
+import { daemonSetDefinition } from './daemon-set.js';
 import { deploymentDefinition } from './deployment.js';
 import { replicaSetDefinition } from './replica-set.js';
+import { controllerRevisionDefinition } from './controller-revision.js';
+import { statefulSetDefinition } from './stateful-set.js';
 
 export {
   defaultDeployment,
@@ -23,6 +26,7 @@ export {
   type DeploymentCondition,
 } from './deployment.js';
 export { validateDeployment } from './deployment-validation.js';
+export { daemonSetDefinition, DaemonSetSchema, defaultDaemonSet, type DaemonSet, type DaemonSetStatus } from './daemon-set.js';
 export {
   APPS_V1,
   defaultReplicaSet,
@@ -34,6 +38,9 @@ export {
   validateReplicaSet,
   type ReplicaSet,
 } from './replica-set.js';
+export * from './stateful-set.js';
+export * from './controller-revision.js';
+export { validateStatefulSet } from './stateful-set-validation.js';
 
 /** appsDefinitions lists the group's served kinds. */
-export const appsDefinitions: ResourceDefinition<any>[] = [deploymentDefinition, replicaSetDefinition];
+export const appsDefinitions: ResourceDefinition<any>[] = [deploymentDefinition, replicaSetDefinition, daemonSetDefinition, statefulSetDefinition, controllerRevisionDefinition];

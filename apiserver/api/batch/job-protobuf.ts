@@ -1,8 +1,7 @@
 /**
  * Protobuf tables of batch/v1 Job and CronJob (k8s.io/api/batch/v1 generated.proto), what
- * `kubectl create job|cronjob` 1.32+ send. kubesim serves no batch/v1 kinds yet, so these
- * requests are answered 404 before any body is read; the zod schemas and definitions are
- * to come with Job support, next to this file.
+ * `kubectl create job|cronjob` 1.32+ send. The zod schemas and definitions are job.ts and
+ * cron-job.ts next to this file.
  */
 import { ObjectReferenceMessage } from '../core/object-reference-protobuf.js';
 import { PodTemplateSpecMessage } from '../core/pod-spec-protobuf.js';

@@ -5,10 +5,13 @@
  */
 import type { ResourceDefinition } from '../resource-definition.js';
 import { configMapDefinition } from './config-map.js';
+import { endpointsDefinition } from './endpoints.js';
 import { eventDefinition } from './event.js';
 import { namespaceDefinition } from './namespace.js';
 import { nodeDefinition } from './node.js';
 import { podDefinition } from './pod.js';
+import { persistentVolumeClaimDefinition } from './persistent-volume-claim.js';
+import { persistentVolumeDefinition } from './persistent-volume.js';
 import { secretDefinition } from './secret.js';
 import { serviceAccountDefinition } from './service-account.js';
 import { serviceDefinition } from './service.js';
@@ -17,12 +20,15 @@ export * from './affinity.js';
 export * from './binding.js';
 export * from './config-map.js';
 export * from './container.js';
+export * from './endpoints.js';
 export * from './event.js';
 export * from './event-printing.js';
 export * from './namespace.js';
 export * from './node.js';
 export * from './object-reference.js';
 export * from './pod.js';
+export * from './persistent-volume-claim.js';
+export * from './persistent-volume.js';
 export * from './pod-defaults.js';
 export * from './pod-printing.js';
 export * from './pod-qos.js';
@@ -47,5 +53,8 @@ export const coreDefinitions: ResourceDefinition<any>[] = [
   configMapDefinition,
   secretDefinition,
   serviceDefinition,
+  endpointsDefinition,
   serviceAccountDefinition,
+  persistentVolumeClaimDefinition,
+  persistentVolumeDefinition,
 ];

@@ -30,10 +30,13 @@ function allocatedIps(ctx: RegistryContext): Set<string> {
   return used;
 }
 
-function allocatedNodePorts(ctx: RegistryContext): Set<number> {
+/** allocatedNodePorts are the node ports of every stored Service but `self` (the one being updated). */
+function allocatedNodePorts(ctx: RegistryContext, self?: KubeObject): Set<number> {
   const used = new Set<number>();
   for (const item of ctx.store.list({ resource: 'services' }).items) {
-    for (const port of specOf(asKube(item)).ports ?? []) if (port.nodePort) used.add(port.nodePort);
+    const service = asKube(item);
+    if (self !== undefined && service.metadata.uid === self.metadata.uid) continue;
+    for (const port of specOf(service).ports ?? []) if (port.nodePort) used.add(port.nodePort);
   }
   return used;
 }
@@ -55,7 +58,11 @@ function assignClusterIp(service: KubeObject, ctx: RegistryContext): void {
   }
   const used = allocatedIps(ctx);
   if (spec.clusterIP) {
-    if (used.has(spec.clusterIP)) throw allocationError(service, 'spec.clusterIPs', [spec.clusterIP], `failed to allocate IP ${spec.clusterIP}: provided IP is already allocated`);
+    const requested = spec.clusterIP;
+    if (!inServiceCidr(requested)) {
+      throw allocationError(service, 'spec.clusterIPs', [requested], `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is 10.96.0.0/12`);
+    }
+    if (used.has(requested)) throw allocationError(service, 'spec.clusterIPs', [requested], `failed to allocate IP ${requested}: provided IP is already allocated`);
   } else {
     // Offsets 0 and 1 are the network address and the `kubernetes` Service.
     const ip = pickFree(() => ipToString(CIDR_BASE + 2 + Math.floor(Math.random() * (CIDR_SIZE - 3))), used, 100);
@@ -65,10 +72,15 @@ function assignClusterIp(service: KubeObject, ctx: RegistryContext): void {
   spec.clusterIPs = [spec.clusterIP];
 }
 
-function assignNodePorts(service: KubeObject, ctx: RegistryContext): void {
+/** assignNodePorts checks requested node ports (free, in range) and allocates the missing
+ * ones; `old` is the stored Service on update, whose own ports do not conflict. */
+function assignNodePorts(service: KubeObject, ctx: RegistryContext, old?: KubeObject): void {
   const spec = specOf(service);
   if (spec.type !== 'NodePort' && spec.type !== 'LoadBalancer') return;
-  const used = allocatedNodePorts(ctx);
+  const used = allocatedNodePorts(ctx, old);
+  (spec.ports ?? []).forEach((port, i) => {
+    if (port.nodePort) checkRequestedNodePort(service, port.nodePort, i, used);
+  });
   for (const port of spec.ports ?? []) {
     if (port.nodePort) continue;
     const nodePort = pickFree(() => NODE_PORT_MIN + Math.floor(Math.random() * (NODE_PORT_MAX - NODE_PORT_MIN + 1)), used, 200);
@@ -76,6 +88,25 @@ function assignNodePorts(service: KubeObject, ctx: RegistryContext): void {
     port.nodePort = nodePort;
     used.add(nodePort);
   }
+}
+
+/** checkRequestedNodePort rejects a node port outside the range or already taken (also by an
+ * earlier port of the same Service), as kube-apiserver's allocator does; marks it used. */
+function checkRequestedNodePort(service: KubeObject, nodePort: number, index: number, used: Set<number>): void {
+  const field = `spec.ports[${index}].nodePort`;
+  if (nodePort < NODE_PORT_MIN || nodePort > NODE_PORT_MAX) {
+    throw allocationError(service, field, nodePort, `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_MIN}-${NODE_PORT_MAX}`);
+  }
+  if (used.has(nodePort)) throw allocationError(service, field, nodePort, 'provided port is already allocated');
+  used.add(nodePort);
+}
+
+/** inServiceCidr is true for a dotted IPv4 address inside 10.96.0.0/12. */
+function inServiceCidr(ip: string): boolean {
+  const parts = ip.split('.').map(Number);
+  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) return false;
+  const n = ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0;
+  return n >= CIDR_BASE && n < CIDR_BASE + CIDR_SIZE;
 }
 
 function allocationError(service: KubeObject, field: string, value: unknown, detail: string) {
@@ -105,6 +136,6 @@ export const serviceStrategy: KindStrategy = {
   },
   beforeUpdate(service, old, ctx) {
     keepAllocations(service, old);
-    assignNodePorts(service, ctx);
+    assignNodePorts(service, ctx, old);
   },
 };

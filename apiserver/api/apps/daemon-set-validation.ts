@@ -1,0 +1,70 @@
+/**
+ * DaemonSet validation after Kubernetes' ValidateDaemonSetSpec: the selector and template a
+ * ReplicaSet's must satisfy, the update strategy (RollingUpdate's maxUnavailable/maxSurge or
+ * OnDelete), minReadySeconds and revisionHistoryLimit. Messages and paths are Kubernetes'.
+ */
+import type { FieldError } from '../resource-definition.js';
+import { forbidden, invalid, isValidPercent, notSupported, validateNonnegativeField } from '../validation.js';
+import type { DaemonSet } from './daemon-set.js';
+import { validateImmutableSelector, validateSelectorAndTemplate } from './pod-template-validation.js';
+
+type IntOrString = number | string;
+type UpdateStrategy = NonNullable<DaemonSet['spec']['updateStrategy']>;
+
+/** validateDaemonSet checks a defaulted DaemonSet (pure); `old` is set on update, where the
+ * selector must not change. */
+export function validateDaemonSet(ds: DaemonSet, old?: DaemonSet): FieldError[] {
+  const { spec } = ds;
+  return [
+    ...validateSelectorAndTemplate(spec),
+    ...validateUpdateStrategy(spec.updateStrategy ?? {}, 'spec.updateStrategy'),
+    ...validateNonnegativeField(spec.minReadySeconds, 'spec.minReadySeconds'),
+    ...validateNonnegativeField(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'),
+    ...(old ? validateImmutableSelector(spec.selector, old.spec.selector, 'spec.selector') : []),
+  ];
+}
+
+function validateUpdateStrategy(strategy: UpdateStrategy, field: string): FieldError[] {
+  switch (strategy.type) {
+    case 'OnDelete':
+      return strategy.rollingUpdate ? [forbidden(`${field}.rollingUpdate`, "may not be specified when strategy `type` is 'OnDelete'")] : [];
+    case 'RollingUpdate':
+      if (!strategy.rollingUpdate) return [{ type: 'FieldValueRequired', field: `${field}.rollingUpdate`, detail: 'this should be defaulted and never be nil' }];
+      return validateRollingUpdate(strategy.rollingUpdate, `${field}.rollingUpdate`);
+    case undefined:
+      return [notSupported(`${field}.type`, '', ['OnDelete', 'RollingUpdate'])];
+    default: {
+      const unreachable: never = strategy.type;
+      return [notSupported(`${field}.type`, unreachable, ['OnDelete', 'RollingUpdate'])];
+    }
+  }
+}
+
+function validateRollingUpdate(rollingUpdate: { maxUnavailable?: IntOrString; maxSurge?: IntOrString }, field: string): FieldError[] {
+  const maxUnavailable = rollingUpdate.maxUnavailable ?? 0;
+  const maxSurge = rollingUpdate.maxSurge ?? 0;
+  const errors = [...validateIntOrPercent(maxUnavailable, `${field}.maxUnavailable`), ...validateIntOrPercent(maxSurge, `${field}.maxSurge`)];
+  if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) {
+    errors.push(invalid(`${field}.maxUnavailable`, maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+  }
+  for (const [name, value] of [['maxUnavailable', maxUnavailable], ['maxSurge', maxSurge]] as const) {
+    const percent = percentValue(value);
+    if (percent !== undefined && percent > 100) errors.push(invalid(`${field}.${name}`, value, 'must not be greater than 100%'));
+  }
+  return errors;
+}
+
+function validateIntOrPercent(value: IntOrString, field: string): FieldError[] {
+  if (typeof value === 'string') return isValidPercent(value).map((detail) => invalid(field, value, detail));
+  return validateNonnegativeField(value, field);
+}
+
+function percentValue(value: IntOrString): number | undefined {
+  return typeof value === 'string' && isValidPercent(value).length === 0 ? Number(value.slice(0, -1)) : undefined;
+}
+
+// A string that is neither a percentage nor an integer counts as 0, as intstr's IntValue() does.
+function intOrPercentValue(value: IntOrString): number {
+  if (typeof value === 'number') return value;
+  return percentValue(value) ?? (/^[+-]?\d+$/.test(value) ? Number(value) : 0);
+}

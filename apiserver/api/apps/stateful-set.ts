@@ -1,0 +1,149 @@
+/**
+ * apps/v1 StatefulSet: pods with stable identities `<name>-<ordinal>` and stable storage
+ * (one PersistentVolumeClaim per volumeClaimTemplate and ordinal), created, scaled and
+ * updated in ordinal order. The StatefulSet controller is the only writer of `status`;
+ * `kubectl rollout status/history/undo statefulset` read it and the set's ControllerRevisions.
+ */
+import { z } from 'zod';
+import { defaultPodSpec, PodTemplateSpecSchema } from '../core/pod-spec.js';
+import { PersistentVolumeClaimSchema } from '../core/persistent-volume-claim.js';
+import { enumOf } from '../core/schema-helpers.js';
+import { formatLabelSelector } from '../labels.js';
+import { IntOrStringSchema, LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
+import { mergeByKey, retainKeys } from '../patch-meta.js';
+import { ageColumn, column, nameColumn } from '../printing.js';
+import type { ResourceDefinition } from '../resource-definition.js';
+import { APPS_V1 } from './replica-set.js';
+import { validateStatefulSet } from './stateful-set-validation.js';
+import { workloadWideColumns } from './workload-columns.js';
+
+export const RollingUpdateStatefulSetStrategySchema = z
+  .object({
+    partition: z.number().int().optional().describe('partition: only pods with an ordinal >= partition are updated. Defaults to 0.'),
+    maxUnavailable: IntOrStringSchema.optional().describe('maxUnavailable is how many pods (number or percentage) may be unavailable during the update. Defaults to 1.'),
+  })
+  .meta({ id: `${APPS_V1}.RollingUpdateStatefulSetStrategy`, description: 'RollingUpdateStatefulSetStrategy controls a StatefulSet rolling update.' });
+
+export const StatefulSetUpdateStrategySchema = z
+  .object({
+    type: enumOf(['RollingUpdate', 'OnDelete']).optional().describe('type: RollingUpdate (default) or OnDelete.'),
+    rollingUpdate: RollingUpdateStatefulSetStrategySchema.optional().describe('rollingUpdate parameters, for type RollingUpdate.'),
+  })
+  .meta({ id: `${APPS_V1}.StatefulSetUpdateStrategy`, description: 'StatefulSetUpdateStrategy says how pods are updated when the template changes.' });
+
+export const StatefulSetPersistentVolumeClaimRetentionPolicySchema = z
+  .object({
+    whenDeleted: enumOf(['Retain', 'Delete']).optional().describe('whenDeleted: what happens to the claims when the set is deleted. Defaults to Retain.'),
+    whenScaled: enumOf(['Retain', 'Delete']).optional().describe('whenScaled: what happens to the claims of pods removed by scale-down. Defaults to Retain.'),
+  })
+  .meta({
+    id: `${APPS_V1}.StatefulSetPersistentVolumeClaimRetentionPolicy`,
+    description: 'StatefulSetPersistentVolumeClaimRetentionPolicy says what happens to the claims created from volumeClaimTemplates.',
+  });
+
+export const StatefulSetSpecSchema = z
+  .object({
+    replicas: z.number().int().optional().describe('replicas is the number of desired pods. Defaults to 1.'),
+    selector: LabelSelectorSchema.describe('selector is a label query over pods; it must match the template\'s labels and is immutable.'),
+    template: PodTemplateSpecSchema.describe('template describes the pods the set creates.'),
+    volumeClaimTemplates: z
+      .array(PersistentVolumeClaimSchema)
+      .optional()
+      .describe('volumeClaimTemplates are the claims each pod gets, named <template>-<set>-<ordinal>.'),
+    serviceName: z.string().optional().describe('serviceName is the governing Service: pods get subdomain <serviceName>.'),
+    podManagementPolicy: enumOf(['OrderedReady', 'Parallel']).optional().describe('podManagementPolicy: OrderedReady (default) or Parallel.'),
+    updateStrategy: StatefulSetUpdateStrategySchema.optional().meta(retainKeys).describe('updateStrategy says how template changes reach the pods.'),
+    revisionHistoryLimit: z.number().int().optional().describe('revisionHistoryLimit is how many ControllerRevisions to keep. Defaults to 10.'),
+    minReadySeconds: z.number().int().optional().describe('minReadySeconds is how long a ready pod must stay ready to be available. Defaults to 0.'),
+    persistentVolumeClaimRetentionPolicy: StatefulSetPersistentVolumeClaimRetentionPolicySchema.optional().describe(
+      'persistentVolumeClaimRetentionPolicy says whether claims are deleted with the set or on scale-down.',
+    ),
+    ordinals: z
+      .object({ start: z.number().int().optional().describe('start is the first ordinal. Defaults to 0.') })
+      .meta({ id: `${APPS_V1}.StatefulSetOrdinals`, description: 'StatefulSetOrdinals describes the ordinals of the set\'s pods.' })
+      .optional()
+      .describe('ordinals controls the numbering of the pods.'),
+  })
+  .meta({ id: `${APPS_V1}.StatefulSetSpec`, description: 'StatefulSetSpec is the specification of a StatefulSet.' });
+
+export const StatefulSetConditionSchema = z
+  .object({
+    type: z.string().describe('type of the condition.'),
+    status: z.enum(['True', 'False', 'Unknown']).describe('status of the condition.'),
+    lastTransitionTime: TimeSchema.optional().describe('lastTransitionTime is when the condition last changed.'),
+    reason: z.string().optional().describe('reason is a CamelCase word for the last transition.'),
+    message: z.string().optional().describe('message is a human-readable explanation.'),
+  })
+  .meta({ id: `${APPS_V1}.StatefulSetCondition`, description: 'StatefulSetCondition describes the state of a StatefulSet.' });
+
+const count = (description: string) => z.number().int().optional().describe(description);
+
+export const StatefulSetStatusSchema = z
+  .object({
+    observedGeneration: count('observedGeneration is the generation the status reflects.'),
+    replicas: count('replicas is the number of pods the controller created.'),
+    readyReplicas: count('readyReplicas is the number of pods with a Ready condition.'),
+    currentReplicas: count('currentReplicas is the number of pods at currentRevision.'),
+    updatedReplicas: count('updatedReplicas is the number of pods at updateRevision.'),
+    availableReplicas: count('availableReplicas is the number of pods ready for minReadySeconds.'),
+    currentRevision: z.string().optional().describe('currentRevision names the ControllerRevision of pods [0, currentReplicas).'),
+    updateRevision: z.string().optional().describe('updateRevision names the ControllerRevision of the current template.'),
+    collisionCount: count('collisionCount varies the revision hash when names collide.'),
+    conditions: z.array(StatefulSetConditionSchema).optional().meta(mergeByKey('type')).describe('conditions of the set.'),
+  })
+  .meta({ id: `${APPS_V1}.StatefulSetStatus`, description: 'StatefulSetStatus is the most recently observed status of a StatefulSet.' });
+
+export const StatefulSetSchema = z
+  .object({
+    ...typeMetaFields('apps/v1', 'StatefulSet'),
+    spec: StatefulSetSpecSchema.describe('spec is the desired state of the set.'),
+    status: StatefulSetStatusSchema.optional().describe('status is the most recently observed state of the set. Read-only.'),
+  })
+  .meta({ id: `${APPS_V1}.StatefulSet`, description: 'StatefulSet represents a set of pods with consistent identities.' });
+
+export type StatefulSet = z.infer<typeof StatefulSetSchema>;
+
+/** defaultStatefulSet applies SetDefaults_StatefulSet in place: replicas 1, OrderedReady,
+ * RollingUpdate with partition 0, revisionHistoryLimit 10, Retain/Retain claim policy, plus
+ * the template's pod spec defaults. Idempotent. */
+export function defaultStatefulSet(set: StatefulSet): void {
+  const spec = set.spec;
+  spec.replicas ??= 1;
+  spec.podManagementPolicy ??= 'OrderedReady';
+  const strategy = (spec.updateStrategy ??= {});
+  strategy.type ??= 'RollingUpdate';
+  if (strategy.type === 'RollingUpdate') (strategy.rollingUpdate ??= {}).partition ??= 0;
+  spec.revisionHistoryLimit ??= 10;
+  const policy = (spec.persistentVolumeClaimRetentionPolicy ??= {});
+  policy.whenDeleted ??= 'Retain';
+  policy.whenScaled ??= 'Retain';
+  for (const claim of spec.volumeClaimTemplates ?? []) {
+    claim.spec.volumeMode ??= 'Filesystem';
+    claim.status ??= { phase: 'Pending' };
+  }
+  defaultPodSpec(spec.template.spec);
+}
+
+/** statefulSetDefinition serves apps/v1 statefulsets (sts), with /status and /scale. */
+export const statefulSetDefinition: ResourceDefinition<StatefulSet> = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'StatefulSet',
+  plural: 'statefulsets',
+  singular: 'statefulset',
+  shortNames: ['sts'],
+  categories: ['all'],
+  namespaced: true,
+  schema: StatefulSetSchema,
+  defaults: defaultStatefulSet,
+  validate: validateStatefulSet,
+  tracksGeneration: true,
+  subresources: { status: true, scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'spec.selector' } },
+  printColumns: [
+    nameColumn,
+    column('Ready', (s: StatefulSet) => `${s.status?.readyReplicas ?? 0}/${s.spec?.replicas ?? 0}`, { description: 'Number of the pod with ready state.' }),
+    ageColumn,
+    ...workloadWideColumns(formatLabelSelector, 'Label selector for pods.').slice(0, 2),
+  ],
+  storage: { resource: 'statefulsets.apps' },
+};

@@ -1,0 +1,38 @@
+/**
+ * batch: Jobs (run pods to completion) and CronJobs (create Jobs on a schedule), batch/v1.
+ *
+ * Role: schemas, defaults, validation and table columns of the group. May import only from
+ * apiserver/api/, zod and croner (schedule validation). See docs/controllers.md.
+ */
+import type { ResourceDefinition } from '../resource-definition.js';
+import { cronJobDefinition } from './cron-job.js';
+import { jobDefinition } from './job.js';
+
+export {
+  CONCURRENCY_POLICIES,
+  cronJobDefinition,
+  CronJobSchema,
+  defaultCronJob,
+  parseSchedule,
+  validateCronJob,
+  type ConcurrencyPolicy,
+  type CronJob,
+} from './cron-job.js';
+export {
+  CONTROLLER_UID_LABEL,
+  defaultJob,
+  hasJobCondition,
+  JOB_NAME_LABEL,
+  jobCompletionsText,
+  jobDefinition,
+  JobSchema,
+  jobStatusText,
+  LEGACY_CONTROLLER_UID_LABEL,
+  LEGACY_JOB_NAME_LABEL,
+  type Job,
+} from './job.js';
+export { BATCH_V1, JobSpecSchema, JobStatusSchema, JobTemplateSpecSchema, type JobCondition, type JobStatus, type PodFailurePolicyRule } from './job-spec.js';
+export { validateJob, validateJobSpec } from './job-validation.js';
+
+/** batchDefinitions lists the group's served kinds. */
+export const batchDefinitions: ResourceDefinition<any>[] = [jobDefinition, cronJobDefinition];

@@ -1,0 +1,64 @@
+/**
+ * The DaemonSet controller's wiring: which informers it reads (DaemonSets, Nodes, Pods),
+ * which events wake which DaemonSet, and the reconciler and workers that do the work
+ * (reconcile.ts). Nothing here makes decisions.
+ */
+import { daemonSetDefinition } from '../../apiserver/api/apps/daemon-set.js';
+import { nodeDefinition } from '../../apiserver/api/core/node.js';
+import { podDefinition } from '../../apiserver/api/core/pod.js';
+import { createExpectations } from '../replicaset/expectations.js';
+import { createComponentRecorder } from '../runtime/component-recorder.js';
+import { createController, type Controller } from '../runtime/controller.js';
+import { indexByOwnerUid } from '../runtime/indexers.js';
+import type { Manager } from '../runtime/manager.js';
+import type { EventRecorder } from '../runtime/types.js';
+import { daemonSetEventHandlers, nodeEventHandlers, podEventHandlers } from './event-handlers.js';
+import { FailedPodBackoff } from './failed-pod-backoff.js';
+import { createDaemonSetReconciler, DAEMONSET_POD_INDEX } from './reconcile.js';
+
+/** DAEMONSET_CONTROLLER_NAME names the controller in logs and counters. */
+export const DAEMONSET_CONTROLLER_NAME = 'daemonset';
+
+/** DAEMONSET_EVENT_SOURCE is the source.component of the controller's events. */
+export const DAEMONSET_EVENT_SOURCE = 'daemonset-controller';
+
+/** DaemonSetControllerOptions configures registerDaemonSetController. */
+export interface DaemonSetControllerOptions {
+  /** Concurrent reconciles (of different DaemonSets). Default 2, as kube-controller-manager. */
+  workers?: number;
+  /** Where events go. Default: a recorder of its own whose source is `daemonset-controller`. */
+  recorder?: EventRecorder;
+}
+
+/**
+ * registerDaemonSetController adds the DaemonSet controller to `manager`: shared informers for
+ * DaemonSets, Nodes and Pods (indexed by owner uid under DAEMONSET_POD_INDEX), their handlers
+ * and a controller running the reconciler. Call it before manager.start(). Returns the
+ * controller. Throws if DAEMONSET_POD_INDEX is already registered on the pod informer.
+ */
+export function registerDaemonSetController(manager: Manager, { workers = 2, recorder }: DaemonSetControllerOptions = {}): Controller {
+  const daemonSetInformer = manager.informer(daemonSetDefinition);
+  const nodeInformer = manager.informer(nodeDefinition);
+  const podInformer = manager.informer(podDefinition);
+  podInformer.addIndexer(DAEMONSET_POD_INDEX, indexByOwnerUid);
+  // Expectations and the failed-pod backoff live as long as this process, as in Kubernetes.
+  const expectations = createExpectations({ clock: manager.clock });
+  const reconciler = createDaemonSetReconciler({
+    daemonSetLister: daemonSetInformer.lister,
+    nodeLister: nodeInformer.lister,
+    podLister: podInformer.lister,
+    daemonSets: manager.client.resource(daemonSetDefinition),
+    pods: manager.client.resource(podDefinition),
+    recorder: recorder ?? createComponentRecorder(manager, DAEMONSET_EVENT_SOURCE),
+    expectations,
+    backoff: new FailedPodBackoff(),
+    clock: manager.clock,
+  });
+  const controller = createController({ name: DAEMONSET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const handlerDeps = { daemonSetLister: daemonSetInformer.lister, expectations, queue: controller.queue };
+  daemonSetInformer.addEventHandlers(daemonSetEventHandlers(handlerDeps));
+  podInformer.addEventHandlers(podEventHandlers(handlerDeps));
+  nodeInformer.addEventHandlers(nodeEventHandlers(handlerDeps));
+  manager.add(controller);
+  return controller;
+}

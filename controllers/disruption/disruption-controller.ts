@@ -1,0 +1,46 @@
+/**
+ * The disruption controller's wiring: informers for PodDisruptionBudgets and Pods, the
+ * handlers that enqueue budgets, and the reconciler's workers. Nothing here decides.
+ */
+import { podDefinition } from '../../apiserver/api/core/pod.js';
+import { podDisruptionBudgetDefinition } from '../../apiserver/api/policy/pod-disruption-budget.js';
+import { createComponentRecorder } from '../runtime/component-recorder.js';
+import { createController, type Controller } from '../runtime/controller.js';
+import type { Manager } from '../runtime/manager.js';
+import { budgetEventHandlers, podEventHandlers } from './event-handlers.js';
+import { createDisruptionReconciler } from './reconcile.js';
+
+/** DISRUPTION_CONTROLLER_NAME names the controller in logs and counters. */
+export const DISRUPTION_CONTROLLER_NAME = 'disruption';
+/** DISRUPTION_EVENT_SOURCE is the source.component of the controller's events. */
+export const DISRUPTION_EVENT_SOURCE = 'controllermanager';
+
+/** DisruptionControllerOptions configures registerDisruptionController. */
+export interface DisruptionControllerOptions {
+  /** Concurrent reconciles (of different budgets). Default 5. */
+  workers?: number;
+}
+
+/**
+ * registerDisruptionController adds the disruption controller to `manager` (call before
+ * manager.start()): shared PodDisruptionBudget and Pod informers, their handlers, and the
+ * reconciler. Returns the controller (for its stats).
+ */
+export function registerDisruptionController(manager: Manager, { workers = 5 }: DisruptionControllerOptions = {}): Controller {
+  const budgetInformer = manager.informer(podDisruptionBudgetDefinition);
+  const podInformer = manager.informer(podDefinition);
+  const reconciler = createDisruptionReconciler({
+    budgetLister: budgetInformer.lister,
+    podLister: podInformer.lister,
+    budgets: manager.client.resource(podDisruptionBudgetDefinition),
+    client: manager.client,
+    recorder: createComponentRecorder(manager, DISRUPTION_EVENT_SOURCE),
+    clock: manager.clock,
+  });
+  const controller = createController({ name: DISRUPTION_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const deps = { budgetLister: budgetInformer.lister, queue: controller.queue };
+  budgetInformer.addEventHandlers(budgetEventHandlers(deps));
+  podInformer.addEventHandlers(podEventHandlers(deps));
+  manager.add(controller);
+  return controller;
+}

@@ -1,0 +1,20 @@
+/**
+ * controllers/job — the Job controller: runs each Job's pods to completion (parallelism,
+ * completions, NonIndexed and Indexed), counts finished pods through the job-tracking
+ * finalizer, retries failures up to backoffLimit (with pod backoff and podFailurePolicy),
+ * enforces activeDeadlineSeconds and suspend, and reports status and conditions as
+ * kube-controller-manager's job controller does. reconcile.ts is the loop; track-pods.ts,
+ * status.ts, manage-plan.ts and pod-failure-policy.ts are its pure decisions.
+ *
+ * May import: controllers/runtime/**, apiserver/api/** (and the ReplicaSet controller's
+ * generic Expectations). Docs: docs/controllers.md.
+ */
+export { registerJobController, JOB_CONTROLLER_NAME, JOB_EVENT_SOURCE, jobPodHandlers, type JobControllerOptions } from './job-controller.js';
+export { createJobReconciler, type JobReconcilerDeps } from './reconcile.js';
+export { computeJobStatus, isPastActiveDeadline, type JobStatusResult, type StatusInputs } from './status.js';
+export { trackPods, hasUncounted, type Tracking, type TrackingInput } from './track-pods.js';
+export { planPods, backoffDelayMs, type ManagePlan } from './manage-plan.js';
+export { matchPodFailurePolicy, type FailurePolicyOutcome } from './pod-failure-policy.js';
+export { podForJob, jobControllerRef } from './pod-template.js';
+export { parseIndexes, formatIndexes, missingIndexes } from './indexes.js';
+export { COMPLETION_INDEX_ANNOTATION, JOB_COMPLETION_INDEX_ENV, JOB_TRACKING_FINALIZER } from './job-pods.js';
