@@ -43,7 +43,7 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     component,
     leaderElection: options.leaderElect ? { name: `kubesim-${component}`, identity } : undefined,
   });
-  for (const name of options.names) CONTROLLERS[name].register(manager);
+  for (const name of options.names) await CONTROLLERS[name].register(manager);
   logger.info({ controllers: options.names, leaderElect: !!options.leaderElect }, 'starting');
   try {
     await manager.start(options.signal);

@@ -6,7 +6,7 @@
 import { daemonSetDefinition } from '../../apiserver/api/apps/daemon-set.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
-import { createExpectations } from '../replicaset/expectations.js';
+import { createExpectations } from '../runtime/expectations.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { createController, type Controller } from '../runtime/controller.js';
 import { indexByOwnerUid } from '../runtime/indexers.js';

@@ -7,7 +7,7 @@
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
-import type { Expectations } from '../replicaset/expectations.js';
+import type { Expectations } from '../runtime/expectations.js';
 import type { ReadonlyPod } from '../replicaset/pod-state.js';
 import { slowStartBatch } from '../replicaset/slow-start.js';
 import { keyOf } from '../runtime/reconciler.js';

@@ -9,7 +9,7 @@ import { createController, type Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventHandlers, WorkQueue } from '../runtime/types.js';
-import { createExpectations, type Expectations } from '../replicaset/expectations.js';
+import { createExpectations, type Expectations } from '../runtime/expectations.js';
 import { hasTrackingFinalizer, indexByJobUid, JOB_UID_INDEX } from './job-pods.js';
 import { createJobReconciler } from './reconcile.js';
 

@@ -9,7 +9,7 @@ import type { Job } from '../../apiserver/api/batch/index.js';
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { DeepReadonly, EventRecorder, ResourceClient } from '../runtime/types.js';
-import type { Expectations } from '../replicaset/expectations.js';
+import type { Expectations } from '../runtime/expectations.js';
 import { JOB_TRACKING_FINALIZER, type ReadonlyPod } from './job-pods.js';
 import { podForJob } from './pod-template.js';
 

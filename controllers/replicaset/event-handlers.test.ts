@@ -4,7 +4,7 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import { FakeClock } from '../runtime/clock.js';
 import type { DeepReadonly, Lister, WorkQueue } from '../runtime/types.js';
 import { podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
-import { createExpectations } from './expectations.js';
+import { createExpectations } from '../runtime/expectations.js';
 
 function replicaSet(name: string, app: string, minReadySeconds = 0): ReplicaSet {
   return {

@@ -9,7 +9,7 @@ import { deepEqual } from '../../apiserver/api/deep-equal.js';
 import { labelSelectorFromStructured } from '../../apiserver/api/labels.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
-import type { Expectations } from './expectations.js';
+import type { Expectations } from '../runtime/expectations.js';
 import { podKey } from './manage-replicas.js';
 import { controllerRefOf, resolveControllerRef } from './owners.js';
 import { isPodReady, type ReadonlyPod } from './pod-state.js';

@@ -12,4 +12,3 @@ export { registerReplicaSetController, REPLICASET_CONTROLLER_NAME, REPLICASET_EV
 export { createReplicaSetReconciler, type ReplicaSetReconcilerDeps } from './reconcile.js';
 export { calculateStatus, statusNeedsUpdate, REPLICA_FAILURE, type ReplicaSetStatus, type StatusInputs } from './status.js';
 export { getPodsToDelete, rankPodsForDeletion, POD_DELETION_COST_ANNOTATION, type DeletionRankOptions } from './pods-to-delete.js';
-export { createExpectations, EXPECTATIONS_TTL_MS, type Expectations, type ExpectationsOptions } from './expectations.js';

@@ -5,7 +5,7 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import { FakeClock } from '../runtime/clock.js';
 import { silentLogger } from '../runtime/logger.js';
 import type { EventRecorder, ResourceClient } from '../runtime/types.js';
-import { createExpectations } from './expectations.js';
+import { createExpectations } from '../runtime/expectations.js';
 import { manageReplicas, podFromTemplate, type ManageContext } from './manage-replicas.js';
 
 const rs: ReplicaSet = {

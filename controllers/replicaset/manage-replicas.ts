@@ -9,7 +9,7 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventRecorder, Logger, ResourceClient } from '../runtime/types.js';
-import type { Expectations } from './expectations.js';
+import type { Expectations } from '../runtime/expectations.js';
 import { newControllerRef } from './owners.js';
 import type { ReadonlyPod } from './pod-state.js';
 import { getPodsToDelete } from './pods-to-delete.js';

@@ -12,7 +12,7 @@ import { OWNER_UID_INDEX } from '../runtime/indexers.js';
 import { reconcileLogger, requestKey, terminalError } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 import { claimPods } from './claim-pods.js';
-import type { Expectations } from './expectations.js';
+import type { Expectations } from '../runtime/expectations.js';
 import { manageReplicas } from './manage-replicas.js';
 import { CONTROLLER_UID_INDEX, controllerRefOf, isControlledBy } from './owners.js';
 import { isPodActive, isPodTerminating, type ReadonlyPod } from './pod-state.js';

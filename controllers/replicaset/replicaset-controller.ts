@@ -11,7 +11,7 @@ import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
 import type { Manager } from '../runtime/manager.js';
 import type { EventRecorder } from '../runtime/types.js';
 import { podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
-import { createExpectations } from './expectations.js';
+import { createExpectations } from '../runtime/expectations.js';
 import { CONTROLLER_UID_INDEX, indexByControllerUid } from './owners.js';
 import { createReplicaSetReconciler } from './reconcile.js';
 

@@ -29,3 +29,4 @@ export * from './event-recorder.js';
 export * from './component-recorder.js';
 export * from './leader-election.js';
 export * from './manager.js';
+export * from './expectations.js';

@@ -76,8 +76,11 @@ describe('the seed HPA example', () => {
       expect(cpus).toHaveLength(6);
       for (const cpu of cpus) expect(cpu).toBeGreaterThan(120); // 840m over 6 pods, plus idle usage
     }, { timeoutMs: 20_000 });
-    const hpa = await kubectl(['get', 'hpa', '-n', NAMESPACE]);
-    expect(hpa).toMatch(/web-frontend-hpa\s+Deployment\/web-frontend\s+cpu: \d+%\/70%\s+2\s+10\s+6/);
+    // REPLICAS is the HPA's status.currentReplicas, refreshed at its next sync.
+    await eventually(async () => {
+      const hpa = await kubectl(['get', 'hpa', '-n', NAMESPACE]);
+      expect(hpa).toMatch(/web-frontend-hpa\s+Deployment\/web-frontend\s+cpu: \d+%\/70%\s+2\s+10\s+6/);
+    }, { timeoutMs: 20_000 });
     const describe = await kubectl(['describe', 'hpa', '-n', NAMESPACE, 'web-frontend-hpa']);
     expect(describe).toMatch(/AbleToScale\s+True/);
     expect(describe).toMatch(/ScalingActive\s+True\s+ValidMetricFound/);

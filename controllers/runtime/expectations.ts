@@ -16,7 +16,7 @@
  * the keys of pods whose deletion was requested and not yet observed, so each deletion is
  * counted exactly once even though it is seen twice (deletionTimestamp update, then delete).
  */
-import type { Clock } from '../runtime/types.js';
+import type { Clock } from './types.js';
 
 /** EXPECTATIONS_TTL_MS is how long unmet expectations block a ReplicaSet (5 minutes). */
 export const EXPECTATIONS_TTL_MS = 5 * 60 * 1000;
