@@ -13,6 +13,7 @@ import { jobDefinition, type Job } from '../apiserver/api/batch/index.js';
 import { nodeDefinition } from '../apiserver/api/core/node.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
 import { processUsage, startCluster, type ClusterProcess } from './support/cluster-process.js';
+import { waitUntil } from './support/wait-until.js';
 
 const COUNT = Number(process.env['JOBS'] ?? 1000);
 const NODES = 20;
@@ -28,18 +29,6 @@ function job(name: string, spec: Partial<Job['spec']> = {}): Job {
 
 const isComplete = (j: Job) => j.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') ?? false;
 
-async function waitUntil(label: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const start = performance.now();
-  let reported = start;
-  while (!(await check())) {
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${label}`);
-    if (performance.now() - reported > 5000) {
-      console.log(`  ...${label} (${((performance.now() - start) / 1000).toFixed(0)} s)`);
-      reported = performance.now();
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function completeJobs(client: KubeClient): Promise<number> {
   return (await client.resource(jobDefinition).list({ namespace: 'default' })).items.filter(isComplete).length;

@@ -14,6 +14,7 @@ import { nodeDefinition } from '../apiserver/api/core/node.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
 import { processUsage, startCluster, type ClusterProcess } from './support/cluster-process.js';
 import { trackPods, type PodTracker } from './support/pod-tracker.js';
+import { waitUntil } from './support/wait-until.js';
 
 interface Scenario {
   nodes: number;
@@ -38,18 +39,6 @@ function deployment(replicas: number): Deployment {
   } as Deployment;
 }
 
-async function waitUntil(label: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const start = performance.now();
-  let reported = start;
-  while (!(await check())) {
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${label}`);
-    if (performance.now() - reported > 5000) {
-      console.log(`  ...${label} (${((performance.now() - start) / 1000).toFixed(0)} s)`);
-      reported = performance.now();
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function nodesReady(client: KubeClient, count: number): Promise<boolean> {
   const nodes = await client.resource(nodeDefinition).list();

@@ -4,11 +4,12 @@
  * OnDelete), minReadySeconds and revisionHistoryLimit. Messages and paths are Kubernetes'.
  */
 import type { FieldError } from '../resource-definition.js';
-import { forbidden, invalid, isValidPercent, notSupported, validateNonnegativeField } from '../validation.js';
+import { forbidden, invalid, notSupported, validateNonnegativeField } from '../validation.js';
+import { intOrPercentValue, percentValue, validateIntOrPercent } from './int-or-percent.js';
 import type { DaemonSet } from './daemon-set.js';
 import { validateImmutableSelector, validateSelectorAndTemplate } from './pod-template-validation.js';
 
-type IntOrString = number | string;
+import type { IntOrString } from './int-or-percent.js';
 type UpdateStrategy = NonNullable<DaemonSet['spec']['updateStrategy']>;
 
 /** validateDaemonSet checks a defaulted DaemonSet (pure); `old` is set on update, where the
@@ -54,17 +55,3 @@ function validateRollingUpdate(rollingUpdate: { maxUnavailable?: IntOrString; ma
   return errors;
 }
 
-function validateIntOrPercent(value: IntOrString, field: string): FieldError[] {
-  if (typeof value === 'string') return isValidPercent(value).map((detail) => invalid(field, value, detail));
-  return validateNonnegativeField(value, field);
-}
-
-function percentValue(value: IntOrString): number | undefined {
-  return typeof value === 'string' && isValidPercent(value).length === 0 ? Number(value.slice(0, -1)) : undefined;
-}
-
-// A string that is neither a percentage nor an integer counts as 0, as intstr's IntValue() does.
-function intOrPercentValue(value: IntOrString): number {
-  if (typeof value === 'number') return value;
-  return percentValue(value) ?? (/^[+-]?\d+$/.test(value) ? Number(value) : 0);
-}
