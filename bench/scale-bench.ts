@@ -58,7 +58,7 @@ async function runScenario({ nodes, pods }: Scenario): Promise<Record<string, st
     const before = processUsage(cluster.pid);
     const start = performance.now();
     await client.resource(deploymentDefinition).create(deployment(pods));
-    await waitUntil(`${pods} pods Running and Ready (${tracker.ready} so far)`, () => tracker!.ready >= pods, 600_000);
+    await waitUntil(() => `${pods} pods Running and Ready (${tracker!.ready} so far)`, () => tracker!.ready >= pods, 600_000);
     const allReadyMs = performance.now() - start;
     const after = processUsage(cluster.pid);
     const startup = tracker.startupLatencies();
