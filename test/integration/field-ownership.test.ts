@@ -14,7 +14,7 @@ import { createLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
-import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
+import { requireKubectl, runKubectl } from '../support/kubectl.js';
 import { deployment, paths } from '../support/objects.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
 
@@ -123,10 +123,10 @@ describe('managedFields over HTTP', () => {
   });
 });
 
-const kubectl = findKubectlBinaries()[0];
+const kubectl = requireKubectl();
 
 // The seed's drill needs the real kubectl; without one the block is skipped.
-describe.skipIf(!kubectl)('the drill: an HPA and a manifest both set spec.replicas', () => {
+describe('the drill: an HPA and a manifest both set spec.replicas', () => {
   let cluster: TestCluster;
   let stopHpa: (() => Promise<void>) | undefined;
   const run = (args: string[], stdin?: string) =>

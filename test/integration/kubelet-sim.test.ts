@@ -17,7 +17,7 @@ import type { WatchEvent } from '../../controllers/runtime/types.js';
 import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
-import { findKubectlBinaries, runKubectl, type KubectlResult } from '../support/kubectl.js';
+import { requireKubectl, runKubectl, type KubectlResult } from '../support/kubectl.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
 
 const NS = 'default';
@@ -226,8 +226,8 @@ describe('kubelet-sim', () => {
     expect(response.body.message).toContain('unreachable');
   });
 
-  const kubectl = findKubectlBinaries()[0];
-  describe.skipIf(!kubectl)('kubectl logs', () => {
+  const kubectl = requireKubectl();
+  describe('kubectl logs', () => {
     const run = (args: string[]): Promise<KubectlResult> =>
       runKubectl(kubectl!, args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, 'kubectl-cache') });
 

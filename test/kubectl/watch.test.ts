@@ -3,12 +3,13 @@
  * change made after it started; it ends cleanly when the stream ends.
  */
 import { describe, expect, it } from 'vitest';
-import { findKubectlBinaries } from '../support/kubectl.js';
+import { findKubectlBinaries, requireKubectl } from '../support/kubectl.js';
 import { configMapYaml, deploymentYaml, useKubectlCluster } from './fixture.js';
 
 // Without any kubectl (a machine without it) the file reports one skipped test instead of failing.
 const binaries = findKubectlBinaries();
-if (binaries.length === 0) it.skip('kubectl is not installed', () => {});
+// No kubectl is a failure, not a skip: the kubectl-facing behaviour is part of the product.
+if (binaries.length === 0) it('finds a kubectl binary', () => requireKubectl());
 
 describe.each(binaries)('$label: get -w', (binary) => {
   const k = useKubectlCluster(binary);

@@ -6,13 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { findKubectlBinaries } from '../support/kubectl.js';
+import { findKubectlBinaries, requireKubectl } from '../support/kubectl.js';
 import { tableRows } from './fixture.js';
 import { useWorkloadCluster } from './workload-fixture.js';
 
 // Without any kubectl (a machine without it) the file reports one skipped test instead of failing.
 const binaries = findKubectlBinaries();
-if (binaries.length === 0) it.skip('kubectl is not installed', () => {});
+// No kubectl is a failure, not a skip: the kubectl-facing behaviour is part of the product.
+if (binaries.length === 0) it('finds a kubectl binary', () => requireKubectl());
 
 /** deploymentYaml is a two-replica nginx Deployment selecting app=<name>. */
 function deploymentYaml(name: string): string {

@@ -245,3 +245,12 @@ export async function stopKubectlWatches(): Promise<void> {
 
 // Last resort: never leave a kubectl behind when the test worker exits.
 process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+
+/** requireKubectl returns the first kubectl found, or throws saying how to get one: the
+ * kubectl-facing tests are part of the suite (.ci/run installs kubectl when it is missing),
+ * so a machine without one fails them loudly instead of skipping them. */
+export function requireKubectl(): KubectlBinary {
+  const binary = findKubectlBinaries()[0];
+  if (!binary) throw new Error('no kubectl on PATH: install one (Debian: apt-get install kubernetes-client) — .ci/run does this in CI');
+  return binary;
+}
