@@ -5,16 +5,28 @@
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Store } from '../store/index.js';
+import { createClusterClock, type ClusterClock } from '../controllers/runtime/cluster-clock.js';
+import { createRandom, type Random } from '../controllers/runtime/random.js';
 import { pathNotFound } from './api/api-error.js';
 import { Registry } from './api/registry.js';
 import { builtinDefinitions } from './api/builtin.js';
 import { toApiError } from './errors.js';
 import type { HandlerContext } from './handlers/types.js';
+import { registryRandom } from './registry/context.js';
 import { createMetricsPipeline, type MetricsScraper } from './metrics/index.js';
+import { createClusterControl, type ClusterControl } from './kubesim/cluster-control.js';
+import { registerClusterRoutes } from './kubesim/cluster-routes.js';
+import { registerHistoryRoutes } from './kubesim/history-routes.js';
+import { registerClockRoutes } from './kubesim/clock-routes.js';
+import { registerSnapshotRoutes } from './kubesim/snapshot-routes.js';
+import { FaultInjector } from './faults/injector.js';
+import { registerFaultRoutes } from './kubesim/fault-routes.js';
+import { startCrdController } from './apiextensions/crd-establisher.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
 import { registerVersionRoutes } from './routes/version.js';
+import { registerLiveView } from './ui/index.js';
 
 /** Kubernetes' default limit for a request body (3 MiB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -22,7 +34,10 @@ export const DEFAULT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 export interface ServerOptions {
   store: Store;
   registry?: Registry;
-  /** Cluster clock in ms since the epoch (default Date.now). */
+  /** The cluster clock: every server-set timestamp reads it, and the server serves it under
+   * /apis/kubesim.io/v1alpha1/clock. A new real one when neither this nor `now` is given. */
+  clock?: ClusterClock;
+  /** A test's own time source (e.g. a FakeClock) instead of `clock`; the clock API is then not served. */
   now?: () => number;
   /** fastify logger setting: false (silent), true, or pino options. */
   logger?: boolean | { level: string };
@@ -30,6 +45,11 @@ export interface ServerOptions {
   bookmarkIntervalMs?: number;
   /** Extra routes of the process hosting the server (the supervisor's control API). */
   plugins?: Array<(app: FastifyInstance) => void>;
+  /** Source of uids, generateName suffixes, cluster IPs, node ports and unseeded fault rules'
+   * draws (one fork per purpose): seeded for a deterministic cluster; the platform's when absent. */
+  random?: Random;
+  /** Fault rules every resource request passes (apiserver/faults); a new, empty one when absent. */
+  faults?: FaultInjector;
 }
 
 export interface ApiServer {
@@ -37,32 +57,60 @@ export interface ApiServer {
   context: HandlerContext;
   /** The metrics-server role (metrics.k8s.io); built here, started by startApiServer. */
   metrics: MetricsScraper;
+  /** The cluster as a whole: activity of every loop, settle, reset (kubesim.io API). */
+  control: ClusterControl;
+  /** Fault injection: add rules here or through /apis/kubesim.io/v1alpha1/faults. */
+  faults: FaultInjector;
+  /** The cluster clock (undefined when the host gave `now` instead). */
+  clock?: ClusterClock;
+}
+
+/** serverTime resolves the server's time source: the given clock, else the given `now`, else a
+ * new real cluster clock. startApiServer shares it with the store. */
+export function serverTime(options: Pick<ServerOptions, 'clock' | 'now'>): { clock?: ClusterClock; now: () => number } {
+  const clock = options.clock ?? (options.now ? undefined : createClusterClock());
+  return clock ? { clock, now: () => clock.now() } : { now: options.now ?? Date.now };
 }
 
 export function buildServer(options: ServerOptions): ApiServer {
   const registry = options.registry ?? new Registry(builtinDefinitions());
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  const now = options.now ?? Date.now;
+  const { clock, now } = serverTime(options);
   // Per-request lines would drown the log of a busy cluster; errors are logged by the handler.
   const logController = new LogController({ disableRequestLogging: true });
   const app = Fastify({ logger: options.logger ?? false, bodyLimit, logController, return503OnClosing: false });
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
-  const context: HandlerContext = { store: options.store, registry, now, virtual: metrics.sources };
+  const serverRandom = options.random ?? createRandom();
+  const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: metrics.sources };
+  const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });
+  faults.attach({ now, logger: app.log });
   // Bodies stay raw: handlers decode by Content-Type so every failure is a Kubernetes Status.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   app.setErrorHandler((err, request, reply) => {
     const apiError = toApiError(err, bodyLimit);
     if (apiError.code >= 500) request.log.error({ err, url: request.url }, 'request failed');
+    // As kube-apiserver does for every Status that carries one (429, 504 too-large RV, …).
+    if (apiError.details?.retryAfterSeconds) reply.header('Retry-After', String(apiError.details.retryAfterSeconds));
     reply.code(apiError.code).type('application/json').send(JSON.stringify(apiError.toStatus()));
   });
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).type('application/json').send(JSON.stringify(pathNotFound().toStatus()));
   });
+  const control = createClusterControl({ app, store: options.store, clockRunning: () => !clock?.state().paused });
+  registerClusterRoutes(app, control);
+  registerSnapshotRoutes(app, context);
+  registerHistoryRoutes(app, context);
+  registerFaultRoutes(app, faults);
+  if (clock) registerClockRoutes(app, clock);
+  registerLiveView(app, { ctx: context, control, faults, clock });
   registerVersionRoutes(app);
   registerDiscoveryRoutes(app, registry);
   registerOpenApiRoutes(app, registry);
-  registerResourceRoutes(app, context, registry, { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000 });
+  registerResourceRoutes(app, context, registry, { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000, faults });
   for (const plugin of options.plugins ?? []) plugin(app);
-  return { app, context, metrics: metrics.scraper };
+  // apiextensions-apiserver's controllers, in process; stored CRDs are served from the start.
+  const crds = startCrdController({ ctx: context, logger: app.log });
+  app.addHook('onClose', async () => crds.stop());
+  return { app, context, metrics: metrics.scraper, control, faults, clock };
 }

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { openSqliteStore, type Store } from '../store/index.js';
 import { bootstrapCluster } from './bootstrap.js';
-import { buildServer, type ApiServer, type ServerOptions } from './server.js';
+import type { ClusterClock } from '../controllers/runtime/cluster-clock.js';
+import { buildServer, serverTime, type ApiServer, type ServerOptions } from './server.js';
 
 export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   host?: string;
@@ -22,10 +23,15 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   historyMaxAgeMs?: number;
   /** Undelivered events a watch may queue before it is cut off as too slow (store default 10 000). */
   watchBufferSize?: number;
-  /** How often (wall time) the metrics pipeline scrapes the kubelets; default 15 s
-   * (metrics-server's resolution); 0 turns scraping off. */
+  /** How often (wall time) the metrics pipeline scrapes the kubelets; 0 turns scraping off.
+   * Default: metrics-server's 15 s resolution in cluster time, following the clock's speed. */
   metricsIntervalMs?: number;
 }
+
+/** metrics-server's resolution, in cluster time. */
+const METRICS_RESOLUTION_MS = 15_000;
+/** The shortest wall interval between scrapes, however fast the clock runs. */
+const MIN_SCRAPE_INTERVAL_MS = 250;
 
 export interface RunningApiServer extends ApiServer {
   url: string;
@@ -36,13 +42,15 @@ export interface RunningApiServer extends ApiServer {
 
 export async function startApiServer(options: StartApiServerOptions = {}): Promise<RunningApiServer> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const time = serverTime(options);
   const store = openSqliteStore({
     path: options.dataDir ? join(options.dataDir, 'kubesim.db') : ':memory:',
-    clock: options.now,
+    // Compaction ages history in cluster time.
+    clock: time.now,
     compaction: { keepRevisions: options.historyRevisions ?? 10_000, maxAgeMs: options.historyMaxAgeMs ?? 5 * 60_000 },
     watchBufferSize: options.watchBufferSize,
   });
-  const server = buildServer({ ...options, store });
+  const server = buildServer({ ...options, ...time, store });
   const host = options.host ?? '127.0.0.1';
   let port: number;
   try {
@@ -57,8 +65,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   }
   const compaction = setInterval(() => store.compact(), options.compactionIntervalMs ?? 60_000);
   compaction.unref();
-  const metricsIntervalMs = options.metricsIntervalMs ?? 15_000;
-  if (metricsIntervalMs > 0) server.metrics.start(metricsIntervalMs);
+  const stopScraping = startScraping(server, options.metricsIntervalMs, time.clock);
   return {
     ...server,
     url: `http://${host}:${port}`,
@@ -66,9 +73,22 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     store,
     async close() {
       clearInterval(compaction);
+      stopScraping();
       server.metrics.stop();
       store.close();
       await server.app.close();
     },
   };
+}
+
+/** startScraping starts the metrics rounds: every `intervalMs` when given, else every 15 s of
+ * cluster time, re-paced whenever the clock's speed changes. Returns what stops following it. */
+function startScraping(server: ApiServer, intervalMs: number | undefined, clock: ClusterClock | undefined): () => void {
+  if (intervalMs !== undefined) {
+    if (intervalMs > 0) server.metrics.start(intervalMs);
+    return () => undefined;
+  }
+  const wallInterval = (speed: number) => Math.max(MIN_SCRAPE_INTERVAL_MS, METRICS_RESOLUTION_MS / speed);
+  server.metrics.start(wallInterval(clock?.state().speed ?? 1));
+  return clock ? clock.onChange((state) => server.metrics.start(wallInterval(state.speed))) : () => undefined;
 }

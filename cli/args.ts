@@ -40,3 +40,17 @@ export function formatFlagHelp(specs: Record<string, FlagSpec>): string {
     .map(([name, spec]) => `  --${name.padEnd(16)} ${spec.description}${spec.default !== undefined ? ` (default ${String(spec.default)})` : ''}`)
     .join('\n');
 }
+
+/** expandShortFlags rewrites kubectl-style short flags (`-n ns`, `-n=ns`, `-l app=x`) into
+ * the long ones `aliases` name (`{ n: 'namespace' }`), so parseFlags can read them. */
+export function expandShortFlags(argv: string[], aliases: Record<string, string>): string[] {
+  return argv.map((arg) => {
+    const match = /^-([A-Za-z])(=.*)?$/s.exec(arg);
+    const long = match ? aliases[match[1]!] : undefined;
+    return long ? `--${long}${match?.[2] ?? ''}` : arg;
+  });
+}
+
+/** kubeconfigFlag is the `--kubeconfig` every command that talks to a running cluster takes:
+ * $KUBECONFIG, else the file `kubesim up` writes. */
+export const kubeconfigFlag: FlagSpec = { type: 'string', description: 'kubeconfig of the cluster', default: process.env['KUBECONFIG'] ?? '.kubesim/kubeconfig' };

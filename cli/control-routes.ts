@@ -4,9 +4,10 @@
  * kubeconfig as kubectl. It is not a Kubernetes API group: it manages processes, not objects.
  */
 import type { FastifyInstance } from 'fastify';
+import { COMPONENTS_PATH } from '../apiserver/api/kubesim/chaos.js';
 import type { Supervisor } from './supervisor.js';
 
-export const CONTROL_PREFIX = '/kubesim/v1/components';
+export const CONTROL_PREFIX = COMPONENTS_PATH;
 export const SHUTDOWN_PATH = '/kubesim/v1/shutdown';
 
 export function registerControlRoutes(app: FastifyInstance, supervisor: Supervisor, onShutdown: () => void): void {

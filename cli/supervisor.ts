@@ -99,6 +99,20 @@ export class Supervisor {
     return this.statusOf(component);
   }
 
+  /** kill sends SIGKILL to a running component, as a crash would: it stays wanted, so the
+   * supervisor restarts it after its backoff. Returns the status as of the kill (with the pid
+   * killed) and when it restarts; throws for a component that is not running. */
+  kill(name: string): ComponentStatus & { restartInMs: number } {
+    const component = this.get(name);
+    const child = component.child;
+    if (component.state !== 'running' || !child || child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${name} is not running (${component.state}): nothing to kill`);
+    }
+    const status = { ...this.statusOf(component), restartInMs: this.nextBackoff(component) };
+    child.kill('SIGKILL');
+    return status;
+  }
+
   async stopAll(): Promise<void> {
     await Promise.all(this.names().map((name) => this.stop(name)));
     for (const component of this.components.values()) component.log?.end();
@@ -136,15 +150,20 @@ export class Supervisor {
     component.lastExit = { code, signal, at: new Date().toISOString() };
     component.child = undefined;
     if (component.state === 'stopped') return;
-    const upMs = Date.now() - (component.startedAt ?? 0);
-    if (upMs >= (this.options.stableAfterMs ?? 10_000)) component.backoffMs = this.initialBackoff;
-    const delayMs = component.backoffMs;
+    const delayMs = this.nextBackoff(component);
     component.backoffMs = Math.min(delayMs * 2, this.options.maxBackoffMs ?? 30_000);
     component.state = 'backoff';
     component.restarts++;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     this.options.notify(`${component.spec.name} ${how}; restarting in ${(delayMs / 1000).toFixed(1)}s (restart #${component.restarts})`);
     component.timer = setTimeout(() => this.launch(component), delayMs);
+  }
+
+  /** nextBackoff is how long a component that exits now waits before its restart: the
+   * initial backoff again once it had stayed up long enough, else its doubled backoff. */
+  private nextBackoff(component: Component): number {
+    const upMs = Date.now() - (component.startedAt ?? 0);
+    return upMs >= (this.options.stableAfterMs ?? 10_000) ? this.initialBackoff : component.backoffMs;
   }
 
   private async terminate(child: ChildProcess): Promise<void> {

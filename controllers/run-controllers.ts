@@ -8,7 +8,8 @@ import { CONTROLLERS, type ControllerName } from './catalog.js';
 import { createRealClock } from './runtime/clock.js';
 import { createKubeClient } from './runtime/client/http-client.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
-import { createManager } from './runtime/manager.js';
+import { createManager, type Manager } from './runtime/manager.js';
+import type { Random } from './runtime/random.js';
 import type { Clock, Logger } from './runtime/types.js';
 
 export interface RunControllersOptions {
@@ -19,6 +20,10 @@ export interface RunControllersOptions {
   logger?: Logger;
   logLevel?: LogLevel;
   leaderElect?: boolean;
+  /** This process's randomness (seeded for a deterministic cluster); the platform's when absent. */
+  random?: Random;
+  /** Called once the controllers are registered (before they start), e.g. to read their activity. */
+  onStarted?: (manager: Manager) => void;
   signal: AbortSignal;
 }
 
@@ -41,9 +46,11 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     clock,
     logger,
     component,
+    random: options.random,
     leaderElection: options.leaderElect ? { name: `kubesim-${component}`, identity } : undefined,
   });
   for (const name of options.names) await CONTROLLERS[name].register(manager);
+  options.onStarted?.(manager);
   logger.info({ controllers: options.names, leaderElect: !!options.leaderElect }, 'starting');
   try {
     await manager.start(options.signal);

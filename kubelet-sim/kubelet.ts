@@ -14,12 +14,14 @@ import { podDefinition, type Pod } from '../apiserver/api/core/pod.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
 import { createRealClock, isAbortError } from '../controllers/runtime/clock.js';
+import type { LoopActivity } from '../controllers/runtime/activity.js';
 import { createController, type Controller } from '../controllers/runtime/controller.js';
 import { createEventRecorder } from '../controllers/runtime/event-recorder.js';
 import { createInformer } from '../controllers/runtime/informer.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
+import { createRandom, type Random } from '../controllers/runtime/random.js';
 import type { Clock, DeepReadonly, Informer, Logger } from '../controllers/runtime/types.js';
 import { startKubeletServer, type SimulatedNode } from './kubelet-server.js';
 import { ContainerLogStore } from './logs/container-log-store.js';
@@ -46,6 +48,8 @@ export interface KubeletOptions {
   /** Kubelet server port; 0 (default) picks a free one. */
   port?: number;
   clock?: Clock;
+  /** This process's randomness (seeded for a deterministic cluster); the platform's when absent. */
+  random?: Random;
   logger?: Logger;
   logLevel?: LogLevel;
   intervals?: Partial<HeartbeatIntervals>;
@@ -65,11 +69,15 @@ export interface RunningKubelet {
   readonly nodeNames: readonly string[];
   /** Resolves once everything stopped after the signal aborted. */
   readonly done: Promise<void>;
+  /** The pod workers' queue (delayed keys are stage transitions still to come) and the node
+   * agents (registering, or a heartbeat write under way). */
+  activity(): LoopActivity[];
 }
 
 /** KubeletCore is the shared machinery of one kubelet-sim process. */
 interface KubeletCore {
   clock: Clock;
+  random: Random;
   logger: Logger;
   client: KubeClient;
   informer: Informer<Pod>;
@@ -112,24 +120,29 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
   for (const agent of agents.values()) agent.start(options.signal);
   logger.info({ nodes: [...agents.keys()], url: server.url }, `kubelet listening on ${server.url}`);
   const done = aborted(options.signal).then(() => shutdown(parts));
-  return { url: server.url, port: server.port, nodeNames: [...agents.keys()], done };
+  const activity = (): LoopActivity[] => {
+    const busyAgents = [...agents.values()].filter((agent) => agent.busy()).length;
+    return [{ ...controller.activity(), delayedIsWork: true }, { name: 'node-agents', queued: 0, active: busyAgents, delayed: 0 }];
+  };
+  return { url: server.url, port: server.port, nodeNames: [...agents.keys()], done, activity };
 }
 
 function createCore(options: KubeletOptions): KubeletCore {
   const clock = options.clock ?? createRealClock();
+  const random = options.random ?? createRandom();
   const logger = options.logger ?? createLogger({ component: 'kubelet', level: options.logLevel ?? 'info', clock });
   const client = createKubeClient({ server: options.server, token: options.token, userAgent: 'kubesim-kubelet/0.1', logger });
   // Every node agent and follow request listens on the process signal: many listeners is the design.
   setMaxListeners(0, options.signal);
   // One informer for the pods of all nodes, bound ones only (the kubelet never sees pending pods).
-  const informer = createInformer<Pod>({ client: client.resource(podDefinition), fieldSelector: 'spec.nodeName!=', resyncMs: 60_000, clock, logger });
+  const informer = createInformer<Pod>({ client: client.resource(podDefinition), fieldSelector: 'spec.nodeName!=', resyncMs: 60_000, clock, logger, random: random.fork('informer:pods') });
   informer.addIndexer(NODE_NAME_INDEX, indexByNodeName);
   const owners = {
-    replicaSets: createInformer<ReplicaSet>({ client: client.resource(replicaSetDefinition), resyncMs: 0, clock, logger }),
-    deployments: createInformer<Deployment>({ client: client.resource(deploymentDefinition), resyncMs: 0, clock, logger }),
+    replicaSets: createInformer<ReplicaSet>({ client: client.resource(replicaSetDefinition), resyncMs: 0, clock, logger, random: random.fork('informer:replicasets') }),
+    deployments: createInformer<Deployment>({ client: client.resource(deploymentDefinition), resyncMs: 0, clock, logger, random: random.fork('informer:deployments') }),
   };
   const informers = [informer, owners.replicaSets, owners.deployments];
-  return { clock, logger, client, informer, informers, owners, agents: new Map(), logs: new ContainerLogStore() };
+  return { clock, random, logger, client, informer, informers, owners, agents: new Map(), logs: new ContainerLogStore() };
 }
 
 /** ownerLookupOf resolves the controller owners the usage report follows to a workload. */
@@ -145,7 +158,7 @@ function ownerLookupOf(core: KubeletCore) {
 function createPodController(core: KubeletCore, options: KubeletOptions) {
   const { client, informer, agents, logs, clock, logger } = core;
   const workers = createPodWorkers({ pods: client.resource(podDefinition), lister: informer.lister, hosts: agents, logs, clock, logger, stages: options.stages });
-  const controller = createController({ name: 'kubelet-pods', reconciler: workers, workers: options.workers ?? 8, clock, logger });
+  const controller = createController({ name: 'kubelet-pods', reconciler: workers, workers: options.workers ?? 8, clock, logger, random: core.random.fork('kubelet-pods') });
   const enqueue = (pod: DeepReadonly<Pod>) => {
     if (agents.has(pod.spec.nodeName ?? '')) controller.queue.add(keyOf(pod));
   };
@@ -155,10 +168,10 @@ function createPodController(core: KubeletCore, options: KubeletOptions) {
 }
 
 function createNodeAgents(core: KubeletCore, options: KubeletOptions, kubeletPort: number, onRunning: (nodeName: string) => void): NodeAgent[] {
-  const { client, clock, logger } = core;
+  const { client, clock, logger, random } = core;
   return nodeConfigs(options, options.host ?? '127.0.0.1', kubeletPort).map((config) => {
-    const recorder = options.recordEvents === false ? undefined : createEventRecorder({ client, component: 'kubelet', host: config.name, clock, logger });
-    return new NodeAgent({ config, client, clock, logger, recorder, intervals: options.intervals, onRunning });
+    const recorder = options.recordEvents === false ? undefined : createEventRecorder({ client, component: 'kubelet', host: config.name, clock, logger, random: random.fork(`events:${config.name}`) });
+    return new NodeAgent({ config, client, clock, logger, recorder, intervals: options.intervals, onRunning, random: random.fork(`node:${config.name}`) });
   });
 }
 

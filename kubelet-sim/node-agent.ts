@@ -18,8 +18,10 @@ import { isAlreadyExists, isNotFound } from '../apiserver/api/api-error.js';
 import { leaseDefinition, type Lease } from '../apiserver/api/coordination/lease.js';
 import { nodeDefinition, type Node } from '../apiserver/api/core/node.js';
 import { deepEqual } from '../apiserver/api/deep-equal.js';
+import { runWithCause } from '../controllers/runtime/cause.js';
 import type { KubeClient } from '../controllers/runtime/client/http-client.js';
 import type { HttpEventRecorder } from '../controllers/runtime/event-recorder.js';
+import { createRandom, type Random } from '../controllers/runtime/random.js';
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { isStatusCurrent, newNode, nodeLabels, nodeLease, nodeStatus, NODE_LEASE_NAMESPACE, podCidrOf, type NodeCapacity, type NodeConfig } from './node-object.js';
 import { PodIpAllocator } from './pod-ip-allocator.js';
@@ -64,6 +66,8 @@ export interface NodeAgentOptions {
   intervals?: Partial<HeartbeatIntervals>;
   /** Called each time the node (re)enters Running, so its pods are looked at again. */
   onRunning(nodeName: string): void;
+  /** Source of the heartbeat writes' reconcile ids; the platform's when absent. */
+  random?: Random;
 }
 
 export class NodeAgent {
@@ -75,8 +79,10 @@ export class NodeAgent {
   private readonly nodes: ResourceClient<Node>;
   private readonly leases: ResourceClient<Lease>;
   private readonly intervals: HeartbeatIntervals;
+  private readonly random: Random;
   private readonly logger: Logger;
   private state: NodeAgentState = 'Stopped';
+  private writesInFlight = 0;
   private power: AbortController | undefined;
   private loops: Promise<void> = Promise.resolve();
   private node: Node | undefined;
@@ -93,6 +99,7 @@ export class NodeAgent {
     this.nodes = options.client.resource(nodeDefinition);
     this.leases = options.client.resource(leaseDefinition);
     this.intervals = { ...DEFAULT_HEARTBEAT_INTERVALS, ...options.intervals };
+    this.random = options.random ?? createRandom();
     this.logger = options.logger.child({ node: this.name });
   }
 
@@ -157,10 +164,26 @@ export class NodeAgent {
     return false;
   }
 
-  /** attempt runs `action`; a failure is logged (the loop retries) and reported as false. */
+  /** attempt runs `action`; a failure is logged (the loop retries) and reported as false. Its
+   * writes carry the cause `kubelet/<node>`, key = the node, trigger = heartbeat. */
   private async attempt(action: () => Promise<void>, what: string): Promise<boolean> {
+    this.writesInFlight++;
     try {
-      await action();
+      return await this.attemptOnce(action, what);
+    } finally {
+      this.writesInFlight--;
+    }
+  }
+
+  /** busy tells whether the agent is registering or has a heartbeat write under way (settle). */
+  busy(): boolean {
+    return this.state === 'Registering' || this.writesInFlight > 0;
+  }
+
+  private async attemptOnce(action: () => Promise<void>, what: string): Promise<boolean> {
+    const cause = { controller: `kubelet/${this.name}`, key: this.name, reconcileId: this.random.hex(4), trigger: { kind: 'heartbeat' as const } };
+    try {
+      await runWithCause(cause, action);
       return true;
     } catch (err) {
       this.logger.warn({ err }, what);

@@ -12,6 +12,7 @@
  */
 import { isConflict, isNotFound } from '../apiserver/api/api-error.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
+import { currentCause, runWithCause, type Cause } from '../controllers/runtime/cause.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../controllers/runtime/types.js';
 import { parseBehaviour, type PodBehaviour } from './behaviour.js';
 import type { ContainerLogStore } from './logs/container-log-store.js';
@@ -62,6 +63,14 @@ type Step = { kind: 'idle' } | { kind: 'wait'; delayMs: number } | { kind: 'agai
  * 409 and a re-read, never a wrong write). */
 const resourceVersionOf = (pod: DeepReadonly<Pod>) => Number(pod.metadata.resourceVersion ?? 0) || 0;
 
+/** nodeCause is the pod controller's cause as the node's kubelet: `kubelet/<node>`, and a
+ * requeue after a delay is a stage coming due (docs/history.md). */
+export function nodeCause(cause: Cause, nodeName: string): Cause {
+  const { trigger } = cause;
+  const isStageDue = trigger.kind === 'requeue' && trigger.reason === 'after';
+  return { ...cause, controller: `kubelet/${nodeName}`, trigger: isStageDue ? { kind: 'stage', ...(trigger.origin ? { origin: trigger.origin } : {}) } : trigger };
+}
+
 /** createPodWorkers returns the Reconciler behind the kubelet's pod controller. */
 export function createPodWorkers(options: PodWorkersOptions): Reconciler & { forgetAll(): void } {
   return new PodWorkers(options);
@@ -82,6 +91,16 @@ class PodWorkers implements Reconciler {
     }
     // A stopped node reports nothing; starting it again requeues its pods.
     if (!host.isPoweredOn()) return {};
+    const cause = currentCause();
+    if (!cause) return this.sync(key, cached, host);
+    return runWithCause(nodeCause(cause, host.name), () => this.sync(key, cached, host));
+  }
+
+  forgetAll(): void {
+    for (const key of [...this.workers.keys()]) this.forget(key);
+  }
+
+  private async sync(key: string, cached: DeepReadonly<Pod>, host: PodHost): Promise<Result> {
     const worker = this.workerFor(key, cached, host);
     let pod = this.freshest(worker, cached);
     for (let i = 0; i < MAX_TRANSITIONS_PER_SYNC; i++) {
@@ -91,10 +110,6 @@ class PodWorkers implements Reconciler {
       pod = step.pod;
     }
     return { requeueAfterMs: 1 };
-  }
-
-  forgetAll(): void {
-    for (const key of [...this.workers.keys()]) this.forget(key);
   }
 
   /** step evaluates the pod once and applies the plan if it is due. */

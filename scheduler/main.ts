@@ -7,6 +7,7 @@ import { createKubeClient } from '../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../controllers/runtime/clock.js';
 import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
 import { createManager } from '../controllers/runtime/manager.js';
+import { createRandom, type Random } from '../controllers/runtime/random.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';
 import { DEFAULT_SCHEDULER_NAME } from './event-handlers.js';
 import { registerScheduler, type Scheduler } from './scheduler.js';
@@ -20,8 +21,11 @@ export interface RunSchedulerOptions {
   /** Default: a JSON logger at `logLevel`. */
   logger?: Logger;
   logLevel?: LogLevel;
-  /** Seeds the tie-break between equally scored nodes. Default 0. */
+  /** Seeds the tie-break between equally scored nodes. Default: drawn from a seeded `random`,
+   * else 0. */
   seed?: number;
+  /** This process's randomness (seeded for a deterministic cluster); the platform's when absent. */
+  random?: Random;
   /** Called once the scheduler is registered (before it starts), e.g. to read its counters. */
   onStarted?: (scheduler: Scheduler) => void;
   signal: AbortSignal;
@@ -34,14 +38,22 @@ export async function runScheduler(options: RunSchedulerOptions): Promise<void> 
   const clock = options.clock ?? createRealClock();
   const logger = options.logger ?? createLogger({ component, level: options.logLevel ?? 'info', clock });
   const client = createKubeClient({ server: options.server, token: options.token, userAgent: `kubesim-scheduler/0.1`, logger });
-  const manager = createManager({ client, clock, logger, component });
-  const scheduler = registerScheduler(manager, { seed: options.seed });
+  const random = options.random ?? createRandom();
+  const manager = createManager({ client, clock, logger, component, random });
+  const seed = options.seed ?? tieBreakSeed(random);
+  const scheduler = registerScheduler(manager, { seed });
   options.onStarted?.(scheduler);
-  logger.info({ seed: options.seed ?? 0 }, 'starting');
+  logger.info({ seed }, 'starting');
   try {
     await manager.start(options.signal);
   } finally {
     client.close();
     logger.info({}, 'stopped');
   }
+}
+
+/** tieBreakSeed derives the tie-break seed from a seeded Random (its own stream, so it does
+ * not depend on other draws); an unseeded scheduler keeps the fixed seed 0, as before. */
+export function tieBreakSeed(random: Random): number {
+  return random.seed === undefined ? 0 : random.fork('tie-break').int(2 ** 32);
 }

@@ -18,8 +18,10 @@
 import { isConflict, isNotFound } from '../apiserver/api/api-error.js';
 import type { Node } from '../apiserver/api/core/node.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
+import { runWithCause, type Cause } from '../controllers/runtime/cause.js';
 import { NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import { parseKey } from '../controllers/runtime/reconciler.js';
+import type { Random } from '../controllers/runtime/random.js';
 import type { EventRecorder, Lister, Logger } from '../controllers/runtime/types.js';
 import type { AssumedCache } from './assumed-cache.js';
 import { shouldSchedule } from './event-handlers.js';
@@ -49,6 +51,8 @@ export interface ScheduleOneContext {
   profile: Profile;
   schedulerName: string;
   seed: number;
+  /** Source of the reconcile ids in the causes of the scheduler's writes. */
+  random: Random;
   podLister: Lister<Pod>;
   nodeLister: Lister<Node>;
   queue: SchedulingQueue;
@@ -63,9 +67,18 @@ export interface ScheduleOneContext {
   track(work: Promise<void>): void;
 }
 
+/** SCHEDULER_CAUSE_NAME names the scheduler in the causes of its writes (docs/history.md). */
+export const SCHEDULER_CAUSE_NAME = 'scheduler';
+
 /** scheduleOne handles one popped pod (see the module comment). Never rejects: failures are
- * requeued and counted. */
+ * requeued and counted. Its writes (binding, status, events) carry the pod's cause: the
+ * event that queued it, or a resync when unknown. */
 export function scheduleOne(ctx: ScheduleOneContext, info: QueuedPodInfo): void {
+  const cause: Cause = { controller: SCHEDULER_CAUSE_NAME, key: info.key, reconcileId: ctx.random.hex(4), trigger: info.trigger ?? { kind: 'resync' } };
+  runWithCause(cause, () => attemptOne(ctx, info));
+}
+
+function attemptOne(ctx: ScheduleOneContext, info: QueuedPodInfo): void {
   const { namespace, name } = parseKey(info.key);
   const pod = ctx.podLister.get(namespace, name);
   if (!pod || !shouldSchedule(pod, ctx.schedulerName) || ctx.assumed.isAssumed(info.key, pod.metadata.uid)) return ctx.queue.done(info);

@@ -7,6 +7,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { nodeDefinition } from '../apiserver/api/core/node.js';
 import { podDefinition } from '../apiserver/api/core/pod.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
+import type { ActivitySource, LoopActivity } from '../controllers/runtime/activity.js';
 import type { Manager } from '../controllers/runtime/manager.js';
 import type { Runnable } from '../controllers/runtime/types.js';
 import { AssumedCache } from './assumed-cache.js';
@@ -33,7 +34,7 @@ export interface SchedulerOptions {
 }
 
 /** Scheduler is a Runnable with live counters (attempts/s for benchmarks) and queue stats. */
-export interface Scheduler extends Runnable {
+export interface Scheduler extends Runnable, ActivitySource {
   readonly counters: Readonly<SchedulerCounters>;
   queueStats(): QueueStats;
 }
@@ -57,10 +58,17 @@ export function registerScheduler(manager: Manager, options: SchedulerOptions = 
   const scheduler: Scheduler = {
     counters: ctx.counters,
     queueStats: () => ctx.queue.stats(),
+    activity: () => schedulerActivity(ctx.queue.stats(), pending.size),
     start: (signal) => runLoop({ ctx, pending, signal }),
   };
   manager.add(scheduler);
   return scheduler;
+}
+
+/** schedulerActivity reports the queue as a loop: pods waiting to be tried, attempts and binding
+ * writes in flight, and pods backing off or parked as unschedulable (delayed). */
+function schedulerActivity(stats: QueueStats, pendingWrites: number): LoopActivity {
+  return { name: 'scheduler', queued: stats.active, active: stats.inFlight + pendingWrites, delayed: stats.backoff + stats.unschedulable };
 }
 
 interface ContextParts {
@@ -78,6 +86,7 @@ function createContext({ manager, options, schedulerName, pending, listers }: Co
     profile: options.profile ?? createDefaultProfile(),
     schedulerName,
     seed: options.seed ?? 0,
+    random: manager.random.fork('schedule-one'),
     ...listers,
     queue: new SchedulingQueue({ clock: manager.clock }),
     assumed: new AssumedCache({ clock: manager.clock }),

@@ -21,6 +21,7 @@
  * the informer cache. All methods are synchronous and never throw, so informer handlers may
  * call them; timers run on the injected clock.
  */
+import { currentTrigger, type CauseTrigger } from '../controllers/runtime/cause.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
 import type { Clock, TimerHandle } from '../controllers/runtime/types.js';
 import type { ReadonlyPod } from './framework.js';
@@ -36,6 +37,8 @@ export interface QueuedPodInfo {
   readonly key: string;
   /** Scheduling attempts so far, including the one in flight. */
   readonly attempts: number;
+  /** The latest informer event that queued or retried the pod (cause.ts), if known. */
+  readonly trigger?: CauseTrigger;
 }
 
 /** QueueStats counts pods per state (for logs, the bench and tests). */
@@ -50,6 +53,7 @@ type Where = keyof QueueStats;
 
 interface Entry extends QueuedPodInfo {
   attempts: number;
+  trigger?: CauseTrigger;
   where: Where;
   priority: number;
   /** When it last became active: the order among equal priorities. */
@@ -122,6 +126,7 @@ export class SchedulingQueue {
       cycle: 0,
       changedInFlight: false,
       timer: undefined,
+      trigger: currentTrigger(),
     };
     this.entries.set(entry.key, entry);
     this.makeActive(entry);
@@ -133,6 +138,7 @@ export class SchedulingQueue {
     const entry = this.entries.get(keyOf(pod));
     if (!entry) return this.add(pod);
     entry.priority = pod.spec.priority ?? 0;
+    entry.trigger = currentTrigger() ?? entry.trigger;
     if (entry.where === 'inFlight') entry.changedInFlight = true;
     else if (entry.where === 'unschedulable') this.moveToActiveOrBackoff(entry);
   }
@@ -253,6 +259,7 @@ export class SchedulingQueue {
 
   private moveToActiveOrBackoff(entry: Entry): void {
     this.unschedulable.delete(entry);
+    entry.trigger = currentTrigger() ?? entry.trigger;
     const remainingMs = entry.lastAttemptEndMs + this.backoffMs(entry.attempts) - this.clock.now();
     if (remainingMs > 0) this.toBackoff(entry);
     else this.makeActive(entry);

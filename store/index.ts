@@ -11,20 +11,27 @@
 export type {
   BookmarkMessage,
   CompactionPolicy,
+  CreateOptions,
+  HistoryOptions,
+  HistoryPage,
   ListOptions,
   ListResult,
   ObjectRef,
+  RestoreResult,
+  SnapshotEntry,
   Store,
   StoredObject,
   StoreEvent,
   StoreEventType,
+  StoredActor,
+  StoreSnapshot,
   StoreWatch,
   WatchEndReason,
   WatchMessage,
   WatchOptions,
   WriteOptions,
 } from './types.js';
-export { StoreEventTypes } from './types.js';
+export { StoreEventTypes, StoreSnapshotFormatVersion } from './types.js';
 export {
   StoreError,
   StoreErrorCodes,

@@ -24,6 +24,11 @@ export interface ObjectRef {
   name: string;
 }
 
+/** StoredActor is who made a write and why, as the API server records it (docs/history.md).
+ * The store keeps it with the change as opaque JSON and drops it with the change when
+ * history is compacted. */
+export type StoredActor = Record<string, unknown>;
+
 /** StoreEventTypes lists the kinds of committed change, in Kubernetes watch spelling. */
 export const StoreEventTypes = ['ADDED', 'MODIFIED', 'DELETED'] as const;
 export type StoreEventType = (typeof StoreEventTypes)[number];
@@ -38,6 +43,11 @@ export interface StoreEvent {
   ref: ObjectRef;
   object: StoredObject;
   prevObject?: StoredObject;
+  /** Who made the change, when the writer said (WriteOptions.actor). Only history reads and
+   * watches of every resource carry it (and timeMs). */
+  actor?: StoredActor;
+  /** When it was committed, by the store's clock (ms). */
+  timeMs?: number;
 }
 
 /** BookmarkMessage tells a watcher that every change up to `revision` has been delivered. */
@@ -82,7 +92,9 @@ export interface ListResult {
 }
 
 export interface WatchOptions {
-  resource: string;
+  /** Only changes of this resource; undefined = every resource (the history stream, whose
+   * events also carry actor and timeMs). */
+  resource?: string;
   /** Only changes in this namespace; undefined = all namespaces. */
   namespace?: string;
   /** Deliver every change with revision > afterRevision, in order. Throws Expired when
@@ -107,10 +119,43 @@ export interface StoreWatch extends AsyncIterable<WatchMessage> {
   readonly endReason: WatchEndReason | undefined;
 }
 
-export interface WriteOptions {
+/** CreateOptions: `actor` is recorded with the change (StoreEvent.actor, history). */
+export interface CreateOptions {
+  actor?: StoredActor;
+}
+
+export interface WriteOptions extends CreateOptions {
   /** Compare-and-swap: fail with Conflict unless the stored object is at this revision.
    * The body's own `metadata.resourceVersion` is never used as a precondition. */
   expectedRevision?: number;
+}
+
+/** HistoryOptions select changes from the kept history, oldest first. */
+export interface HistoryOptions {
+  /** Only this resource; undefined = every resource. */
+  resource?: string;
+  /** Only this namespace ('' = cluster-scoped objects); undefined = all. */
+  namespace?: string;
+  /** Only objects of this name; undefined = all. */
+  name?: string;
+  /** Changes with revision > afterRevision (default: the oldest kept). Throws Expired when it
+   * is older than the compacted revision. */
+  afterRevision?: number;
+  /** Changes with revision <= toRevision (default: all). */
+  toRevision?: number;
+  /** Stop after this many changes that pass `predicate`; undefined or <= 0 = no limit. */
+  limit?: number;
+  /** Filter applied while scanning, so `limit` counts matching changes only. Must not throw
+   * and must not call the store. */
+  predicate?: (event: StoreEvent) => boolean;
+}
+
+/** HistoryPage is what history() returns: the changes, the current revision, and whether the
+ * limit cut the page short (more matching changes follow the last one). */
+export interface HistoryPage {
+  events: StoreEvent[];
+  revision: number;
+  more: boolean;
 }
 
 /** CompactionPolicy bounds the history kept for watches and snapshot reads. A change is
@@ -122,6 +167,35 @@ export interface CompactionPolicy {
   keepRevisions: number;
   /** Keep at least this much recent history (ms), whatever its size. */
   maxAgeMs: number;
+}
+
+/** StoreSnapshotFormatVersion is the `formatVersion` exportObjects writes and
+ * restoreObjects accepts. Bump it when the shape of StoreSnapshot changes. */
+export const StoreSnapshotFormatVersion = 1;
+
+/** SnapshotEntry is one live object of a snapshot: its key and its body as stored (with the
+ * resourceVersion it had when the snapshot was taken). */
+export interface SnapshotEntry extends ObjectRef {
+  object: StoredObject;
+}
+
+/** StoreSnapshot is every live object of a store at one revision: a plain JSON value, so it
+ * can be saved to a file and restored later into the same or another store. */
+export interface StoreSnapshot {
+  formatVersion: typeof StoreSnapshotFormatVersion;
+  /** The revision the snapshot was taken at (informational: a restore never rewinds). */
+  revision: number;
+  /** In (resource, namespace, name) order; keys are unique. */
+  objects: SnapshotEntry[];
+}
+
+/** RestoreResult counts the writes a restore made and gives the revision after them (the
+ * current revision, unchanged, when the store already equalled the snapshot). */
+export interface RestoreResult {
+  created: number;
+  updated: number;
+  deleted: number;
+  revision: number;
 }
 
 /**
@@ -144,17 +218,30 @@ export interface Store {
   get(ref: ObjectRef, options?: { revision?: number }): StoredObject;
   list(options: ListOptions): ListResult;
   /** Stores a new object; AlreadyExists if the key is taken. Returns it stamped. */
-  create(ref: ObjectRef, object: StoredObject): StoredObject;
+  create(ref: ObjectRef, object: StoredObject, options?: CreateOptions): StoredObject;
   /** Replaces an existing object; NotFound or Conflict. Returns it stamped. */
   update(ref: ObjectRef, object: StoredObject, options?: WriteOptions): StoredObject;
   /** Removes an object; NotFound or Conflict. Returns its last state stamped with the
    * deletion revision. */
   delete(ref: ObjectRef, options?: WriteOptions): StoredObject;
   watch(options: WatchOptions): StoreWatch;
+  /** Reads kept changes with their actors and commit times (see HistoryOptions). */
+  history(options?: HistoryOptions): HistoryPage;
   /** Discards history according to the policy (merged over the store's default); returns
    * the new compacted revision. Never touches current objects, never lowers the
    * compacted revision. Watches already started keep what they have queued. */
   compact(policy?: Partial<CompactionPolicy>): number;
+  /** Returns every live object, with its key, at the current revision. */
+  exportObjects(): StoreSnapshot;
+  /** Makes the live objects equal to the snapshot's by ordinary writes in one transaction:
+   * deletes objects the snapshot lacks, creates the ones it adds, updates those whose body
+   * differs (resourceVersion aside) and leaves equal ones alone. Watchers see the usual
+   * ADDED/MODIFIED/DELETED events at new revisions (revisions never go back); restored
+   * objects get new resourceVersions but keep every other field from the snapshot. All or
+   * nothing: throws RangeError for a malformed snapshot (wrong formatVersion, bad or
+   * duplicate keys) before writing, and rolls back if any write fails. `options.actor` is
+   * recorded with every write it makes. */
+  restoreObjects(snapshot: StoreSnapshot, options?: CreateOptions): RestoreResult;
   /** Ends every watch with 'store-closed' and releases the database. Idempotent. */
   close(): void;
 }

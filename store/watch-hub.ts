@@ -13,6 +13,7 @@
 import type {
   ObjectRef,
   StoreEvent,
+  StoredActor,
   StoreEventType,
   StoreWatch,
   WatchEndReason,
@@ -28,12 +29,17 @@ export interface EncodedEvent {
   ref: ObjectRef;
   body: string;
   prevBody: string | undefined;
+  /** The writer's StoredActor as JSON, if it named one. */
+  actor?: string;
+  /** Commit time by the store's clock (ms). */
+  timeMs?: number;
 }
 
 /** SubscribeOptions says what a new watch receives: `backlog` (already read from history,
  * in revision order, all > afterRevision) first, then live events that match. */
 export interface SubscribeOptions {
-  resource: string;
+  /** undefined = every resource. */
+  resource?: string;
   namespace?: string;
   afterRevision: number;
   bufferSize?: number;
@@ -62,6 +68,8 @@ type Queued = EncodedEvent | { type: 'BOOKMARK'; revision: number };
 export class WatchHub {
   // Watches keyed by resource, so a publish only visits watches that could match.
   private readonly byResource = new Map<string, Set<QueuedWatch>>();
+  // Watches of every resource (the history stream).
+  private readonly everyResource = new Set<QueuedWatch>();
   private readonly bufferSize: number;
 
   constructor(private readonly options: WatchHubOptions) {
@@ -73,11 +81,16 @@ export class WatchHub {
   subscribe(options: SubscribeOptions): StoreWatch {
     const watch = new QueuedWatch(options.backlog, {
       namespace: options.namespace,
+      withActor: options.resource === undefined,
       afterRevision: options.afterRevision,
       bufferSize: options.bufferSize ?? this.bufferSize,
       currentRevision: this.options.currentRevision,
       onEnd: (ended) => this.remove(options.resource, ended),
     });
+    if (options.resource === undefined) {
+      this.everyResource.add(watch);
+      return watch;
+    }
     let watches = this.byResource.get(options.resource);
     if (watches === undefined) {
       watches = new Set();
@@ -89,15 +102,17 @@ export class WatchHub {
 
   /** publish queues `event` on every matching watch and wakes it. */
   publish(event: EncodedEvent): void {
+    // NOTE: offer() may end a watch, which removes it from its set; deleting the
+    // current element while iterating a Set is safe.
+    for (const watch of this.everyResource) watch.offer(event);
     const watches = this.byResource.get(event.ref.resource);
     if (watches === undefined) return;
-    // NOTE: offer() may end a watch, which removes it from this set; deleting the
-    // current element while iterating a Set is safe.
     for (const watch of watches) watch.offer(event);
   }
 
   /** closeAll ends every watch with `reason`. */
   closeAll(reason: WatchEndReason): void {
+    for (const watch of [...this.everyResource]) watch.end(reason);
     for (const watches of [...this.byResource.values()]) {
       for (const watch of [...watches]) watch.end(reason);
     }
@@ -105,12 +120,16 @@ export class WatchHub {
 
   /** watchCount is the number of live watches (for tests and metrics). */
   get watchCount(): number {
-    let count = 0;
+    let count = this.everyResource.size;
     for (const watches of this.byResource.values()) count += watches.size;
     return count;
   }
 
-  private remove(resource: string, watch: QueuedWatch): void {
+  private remove(resource: string | undefined, watch: QueuedWatch): void {
+    if (resource === undefined) {
+      this.everyResource.delete(watch);
+      return;
+    }
     const watches = this.byResource.get(resource);
     watches?.delete(watch);
     if (watches?.size === 0) this.byResource.delete(resource);
@@ -120,6 +139,7 @@ export class WatchHub {
 // Deliberately not the backlog: a watch must not pin its replay after delivering it.
 interface QueuedWatchOptions {
   namespace: string | undefined;
+  withActor: boolean;
   afterRevision: number;
   bufferSize: number;
   currentRevision: () => number;
@@ -178,7 +198,7 @@ class QueuedWatch implements StoreWatch, AsyncIterator<WatchMessage> {
   async next(): Promise<IteratorResult<WatchMessage, undefined>> {
     for (;;) {
       const message = this.shift();
-      if (message !== undefined) return { value: decode(message), done: false };
+      if (message !== undefined) return { value: decode(message, { withActor: this.options.withActor }), done: false };
       if (this.endReason !== undefined) return { value: undefined, done: true };
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
@@ -225,8 +245,19 @@ class QueuedWatch implements StoreWatch, AsyncIterator<WatchMessage> {
   }
 }
 
-function decode(message: Queued): WatchMessage {
+function decode(message: Queued, options: DecodeOptions): WatchMessage {
   if (message.type === 'BOOKMARK') return { type: 'BOOKMARK', revision: message.revision };
+  return decodeEvent(message, options);
+}
+
+/** DecodeOptions: `withActor` adds the actor and commit time (the history stream and
+ * history reads); other watchers get neither, and pay nothing for them. */
+export interface DecodeOptions {
+  withActor?: boolean;
+}
+
+/** decodeEvent parses a carried event into a fresh StoreEvent the caller owns. */
+export function decodeEvent(message: EncodedEvent, options: DecodeOptions = {}): StoreEvent {
   const event: StoreEvent = {
     type: message.type,
     revision: message.revision,
@@ -236,5 +267,8 @@ function decode(message: Queued): WatchMessage {
   if (message.prevBody !== undefined) {
     event.prevObject = JSON.parse(message.prevBody) as StoreEvent['object'];
   }
+  if (!options.withActor) return event;
+  if (message.actor !== undefined) event.actor = JSON.parse(message.actor) as StoredActor;
+  if (message.timeMs !== undefined) event.timeMs = message.timeMs;
   return event;
 }

@@ -145,7 +145,9 @@ export function invalid(r: ResourceName, errors: FieldError[]): ApiError {
 export function describeFieldError(e: FieldError): string {
   const label = FIELD_ERROR_LABELS[e.type];
   const detail = e.detail ? `: ${e.detail}` : '';
-  if (e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' || e.type === 'FieldValueTooLong') {
+  // No `value` key at all is Kubernetes' field.OmitValue (CEL rule failures on objects):
+  // the label and detail alone, where an undefined value still prints as null.
+  if (e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' || e.type === 'FieldValueTooLong' || !('value' in e)) {
     return `${label}${detail}`;
   }
   return `${label}: ${formatValue(e.value)}${detail}`;
@@ -158,6 +160,7 @@ const FIELD_ERROR_LABELS: Record<FieldError['type'], string> = {
   FieldValueDuplicate: 'Duplicate value',
   FieldValueForbidden: 'Forbidden',
   FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
   FieldValueTypeInvalid: 'Invalid value',
 };
 

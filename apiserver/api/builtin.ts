@@ -1,5 +1,6 @@
 /** builtinDefinitions lists every built-in kind, groups in discovery order (core first),
  * each group's versions in preference order. */
+import { apiextensionsDefinitions } from './apiextensions/index.js';
 import { appsDefinitions } from './apps/index.js';
 import { autoscalingDefinitions } from './autoscaling/index.js';
 import { batchDefinitions } from './batch/index.js';
@@ -11,5 +12,5 @@ import { policyDefinitions } from './policy/index.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
 export function builtinDefinitions(): ResourceDefinition<any>[] {
-  return [...coreDefinitions, ...appsDefinitions, ...autoscalingDefinitions, ...batchDefinitions, ...coordinationDefinitions, ...discoveryDefinitions, ...metricsDefinitions, ...policyDefinitions];
+  return [...coreDefinitions, ...appsDefinitions, ...autoscalingDefinitions, ...batchDefinitions, ...coordinationDefinitions, ...discoveryDefinitions, ...metricsDefinitions, ...policyDefinitions, ...apiextensionsDefinitions];
 }

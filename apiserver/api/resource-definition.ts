@@ -6,6 +6,7 @@
  * definitions; adding a kind means one schema file plus one definition.
  */
 import type { z } from 'zod';
+import type { SchemaDocument } from './schema-node.js';
 import type { NameRule } from './validation.js';
 
 /** KubeObject is the loose shape every stored object has. Code that knows the kind uses
@@ -54,9 +55,10 @@ export interface PrintColumn {
 /** FieldError is one validation problem, worded as Kubernetes' field.Error:
  * `field` is a dotted path (spec.template.spec.containers[0].name). */
 export interface FieldError {
-  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTypeInvalid';
+  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTooMany' | 'FieldValueTypeInvalid';
   field: string;
-  /** The offending value, quoted in the message as Kubernetes does (omitted for Required). */
+  /** The offending value, quoted in the message as Kubernetes does (omitted for Required;
+   * leaving the key out omits it from any error, as field.OmitValue does). */
   value?: unknown;
   detail?: string;
 }
@@ -102,6 +104,15 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /** Full object schema (apiVersion, kind, metadata, spec, status): parses input, applies
    * zod defaults, strips unknown fields. Its `.meta({ id })` is the OpenAPI definition name. */
   schema: z.ZodType<T>;
+  /** The JSON-schema document published for the kind (OpenAPI, `kubectl explain`) and walked
+   * by patches, server-side apply and unknown-field detection, when it is not the one derived
+   * from `schema`: a custom resource's document comes from its CRD. See schemaDocumentFor. */
+  openApiSchema?: SchemaDocument;
+  /** Objects are kept as sent, as kube-apiserver keeps custom resources (unstructured): `null`
+   * values outside metadata reach `defaults` and `validate` (which keep them for nullable
+   * fields), a status subresource starts absent rather than `{}`, and strategic merge patch
+   * is not accepted (415). */
+  unstructured?: boolean;
   /** Defaulting that zod `.default()` cannot express (depends on other fields). Mutates a
    * private copy; must be idempotent. */
   defaults?: (object: T) => void;

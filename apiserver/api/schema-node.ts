@@ -4,6 +4,7 @@
  * OpenAPI generator. Only the subset those walkers need is typed.
  */
 import { z } from 'zod';
+import type { ResourceDefinition } from './resource-definition.js';
 
 export interface SchemaNode {
   type?: string | string[];
@@ -84,4 +85,11 @@ export function schemaDocumentOf(schema: z.ZodType): SchemaDocument {
   let doc = documentCache.get(schema);
   if (!doc) documentCache.set(schema, (doc = toSchemaDocument(schema)));
   return doc;
+}
+
+/** schemaDocumentFor is the JSON-schema document of a served kind: its `openApiSchema`
+ * (custom resources, from their CRD) or the document derived from its zod schema. Every
+ * walker (patches, apply, unknown fields, OpenAPI) reads a kind's shape through this. */
+export function schemaDocumentFor(def: Pick<ResourceDefinition, 'schema' | 'openApiSchema'>): SchemaDocument {
+  return def.openApiSchema ?? schemaDocumentOf(def.schema);
 }

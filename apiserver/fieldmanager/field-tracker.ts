@@ -7,7 +7,7 @@
 import { deepEqual } from '../api/deep-equal.js';
 import type { ManagedFieldsEntry } from '../api/meta.js';
 import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../api/resource-definition.js';
-import { schemaDocumentOf } from '../api/schema-node.js';
+import { schemaDocumentFor } from '../api/schema-node.js';
 import { compareValues, type Comparison } from './compare.js';
 import { FieldType } from './field-type.js';
 import { decodeManagedFields, encodeManagedFields, managerId, Operations, type ManagerEntry, type ManagerIdentity, type Managers, type Operation } from './managed-fields.js';
@@ -49,7 +49,7 @@ export class WriteBase {
 
   constructor(readonly options: TrackerOptions) {
     this.apiVersion = apiVersionOf(options.def);
-    this.type = FieldType.root(schemaDocumentOf(options.def.schema));
+    this.type = FieldType.root(schemaDocumentFor(options.def));
     this.scope = WriteScope.of(options.def, options.subresource);
   }
 

@@ -4,7 +4,7 @@
  * as kube-apiserver's fieldmanager converts them.
  */
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
-import { schemaDocumentOf } from '../api/schema-node.js';
+import { schemaDocumentFor } from '../api/schema-node.js';
 import { storageDefinitionOf, type RegistryContext } from '../registry/context.js';
 import { toServed, toStored } from '../registry/object-codec.js';
 import { FieldType } from './field-type.js';
@@ -28,6 +28,6 @@ export function createVersionConverter(ctx: RegistryContext, def: ResourceDefini
     const other = ctx.registry.find(def.group, version, def.plural);
     if (!other) return undefined;
     const stored = toStored(def, structuredClone(object), storageDefinitionOf(ctx, def));
-    return { object: toServed(other, stored), type: FieldType.root(schemaDocumentOf(other.schema)) };
+    return { object: toServed(other, stored), type: FieldType.root(schemaDocumentFor(other)) };
   };
 }

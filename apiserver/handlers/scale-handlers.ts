@@ -11,7 +11,7 @@ import { toServed } from '../registry/object-codec.js';
 import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, decodePatchBody, isPlainObject, patchTypeOf } from '../request/body.js';
 import { isDryRun } from '../request/query.js';
-import { applyPatch } from './write-handlers.js';
+import { acceptedPatchTypes, applyPatch } from './write-handlers.js';
 import { updateTracker } from './field-managers.js';
 import { ScaleSchema } from '../api/autoscaling/scale.js';
 import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
@@ -80,6 +80,6 @@ export function scaleHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
 }
 
 function patchedScale(request: ApiRequest, scale: Record<string, unknown>): unknown {
-  const type = patchTypeOf(request.contentType);
-  return applyPatch(type === 'apply' ? 'merge' : type, scale, decodePatchBody(type, request.body), ScaleSchema);
+  const type = patchTypeOf(request.contentType, acceptedPatchTypes(request.path.def));
+  return applyPatch(type === 'apply' ? 'merge' : type, scale, decodePatchBody(type, request.body), { schema: ScaleSchema });
 }

@@ -1,4 +1,5 @@
 /** The request and response shapes shared by the resource handlers. */
+import type { HistoryActor } from '../api/kubesim/history.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import type { RegistryContext, Target } from '../registry/context.js';
 import type { Query } from '../request/query.js';
@@ -15,6 +16,9 @@ export interface ApiRequest {
   /** The User-Agent header: its product part names the field manager of writes that do
    * not pass `fieldManager`. */
   userAgent?: string;
+  /** Who is writing and why (apiserver/kubesim/actor.ts); set on writes, recorded with the
+   * change through the handler context's `actor`. */
+  actor?: HistoryActor;
 }
 
 /** ApiResponse is a JSON reply; `warnings` become `Warning: 299` headers. */

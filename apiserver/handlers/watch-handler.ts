@@ -15,11 +15,12 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { isExpired, type StoreEvent, type StoreWatch, type StoredObject } from '../../store/index.js';
+import type { ApiError } from '../api/api-error.js';
 import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../api/resource-definition.js';
 import { asKube, storageDefinitionOf } from '../registry/context.js';
 import { toServed } from '../registry/object-codec.js';
 import { wantsTable } from '../request/accept.js';
-import { queryBool, queryInt, queryString } from '../request/query.js';
+import { queryBool, queryInt, queryString, type Query } from '../request/query.js';
 import { parseResourceVersion, parseSelection, tooOldResourceVersion, type Selection } from './list-options.js';
 import { buildTable, includeObjectOf } from './table.js';
 import type { ApiRequest, HandlerContext } from './types.js';
@@ -29,6 +30,18 @@ export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 export interface WatchSettings {
   /** How often idle watchers that allow bookmarks get one. */
   bookmarkIntervalMs: number;
+}
+
+/** WatchFaults is what fault injection (apiserver/faults) asks of one watch stream. */
+export interface WatchFaults {
+  /** Answer a resume (resourceVersion > 0) with the 410 Expired ERROR event, as if its history were compacted. */
+  refuseResume?: boolean;
+  /** Send no progress BOOKMARKs (the initial-events-end one still goes out: watch-list clients wait for it). */
+  withholdBookmarks?: boolean;
+  /** End the stream cleanly once it has sent this many ADDED/MODIFIED/DELETED events. */
+  closeAfterEvents?: number;
+  /** Registers the live stream so that a rule added later can end it; returns the unregister function. */
+  track?(close: () => void): () => void;
 }
 
 type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -50,6 +63,7 @@ function parseWatchParams(request: ApiRequest): WatchParams {
   const rv = queryString(request.query, 'resourceVersion') || undefined;
   const explicitInitial = queryBool(request.query, 'sendInitialEvents');
   const sendInitialEvents = explicitInitial ?? (rv === undefined || rv === '0');
+  const afterRevision = resumeRevisionOf(request.query);
   const allowBookmarks = queryBool(request.query, 'allowWatchBookmarks') ?? false;
   const timeoutSeconds = queryInt(request.query, 'timeoutSeconds');
   return {
@@ -57,17 +71,31 @@ function parseWatchParams(request: ApiRequest): WatchParams {
     allowBookmarks,
     sendInitialEvents,
     markInitialEventsEnd: explicitInitial === true && allowBookmarks,
-    // With initial events the stream starts from the state listed now (NotOlderThan semantics).
-    afterRevision: sendInitialEvents || rv === undefined || rv === '0' ? undefined : parseResourceVersion(rv),
+    afterRevision,
     timeoutMs: timeoutSeconds && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
   };
 }
 
+/** resumeRevisionOf is the revision a watch resumes after: its resourceVersion when that is
+ * set, not "0", and no initial events are asked for (with them the stream starts from the state
+ * listed now, NotOlderThan semantics). Undefined when the watch starts from now. 400 for a
+ * malformed resourceVersion. */
+export function resumeRevisionOf(query: Query): number | undefined {
+  const rv = queryString(query, 'resourceVersion') || undefined;
+  if (rv === undefined || rv === '0' || queryBool(query, 'sendInitialEvents') === true) return undefined;
+  return parseResourceVersion(rv);
+}
+
 /** serveWatch streams a watch on `raw` until the client goes away, the timeout passes, the
- * store cuts the watch off, or the history it asked for is gone (ERROR 410). */
-export async function serveWatch(ctx: HandlerContext, request: ApiRequest, raw: ServerResponse, settings: WatchSettings): Promise<void> {
+ * store cuts the watch off, or the history it asked for is gone (ERROR 410). `faults` are
+ * what fault injection decided for this watch. */
+export async function serveWatch(ctx: HandlerContext, request: ApiRequest, raw: ServerResponse, settings: WatchSettings, faults: WatchFaults = {}): Promise<void> {
   const params = parseWatchParams(request);
   const writer = new EventWriter(ctx, request, raw);
+  if (faults.refuseResume && params.afterRevision !== undefined) {
+    // Worded as a real compaction would be, reporting the current revision as the oldest kept.
+    return refuse(writer, raw, tooOldResourceVersion(params.afterRevision, ctx.store.currentRevision));
+  }
   const { def, namespace } = request.path;
   const scope = { resource: def.storage.resource, namespace: def.namespaced && namespace ? namespace : undefined };
   let initial: StoredObject[] = [];
@@ -79,13 +107,17 @@ export async function serveWatch(ctx: HandlerContext, request: ApiRequest, raw: 
     watch = ctx.store.watch({ ...scope, afterRevision: from });
   } catch (err) {
     if (!isExpired(err)) throw err;
-    writer.start();
-    await writer.write('ERROR', tooOldResourceVersion(params.afterRevision ?? 0, ctx.store.compactedRevision).toStatus());
-    raw.end();
-    return;
+    return refuse(writer, raw, tooOldResourceVersion(params.afterRevision ?? 0, ctx.store.compactedRevision));
   }
   writer.start();
-  await pump(ctx, { params, writer, watch, initial, listRevision: from, raw, settings });
+  await pump(ctx, { params, writer, watch, initial, listRevision: from, raw, settings, faults });
+}
+
+/** refuse answers a watch with one ERROR event (410 Expired) and ends it. */
+async function refuse(writer: EventWriter, raw: ServerResponse, error: ApiError): Promise<void> {
+  writer.start();
+  await writer.write('ERROR', error.toStatus());
+  raw.end();
 }
 
 interface PumpState {
@@ -96,25 +128,35 @@ interface PumpState {
   listRevision: number;
   raw: ServerResponse;
   settings: WatchSettings;
+  faults: WatchFaults;
 }
 
 async function pump(ctx: HandlerContext, state: PumpState): Promise<void> {
-  const { params, writer, watch, raw } = state;
+  const { params, writer, watch, raw, faults } = state;
   const stop = () => watch.close();
   raw.on('close', stop);
+  const untrack = faults.track?.(stop);
   const timers = [
-    params.allowBookmarks ? setInterval(() => watch.requestBookmark(), state.settings.bookmarkIntervalMs) : undefined,
+    params.allowBookmarks && !faults.withholdBookmarks ? setInterval(() => watch.requestBookmark(), state.settings.bookmarkIntervalMs) : undefined,
     params.timeoutMs ? setTimeout(stop, params.timeoutMs) : undefined,
   ];
+  // An injected close ends the stream like a server timeout: cleanly, and the client re-watches.
+  const cut = () => faults.closeAfterEvents !== undefined && writer.eventsSent >= faults.closeAfterEvents;
   try {
-    for (const object of state.initial) await writer.write('ADDED', writer.served(asKube(object)));
+    for (const object of state.initial) {
+      if (cut()) return;
+      await writer.write('ADDED', writer.served(asKube(object)));
+    }
     if (params.markInitialEventsEnd) await writer.bookmark(state.listRevision, true);
+    if (cut()) return;
     for await (const message of watch) {
-      if (message.type === 'BOOKMARK') await writer.bookmark(message.revision, false);
-      else await writeChange(writer, params.selection, message);
-      if (raw.destroyed) break;
+      if (message.type === 'BOOKMARK') {
+        if (!faults.withholdBookmarks) await writer.bookmark(message.revision, false);
+      } else await writeChange(writer, params.selection, message);
+      if (raw.destroyed || cut()) break;
     }
   } finally {
+    untrack?.();
     for (const timer of timers) clearTimeout(timer);
     raw.off('close', stop);
     watch.close();
@@ -141,6 +183,8 @@ class EventWriter {
   private readonly table: boolean;
   private readonly def: ResourceDefinition;
   private sentHeaders = false;
+  /** ADDED, MODIFIED and DELETED events written so far. */
+  eventsSent = 0;
 
   constructor(
     private readonly ctx: HandlerContext,
@@ -171,6 +215,7 @@ class EventWriter {
     if (this.raw.destroyed) return;
     const object = this.table && isEntry(payload) ? this.tableOf(payload) : isEntry(payload) ? payload.served : payload;
     const ok = this.raw.write(`${JSON.stringify({ type, object })}\n`);
+    if (type !== 'BOOKMARK' && type !== 'ERROR') this.eventsSent++;
     if (!ok) await waitForDrain(this.raw);
   }
 
@@ -187,7 +232,7 @@ class EventWriter {
 }
 
 /** waitForDrain resolves when the socket drains or closes, removing the listener that lost. */
-async function waitForDrain(raw: ServerResponse): Promise<void> {
+export async function waitForDrain(raw: ServerResponse): Promise<void> {
   const done = new AbortController();
   try {
     await Promise.race([once(raw, 'drain', { signal: done.signal }), once(raw, 'close', { signal: done.signal })]);

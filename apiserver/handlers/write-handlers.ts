@@ -1,6 +1,6 @@
 /** POST (create), PUT (update, /status, /finalize) and PATCH (all four patch types). */
-import type { KubeObject } from '../api/resource-definition.js';
-import { schemaDocumentOf } from '../api/schema-node.js';
+import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
+import { schemaDocumentFor } from '../api/schema-node.js';
 import { applyJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
@@ -56,7 +56,7 @@ export function updateHandler(ctx: HandlerContext, request: ApiRequest): ApiResp
 /** patchHandler answers PATCH on an object or its /status. Server-side apply creates the
  * object when it does not exist (201). */
 export function patchHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
-  const type = patchTypeOf(request.contentType);
+  const type = patchTypeOf(request.contentType, acceptedPatchTypes(request.path.def));
   checkWriteOptions(request, type);
   const patch = decodePatchBody(type, request.body);
   if (type === 'apply') return applyHandler(ctx, request, patch as Record<string, unknown>);
@@ -68,9 +68,18 @@ export function patchHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
     scope,
     dryRun: isDryRun(request.query),
     fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
-    computeNext: (current) => decodeObject(target.def, applyPatch(type, current, patch, target.def.schema) as Record<string, unknown>, options),
+    computeNext: (current) => decodeObject(target.def, applyPatch(type, current, patch, target.def) as Record<string, unknown>, options),
   });
   return { status: 200, body: updated, warnings };
+}
+
+/** UNSTRUCTURED_PATCH_TYPES are what kube-apiserver takes for custom resources: strategic
+ * merge patch needs Go struct tags, which they do not have. */
+const UNSTRUCTURED_PATCH_TYPES: readonly PatchType[] = ['json', 'merge', 'apply'];
+
+/** acceptedPatchTypes lists the patch types a kind takes (undefined: all four). */
+export function acceptedPatchTypes(def: ResourceDefinition): readonly PatchType[] | undefined {
+  return def.unstructured ? UNSTRUCTURED_PATCH_TYPES : undefined;
 }
 
 /** applyHandler runs a server-side apply of `config`: merged into the live object with
@@ -112,7 +121,7 @@ function exists(ctx: HandlerContext, request: ApiRequest): boolean {
 /** applyPatch applies a decoded patch of the given type to a JSON document. For 'apply'
  * (only the /scale view uses it here: real server-side apply goes through applyHandler and
  * its field ownership) it merges as a strategic merge patch would. */
-export function applyPatch(type: PatchType, document: KubeObject | object, patch: unknown, schema: KubeObjectSchema): unknown {
+export function applyPatch(type: PatchType, document: KubeObject | object, patch: unknown, shape: KindShape): unknown {
   switch (type) {
     case 'json':
       return applyJsonPatch(document, patch);
@@ -120,7 +129,7 @@ export function applyPatch(type: PatchType, document: KubeObject | object, patch
       return applyMergePatch(document, patch);
     case 'strategic':
     case 'apply': {
-      const doc = schemaDocumentOf(schema);
+      const doc = schemaDocumentFor(shape);
       return applyStrategicMergePatch(document, patch, { node: doc.root, doc });
     }
     default: {
@@ -130,4 +139,5 @@ export function applyPatch(type: PatchType, document: KubeObject | object, patch
   }
 }
 
-type KubeObjectSchema = Parameters<typeof schemaDocumentOf>[0];
+/** KindShape is what a patch needs to know of a kind: its schema document's sources. */
+type KindShape = Parameters<typeof schemaDocumentFor>[0];

@@ -50,6 +50,7 @@ export class MetricsScraper {
   private snapshot: MetricsSnapshot = EMPTY_SNAPSHOT;
   private round: Promise<void> | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
+  private intervalMs: number | undefined;
   private readonly abort = new AbortController();
   /** Endpoints whose last scrape failed: a failure is logged at warn once, then at debug. */
   private readonly failing = new Set<string>();
@@ -61,14 +62,17 @@ export class MetricsScraper {
     return this.snapshot;
   }
 
-  /** start scrapes now and then every `intervalMs` of wall time until stop(). Idempotent. */
+  /** start scrapes now and then every `intervalMs` of wall time until stop(). Called again
+   * while running, it only changes the interval (the server follows the clock's speed so). */
   start(intervalMs: number): void {
-    if (this.timer || this.abort.signal.aborted) return;
-    const tick = () => void this.scrape();
-    this.timer = setInterval(tick, intervalMs);
+    if (this.abort.signal.aborted || intervalMs === this.intervalMs) return;
+    const first = this.timer === undefined;
+    clearInterval(this.timer);
+    this.intervalMs = intervalMs;
+    this.timer = setInterval(() => void this.scrape(), intervalMs);
     // The timer must not keep a server process alive that is otherwise done.
     this.timer.unref();
-    tick();
+    if (first) void this.scrape();
   }
 
   /** stop ends the rounds and aborts requests in flight. A stopped scraper stays stopped. */

@@ -3,7 +3,8 @@
  * live registry and the clock. Passed explicitly so tests and the embeddable cluster can
  * run several servers in one process.
  */
-import type { Store, ObjectRef, StoredObject } from '../../store/index.js';
+import type { Store, ObjectRef, StoredActor, StoredObject } from '../../store/index.js';
+import type { Random } from '../../controllers/runtime/random.js';
 import { notFound, pathNotFound, type ResourceName } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
@@ -13,6 +14,30 @@ export interface RegistryContext {
   registry: Registry;
   /** Milliseconds since the epoch; the cluster clock. */
   now: () => number;
+  /** Who is writing and why (docs/history.md), recorded with every change made through this
+   * context — set per request, as kube-apiserver's request context carries the user. */
+  actor?: StoredActor;
+  /** The server's random choices, one stream per purpose (see registryRandom). */
+  random: RegistryRandom;
+}
+
+/** RegistryRandom holds one stream per kind of choice, so a seeded server's uids do not
+ * shift when, say, one more Service draws a node port. */
+export interface RegistryRandom {
+  uid: Random;
+  generateName: Random;
+  clusterIp: Random;
+  nodePort: Random;
+}
+
+/** registryRandom forks the server's streams from `random` (seeded or not). */
+export function registryRandom(random: Random): RegistryRandom {
+  return {
+    uid: random.fork('uid'),
+    generateName: random.fork('generate-name'),
+    clusterIp: random.fork('cluster-ip'),
+    nodePort: random.fork('node-port'),
+  };
 }
 
 /** Target names one object of a served kind; namespace is '' for cluster-scoped kinds. */

@@ -20,14 +20,14 @@ export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>,
   const { def } = target;
   placeInNamespace(target, object);
   const usesGenerateName = !object.metadata.name && !!object.metadata.generateName;
-  prepareForCreate(def, object, ctx.now());
+  prepareForCreate(def, object, ctx.now(), ctx.random.uid);
   def.defaults?.(object);
   // Ownership is recorded before the strategy fills in server-chosen values (a Service's
   // clusterIP), which no manager owns — as kube-apiserver runs its field manager first.
   options.fieldTracker?.track(undefined, object);
   const storageDef = storageDefinitionOf(ctx, def);
   for (let attempt = 1; ; attempt++) {
-    if (usesGenerateName) object.metadata.name = `${object.metadata.generateName}${generateNameSuffix()}`;
+    if (usesGenerateName) object.metadata.name = `${object.metadata.generateName}${generateNameSuffix(ctx.random.generateName)}`;
     const name = object.metadata.name ?? '';
     const fullTarget: Target = { ...target, name };
     admitCreate(ctx, def, target.namespace, name);
@@ -37,7 +37,7 @@ export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>,
     const stored = toStored(def, object, storageDef);
     if (options.dryRun) return toServed(def, stored);
     try {
-      return toServed(def, asKube(ctx.store.create(objectRef(fullTarget), stored)));
+      return toServed(def, asKube(ctx.store.create(objectRef(fullTarget), stored, { actor: ctx.actor })));
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
       // A generated name may collide; Kubernetes leaves the retry to the client, we retry a few times.

@@ -33,7 +33,7 @@ export function deleteObject(ctx: RegistryContext, target: Target, request: Dele
   markForDeletion(next, grace, ctx.now(), strategy.onMarkedForDeletion);
   if (shouldRemove(ctx, target, next)) return { object: toServed(target.def, request.dryRun ? next : remove(ctx, target, stored)), removed: true };
   if (request.dryRun || deepEqual(next, stored)) return { object: toServed(target.def, next), removed: false };
-  const updated = asKube(ctx.store.update(objectRef(target), next, { expectedRevision: Number(stored.metadata.resourceVersion) }));
+  const updated = asKube(ctx.store.update(objectRef(target), next, { expectedRevision: Number(stored.metadata.resourceVersion), actor: ctx.actor }));
   return { object: toServed(target.def, updated), removed: false };
 }
 
@@ -80,7 +80,7 @@ function markForDeletion(object: KubeObject, grace: number | undefined, nowMs: n
 
 function remove(ctx: RegistryContext, target: Target, stored: KubeObject): KubeObject {
   try {
-    return asKube(ctx.store.delete(objectRef(target), { expectedRevision: Number(stored.metadata.resourceVersion) }));
+    return asKube(ctx.store.delete(objectRef(target), { expectedRevision: Number(stored.metadata.resourceVersion), actor: ctx.actor }));
   } catch (err) {
     if (isConflict(err)) throw conflict(resourceName(target));
     throw err;

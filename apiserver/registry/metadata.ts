@@ -3,7 +3,7 @@
  * creationTimestamp, generation, names from generateName, and the fields a client can never
  * change on update. Also the metadata validation every kind shares.
  */
-import { randomUUID } from 'node:crypto';
+import type { Random } from '../../controllers/runtime/random.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { FieldError, KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { required, validateLabels, validateName } from '../api/validation.js';
@@ -13,24 +13,29 @@ import { rfc3339 } from './context.js';
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** generateNameSuffix returns the random 5-character suffix Kubernetes appends to generateName. */
-export function generateNameSuffix(): string {
+export function generateNameSuffix(random: Random): string {
   let suffix = '';
-  for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[Math.floor(Math.random() * NAME_ALPHABET.length)];
+  for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[random.int(NAME_ALPHABET.length)];
   return suffix;
 }
 
-/** prepareForCreate sets the server-owned metadata of a new object and resets status for
- * kinds whose status only the /status subresource writes. Mutates `object`. */
-export function prepareForCreate(def: ResourceDefinition, object: KubeObject, nowMs: number): void {
+/** prepareForCreate sets the server-owned metadata of a new object (its uid drawn from
+ * `uids`) and resets status for kinds whose status only the /status subresource writes.
+ * Mutates `object`. */
+export function prepareForCreate(def: ResourceDefinition, object: KubeObject, nowMs: number, uids: Random): void {
   const meta = object.metadata;
-  meta.uid = randomUUID();
+  meta.uid = uids.uuid();
   meta.creationTimestamp = rfc3339(nowMs);
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   if (def.tracksGeneration) meta.generation = 1;
   else delete meta.generation;
-  if (def.subresources.status && !def.keepStatusOnCreate) object['status'] = {};
+  // Go structs serialize an empty status as `{}`; an unstructured object simply has none.
+  if (def.subresources.status && !def.keepStatusOnCreate) {
+    if (def.unstructured) delete object['status'];
+    else object['status'] = {};
+  }
   omitEmptyMetadata(object);
 }
 
@@ -62,12 +67,15 @@ export function carryServerFields(def: ResourceDefinition, current: KubeObject, 
   if (current.metadata['managedFields'] !== undefined && next.metadata['managedFields'] === undefined) {
     next.metadata['managedFields'] = current.metadata['managedFields'];
   }
-  if (def.tracksGeneration && specChanged(current, next)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+  if (def.tracksGeneration && specChanged(def, current, next)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
   omitEmptyMetadata(next);
 }
 
-function specChanged(current: KubeObject, next: KubeObject): boolean {
-  const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject) => rest;
+function specChanged(def: ResourceDefinition, current: KubeObject, next: KubeObject): boolean {
+  // A custom resource without a status subresource counts its status as spec, as
+  // kube-apiserver's custom resource strategy does.
+  const statusIsSpec = def.unstructured === true && !def.subresources.status;
+  const strip = ({ metadata: _m, status, apiVersion: _a, kind: _k, ...rest }: KubeObject) => (statusIsSpec ? { ...rest, status } : rest);
   return !deepEqual(strip(current), strip(next));
 }
 

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import { ApiError, badRequest, invalid } from '../api/api-error.js';
 import { apiVersionOf, type FieldError, type KubeObject, type ResourceDefinition } from '../api/resource-definition.js';
-import { schemaDocumentOf } from '../api/schema-node.js';
+import { schemaDocumentFor } from '../api/schema-node.js';
 import { isPlainObject, withoutNulls } from '../request/body.js';
 import type { FieldValidation } from '../request/query.js';
 import { findUnknownFields } from './unknown-fields.js';
@@ -21,7 +21,7 @@ export interface DecodeOptions {
 /** decodeObject validates `body` against the kind's schema and applies its defaults. The
  * result carries the served apiVersion/kind. Throws ApiError 400 or 422 naming every problem. */
 export function decodeObject(def: ResourceDefinition, body: Record<string, unknown>, options: DecodeOptions): KubeObject {
-  const input = withoutNulls(body);
+  const input = def.unstructured ? withoutMetadataNulls(body) : withoutNulls(body);
   checkTypeMeta(def, input);
   checkUnknownFields(def, input, options);
   if (!isPlainObject(input['metadata'])) input['metadata'] = {};
@@ -30,6 +30,12 @@ export function decodeObject(def: ResourceDefinition, body: Record<string, unkno
   const object = result.data;
   def.defaults?.(object);
   return stampTypeMeta(def, object);
+}
+
+/** withoutMetadataNulls drops nulls only inside metadata (Go clients' `creationTimestamp:
+ * null`): the rest of an unstructured object keeps them for its kind's schema to judge. */
+function withoutMetadataNulls(body: Record<string, unknown>): Record<string, unknown> {
+  return isPlainObject(body['metadata']) ? { ...body, metadata: withoutNulls(body['metadata']) } : { ...body };
 }
 
 /** stampTypeMeta sets apiVersion/kind of the served version (list items and watch events need them). */
@@ -66,7 +72,7 @@ function checkTypeMeta(def: ResourceDefinition, input: Record<string, unknown>):
 
 function checkUnknownFields(def: ResourceDefinition, input: Record<string, unknown>, options: DecodeOptions): void {
   if (options.fieldValidation === 'Ignore') return;
-  const doc = schemaDocumentOf(def.schema);
+  const doc = schemaDocumentFor(def);
   const unknown = findUnknownFields(input, doc.root, doc).map((path) => `unknown field "${path}"`);
   if (unknown.length === 0) return;
   if (options.fieldValidation === 'Strict') throw badRequest(`strict decoding error: ${unknown.join(', ')}`);

@@ -107,12 +107,13 @@ export function shouldRemove(ctx: RegistryContext, target: Target, object: KubeO
 
 function writeOrRemove(ctx: RegistryContext, target: Target, next: KubeObject, stored: KubeObject): KubeObject {
   const expectedRevision = Number(stored.metadata.resourceVersion);
+  const { actor } = ctx;
   try {
     if (shouldRemove(ctx, target, next)) {
-      ctx.store.update(objectRef(target), next, { expectedRevision });
-      return asKube(ctx.store.delete(objectRef(target)));
+      ctx.store.update(objectRef(target), next, { expectedRevision, actor });
+      return asKube(ctx.store.delete(objectRef(target), { actor }));
     }
-    return asKube(ctx.store.update(objectRef(target), next, { expectedRevision }));
+    return asKube(ctx.store.update(objectRef(target), next, { expectedRevision, actor }));
   } catch (err) {
     if (isConflict(err)) throw conflict(resourceName(target));
     throw err;

@@ -55,11 +55,14 @@ export function decodeObjectBody(
   return value;
 }
 
-/** patchTypeOf maps a PATCH Content-Type to the patch strategy, 415 for anything else. */
-export function patchTypeOf(contentType: string | undefined): PatchType {
+const ALL_PATCH_TYPES = Object.keys(PatchTypes) as PatchType[];
+
+/** patchTypeOf maps a PATCH Content-Type to the patch strategy, 415 for anything else or for
+ * a type the resource does not take (custom resources take no strategic merge patch). */
+export function patchTypeOf(contentType: string | undefined, accepted: readonly PatchType[] = ALL_PATCH_TYPES): PatchType {
   const type = mediaType(contentType);
-  const match = (Object.keys(PatchTypes) as PatchType[]).find((k) => PatchTypes[k] === type);
-  if (!match) throw unsupported(Object.values(PatchTypes));
+  const match = accepted.find((k) => PatchTypes[k] === type);
+  if (!match) throw unsupported(accepted.map((k) => PatchTypes[k]));
   return match;
 }
 

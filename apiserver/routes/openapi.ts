@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { pathNotFound } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
 import { ALL_VERBS, type ResourceDefinition } from '../api/resource-definition.js';
-import { schemaDocumentOf, type SchemaNode } from '../api/schema-node.js';
+import { schemaDocumentFor, type SchemaNode } from '../api/schema-node.js';
 
 export const OPENAPI_INFO_VERSION = 'v1.33.0';
 
@@ -34,7 +34,7 @@ function toComponents(node: unknown): unknown {
 }
 
 function kindSchemaId(def: ResourceDefinition): string {
-  const root = schemaDocumentOf(def.schema).root;
+  const root = schemaDocumentFor(def).root;
   return root.$ref?.slice(REF_FROM.length) ?? `${def.group || 'core'}.${def.version}.${def.kind}`;
 }
 
@@ -93,7 +93,7 @@ export function groupVersionDocument(registry: Registry, group: string, version:
   const schemas: Record<string, SchemaNode> = {};
   const paths: Record<string, unknown> = {};
   for (const def of defs) {
-    const doc = schemaDocumentOf(def.schema);
+    const doc = schemaDocumentFor(def);
     for (const [id, node] of Object.entries(doc.definitions)) schemas[id] = toComponents(node) as SchemaNode;
     const kindId = kindSchemaId(def);
     schemas[kindId] = { ...schemas[kindId], 'x-kubernetes-group-version-kind': [{ group: def.group, kind: def.kind, version: def.version }] };

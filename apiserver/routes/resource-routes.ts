@@ -16,11 +16,14 @@ import { getObject, listObjects } from '../handlers/read-handlers.js';
 import { scaleHandler } from '../handlers/scale-handlers.js';
 import type { ApiRequest, ApiResponse, HandlerContext } from '../handlers/types.js';
 import { serveWatch, type WatchSettings } from '../handlers/watch-handler.js';
+import type { FaultInjector } from '../faults/injector.js';
+import { faultRequestOf, injectFaults } from '../faults/hooks.js';
 import { createHandler, patchHandler, updateHandler } from '../handlers/write-handlers.js';
 import { queryBool, queryString, type Query } from '../request/query.js';
 import { resourceList } from './discovery.js';
 import { resolveResourcePath } from './resource-path.js';
 import { toApiError } from '../errors.js';
+import { actorOf } from '../kubesim/actor.js';
 
 type Handler = (ctx: HandlerContext, request: ApiRequest) => ApiResponse;
 
@@ -98,29 +101,34 @@ function collectionWatch(request: ApiRequest): ApiRequest {
   return { ...request, query, path: { ...request.path, name: undefined } };
 }
 
-/** verbOf names the Kubernetes verb of a request on a resource's main path (subresources
- * have verbs of their own and are not checked here). */
+/** verbOf names the Kubernetes verb of a request; a subresource request (always of a named
+ * object) takes its method's verb: get, update, patch, create (binding, eviction), delete. */
 function verbOf(request: ApiRequest, isWatch: boolean): string | undefined {
-  const { name, subresource } = request.path;
-  if (subresource !== undefined) return undefined;
   if (isWatch) return 'watch';
-  const named = name !== undefined;
-  const verbs: Partial<Record<string, string>> = named
-    ? { GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }
-    : { GET: 'list', POST: 'create', DELETE: 'deletecollection' };
+  const { name, subresource } = request.path;
+  const verbs: Partial<Record<string, string>> = subresource !== undefined
+    ? { GET: 'get', PUT: 'update', PATCH: 'patch', POST: 'create', DELETE: 'delete' }
+    : name !== undefined
+      ? { GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }
+      : { GET: 'list', POST: 'create', DELETE: 'deletecollection' };
   return verbs[request.method];
 }
 
 /** checkVerb answers 405 for a verb the kind does not serve (read-only kinds such as
- * metrics.k8s.io PodMetrics), as kube-apiserver does for a verb it has no handler for. */
-function checkVerb(request: ApiRequest, isWatch: boolean): void {
-  const verb = verbOf(request, isWatch);
+ * metrics.k8s.io PodMetrics), as kube-apiserver does for a verb it has no handler for.
+ * Subresources have verbs of their own and are not checked here. */
+function checkVerb(request: ApiRequest, verb: string | undefined): void {
   const served: readonly string[] = request.path.def.verbs ?? ALL_VERBS;
-  if (verb !== undefined && !served.includes(verb)) throw methodNotAllowed(request.method);
+  if (request.path.subresource === undefined && verb !== undefined && !served.includes(verb)) throw methodNotAllowed(request.method);
+}
+
+/** ResourceRouteOptions: watch settings, and the fault injector every resource request passes. */
+export interface ResourceRouteOptions extends WatchSettings {
+  faults?: FaultInjector;
 }
 
 /** registerResourceRoutes mounts the REST surface for the registry's kinds. */
-export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext, registry: Registry, watch: WatchSettings): void {
+export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext, registry: Registry, watch: ResourceRouteOptions): void {
   const handle = (group: string, version: string, rest: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     const segments = rest.split('/').filter((s) => s !== '').map(decodeURIComponent);
     const path = resolveResourcePath(registry, group, version, segments);
@@ -137,13 +145,16 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       contentType: request.headers['content-type'],
       body: request.body as Buffer | undefined,
       userAgent: request.headers['user-agent'],
+      actor: request.method === 'GET' ? undefined : actorOf(request.headers, query),
     };
     const isWatch = request.method === 'GET' && (path.watchPrefix || (!path.name && queryBool(query, 'watch') === true));
-    checkVerb(apiRequest, isWatch);
+    const verb = verbOf(apiRequest, isWatch);
+    checkVerb(apiRequest, verb);
+    const faults = watch.faults && verb !== undefined ? await injectFaults(watch.faults, faultRequestOf(request, apiRequest, verb), ctx.store) : undefined;
     if (isWatch) {
       const watchRequest = collectionWatch(apiRequest);
       reply.hijack();
-      await serveWatch(ctx, watchRequest, reply.raw, watch).catch((err: unknown) => failHijacked(reply, err, request));
+      await serveWatch(ctx, watchRequest, reply.raw, watch, faults).catch((err: unknown) => failHijacked(reply, err, request));
       return reply;
     }
     if (request.method === 'GET' && path.subresource === 'log' && path.name !== undefined) {
@@ -151,7 +162,8 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       await serveLog(ctx, apiRequest, reply.raw).catch((err: unknown) => failHijacked(reply, err, request));
       return reply;
     }
-    return send(reply, pickHandler(apiRequest)(ctx, apiRequest));
+    const handlerCtx = apiRequest.actor ? { ...ctx, actor: apiRequest.actor } : ctx;
+    return send(reply, pickHandler(apiRequest)(handlerCtx, apiRequest));
   };
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
   app.route<{ Params: { version: string; '*': string } }>({

@@ -3,24 +3,28 @@
 import { resolve } from 'node:path';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { CONTROL_PREFIX, SHUTDOWN_PATH } from '../control-routes.js';
-import { parseFlags, UsageError, type FlagSpec } from '../args.js';
+import { parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
 import type { ComponentStatus } from '../supervisor.js';
 
 const flags: Record<string, FlagSpec> = {
-  kubeconfig: { type: 'string', description: 'kubeconfig of the cluster', default: process.env['KUBECONFIG'] ?? '.kubesim/kubeconfig' },
+  kubeconfig: kubeconfigFlag,
 };
 
-async function call(kubeconfig: string, method: string, path: string): Promise<unknown> {
+/** call sends one request to the server named in `kubeconfig` (a JSON `body` if given) and
+ * resolves with the decoded answer; rejects with the Status message of an error answer, or
+ * says the cluster cannot be reached. */
+export async function call(kubeconfig: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const { server } = loadKubeconfig(resolve(kubeconfig));
+  const init: RequestInit = body === undefined ? { method } : { method, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } };
   let response: Response;
   try {
-    response = await fetch(`${server}${path}`, { method });
+    response = await fetch(`${server}${path}`, init);
   } catch {
     throw new Error(`cannot reach the cluster at ${server}: is \`kubesim up\` running?`);
   }
-  const body = (await response.json()) as { message?: string };
-  if (!response.ok) throw new Error(body.message ?? `HTTP ${response.status}`);
-  return body;
+  const answer = (await response.json()) as { message?: string };
+  if (!response.ok) throw new Error(answer.message ?? `HTTP ${response.status}`);
+  return answer;
 }
 
 function describe(status: ComponentStatus): string {

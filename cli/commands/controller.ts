@@ -2,19 +2,21 @@
  * the cluster in a kubeconfig. `kubesim up` starts one such process per loop. */
 import { resolve } from 'node:path';
 import { CONTROLLER_NAMES, CONTROLLERS, isControllerName, type ControllerName } from '../../controllers/catalog.js';
-import { runControllers } from '../../controllers/run-controllers.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { componentName, runControllers } from '../../controllers/run-controllers.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 
 const LEVEL_NAMES = Object.keys(LOG_LEVELS);
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec } from '../args.js';
+import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { componentClock, componentClockFlags } from '../component-clock.js';
+import { randomFromFlags, seedFlags } from '../seed.js';
+import { reportLoops } from '../activity.js';
 import { untilSignal } from '../signals.js';
 
 export const controllerFlags: Record<string, FlagSpec> = {
-  kubeconfig: { type: 'string', description: 'kubeconfig of the cluster', default: process.env['KUBECONFIG'] ?? '.kubesim/kubeconfig' },
-  speed: { type: 'number', description: 'cluster clock speed factor (must match the cluster)', default: 1 },
-  'clock-origin': { type: 'number', description: 'cluster clock origin, ms since the epoch (set by kubesim up)' },
+  kubeconfig: kubeconfigFlag,
+  ...componentClockFlags,
+  ...seedFlags,
   'leader-elect': { type: 'boolean', description: 'act only while holding the component Lease (run several copies safely)' },
   'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
   help: { type: 'boolean', description: 'show this help' },
@@ -39,10 +41,13 @@ export async function controller(argv: string[]): Promise<void> {
     return;
   }
   const names = parseNames(positional[0]);
+  const random = randomFromFlags(flags, componentName(names));
   const level = String(flags['log-level']);
   if (!LEVEL_NAMES.includes(level)) throw new UsageError(`--log-level must be one of ${LEVEL_NAMES.join(', ')}`);
   const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
-  const clock = createRealClock({ speed: Number(flags['speed']), originMs: flags['clock-origin'] as number | undefined });
   const stop = untilSignal();
-  await runControllers({ server: target.server, token: target.token, names, clock, logLevel: level as LogLevel, leaderElect: !!flags['leader-elect'], signal: stop.signal });
+  const clock = await componentClock(flags, target, stop.signal);
+  await runControllers({ server: target.server, token: target.token, names, clock, random, logLevel: level as LogLevel, leaderElect: !!flags['leader-elect'], signal: stop.signal,
+    onStarted: (manager) => reportLoops(target, componentName(names), () => manager.activity(), stop.signal),
+  });
 }

@@ -3,18 +3,20 @@
  * --start-index) to add nodes. See docs/kubelet-sim.md. */
 import { resolve } from 'node:path';
 import { parseQuantity } from '../../apiserver/api/quantity.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
-import { runKubelet } from '../../kubelet-sim/kubelet.js';
+import { startKubelet } from '../../kubelet-sim/kubelet.js';
 import { DEFAULT_CAPACITY } from '../../kubelet-sim/node-object.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec } from '../args.js';
+import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { componentClock, componentClockFlags } from '../component-clock.js';
+import { randomFromFlags, seedFlags } from '../seed.js';
+import { reportLoops } from '../activity.js';
 import { untilSignal } from '../signals.js';
 
 const LEVEL_NAMES = Object.keys(LOG_LEVELS);
 
 export const kubeletFlags: Record<string, FlagSpec> = {
-  kubeconfig: { type: 'string', description: 'kubeconfig of the cluster', default: process.env['KUBECONFIG'] ?? '.kubesim/kubeconfig' },
+  kubeconfig: kubeconfigFlag,
   nodes: { type: 'number', description: 'number of nodes this process simulates', default: 3 },
   'node-prefix': { type: 'string', description: 'nodes are named <prefix><index>', default: 'node-' },
   'start-index': { type: 'number', description: 'index of the first node (name, zone and pod CIDR 10.244.<index>.0/24)', default: 1 },
@@ -23,8 +25,8 @@ export const kubeletFlags: Record<string, FlagSpec> = {
   pods: { type: 'string', description: 'pod capacity of each node', default: DEFAULT_CAPACITY.pods },
   'ephemeral-storage': { type: 'string', description: 'ephemeral-storage capacity of each node', default: DEFAULT_CAPACITY.ephemeralStorage },
   port: { type: 'number', description: 'port of the kubelet server (logs, /simulation); 0 picks a free one', default: 0 },
-  speed: { type: 'number', description: 'cluster clock speed factor (must match the cluster)', default: 1 },
-  'clock-origin': { type: 'number', description: 'cluster clock origin, ms since the epoch (set by kubesim up)' },
+  ...componentClockFlags,
+  ...seedFlags,
   'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
   help: { type: 'boolean', description: 'show this help' },
 };
@@ -56,11 +58,13 @@ export async function kubelet(argv: string[]): Promise<void> {
   }
   const level = String(flags['log-level']);
   if (!LEVEL_NAMES.includes(level)) throw new UsageError(`--log-level must be one of ${LEVEL_NAMES.join(', ')}`);
+  // Each kubelet process (prefix, first index) draws its own stream.
+  const random = randomFromFlags(flags, `kubelet/${String(flags['node-prefix'])}${String(flags['start-index'])}`);
   const capacity = { cpu: quantityFlag(flags, 'cpu'), memory: quantityFlag(flags, 'memory'), pods: quantityFlag(flags, 'pods'), ephemeralStorage: quantityFlag(flags, 'ephemeral-storage') };
   const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
-  const clock = createRealClock({ speed: Number(flags['speed']), originMs: flags['clock-origin'] as number | undefined });
   const stop = untilSignal();
-  await runKubelet({
+  const clock = await componentClock(flags, target, stop.signal);
+  const kubelet = await startKubelet({
     server: target.server,
     token: target.token,
     nodes: positiveInteger(flags, 'nodes', 1),
@@ -69,7 +73,10 @@ export async function kubelet(argv: string[]): Promise<void> {
     capacity,
     port: positiveInteger(flags, 'port', 0),
     clock,
+    random,
     logLevel: level as LogLevel,
     signal: stop.signal,
   });
+  reportLoops(target, 'kubelet', () => kubelet.activity(), stop.signal);
+  await kubelet.done;
 }

@@ -16,7 +16,7 @@ import { createKubeClient } from '../../controllers/runtime/client/http-client.j
 import { isNetworkError } from '../../controllers/runtime/client/http-transport.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOAD_CPU_ANNOTATION, LOAD_MEMORY_ANNOTATION } from '../../kubelet-sim/workload-load.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec } from '../args.js';
+import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
 
 /** loadFlags are the flags of `kubesim load` (plus kubectl's `-n` and `-h`). */
 export const loadFlags: Record<string, FlagSpec> = {
@@ -24,7 +24,7 @@ export const loadFlags: Record<string, FlagSpec> = {
   memory: { type: 'string', description: 'total memory demand of the workload, e.g. 512Mi' },
   off: { type: 'boolean', description: 'remove the load (both CPU and memory)' },
   namespace: { type: 'string', description: 'namespace of the workload (also -n)', default: 'default' },
-  kubeconfig: { type: 'string', description: 'kubeconfig of the cluster', default: process.env['KUBECONFIG'] ?? '.kubesim/kubeconfig' },
+  kubeconfig: kubeconfigFlag,
   help: { type: 'boolean', description: 'show this help (also -h)' },
 };
 

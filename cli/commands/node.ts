@@ -15,10 +15,10 @@ import { nodeDefinition, nodeStatusCell, type Node } from '../../apiserver/api/c
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { isNetworkError } from '../../controllers/runtime/client/http-transport.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec } from '../args.js';
+import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
 
 export const nodeFlags: Record<string, FlagSpec> = {
-  kubeconfig: { type: 'string', description: 'kubeconfig of the cluster', default: process.env['KUBECONFIG'] ?? '.kubesim/kubeconfig' },
+  kubeconfig: kubeconfigFlag,
   help: { type: 'boolean', description: 'show this help' },
 };
 
@@ -94,7 +94,7 @@ export async function listNodes(kubeconfig: string): Promise<string> {
 
 /** withClient runs `fn` with a client for the kubeconfig's cluster, turning an unreachable
  * server into an error that says so. */
-async function withClient<T>(kubeconfig: string, fn: (client: KubeClient) => Promise<T>): Promise<T> {
+export async function withClient<T>(kubeconfig: string, fn: (client: KubeClient) => Promise<T>): Promise<T> {
   const target = loadKubeconfig(resolve(kubeconfig));
   const client = createKubeClient({ server: target.server, token: target.token, userAgent: 'kubesim-cli/0.1' });
   try {
@@ -147,7 +147,8 @@ async function errorText(response: Response): Promise<string> {
   return text.trim() || `HTTP ${response.status}`;
 }
 
-function formatTable(rows: string[][]): string {
+/** formatTable lays rows (the first is the header) out in space-padded columns, kubectl style. */
+export function formatTable(rows: string[][]): string {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd((widths[column] ?? 0) + 3))).join('')).join('\n');
 }

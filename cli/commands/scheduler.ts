@@ -1,20 +1,22 @@
 /** `kubesim scheduler`: run the scheduler as this process against the cluster in a
  * kubeconfig. `kubesim up` can start one such process. */
 import { resolve } from 'node:path';
-import { createRealClock } from '../../controllers/runtime/clock.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { runScheduler } from '../../scheduler/main.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec } from '../args.js';
+import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { componentClock, componentClockFlags } from '../component-clock.js';
+import { randomFromFlags, seedFlags } from '../seed.js';
+import { reportLoops } from '../activity.js';
 import { untilSignal } from '../signals.js';
 
 const LEVEL_NAMES = Object.keys(LOG_LEVELS);
 
 export const schedulerFlags: Record<string, FlagSpec> = {
-  kubeconfig: { type: 'string', description: 'kubeconfig of the cluster', default: process.env['KUBECONFIG'] ?? '.kubesim/kubeconfig' },
-  speed: { type: 'number', description: 'cluster clock speed factor (must match the cluster)', default: 1 },
-  'clock-origin': { type: 'number', description: 'cluster clock origin, ms since the epoch (set by kubesim up)' },
-  seed: { type: 'number', description: 'seed of the tie-break between equally scored nodes', default: 0 },
+  kubeconfig: kubeconfigFlag,
+  ...componentClockFlags,
+  // The tie-break between equally scored nodes is drawn from it too (0 without a seed).
+  ...seedFlags,
   'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
   help: { type: 'boolean', description: 'show this help' },
 };
@@ -30,10 +32,17 @@ export async function scheduler(argv: string[]): Promise<void> {
   if (positional.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positional[0])}\n\n${usage}`);
   const level = String(flags['log-level']);
   if (!LEVEL_NAMES.includes(level)) throw new UsageError(`--log-level must be one of ${LEVEL_NAMES.join(', ')}`);
-  const seed = Number(flags['seed']);
-  if (!Number.isInteger(seed)) throw new UsageError('--seed must be an integer');
+  const random = randomFromFlags(flags, 'default-scheduler');
   const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
-  const clock = createRealClock({ speed: Number(flags['speed']), originMs: flags['clock-origin'] as number | undefined });
   const stop = untilSignal();
-  await runScheduler({ server: target.server, token: target.token, clock, logLevel: level as LogLevel, seed, signal: stop.signal });
+  const clock = await componentClock(flags, target, stop.signal);
+  await runScheduler({
+    server: target.server,
+    token: target.token,
+    clock,
+    logLevel: level as LogLevel,
+    random,
+    signal: stop.signal,
+    onStarted: (scheduler) => reportLoops(target, 'scheduler', () => [scheduler.activity()], stop.signal),
+  });
 }

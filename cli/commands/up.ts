@@ -2,12 +2,20 @@
  * supervised child process, write a kubeconfig, print how to use it, and stop everything
  * cleanly on Ctrl-C (or `kubesim down`). */
 import { dirname, resolve } from 'node:path';
+import { FaultInjector } from '../../apiserver/faults/injector.js';
 import { startApiServer, type RunningApiServer } from '../../apiserver/start-api-server.js';
-import { CONTROLLER_NAMES } from '../../controllers/catalog.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
+import { UI_PATH } from '../../apiserver/ui/index.js';
+import { createResetter } from '../../apiserver/kubesim/reset.js';
+import { CONTROLLER_NAMES, isControllerName } from '../../controllers/catalog.js';
+import { componentName } from '../../controllers/run-controllers.js';
+import { CLOCK_MODES, createClusterClock, type ClockMode, type ClusterClock } from '../../controllers/runtime/cluster-clock.js';
 import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, type Flags } from '../args.js';
+import type { ChaosDeps } from '../chaos/chaos.js';
+import { registerChaosRoutes } from '../chaos/chaos-routes.js';
+import { kubeconfigNodes } from '../chaos/node-control.js';
 import { registerControlRoutes } from '../control-routes.js';
 import { writeKubeconfig } from '../kubeconfig.js';
+import { randomFromFlags, seedArgs, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 import { Supervisor } from '../supervisor.js';
 
@@ -17,9 +25,11 @@ export const upFlags: Record<string, FlagSpec> = {
   kubeconfig: { type: 'string', description: 'where to write the kubeconfig', default: '.kubesim/kubeconfig' },
   'data-dir': { type: 'string', description: 'keep cluster state in this directory (in memory when absent)' },
   speed: { type: 'number', description: 'cluster clock speed factor: 10 runs a 5-minute window in 30 s', default: 1 },
+  clock: { type: 'string', description: 'real (time runs from the start) or virtual (time stands still until `kubesim clock advance` or `resume`)', default: 'real' },
   controllers: { type: 'string', description: `control loops to run, comma-separated, or "none"`, default: CONTROLLER_NAMES.join(',') },
   nodes: { type: 'number', description: 'simulated nodes (one kubelet-sim process); 0 for none', default: 3 },
   scheduler: { type: 'boolean', description: 'run the scheduler (--scheduler=false to place pods yourself)', default: true },
+  ...seedFlags,
   'log-level': { type: 'string', description: 'fatal, error, warn, info, debug', default: 'warn' },
   help: { type: 'boolean', description: 'show this help' },
 };
@@ -38,13 +48,15 @@ interface ComponentPlan {
   controllers: string[];
   nodes: number;
   scheduler: boolean;
+  /** `--seed N` for every component in deterministic mode, else nothing. */
+  seedArgs: string[];
 }
 
 /** startComponents starts one supervised process per control loop, the scheduler and the
- * kubelet simulator; they share the cluster clock (speed and origin) with the API server. */
-function startComponents(supervisor: Supervisor, plan: ComponentPlan, kubeconfig: string, clock: RealClock): void {
+ * kubelet simulator; each follows the API server's cluster clock (their default --clock server). */
+function startComponents(supervisor: Supervisor, plan: ComponentPlan, kubeconfig: string): void {
   const entry = process.argv[1] ?? '';
-  const common = ['--kubeconfig', kubeconfig, '--speed', String(clock.speed), '--clock-origin', String(clock.originMs)];
+  const common = ['--kubeconfig', kubeconfig, ...plan.seedArgs];
   const components: Array<[string, string[]]> = plan.controllers.map((name) => [name, ['controller', name]]);
   if (plan.scheduler) components.push(['scheduler', ['scheduler']]);
   if (plan.nodes > 0) components.push(['kubelet', ['kubelet', '--nodes', String(plan.nodes)]]);
@@ -54,22 +66,65 @@ function startComponents(supervisor: Supervisor, plan: ComponentPlan, kubeconfig
   }
 }
 
-async function startServer(flags: Flags, clock: RealClock, supervisor: Supervisor, stop: AbortController): Promise<RunningApiServer> {
+async function startServer(flags: Flags, clock: ClusterClock, supervisor: Supervisor, stop: AbortController): Promise<RunningApiServer> {
+  const random = randomFromFlags(flags, 'apiserver');
+  // Made here, as buildServer would make it, because chaos adds fault rules to it.
+  const faults = new FaultInjector({ random: random.fork('faults') });
+  const nodes = kubeconfigNodes(resolve(String(flags['kubeconfig'])));
+  const chaos: ChaosDeps = { supervisor, faults, clock, nodes, random: random.fork('chaos'), notify: (m) => console.log(`kubesim: ${m}`) };
   return startApiServer({
     host: String(flags['host']),
     port: Number(flags['port']),
     dataDir: flags['data-dir'] ? resolve(String(flags['data-dir'])) : undefined,
     logger: { level: String(flags['log-level']) },
-    now: () => clock.now(),
-    // metrics-server's 15 s resolution in cluster time, so the HPA sees fresh usage at any speed.
-    metricsIntervalMs: Math.max(250, 15_000 / clock.speed),
-    plugins: [(app) => registerControlRoutes(app, supervisor, () => stop.abort(new Error('kubesim down')))],
+    // Every timestamp the server sets reads it; metrics scrapes follow its speed.
+    clock,
+    random,
+    faults,
+    plugins: [(app) => registerControlRoutes(app, supervisor, () => stop.abort(new Error('kubesim down'))), (app) => void registerChaosRoutes(app, chaos)],
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') {
       throw new Error(`port ${String(flags['port'])} is already in use: stop the other cluster (\`kubesim down\`), or choose another port with --port`);
     }
     throw err;
   });
+}
+
+/** createClock makes the cluster clock --clock and --speed ask for. */
+function createClock(flags: Flags): ClusterClock {
+  const mode = String(flags['clock']);
+  if (!(CLOCK_MODES as readonly string[]).includes(mode)) throw new UsageError(`--clock must be real or virtual, got ${JSON.stringify(mode)}`);
+  const speed = Number(flags['speed']);
+  if (!(speed > 0) || !Number.isFinite(speed)) throw new UsageError(`--speed must be a positive number, got ${String(flags['speed'])}`);
+  return createClusterClock({ mode: mode as ClockMode, speed });
+}
+
+function describeClock(clock: ClusterClock): string {
+  const { speed, paused } = clock.state();
+  if (paused) return ', clock paused (virtual): move it with `kubesim clock advance 5m` or `kubesim clock resume`';
+  return speed !== 1 ? `, clock ×${speed}` : '';
+}
+
+/** reportName is the name a supervised component reports its activity under. */
+function reportName(name: string): string {
+  return isControllerName(name) ? componentName([name]) : name;
+}
+
+/**
+ * watchComponents tells the server which processes should be reporting activity (the running
+ * ones), and captures the just-started state for `reset` once the cluster first settles.
+ */
+function watchComponents(server: RunningApiServer, supervisor: Supervisor): void {
+  server.control.expectComponents(() => supervisor.status().filter((c) => c.state === 'running').map((c) => reportName(c.name)));
+  const resetter = createResetter(server.store, server.control);
+  server.control
+    .settle({ timeoutMs: 120_000 })
+    .then(() => {
+      resetter.capture();
+      server.control.reset = () => resetter.reset();
+      console.log('kubesim: every loop has settled; `kubesim reset` returns the cluster to this state');
+    })
+    .catch((err: Error) => console.log(`kubesim: the cluster did not settle after starting, so reset is unavailable: ${err.message}`));
 }
 
 export async function up(argv: string[]): Promise<void> {
@@ -80,17 +135,20 @@ export async function up(argv: string[]): Promise<void> {
     controllers: parseControllerList(String(flags['controllers'])),
     nodes: Number(flags['nodes']),
     scheduler: flags['scheduler'] === true,
+    seedArgs: seedArgs(flags),
   };
-  const clock = createRealClock({ speed: Number(flags['speed']) });
+  const clock = createClock(flags);
   const kubeconfig = resolve(String(flags['kubeconfig']));
   const supervisor = new Supervisor({ logDir: resolve(dirname(kubeconfig), 'logs'), notify: (m) => console.log(`kubesim: ${m}`) });
   const stop = untilSignal();
   const server = await startServer(flags, clock, supervisor, stop);
   writeKubeconfig(kubeconfig, server.url);
-  startComponents(supervisor, plan, kubeconfig, clock);
+  startComponents(supervisor, plan, kubeconfig);
+  watchComponents(server, supervisor);
   const readyMs = Math.round(performance.now() - started);
-  console.log(`kubesim is up: API server ${server.url} (ready in ${readyMs} ms, ${flags['data-dir'] ? `state in ${String(flags['data-dir'])}` : 'state in memory'}${clock.speed !== 1 ? `, clock ×${clock.speed}` : ''})`);
+  console.log(`kubesim is up: API server ${server.url} (ready in ${readyMs} ms, ${flags['data-dir'] ? `state in ${String(flags['data-dir'])}` : 'state in memory'}${describeClock(clock)})`);
   console.log(`components: ${supervisor.names().join(', ') || 'none'}; ${plan.nodes} simulated node(s) (logs in ${resolve(dirname(kubeconfig), 'logs')})`);
+  console.log(`live view: ${server.url}${UI_PATH} (the object graph, every loop, the timeline; clock and chaos controls)`);
   console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n\nPress Ctrl-C to stop.`);
   await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }));
   console.log('\nkubesim: stopping...');

@@ -27,7 +27,7 @@ export function registerCronJobController(manager: Manager, { workers = 5 }: { w
     recorder: createComponentRecorder(manager, CRONJOB_EVENT_SOURCE),
     clock: manager.clock,
   });
-  const controller = createController({ name: CRONJOB_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: CRONJOB_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(CRONJOB_CONTROLLER_NAME) });
   const enqueue = (object: { metadata: { namespace?: string; name?: string } }) => controller.queue.add(keyOf(object));
   cronJobInformer.addEventHandlers({ onAdd: enqueue, onUpdate: (_old, cj) => enqueue(cj), onDelete: enqueue });
   const enqueueOwner = (job: DeepReadonly<Job>) => {

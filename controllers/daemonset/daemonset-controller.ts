@@ -54,7 +54,7 @@ export function registerDaemonSetController(manager: Manager, { workers = 2, rec
     backoff: new FailedPodBackoff(),
     clock: manager.clock,
   });
-  const controller = createController({ name: DAEMONSET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: DAEMONSET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(DAEMONSET_CONTROLLER_NAME) });
   const handlerDeps = { daemonSetLister: daemonSetInformer.lister, expectations, queue: controller.queue };
   daemonSetInformer.addEventHandlers(daemonSetEventHandlers(handlerDeps));
   podInformer.addEventHandlers(podEventHandlers(handlerDeps));

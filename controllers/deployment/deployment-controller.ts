@@ -54,7 +54,7 @@ export function registerDeploymentController(manager: Manager, { workers = 5, re
     clock: manager.clock,
     logger: manager.logger,
   });
-  const controller = createController({ name: DEPLOYMENT_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: DEPLOYMENT_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(DEPLOYMENT_CONTROLLER_NAME) });
   const handlerDeps: HandlerDeps = {
     deploymentLister: deploymentInformer.lister,
     replicaSetLister: replicaSetInformer.lister,

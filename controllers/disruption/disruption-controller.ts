@@ -37,7 +37,7 @@ export function registerDisruptionController(manager: Manager, { workers = 5 }: 
     recorder: createComponentRecorder(manager, DISRUPTION_EVENT_SOURCE),
     clock: manager.clock,
   });
-  const controller = createController({ name: DISRUPTION_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: DISRUPTION_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(DISRUPTION_CONTROLLER_NAME) });
   const deps = { budgetLister: budgetInformer.lister, queue: controller.queue };
   budgetInformer.addEventHandlers(budgetEventHandlers(deps));
   podInformer.addEventHandlers(podEventHandlers(deps));

@@ -44,7 +44,7 @@ export function registerEndpointSliceController(manager: Manager, { workers = 5 
     slices: manager.client.resource(endpointSliceDefinition),
     tracker: createWriteTracker(),
   });
-  const controller = createController({ name: ENDPOINTSLICE_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: ENDPOINTSLICE_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(ENDPOINTSLICE_CONTROLLER_NAME) });
   services.addEventHandlers(serviceEventHandlers(controller.queue));
   pods.addEventHandlers(podEventHandlers(services.lister, controller.queue));
   slices.addEventHandlers(ownedObjectHandlers<EndpointSlice>(controller.queue, (s) => s.metadata.labels?.[SERVICE_NAME_LABEL]));
@@ -67,7 +67,7 @@ export function registerEndpointsController(manager: Manager, { workers = 5 }: E
     endpointsLister: endpoints.lister,
     endpoints: manager.client.resource(endpointsDefinition),
   });
-  const controller = createController({ name: ENDPOINTS_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: ENDPOINTS_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(ENDPOINTS_CONTROLLER_NAME) });
   services.addEventHandlers(serviceEventHandlers(controller.queue));
   pods.addEventHandlers(podEventHandlers(services.lister, controller.queue));
   endpoints.addEventHandlers(ownedObjectHandlers<Endpoints>(controller.queue, (e) => e.metadata.name));

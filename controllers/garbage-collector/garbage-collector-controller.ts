@@ -66,7 +66,7 @@ export function registerGarbageCollector(manager: Manager, options: GarbageColle
     logger,
     recheckMs: options.recheckMs ?? 10_000,
   });
-  const controller = createController({ name: GARBAGE_COLLECTOR_NAME, reconciler, queue, workers: options.workers ?? 20, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: GARBAGE_COLLECTOR_NAME, reconciler, queue, workers: options.workers ?? 20, clock: manager.clock, logger: manager.logger, random: manager.random.fork(GARBAGE_COLLECTOR_NAME) });
   monitors.addEventHandlers(garbageCollectorHandlers({ queue: controller.queue, monitors }));
   manager.add(new GarbageCollectorRunnable({ manager, monitors, controller, logger, rediscoveryIntervalMs: options.rediscoveryIntervalMs ?? 30_000 }));
   return { controller, monitors };

@@ -60,7 +60,7 @@ export function registerHpaController(manager: Manager, options: HpaControllerOp
     logger: manager.logger,
     config: hpaConfig(options),
   });
-  const controller = createController({ name: HPA_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: HPA_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(HPA_CONTROLLER_NAME) });
   hpaInformer.addEventHandlers(hpaEventHandlers(controller.queue));
   manager.add(controller);
   return controller;

@@ -45,7 +45,7 @@ export function registerJobController(manager: Manager, { workers = 5 }: JobCont
     writtenVersions: new Map(),
     clock: manager.clock,
   });
-  const controller = createController({ name: JOB_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: JOB_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(JOB_CONTROLLER_NAME) });
   const enqueue = (job: DeepReadonly<Job>) => controller.queue.add(keyOf(job));
   jobInformer.addEventHandlers({ onAdd: enqueue, onUpdate: (_old, job) => enqueue(job), onDelete: enqueue });
   podInformer.addEventHandlers(jobPodHandlers({ queue: controller.queue, expectations, pendingRemovals }));

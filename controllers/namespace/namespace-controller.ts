@@ -39,7 +39,7 @@ export function registerNamespaceController(manager: Manager, options: Namespace
     logger: manager.logger,
     recheckMs: options.recheckMs ?? 2_000,
   });
-  const controller = createController({ name: NAMESPACE_CONTROLLER_NAME, reconciler, workers: options.workers ?? 10, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: NAMESPACE_CONTROLLER_NAME, reconciler, workers: options.workers ?? 10, clock: manager.clock, logger: manager.logger, random: manager.random.fork(NAMESPACE_CONTROLLER_NAME) });
   // Every update is enqueued (resyncs included): deletion starts with one, and a namespace
   // stuck on remaining content is looked at again even if a requeue was lost.
   informer.addEventHandlers({

@@ -98,7 +98,7 @@ function createMonitorController(manager: Manager, informers: Informers, options
     gracePeriodMs: options.nodeMonitorGracePeriodMs ?? DEFAULT_NODE_MONITOR_GRACE_PERIOD_MS,
     startupGracePeriodMs: options.nodeStartupGracePeriodMs ?? DEFAULT_NODE_STARTUP_GRACE_PERIOD_MS,
   });
-  return createController({ name: NODE_LIFECYCLE_CONTROLLER_NAME, reconciler, workers: options.monitorWorkers ?? 4, clock, logger });
+  return createController({ name: NODE_LIFECYCLE_CONTROLLER_NAME, reconciler, workers: options.monitorWorkers ?? 4, clock, logger, random: manager.random.fork(NODE_LIFECYCLE_CONTROLLER_NAME) });
 }
 
 function createEvictionController(manager: Manager, informers: Informers, options: NodeLifecycleControllerOptions): Controller {
@@ -113,5 +113,5 @@ function createEvictionController(manager: Manager, informers: Informers, option
     clock,
     logger,
   });
-  return createController({ name: TAINT_EVICTION_CONTROLLER_NAME, reconciler, workers: options.evictionWorkers ?? 8, clock, logger });
+  return createController({ name: TAINT_EVICTION_CONTROLLER_NAME, reconciler, workers: options.evictionWorkers ?? 8, clock, logger, random: manager.random.fork(TAINT_EVICTION_CONTROLLER_NAME) });
 }

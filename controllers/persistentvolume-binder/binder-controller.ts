@@ -28,7 +28,7 @@ export function registerPersistentVolumeBinder(manager: Manager, { workers = 5 }
     volumes: manager.client.resource(persistentVolumeDefinition),
     recorder: createComponentRecorder(manager, BINDER_EVENT_SOURCE),
   });
-  const controller = createController({ name: BINDER_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: BINDER_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(BINDER_CONTROLLER_NAME) });
   const enqueueClaim = (claim: DeepReadonly<PersistentVolumeClaim>) =>
     controller.queue.add(requestKey({ namespace: claim.metadata.namespace ?? '', name: claim.metadata.name ?? '' }));
   const enqueueVolumeClaim = (volume: DeepReadonly<PersistentVolume>) => {

@@ -56,7 +56,7 @@ export function registerReplicaSetController(manager: Manager, { workers = 5, re
     clock: manager.clock,
     logger: manager.logger,
   });
-  const controller = createController({ name: REPLICASET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: REPLICASET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(REPLICASET_CONTROLLER_NAME) });
   const handlerDeps = { replicaSetLister: replicaSetInformer.lister, expectations, queue: controller.queue };
   replicaSetInformer.addEventHandlers(replicaSetEventHandlers(handlerDeps));
   podInformer.addEventHandlers(podEventHandlers(handlerDeps));

@@ -1,51 +1,17 @@
 /**
- * Clocks: the only place in controllers/runtime that touches wall time. Logic reads time and
- * waits only through a `Clock`, so a cluster-wide speed factor (`createRealClock`) and
- * deterministic tests (`FakeClock`) apply everywhere.
+ * Clocks: the only place in controllers/runtime that touches wall time (with cluster-clock.ts,
+ * which the real clock is built on). Logic reads time and waits only through a `Clock`, so a
+ * cluster-wide speed factor (`createRealClock`, `createClusterClock`) and deterministic tests
+ * (`FakeClock`) apply everywhere.
  */
+import { createClusterClock } from './cluster-clock.js';
+import { sleepOn } from './sleep.js';
+import { TimerQueue } from './timer-queue.js';
 import type { Clock, TimerHandle } from './types.js';
 
-/** AbortError is what an aborted wait rejects with; `cause` is the signal's reason. */
-export class AbortError extends Error {
-  override readonly name = 'AbortError';
-
-  constructor(reason?: unknown) {
-    super('The operation was aborted', reason === undefined ? undefined : { cause: reason });
-  }
-}
-
-/**
- * isAbortError reports whether `err` is an abort (ours, a DOMException from fetch, or Node's
- * own): anything whose `name` is 'AbortError'. Callers use it to tell shutdown from failure.
- */
-export function isAbortError(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
-}
-
-/**
- * sleepOn is the sleep shared by every Clock: resolves when the clock's timer fires, or rejects with
- * an AbortError as soon as `signal` aborts (at once if it already has), cancelling the timer
- * so nothing is left behind either way.
- */
-function sleepOn(clock: Pick<Clock, 'setTimeout'>, delayMs: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new AbortError(signal.reason));
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => {
-      timer.cancel();
-      reject(new AbortError(signal?.reason));
-    };
-    const timer = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, delayMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { AbortError, isAbortError, sleepOn } from './sleep.js';
 
 // ─── Real clock ──────────────────────────────────────────────────────────────────────
-
-/** Node clamps longer delays to 1 ms (with a warning), so longer waits are chained. */
-const MAX_NODE_TIMER_MS = 2 ** 31 - 1;
 
 /** RealClockOptions configures `createRealClock`. */
 export interface RealClockOptions {
@@ -64,11 +30,12 @@ export interface RealClock extends Clock {
 /**
  * createRealClock returns a Clock whose cluster time runs `speed` times faster than wall time:
  * `now() = originMs + (wallNow − originMs) × speed`, and `setTimeout`/`sleep` wait
- * `delayMs / speed` of wall time.
+ * `delayMs / speed` of wall time. It is a running cluster clock (cluster-clock.ts) whose
+ * pace cannot be changed; use createClusterClock for one that can be paused or advanced.
  *
  * NOTE: every process of one cluster must be given the same `originMs` and `speed`, or their
- * clocks disagree (`kubesim up` passes both to each component). With the default origin
- * (this call's moment) two processes agree only at speed 1.
+ * clocks disagree. With the default origin (this call's moment) two processes agree only at
+ * speed 1. (`kubesim up` has its components follow the API server's clock instead.)
  *
  * NOTE: timers are not unref'd: a pending requeue or resync is work the process still has to
  * do, so it keeps the event loop alive. Components stop by aborting their signal, which
@@ -78,38 +45,19 @@ export interface RealClock extends Clock {
  */
 export function createRealClock(options: RealClockOptions = {}): RealClock {
   const speed = options.speed ?? 1;
-  if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`clock speed must be a positive number, got ${speed}`);
   const originMs = options.originMs ?? Date.now();
-  const clock: RealClock = {
+  // At wall time originMs, cluster time is originMs too.
+  const clock = createClusterClock({ speed, startMs: originMs, atWallMs: originMs });
+  return {
     speed,
     originMs,
-    now: () => originMs + (Date.now() - originMs) * speed,
-    setTimeout: (fn, delayMs) => setWallTimeout(fn, Math.max(0, delayMs) / speed),
-    sleep: (delayMs, signal) => sleepOn(clock, delayMs, signal),
+    now: () => clock.now(),
+    setTimeout: (fn, delayMs) => clock.setTimeout(fn, delayMs),
+    sleep: (delayMs, signal) => clock.sleep(delayMs, signal),
   };
-  return clock;
-}
-
-/** setWallTimeout calls `fn` after `wallDelayMs` of wall time, chaining timers past Node's limit. */
-function setWallTimeout(fn: () => void, wallDelayMs: number): TimerHandle {
-  const dueMs = Date.now() + wallDelayMs;
-  let handle: ReturnType<typeof setTimeout>;
-  const arm = (): void => {
-    const remainingMs = dueMs - Date.now();
-    handle = remainingMs > MAX_NODE_TIMER_MS ? setTimeout(arm, MAX_NODE_TIMER_MS) : setTimeout(fn, Math.max(0, remainingMs));
-  };
-  arm();
-  return { cancel: () => clearTimeout(handle) };
 }
 
 // ─── Fake clock ──────────────────────────────────────────────────────────────────────
-
-interface FakeTimer {
-  dueMs: number;
-  /** Creation order: breaks ties between timers due at the same moment. */
-  seq: number;
-  fn: () => void;
-}
 
 /**
  * FakeClock is a Clock for tests: time stands still until `advance` moves it, and timers fire
@@ -118,9 +66,7 @@ interface FakeTimer {
  */
 export class FakeClock implements Clock {
   private currentMs: number;
-  private nextSeq = 0;
-  /** Pending timers, unordered; `advance` picks the earliest each step. */
-  private readonly timers = new Set<FakeTimer>();
+  private readonly timers = new TimerQueue();
 
   constructor(startMs = 0) {
     this.currentMs = startMs;
@@ -131,9 +77,7 @@ export class FakeClock implements Clock {
   }
 
   setTimeout(fn: () => void, delayMs: number): TimerHandle {
-    const timer: FakeTimer = { dueMs: this.currentMs + Math.max(0, delayMs || 0), seq: this.nextSeq++, fn };
-    this.timers.add(timer);
-    return { cancel: () => this.timers.delete(timer) };
+    return { cancel: this.timers.add(this.currentMs + Math.max(0, delayMs || 0), fn).cancel };
   }
 
   sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
@@ -148,8 +92,7 @@ export class FakeClock implements Clock {
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError(`FakeClock.advance needs a non-negative duration, got ${ms}`);
     const targetMs = this.currentMs + ms;
-    for (let timer = this.earliest(targetMs); timer; timer = this.earliest(targetMs)) {
-      this.timers.delete(timer);
+    for (let timer = this.timers.shift(targetMs); timer; timer = this.timers.shift(targetMs)) {
       this.currentMs = Math.max(this.currentMs, timer.dueMs);
       timer.fn();
     }
@@ -159,14 +102,5 @@ export class FakeClock implements Clock {
   /** pendingTimers is the number of timers set and neither fired nor cancelled. */
   get pendingTimers(): number {
     return this.timers.size;
-  }
-
-  private earliest(limitMs: number): FakeTimer | undefined {
-    let best: FakeTimer | undefined;
-    for (const timer of this.timers) {
-      if (timer.dueMs > limitMs) continue;
-      if (!best || timer.dueMs < best.dueMs || (timer.dueMs === best.dueMs && timer.seq < best.seq)) best = timer;
-    }
-    return best;
   }
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from './clock.js';
 import { type Controller, createController } from './controller.js';
 import { createLogger, silentLogger } from './logger.js';
+import { createRandom, type Random } from './random.js';
 import { reconcileLogger, terminalError } from './reconciler.js';
 import type { Logger, Reconciler, Request, Result } from './types.js';
 import { createWorkQueue } from './workqueue/queue.js';
@@ -302,5 +303,29 @@ describe('createController: logging', () => {
     expect(failed?.reconcileId).toBe(insideBad?.reconcileId);
     expect(failed?.reconcileId).not.toBe(inside?.reconcileId);
     expect(failed).toMatchObject({ level: 'error', key: 'default/bad', requeues: 1, err: { message: 'boom' } });
+  });
+});
+
+describe('createController: randomness', () => {
+  /** reconcileIds runs three reconciles and returns their ids, in order. */
+  async function reconcileIds(random: Random | undefined): Promise<string[]> {
+    const { logger, lines } = captureLogs();
+    const controller = createController({ name: 'ids', reconciler: { reconcile: async () => ({}) }, clock: new FakeClock(0), logger, random });
+    const abort = new AbortController();
+    running.push({ abort, done: controller.start(abort.signal) });
+    for (const name of ['a', 'b', 'c']) {
+      controller.enqueue({ namespace: 'default', name });
+      await eventually(() => expect(controller.stats.lastReconcile?.key).toBe(`default/${name}`));
+    }
+    return lines.filter((line) => line.msg === 'Reconcile succeeded').map((line) => String(line.reconcileId));
+  }
+
+  it('draws reconcile ids from the Random it is given: same seed, same ids', async () => {
+    const first = await reconcileIds(createRandom(9));
+    expect(first).toHaveLength(3);
+    expect(new Set(first).size).toBe(3);
+    expect(await reconcileIds(createRandom(9))).toEqual(first);
+    expect(await reconcileIds(createRandom(10))).not.toEqual(first);
+    expect(await reconcileIds(undefined)).toHaveLength(3);
   });
 });

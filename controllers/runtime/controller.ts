@@ -4,11 +4,13 @@
  * reconcileHandler, in our own words).
  */
 import { isConflict } from '../../apiserver/api/api-error.js';
-import { randomBytes } from 'node:crypto';
+import type { ActivitySource, LoopActivity } from './activity.js';
+import { requeueTrigger, runWithCause, withTrigger, type Cause, type CauseTrigger } from './cause.js';
 import { isAbortError } from './clock.js';
+import { createRandom, type Random } from './random.js';
 import { isTerminalError, parseKey, requestKey, runWithReconcileLogger, terminalError } from './reconciler.js';
 import type { Clock, Logger, Reconciler, Request, Result, Runnable, WorkQueue } from './types.js';
-import { createWorkQueue } from './workqueue/queue.js';
+import { createWorkQueue, type MeteredWorkQueue } from './workqueue/queue.js';
 
 /** ReconcileOutcome names how a reconcile ended; the controller counts each. */
 export const ReconcileOutcome = {
@@ -52,13 +54,15 @@ export interface ControllerOptions {
   workers?: number;
   clock: Clock;
   logger: Logger;
+  /** Source of reconcile ids; the platform's when absent. */
+  random?: Random;
 }
 
 /**
  * Controller knows how to run a Reconciler over the keys in its queue. Event handlers feed it
  * through `enqueue` (or `queue.add(keyOf(obj))`); `start` runs the workers.
  */
-export interface Controller extends Runnable {
+export interface Controller extends Runnable, ActivitySource {
   readonly name: string;
   readonly queue: WorkQueue;
   /** Adds the request's key to the queue (deduplicated while it waits). */
@@ -71,7 +75,8 @@ export interface Controller extends Runnable {
  * createController returns a Controller whose `start(signal)` runs `workers` concurrent loops
  * until `signal` aborts. Each loop takes a key (never one another loop holds), calls
  * `reconcile(request, signal)` with the reconcileLogger bound to
- * `{ controller, key, reconcileId }`, and then, by outcome:
+ * `{ controller, key, reconcileId }` and the same, plus what queued the key, as the current
+ * cause (cause.ts: every write it makes says why), and then, by outcome:
  * - throws or rejects (also synchronously) → log, addRateLimited (back off and retry);
  * - throws terminalError(…) → log, forget (no retry until an event enqueues the key again);
  * - `{ requeueAfterMs > 0 }` → forget, addAfter(requeueAfterMs);
@@ -96,6 +101,7 @@ class WorkerPoolController implements Controller {
   readonly queue: WorkQueue;
   private readonly options: ControllerOptions & { workers: number };
   private readonly logger: Logger;
+  private readonly random: Random;
   private isStarted = false;
   private readonly counts: Record<ReconcileOutcome, number> = { success: 0, error: 0, requeueAfter: 0, terminal: 0 };
   private activeCount = 0;
@@ -106,6 +112,7 @@ class WorkerPoolController implements Controller {
     this.name = options.name;
     this.queue = options.queue ?? createWorkQueue({ clock: options.clock, name: options.name });
     this.logger = options.logger.child({ controller: options.name });
+    this.random = options.random ?? createRandom();
   }
 
   get stats(): ControllerStats {
@@ -114,6 +121,18 @@ class WorkerPoolController implements Controller {
 
   enqueue(request: Request): void {
     this.queue.add(requestKey(request));
+  }
+
+  activity(): LoopActivity {
+    const metrics = (this.queue as Partial<MeteredWorkQueue>).metrics;
+    return {
+      name: this.name,
+      queued: this.queue.length,
+      active: this.activeCount,
+      delayed: metrics?.delayed ?? 0,
+      reconciles: { ...this.counts },
+      lastReconcile: this.last,
+    };
   }
 
   async start(signal: AbortSignal): Promise<void> {
@@ -145,14 +164,16 @@ class WorkerPoolController implements Controller {
   }
 
   private async processKey(key: string, signal: AbortSignal): Promise<void> {
-    const reconcileId = randomBytes(4).toString('hex');
+    const reconcileId = this.random.hex(4);
     const log = this.logger.child({ key, reconcileId });
     const startedMs = this.options.clock.now();
     this.activeCount++;
     try {
-      const attempt = await runWithReconcileLogger(log, () => this.attempt(key, signal));
+      // The cause rides along with every write the reconcile makes (X-Kubesim-Cause).
+      const cause: Cause = { controller: this.name, key, reconcileId, trigger: this.queue.triggerOf?.(key) ?? { kind: 'resync' } };
+      const attempt = await runWithCause(cause, () => runWithReconcileLogger(log, () => this.attempt(key, signal)));
       const outcome = classify(attempt);
-      this.act(outcome, { key, attempt, log, signal });
+      this.act(outcome, { key, attempt, log, signal, trigger: cause.trigger });
       const finishedAtMs = this.options.clock.now();
       this.counts[outcome]++;
       this.last = {
@@ -186,8 +207,8 @@ class WorkerPoolController implements Controller {
   }
 
   /** act is the four-way result switch: it tells the queue what happens to `key` next. */
-  private act(outcome: ReconcileOutcome, context: { key: string; attempt: Attempt; log: Logger; signal: AbortSignal }): void {
-    const { key, attempt, log, signal } = context;
+  private act(outcome: ReconcileOutcome, context: { key: string; attempt: Attempt; log: Logger; signal: AbortSignal; trigger: CauseTrigger }): void {
+    const { key, attempt, log, signal, trigger } = context;
     const err = attempt.ok ? undefined : attempt.error;
     switch (outcome) {
       case ReconcileOutcome.Terminal:
@@ -195,7 +216,7 @@ class WorkerPoolController implements Controller {
         this.queue.forget(key);
         return;
       case ReconcileOutcome.Error:
-        this.queue.addRateLimited(key);
+        withTrigger(requeueTrigger('error', trigger), () => this.queue.addRateLimited(key));
         // An abort caused by our own shutdown is expected; the shut-down queue dropped the retry.
         if (signal.aborted && isAbortError(err)) log.debug({ err }, 'Reconcile interrupted by shutdown');
         // A 409 is optimistic concurrency working as designed (the cache was behind our own
@@ -207,7 +228,7 @@ class WorkerPoolController implements Controller {
         const requeueAfterMs = attempt.ok ? (attempt.result?.requeueAfterMs ?? 0) : 0;
         log.debug({ requeueAfterMs }, 'Reconcile done, requeue scheduled');
         this.queue.forget(key);
-        this.queue.addAfter(key, requeueAfterMs);
+        withTrigger(requeueTrigger('after', trigger), () => this.queue.addAfter(key, requeueAfterMs));
         return;
       }
       case ReconcileOutcome.Success:

@@ -10,11 +10,11 @@
  * so a bump never overtakes its create, and failures are logged, never thrown — a lost
  * event must not fail a reconcile.
  */
-import { randomInt } from 'node:crypto';
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from './client/http-client.js';
+import { createRandom, type Random } from './random.js';
 import type { Clock, DeepReadonly, EventRecorder, Logger, ResourceClient } from './types.js';
 
 /** AGGREGATION_WINDOW_MS is how long after its last occurrence an event still aggregates. */
@@ -31,6 +31,8 @@ export interface EventRecorderOptions {
   logger: Logger;
   /** Bound of the aggregation cache (least recently seen series are forgotten). Default 4096. */
   maxCachedEvents?: number;
+  /** Source of the noise in event names; the platform's when absent. */
+  random?: Random;
 }
 
 /** HttpEventRecorder is an EventRecorder whose pending writes can be awaited (shutdown, tests). */
@@ -63,10 +65,12 @@ class AggregatingEventRecorder implements HttpEventRecorder {
   private readonly series = new Map<string, Series>();
   private readonly pending = new Set<Promise<void>>();
   private readonly logger: Logger;
+  private readonly random: Random;
 
   constructor(private readonly options: EventRecorderOptions) {
     this.events = options.client.resource(eventDefinition);
     this.logger = options.logger.child({ component: options.component });
+    this.random = options.random ?? createRandom();
   }
 
   event(object: DeepReadonly<KubeObject>, type: EventType, reason: string, message: string): void {
@@ -86,11 +90,18 @@ class AggregatingEventRecorder implements HttpEventRecorder {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
+  /** noiseFor draws the name's noise. Seeded, it depends only on the series and the time, not
+   * on the order in which concurrent controllers sharing this recorder happen to record. */
+  private noiseFor(seriesKey: string, nowMs: number): number {
+    const random = this.random.seed === undefined ? this.random : this.random.fork(`${seriesKey}@${nowMs}`);
+    return random.int(1_000_000);
+  }
+
   private first(key: string, occurrence: Omit<Occurrence, 'count' | 'name'>): void {
     const { object, nowMs } = occurrence;
     const entry: Series = {
       namespace: object.metadata.namespace || 'default',
-      name: eventName(object.metadata.name ?? 'unknown', nowMs),
+      name: eventName(object.metadata.name ?? 'unknown', nowMs, this.noiseFor(key, nowMs)),
       count: 1,
       lastSeenMs: nowMs,
       tail: Promise.resolve(),
@@ -178,10 +189,10 @@ function newEvent(options: EventRecorderOptions, occurrence: Occurrence): Event 
   };
 }
 
-/** eventName is `<involved name>.<hex>`, the hex from the time in ns (plus noise against
- * collisions between recorders), as client-go names events. */
-export function eventName(involvedName: string, nowMs: number): string {
-  const nanos = BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(randomInt(1_000_000));
+/** eventName is `<involved name>.<hex>`, the hex from the time in ns (plus `noise` < 10^6
+ * against collisions between recorders), as client-go names events. */
+export function eventName(involvedName: string, nowMs: number, noise: number = createRandom().int(1_000_000)): string {
+  const nanos = BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(noise);
   return `${involvedName}.${nanos.toString(16)}`;
 }
 

@@ -11,8 +11,12 @@
  */
 export * from './types.js';
 export * from './clock.js';
+export * from './random.js';
+export * from './cluster-clock.js';
+export * from './remote-clock.js';
 export * from './logger.js';
 export * from './reconciler.js';
+export * from './cause.js';
 export * from './controller.js';
 export * from './workqueue/rate-limiter.js';
 export * from './workqueue/queue.js';

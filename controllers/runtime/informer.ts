@@ -13,9 +13,11 @@
  *     re-check everything even when nothing changed;
  *   - handlers added after the first sync get onAdd for everything already cached.
  */
+import { withTrigger, type CauseTrigger } from './cause.js';
 import { AbortError } from './clock.js';
 import { IndexStore, cacheKey } from './index-store.js';
 import { createLister } from './lister.js';
+import type { Random } from './random.js';
 import { Reflector, type ReflectorSink } from './reflector.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { Clock, DeepReadonly, EventHandlers, IndexFunc, Informer, Lister, Logger, ResourceClient, TimerHandle } from './types.js';
@@ -33,6 +35,8 @@ export interface InformerOptions<T extends KubeObject> {
   logger: Logger;
   /** Deep-freeze cached objects so a handler or reconciler that mutates one throws (tests). */
   freezeObjects?: boolean;
+  /** Source of the reflector's jitter; the platform's when absent. */
+  random?: Random;
 }
 
 /**
@@ -96,8 +100,8 @@ class CachingInformer<T extends KubeObject> implements Informer<T>, ReflectorSin
   async start(signal: AbortSignal): Promise<void> {
     if (this.started) throw new Error('informer already started');
     this.started = true;
-    const { client, namespace, labelSelector, fieldSelector, clock } = this.options;
-    const reflector = new Reflector<T>({ client, namespace, labelSelector, fieldSelector, clock, logger: this.logger, sink: this });
+    const { client, namespace, labelSelector, fieldSelector, clock, random } = this.options;
+    const reflector = new Reflector<T>({ client, namespace, labelSelector, fieldSelector, clock, random, logger: this.logger, sink: this });
     const resync = this.scheduleResync();
     try {
       await reflector.run(signal);
@@ -161,8 +165,19 @@ class CachingInformer<T extends KubeObject> implements Informer<T>, ReflectorSin
     return (this.options.freezeObjects ? deepFreeze(item) : item) as DeepReadonly<T>;
   }
 
+  /** dispatch calls every handler with the change as the current trigger (cause.ts), so
+   * the keys they enqueue remember what queued them; a resync is one, not an event. */
   private dispatch(kind: 'onAdd' | 'onDelete' | 'onUpdate', object: DeepReadonly<T>, old?: DeepReadonly<T>): void {
-    for (const handlers of this.handlers) this.call(handlers, kind, object, old);
+    withTrigger(this.triggerOf(kind, object, old), () => {
+      for (const handlers of this.handlers) this.call(handlers, kind, object, old);
+    });
+  }
+
+  private triggerOf(kind: 'onAdd' | 'onDelete' | 'onUpdate', object: DeepReadonly<T>, old?: DeepReadonly<T>): CauseTrigger {
+    if (kind === 'onUpdate' && old === object) return { kind: 'resync' };
+    const { namespace = '', name = '', resourceVersion = '' } = object.metadata as KubeObject['metadata'];
+    const type = kind === 'onAdd' ? 'ADDED' : kind === 'onUpdate' ? 'MODIFIED' : 'DELETED';
+    return { kind: 'event', type, object: { kind: this.options.client.definition.kind, namespace, name, resourceVersion } };
   }
 
   /** call runs one handler; NOTE a throwing handler is logged and skipped, never propagated. */

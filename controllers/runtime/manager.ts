@@ -15,9 +15,11 @@ import { setMaxListeners } from 'node:events';
 import { createEventRecorder, type HttpEventRecorder } from './event-recorder.js';
 import { createInformer } from './informer.js';
 import { createLeaderElector } from './leader-election.js';
+import { hasActivity, type LoopActivity } from './activity.js';
 import { isAbortError } from './clock.js';
 import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from './client/http-client.js';
+import { createRandom, type Random } from './random.js';
 import type { Clock, EventRecorder, Informer, Logger, Runnable } from './types.js';
 
 /** ManagerOptions configures createManager; leader election is off unless `leaderElection` is set. */
@@ -27,6 +29,9 @@ export interface ManagerOptions {
   logger: Logger;
   /** Names the component in events (source.component) and logs. */
   component: string;
+  /** The component's randomness (seeded in deterministic mode); the platform's when absent.
+   * Each informer and the event recorder get their own fork of it. */
+  random?: Random;
   leaderElection?: {
     /** Lease name, e.g. `kube-controller-manager`. */
     name: string;
@@ -58,10 +63,15 @@ export interface Manager {
   readonly client: KubeClient;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The component's randomness: fork it per use (`random.fork(controllerName)`), e.g. for
+   * createController's reconcile ids, so streams do not depend on each other's draws. */
+  readonly random: Random;
   informer<T extends KubeObject>(def: ResourceDefinition<T>, request?: InformerRequest): Informer<T>;
   recorder(): EventRecorder;
   add(runnable: Runnable): void;
   start(signal: AbortSignal): Promise<void>;
+  /** What every runnable with a queue (controllers, the scheduler) is doing now. */
+  activity(): LoopActivity[];
 }
 
 /** createManager returns a Manager (see Manager). */
@@ -73,6 +83,7 @@ class ComponentManager implements Manager {
   readonly client: KubeClient;
   readonly clock: Clock;
   readonly logger: Logger;
+  readonly random: Random;
   private readonly informers = new Map<string, Informer<any>>();
   private readonly runnables: Runnable[] = [];
   /** Promises of started informers; informers created after start() join it. */
@@ -84,6 +95,7 @@ class ComponentManager implements Manager {
     this.client = options.client;
     this.clock = options.clock;
     this.logger = options.logger;
+    this.random = options.random ?? createRandom();
   }
 
   informer<T extends KubeObject>(def: ResourceDefinition<T>, request: InformerRequest = {}): Informer<T> {
@@ -91,7 +103,8 @@ class ComponentManager implements Manager {
     let informer = this.informers.get(key) as Informer<T> | undefined;
     if (!informer) {
       const { namespace, labelSelector, fieldSelector, resyncMs } = request;
-      informer = createInformer<T>({ client: this.client.resource(def), namespace, labelSelector, fieldSelector, resyncMs, clock: this.clock, logger: this.logger });
+      const random = this.random.fork(`informer:${key}`);
+      informer = createInformer<T>({ client: this.client.resource(def), namespace, labelSelector, fieldSelector, resyncMs, clock: this.clock, logger: this.logger, random });
       this.informers.set(key, informer);
       if (this.stopAll) this.run(informer, this.stopAll.signal);
     }
@@ -99,8 +112,16 @@ class ComponentManager implements Manager {
   }
 
   recorder(): EventRecorder {
-    this.eventRecorder ??= createEventRecorder({ client: this.client, component: this.options.component, clock: this.clock, logger: this.logger });
+    this.eventRecorder ??= createEventRecorder({ client: this.client, component: this.options.component, clock: this.clock, logger: this.logger, random: this.random.fork('events') });
     return this.eventRecorder;
+  }
+
+  activity(): LoopActivity[] {
+    const loops = this.runnables.filter(hasActivity).map((runnable) => runnable.activity());
+    // Until the caches are warm nothing reconciles yet, but the component is far from idle.
+    const syncing = [...this.informers.values()].filter((informer) => !informer.hasSynced()).length;
+    if (syncing > 0) loops.push({ name: 'cache-sync', queued: syncing, active: 0, delayed: 0 });
+    return loops;
   }
 
   add(runnable: Runnable): void {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { nextReflectorState, type ReflectorOutcome, type ReflectorState } from './reflector.js';
+import type { KubeObject } from '../../apiserver/api/resource-definition.js';
+import { silentLogger } from './logger.js';
+import { createRandom, type Random } from './random.js';
+import { nextReflectorState, Reflector, type ReflectorOutcome, type ReflectorState } from './reflector.js';
+import type { Clock, ResourceClient, WatchOptions } from './types.js';
 
 type Expected = ReflectorState | 'impossible';
 
@@ -20,5 +24,42 @@ describe('nextReflectorState', () => {
   it.each(cases)('$state --$outcome--> $expected', ({ state, outcome, expected }) => {
     if (expected === 'impossible') expect(() => nextReflectorState(state, outcome)).toThrow(/no transition/);
     else expect(nextReflectorState(state, outcome)).toBe(expected);
+  });
+});
+
+describe('Reflector randomness', () => {
+  /** run drives a reflector through 3 failed lists (3 backoffs) and 3 watches; returns the
+   * backoff delays and watch timeouts it chose. */
+  async function run(random: Random | undefined) {
+    const delays: number[] = [];
+    const timeouts: number[] = [];
+    const abort = new AbortController();
+    let lists = 0;
+    const client = {
+      definition: { plural: 'pods' },
+      list: async () => {
+        if (++lists <= 3) throw new Error('server unavailable');
+        return { items: [], metadata: { resourceVersion: '1' } };
+      },
+      watch: (options: WatchOptions) => {
+        timeouts.push(options.timeoutSeconds ?? -1);
+        if (timeouts.length === 3) abort.abort();
+        return (async function* () {})();
+      },
+    } as unknown as ResourceClient<KubeObject>;
+    const clock = { now: () => 0, setTimeout: () => ({ cancel() {} }), sleep: async (ms: number) => void delays.push(ms) } as unknown as Clock;
+    const sink = { replace: () => undefined, apply: () => undefined };
+    await new Reflector({ client, clock, logger: silentLogger, sink, random }).run(abort.signal);
+    return { delays, timeouts };
+  }
+
+  it('draws backoff and watch-timeout jitter from the Random it is given', async () => {
+    const first = await run(createRandom(5));
+    expect(first.delays).toHaveLength(3);
+    expect(first.delays.map((d, i) => d - 500 * 2 ** i).every((j, i) => j >= 0 && j < 50 * 2 ** i)).toBe(true);
+    expect(first.timeouts.every((t) => t >= 300 && t < 600)).toBe(true);
+    expect(await run(createRandom(5))).toEqual(first);
+    expect(await run(createRandom(6))).not.toEqual(first);
+    expect((await run(undefined)).timeouts).toHaveLength(3);
   });
 });

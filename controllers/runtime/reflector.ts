@@ -25,6 +25,7 @@
 import { ApiError, isExpired, type Status } from '../../apiserver/api/api-error.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import { isNetworkError } from './client/http-transport.js';
+import { createRandom, type Random } from './random.js';
 import type { Clock, Logger, ResourceClient, WatchEvent } from './types.js';
 
 /** ReflectorState is a box of the diagram above. */
@@ -70,6 +71,8 @@ export interface ReflectorOptions<T extends KubeObject> {
   /** First backoff after a failure (doubles up to maxBackoffMs). Default 500. */
   initialBackoffMs?: number;
   maxBackoffMs?: number;
+  /** Source of the watch-timeout and backoff jitter; the platform's when absent. */
+  random?: Random;
 }
 
 /** Reflector runs the state machine above until its signal aborts. */
@@ -79,9 +82,11 @@ export class Reflector<T extends KubeObject> {
   /** What the next list asks for: undefined = a consistent read of the latest state. */
   private relistFrom: string | undefined;
   private readonly backoff: Backoff;
+  private readonly random: Random;
 
   constructor(private readonly options: ReflectorOptions<T>) {
-    this.backoff = new Backoff(options.initialBackoffMs ?? 500, options.maxBackoffMs ?? 30_000);
+    this.random = options.random ?? createRandom();
+    this.backoff = new Backoff(options.initialBackoffMs ?? 500, options.maxBackoffMs ?? 30_000, this.random);
   }
 
   /** run lists, watches and recovers until `signal` aborts; it never rejects. */
@@ -129,7 +134,7 @@ export class Reflector<T extends KubeObject> {
   private async watch(signal: AbortSignal): Promise<ReflectorOutcome> {
     const { client, namespace, labelSelector, fieldSelector } = this.options;
     // A randomised server-side timeout spreads re-watches out, as client-go does (5–10 min).
-    const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
+    const timeoutSeconds = 300 + this.random.int(300);
     const resourceVersion = this.lastResourceVersion;
     try {
       const events = client.watch({ namespace, labelSelector, fieldSelector, resourceVersion, allowWatchBookmarks: true, timeoutSeconds, signal });
@@ -205,6 +210,7 @@ class Backoff {
   constructor(
     private readonly initialMs: number,
     private readonly maxMs: number,
+    private readonly random: Random,
   ) {
     this.currentMs = initialMs;
   }
@@ -212,7 +218,7 @@ class Backoff {
   next(): number {
     const delayMs = this.currentMs;
     this.currentMs = Math.min(this.currentMs * 2, this.maxMs);
-    return delayMs + Math.floor(Math.random() * delayMs * 0.1);
+    return delayMs + Math.floor(this.random.next() * delayMs * 0.1);
   }
 
   reset(): void {

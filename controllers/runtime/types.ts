@@ -3,6 +3,7 @@
  * control loop (controllers, scheduler, kubelet-sim) is built from these pieces and talks to
  * the API server only over HTTP through them. See docs/controllers.md.
  */
+import type { CauseTrigger } from '../../apiserver/api/kubesim/history.js';
 import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 
 // ─── Time ────────────────────────────────────────────────────────────────────────────
@@ -175,6 +176,9 @@ export interface WorkQueue {
   /** Waits for the next key; undefined once shut down and drained. */
   get(): Promise<string | undefined>;
   done(key: string): void;
+  /** What queued `key`, which a worker holds (between get and done): the latest trigger
+   * (cause.ts) noted while it waited; undefined when nothing was noted. */
+  triggerOf?(key: string): CauseTrigger | undefined;
   /** Number of keys waiting (not counting delayed or in-process ones). */
   readonly length: number;
   shutdown(): void;

@@ -54,7 +54,7 @@ export function registerStatefulSetController(manager: Manager, { workers = 5, r
     clock: manager.clock,
     logger: manager.logger,
   });
-  const controller = createController({ name: STATEFULSET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: STATEFULSET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(STATEFULSET_CONTROLLER_NAME) });
   const handlerDeps = { setLister: setInformer.lister, enqueue: (namespace: string, name: string) => controller.queue.add(requestKey({ namespace, name })) };
   setInformer.addEventHandlers(statefulSetEventHandlers(handlerDeps));
   podInformer.addEventHandlers(ownedEventHandlers(handlerDeps));

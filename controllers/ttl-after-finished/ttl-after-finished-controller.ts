@@ -66,7 +66,7 @@ async function processJob(deps: TtlReconcilerDeps, request: Request): Promise<Re
 export function registerTtlAfterFinishedController(manager: Manager, { workers = 5 }: { workers?: number } = {}): Controller {
   const jobInformer = manager.informer(jobDefinition);
   const reconciler = createTtlAfterFinishedReconciler({ jobLister: jobInformer.lister, jobs: manager.client.resource(jobDefinition), clock: manager.clock });
-  const controller = createController({ name: TTL_AFTER_FINISHED_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger });
+  const controller = createController({ name: TTL_AFTER_FINISHED_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(TTL_AFTER_FINISHED_CONTROLLER_NAME) });
   const enqueue = (job: DeepReadonly<Job>) => {
     if (job.spec.ttlSecondsAfterFinished !== undefined && (hasJobCondition(job, 'Complete') || hasJobCondition(job, 'Failed'))) controller.queue.add(keyOf(job));
   };

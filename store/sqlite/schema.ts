@@ -6,6 +6,7 @@
  * rowid at or below one it has used, even after the rows are deleted, so revisions survive
  * compaction and reopening). `prev_body` is the state before the change (NULL for ADDED);
  * it lets a watch report the old object and lets a snapshot read reconstruct the past.
+ * `actor` is who made the change and why (docs/history.md), opaque JSON to the store.
  * `meta` holds single values such as the compacted revision.
  *
  * Migrations are keyed on PRAGMA user_version: entry i upgrades version i to i + 1.
@@ -42,6 +43,11 @@ const Migrations: readonly string[] = [
     value INTEGER NOT NULL
   );
   INSERT INTO meta (key, value) VALUES ('compacted_revision', 0);
+  `,
+  // 1 → 2: who made each change (JSON; NULL for changes written before, and for writers that
+  // name no actor). Compaction drops it with the change.
+  `
+  ALTER TABLE events ADD COLUMN actor TEXT;
   `,
 ];
 

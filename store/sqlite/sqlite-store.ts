@@ -12,7 +12,11 @@ import Database from 'better-sqlite3';
 import { StoreError } from '../errors.js';
 import type { CompactionPolicy, ListOptions, ListResult, ObjectRef, Store } from '../types.js';
 import type { StoredObject, StoreEventType, StoreWatch, WatchOptions, WriteOptions } from '../types.js';
+import type { CreateOptions, HistoryOptions, HistoryPage, StoredActor } from '../types.js';
+import { StoreSnapshotFormatVersion, type RestoreResult, type StoreSnapshot } from '../types.js';
+import { checkSnapshot, planRestore, type LiveObject } from '../snapshot.js';
 import { WatchHub, type EncodedEvent } from '../watch-hub.js';
+import { HistoryReader } from './history-reader.js';
 import { ObjectReader } from './object-reader.js';
 import { migrate } from './schema.js';
 import { prepareStatements, toEncodedEvent, type EventRow, type ObjectRow } from './statements.js';
@@ -60,6 +64,7 @@ export function openSqliteStore(options: SqliteStoreOptions = {}): SqliteStore {
 interface WriteDecision {
   type: StoreEventType;
   object: StoredObject;
+  actor?: StoredActor;
 }
 
 type Decide = (row: ObjectRow | undefined) => WriteDecision;
@@ -79,9 +84,11 @@ export class SqliteStore implements Store {
   private readonly clock: () => number;
   private readonly policy: CompactionPolicy;
   private readonly reader: ObjectReader;
+  private readonly historyReader: HistoryReader;
   private readonly hub: WatchHub;
   private readonly sql: Statements;
   private readonly commit: (ref: ObjectRef, decide: Decide) => EncodedEvent;
+  private readonly commitRestore: (snapshot: StoreSnapshot, actor: StoredActor | undefined) => EncodedEvent[];
   private readonly deleteHistory: (upTo: number) => void;
 
   constructor(
@@ -92,6 +99,7 @@ export class SqliteStore implements Store {
     this.policy = { ...DefaultCompactionPolicy, ...definedOnly(options.compaction) };
     this.sql = prepareStatements(db);
     this.reader = new ObjectReader(db);
+    this.historyReader = new HistoryReader(db);
     this.revision = (this.sql.sequence.get() as number | undefined) ?? 0;
     this.compacted = this.sql.compactedRevision.get() as number;
     this.hub = new WatchHub({
@@ -99,6 +107,10 @@ export class SqliteStore implements Store {
       bufferSize: options.watchBufferSize,
     });
     this.commit = db.transaction((ref: ObjectRef, decide: Decide) => this.write(ref, decide));
+    this.commitRestore = db.transaction((snapshot: StoreSnapshot, actor: StoredActor | undefined) => {
+      const writes = planRestore(this.sql.allObjects.all() as LiveObject[], snapshot, stamp);
+      return writes.map((w, i) => this.write(w.ref, () => ({ ...w, actor }), this.revision + 1 + i));
+    });
     this.deleteHistory = db.transaction((upTo: number) => {
       this.sql.deleteEvents.run(upTo);
       this.sql.setCompactedRevision.run(upTo);
@@ -131,24 +143,24 @@ export class SqliteStore implements Store {
     return { ...page, revision: revision ?? this.revision };
   }
 
-  create(ref: ObjectRef, object: StoredObject): StoredObject {
+  create(ref: ObjectRef, object: StoredObject, options?: CreateOptions): StoredObject {
     return this.mutate(ref, (row) => {
       if (row !== undefined) throw new StoreError('AlreadyExists', `${describe(ref)} already exists`);
-      return { type: 'ADDED', object };
+      return { type: 'ADDED', object, actor: options?.actor };
     });
   }
 
   update(ref: ObjectRef, object: StoredObject, options?: WriteOptions): StoredObject {
     return this.mutate(ref, (row) => {
       checkPrecondition(ref, row, options);
-      return { type: 'MODIFIED', object };
+      return { type: 'MODIFIED', object, actor: options?.actor };
     });
   }
 
   delete(ref: ObjectRef, options?: WriteOptions): StoredObject {
     return this.mutate(ref, (row) => {
       const current = checkPrecondition(ref, row, options);
-      return { type: 'DELETED', object: JSON.parse(current.body) as StoredObject };
+      return { type: 'DELETED', object: JSON.parse(current.body) as StoredObject, actor: options?.actor };
     });
   }
 
@@ -158,12 +170,23 @@ export class SqliteStore implements Store {
     // NOTE: the read and subscribe below must stay in one synchronous block (no await):
     // that is what makes the replay and the live stream meet without gap or overlap.
     const rows = (
-      options.namespace === undefined
-        ? this.sql.replay.all(options.resource, options.afterRevision)
-        : this.sql.replayNamespace.all(options.resource, options.namespace, options.afterRevision)
+      options.resource === undefined
+        ? this.sql.replayAll.all(options.afterRevision)
+        : options.namespace === undefined
+          ? this.sql.replay.all(options.resource, options.afterRevision)
+          : this.sql.replayNamespace.all(options.resource, options.namespace, options.afterRevision)
     ) as EventRow[];
-    const backlog = rows.map((row) => toEncodedEvent(options.resource, row));
+    const backlog = rows.map(toEncodedEvent);
     return this.hub.subscribe({ ...options, backlog });
+  }
+
+  history(options: HistoryOptions = {}): HistoryPage {
+    this.assertOpen();
+    const afterRevision = options.afterRevision ?? this.compacted;
+    this.checkRevision(afterRevision);
+    const toRevision = Math.min(options.toRevision ?? this.revision, this.revision);
+    const page = this.historyReader.read({ ...options, afterRevision, toRevision });
+    return { ...page, revision: this.revision };
   }
 
   /** compact discards every event up to C, the newest revision that is both more than
@@ -184,6 +207,35 @@ export class SqliteStore implements Store {
     return this.compacted;
   }
 
+  exportObjects(): StoreSnapshot {
+    this.assertOpen();
+    const rows = this.sql.allObjects.all() as LiveObject[];
+    return {
+      formatVersion: StoreSnapshotFormatVersion,
+      revision: this.revision,
+      objects: rows.map(({ resource, namespace, name, body }) => ({
+        resource,
+        namespace,
+        name,
+        object: JSON.parse(body) as StoredObject,
+      })),
+    };
+  }
+
+  restoreObjects(snapshot: StoreSnapshot, options?: CreateOptions): RestoreResult {
+    this.assertOpen();
+    checkSnapshot(snapshot);
+    // Nothing is published until the whole restore committed: a failed write rolls all back.
+    const events = this.commitRestore(snapshot, options?.actor);
+    const counts = { ADDED: 0, MODIFIED: 0, DELETED: 0 };
+    for (const event of events) {
+      this.revision = event.revision;
+      this.hub.publish(event);
+      counts[event.type]++;
+    }
+    return { created: counts.ADDED, updated: counts.MODIFIED, deleted: counts.DELETED, revision: this.revision };
+  }
+
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
@@ -200,12 +252,12 @@ export class SqliteStore implements Store {
   }
 
   // Runs inside the transaction. The revision is assigned explicitly (the sequence's next
-  // value) rather than read back after the insert, so the body can carry it in one write.
-  private write(ref: ObjectRef, decide: Decide): EncodedEvent {
+  // value) rather than read back after the insert, so the body can carry it in one write;
+  // a restore passes the next one for each of its writes.
+  private write(ref: ObjectRef, decide: Decide, revision = this.revision + 1): EncodedEvent {
     const key = [ref.resource, ref.namespace, ref.name] as const;
     const row = this.sql.selectObject.get(...key) as ObjectRow | undefined;
-    const { type, object } = decide(row);
-    const revision = this.revision + 1;
+    const { type, object, actor } = decide(row);
     const body = stamp(object, revision);
     switch (type) {
       case 'ADDED':
@@ -220,8 +272,10 @@ export class SqliteStore implements Store {
       default:
         throw new Error(`unknown event type ${type satisfies never}`);
     }
-    this.sql.insertEvent.run(revision, ...key, type, body, row?.body ?? null, this.clock());
-    return { type, revision, ref: { ...ref }, body, prevBody: row?.body };
+    const timeMs = this.clock();
+    const actorJson = actor === undefined ? undefined : JSON.stringify(actor);
+    this.sql.insertEvent.run(revision, ...key, type, body, row?.body ?? null, timeMs, actorJson ?? null);
+    return { type, revision, ref: { ...ref }, body, prevBody: row?.body, actor: actorJson, timeMs };
   }
 
   // Maps a requested read revision to the reader's argument: undefined means "current".

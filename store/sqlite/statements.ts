@@ -12,20 +12,23 @@ export interface ObjectRow {
   body: string;
 }
 
-/** EventRow is an `events` row as a watch replays it. */
+/** EventRow is an `events` row as a watch replays it (and history reads it). */
 export interface EventRow {
   rev: number;
+  resource: string;
   namespace: string;
   name: string;
   type: StoreEventType;
   body: string;
   prev_body: string | null;
+  created_ms: number;
+  actor: string | null;
 }
 
 /** prepareStatements compiles every statement once per connection. */
 export function prepareStatements(db: Database.Database) {
   const key = 'resource = ? AND namespace = ? AND name = ?';
-  const replayColumns = 'rev, namespace, name, type, body, prev_body';
+  const replayColumns = 'rev, resource, namespace, name, type, body, prev_body, created_ms, actor';
   return {
     selectObject: db.prepare(`SELECT rev, body FROM objects WHERE ${key}`),
     insertObject: db.prepare(
@@ -33,13 +36,15 @@ export function prepareStatements(db: Database.Database) {
     ),
     updateObject: db.prepare(`UPDATE objects SET rev = ?, body = ? WHERE ${key}`),
     deleteObject: db.prepare(`DELETE FROM objects WHERE ${key}`),
+    allObjects: db.prepare('SELECT resource, namespace, name, rev, body FROM objects ORDER BY resource, namespace, name'),
     insertEvent: db.prepare(
-      `INSERT INTO events (rev, resource, namespace, name, type, body, prev_body, created_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO events (rev, resource, namespace, name, type, body, prev_body, created_ms, actor)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     replay: db.prepare(
       `SELECT ${replayColumns} FROM events WHERE resource = ? AND rev > ? ORDER BY rev`,
     ),
+    replayAll: db.prepare(`SELECT ${replayColumns} FROM events WHERE rev > ? ORDER BY rev`),
     replayNamespace: db.prepare(
       `SELECT ${replayColumns} FROM events
        WHERE resource = ? AND namespace = ? AND rev > ? ORDER BY rev`,
@@ -57,13 +62,15 @@ export function prepareStatements(db: Database.Database) {
 /** Statements is what prepareStatements returns. */
 export type Statements = ReturnType<typeof prepareStatements>;
 
-/** toEncodedEvent turns a replayed row of `resource` into what the hub carries. */
-export function toEncodedEvent(resource: string, row: EventRow): EncodedEvent {
+/** toEncodedEvent turns a replayed row into what the hub carries. */
+export function toEncodedEvent(row: EventRow): EncodedEvent {
   return {
     type: row.type,
     revision: row.rev,
-    ref: { resource, namespace: row.namespace, name: row.name },
+    ref: { resource: row.resource, namespace: row.namespace, name: row.name },
     body: row.body,
     prevBody: row.prev_body ?? undefined,
+    actor: row.actor ?? undefined,
+    timeMs: row.created_ms,
   };
 }

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError, isConflict, type StoreErrorCode } from '../errors.js';
 import type {
   ObjectRef,
+  SnapshotEntry,
   Store,
   StoredObject,
   StoreEvent,
@@ -29,6 +30,7 @@ export function runStoreConformance(name: string, makeStore: () => Store | Promi
     describe('watch', () => defineWatchCases(() => store));
     describe('watch lifecycle', () => defineWatchLifecycleCases(() => store));
     describe('compaction', () => defineCompactionCases(() => store));
+    describe('whole-store snapshots', () => defineWholeSnapshotCases(() => store));
   });
 }
 
@@ -510,5 +512,165 @@ function defineCompactionCases(getStore: () => Store): void {
     expect(store.get(pod('a', 'x')).spec).toEqual({ i: 9 });
     expect(revisionOf(store.create(pod('a', 'y'), body(pod('a', 'y'))))).toBe(11);
     expect(store.list({ resource: 'pods', revision: 10 }).items).toHaveLength(1);
+  });
+}
+
+function defineWholeSnapshotCases(getStore: () => Store): void {
+  const withUid = (ref: ObjectRef, spec: Record<string, unknown> = {}): StoredObject => {
+    const object = body(ref, spec);
+    object.metadata['uid'] = `uid-${ref.resource}-${ref.namespace}-${ref.name}`;
+    return object;
+  };
+  const entry = (ref: ObjectRef, object: StoredObject): SnapshotEntry => ({ ...ref, object });
+  // What a restore must reproduce: every object's body, resourceVersion aside.
+  const bodies = (store: Store) =>
+    store.exportObjects().objects.map((e) => ({ ...e, object: { ...e.object, metadata: { ...e.object.metadata, resourceVersion: undefined } } }));
+
+  it('exportObjects returns every live object with its key, in key order, as JSON', () => {
+    const store = getStore();
+    const b = store.create(pod('ns', 'b'), withUid(pod('ns', 'b')));
+    store.create(pod('ns', 'gone'), withUid(pod('ns', 'gone')));
+    const a = store.create(pod('ns', 'a'), withUid(pod('ns', 'a'), { v: 1 }));
+    const node = store.create({ resource: 'nodes', namespace: '', name: 'n1' }, withUid(pod('', 'n1')));
+    const cm = store.create(configMap('ns', 'a'), withUid(configMap('ns', 'a')));
+    store.delete(pod('ns', 'gone'));
+    const snapshot = store.exportObjects();
+    expect(snapshot).toEqual({
+      formatVersion: 1,
+      revision: store.currentRevision,
+      objects: [
+        entry(configMap('ns', 'a'), cm),
+        entry({ resource: 'nodes', namespace: '', name: 'n1' }, node),
+        entry(pod('ns', 'a'), a),
+        entry(pod('ns', 'b'), b),
+      ],
+    });
+    expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+    expect(getStore().exportObjects().objects).toHaveLength(4);
+  });
+
+  it('restoreObjects deletes, creates and updates by ordinary writes; watchers see each at a new revision', async () => {
+    const store = getStore();
+    store.create(pod('ns', 'same'), withUid(pod('ns', 'same'), { v: 1 }));
+    store.create(pod('ns', 'changed'), withUid(pod('ns', 'changed'), { v: 1 }));
+    store.create(pod('ns', 'removed'), withUid(pod('ns', 'removed'), { v: 1 }));
+    const saved = JSON.parse(JSON.stringify(store.exportObjects())) as ReturnType<Store['exportObjects']>;
+    const wanted = bodies(store);
+    store.update(pod('ns', 'changed'), withUid(pod('ns', 'changed'), { v: 2 }));
+    store.delete(pod('ns', 'removed'));
+    store.create(pod('ns', 'added'), withUid(pod('ns', 'added')));
+    store.create(configMap('ns', 'added'), withUid(configMap('ns', 'added')));
+    const before = store.currentRevision;
+    const same = store.get(pod('ns', 'same'));
+    const pods = store.watch({ resource: 'pods', afterRevision: before });
+    const configMaps = store.watch({ resource: 'configmaps', afterRevision: before });
+
+    const result = store.restoreObjects(saved, { actor: { user: 'restorer' } });
+
+    expect(result).toEqual({ created: 1, updated: 1, deleted: 2, revision: before + 4 });
+    expect(store.currentRevision).toBe(before + 4);
+    expect(bodies(store)).toEqual(wanted);
+    expect(store.get(pod('ns', 'same'))).toEqual(same);
+    const restored = store.get(pod('ns', 'removed'));
+    expect(restored.metadata['uid']).toBe('uid-pods-ns-removed');
+    expect(revisionOf(restored)).toBeGreaterThan(before);
+    const events = [...(await takeUntilBookmark(pods)), ...(await takeUntilBookmark(configMaps))];
+    expect(events.map((e) => `${e.type} ${e.ref.resource}/${e.ref.name}`).sort()).toEqual([
+      'ADDED pods/removed',
+      'DELETED configmaps/added',
+      'DELETED pods/added',
+      'MODIFIED pods/changed',
+    ]);
+    expect(events.map((e) => e.revision).sort((x, y) => x - y)).toEqual([before + 1, before + 2, before + 3, before + 4]);
+    const recorded = store.history({ afterRevision: before }).events;
+    expect(recorded.map((e) => e.actor)).toEqual(Array(4).fill({ user: 'restorer' }));
+    const modified = events.find((e) => e.type === 'MODIFIED');
+    expect(modified?.prevObject?.spec).toEqual({ v: 2 });
+    expect(modified?.object.spec).toEqual({ v: 1 });
+  });
+
+  it('restoring a snapshot equal to the live objects writes nothing', async () => {
+    const store = getStore();
+    store.create(pod('ns', 'a'), withUid(pod('ns', 'a'), { list: [1, { deep: true }] }));
+    store.create(configMap('ns', 'b'), withUid(configMap('ns', 'b')));
+    const snapshot = store.exportObjects();
+    // Key order and resourceVersion do not make a body different.
+    const [first] = snapshot.objects;
+    if (first !== undefined) first.object = { spec: first.object.spec, metadata: { ...first.object.metadata, resourceVersion: '999' } };
+    const revision = store.currentRevision;
+    const watch = store.watch({ resource: 'pods', afterRevision: revision });
+    expect(store.restoreObjects(snapshot)).toEqual({ created: 0, updated: 0, deleted: 0, revision });
+    expect(store.currentRevision).toBe(revision);
+    expect(await takeUntilBookmark(watch)).toEqual([]);
+  });
+
+  it('restoring into an empty store creates everything; an empty snapshot deletes everything', () => {
+    const source = getStore();
+    source.create(pod('ns', 'a'), withUid(pod('ns', 'a')));
+    source.create(configMap('', 'b'), withUid(configMap('', 'b')));
+    const snapshot = source.exportObjects();
+    source.create(pod('ns', 'z'), withUid(pod('ns', 'z')));
+    expect(source.restoreObjects({ formatVersion: 1, revision: 0, objects: [] })).toEqual({
+      created: 0,
+      updated: 0,
+      deleted: 3,
+      revision: 6,
+    });
+    expect(source.restoreObjects(snapshot)).toEqual({ created: 2, updated: 0, deleted: 0, revision: 8 });
+    expect(bodies(source)).toEqual(
+      snapshot.objects.map((e) => ({ ...e, object: { ...e.object, metadata: { ...e.object.metadata, resourceVersion: undefined } } })),
+    );
+  });
+
+  it('a malformed snapshot is refused before any write', () => {
+    const store = getStore();
+    store.create(pod('ns', 'a'), withUid(pod('ns', 'a')));
+    const good = store.exportObjects();
+    const revision = store.currentRevision;
+    const extra = entry(pod('ns', 'b'), withUid(pod('ns', 'b')));
+    const bad: unknown[] = [
+      { ...good, formatVersion: 2 },
+      { ...good, objects: undefined },
+      { ...good, objects: [extra, { ...extra, name: '' }] },
+      { ...good, objects: [extra, { ...extra, object: { spec: {} } }] },
+      { ...good, objects: [extra, ...good.objects, extra] },
+    ];
+    const messages = bad.map((snapshot) => {
+      try {
+        store.restoreObjects(snapshot as ReturnType<Store['exportObjects']>);
+        return 'accepted';
+      } catch (err) {
+        expect(err).toBeInstanceOf(RangeError);
+        return (err as Error).message;
+      }
+    });
+    expect(messages).toEqual([
+      'snapshot formatVersion must be 1, got 2',
+      'snapshot objects must be an array',
+      'snapshot objects[1].name must be a non-empty string',
+      'snapshot objects[1].object must be an object with metadata',
+      'snapshot objects[2] repeats the key pods "ns/b"',
+    ]);
+    expect(store.currentRevision).toBe(revision);
+    expect(store.list({ resource: 'pods' }).items).toEqual(good.objects.map((e) => e.object));
+  });
+
+  it('a write that fails part-way rolls the whole restore back and publishes nothing', async () => {
+    const store = getStore();
+    store.create(pod('ns', 'a'), withUid(pod('ns', 'a')));
+    const revision = store.currentRevision;
+    const watch = store.watch({ resource: 'pods', afterRevision: revision });
+    const unserialisable = withUid(pod('ns', 'c'), { n: 1n });
+    const snapshot = {
+      formatVersion: 1 as const,
+      revision,
+      objects: [entry(pod('ns', 'b'), withUid(pod('ns', 'b'))), entry(pod('ns', 'c'), unserialisable)],
+    };
+    expect(() => store.restoreObjects(snapshot)).toThrow(/BigInt/);
+    expect(store.currentRevision).toBe(revision);
+    expect(store.list({ resource: 'pods' }).items.map((o) => o.metadata.name)).toEqual(['a']);
+    expect(await takeUntilBookmark(watch)).toEqual([]);
+    store.create(pod('ns', 'd'), withUid(pod('ns', 'd')));
+    expect(store.currentRevision).toBe(revision + 1);
   });
 }

@@ -53,6 +53,7 @@ describe('discovery and OpenAPI', () => {
         ['discovery.k8s.io', ['v1']],
         ['metrics.k8s.io', ['v1beta1']],
         ['policy', ['v1']],
+        ['apiextensions.k8s.io', ['v1']],
       ]);
       const apps = res.body.items[0].versions[0];
       expect(apps.freshness).toBe('Current');
@@ -167,7 +168,7 @@ describe('discovery and OpenAPI', () => {
     it('/openapi/v3 lists one document per group-version with a content hash', async () => {
       const res = await request(url('/openapi/v3'), { accept: 'application/json, */*' });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body.paths).sort()).toEqual(['api/v1', 'apis/apps/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/batch/v1', 'apis/coordination.k8s.io/v1', 'apis/discovery.k8s.io/v1', 'apis/metrics.k8s.io/v1beta1', 'apis/policy/v1']);
+      expect(Object.keys(res.body.paths).sort()).toEqual(['api/v1', 'apis/apiextensions.k8s.io/v1', 'apis/apps/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/batch/v1', 'apis/coordination.k8s.io/v1', 'apis/discovery.k8s.io/v1', 'apis/metrics.k8s.io/v1beta1', 'apis/policy/v1']);
       expect(res.body.paths['apis/apps/v1'].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{32}$/);
     });
 

@@ -24,9 +24,11 @@ import { createKubeClient, type KubeClient } from '../../controllers/runtime/cli
 import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
 import { createLogger, type LogLevel } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
+import { createCrd, cronTab, cronTabCrd } from '../support/crds.js';
 import { isAvailablePod, startControlPlane } from '../support/deployment-harness.js';
 import { eventually } from '../support/eventually.js';
 import { startFakeMetricsPipeline, type FakeMetricsPipeline } from '../support/fake-metrics-pipeline.js';
+import { request } from '../support/http.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
 
 const NS = 'default';
@@ -233,6 +235,29 @@ describe('HPA controller', () => {
 
     await eventually(async () => expect((await client.resource(replicaSetDefinition).get(NS, 'worker')).spec.replicas).toBe(5), { timeoutMs: 10_000 });
     expect((await eventWith('SuccessfulRescale', 'worker')).message).toBe(`New size: 5; reason: ${CPU_RESOURCE_REASON} above target`);
+  });
+
+  it('scales a custom resource through the /scale subresource its CRD declares', async () => {
+    const pipeline = await startAll('app=cron');
+    await createCrd(cluster.url, cronTabCrd());
+    // The pods the custom resource's scale selector names (kept by a ReplicaSet of their own).
+    const rs: ReplicaSet = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'cron', namespace: NS },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'cron' } }, template: workloadTemplate('cron') },
+    };
+    await client.resource(replicaSetDefinition).create(rs);
+    const cronTabs = `${cluster.url}/apis/stable.example.com/v1/namespaces/${NS}/crontabs`;
+    await request(cronTabs, { method: 'POST', body: cronTab('cron', { replicas: 2 }) });
+    await request(`${cronTabs}/cron/status`, { method: 'PATCH', contentType: 'application/merge-patch+json', body: { status: { replicas: 2, selector: 'app=cron' } } });
+    await warmPods(2, 'app=cron');
+    pipeline.setCpuLoad(300);
+    await pipeline.scraped();
+    await hpas().create(seedHpa({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', name: 'cron' }, false));
+
+    await eventually(async () => expect((await request(`${cronTabs}/cron`)).body.spec.replicas).toBe(5), { timeoutMs: 10_000 });
+    expect((await eventWith('SuccessfulRescale', 'cron')).message).toBe(`New size: 5; reason: ${CPU_RESOURCE_REASON} above target`);
   });
 });
 

@@ -7,6 +7,7 @@ import { createKubeClient, type KubeClient } from '../../controllers/runtime/cli
 import { FakeClock } from '../../controllers/runtime/clock.js';
 import { AGGREGATION_WINDOW_MS, createEventRecorder, type HttpEventRecorder } from '../../controllers/runtime/event-recorder.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
+import { createRandom } from '../../controllers/runtime/random.js';
 import type { Logger } from '../../controllers/runtime/types.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
 
@@ -128,5 +129,28 @@ describe('event recorder', () => {
     r.event({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'missing', uid: 'u' } }, 'Normal', 'R', 'm');
     await r.flush();
     expect(warnings).toEqual(['could not write event']);
+  });
+});
+
+describe('event names in deterministic mode', () => {
+  /** suffixes records one event on each of `subjects` with a recorder seeded by `seed` and
+   * returns the hex part of the Event names it chose. */
+  async function suffixes(seed: number, subjects: string[]): Promise<string[]> {
+    const seeded = createEventRecorder({ client, component: 'test-controller', clock, logger: silentLogger, random: createRandom(seed) });
+    for (const name of subjects) seeded.event(await subject(name), 'Normal', 'Seeded', `seed ${seed}`);
+    await seeded.flush();
+    const written = (await events()).filter((e) => e.reason === 'Seeded' && e.message === `seed ${seed}`);
+    return subjects.map((name) => {
+      const event = written.find((e) => e.involvedObject.name === name);
+      expect(event?.metadata.name).toMatch(new RegExp(`^${name}\\.[0-9a-f]+$`));
+      return event?.metadata.name?.slice(name.length + 1) ?? '';
+    });
+  }
+
+  it('draws the noise in Event names from the Random it is given', async () => {
+    const first = await suffixes(11, ['a1', 'a2', 'a3']);
+    expect(new Set(first).size).toBe(3);
+    expect(await suffixes(11, ['b1', 'b2', 'b3'])).toEqual(first);
+    expect(await suffixes(12, ['c1', 'c2', 'c3'])).not.toEqual(first);
   });
 });

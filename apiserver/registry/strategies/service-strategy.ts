@@ -65,7 +65,7 @@ function assignClusterIp(service: KubeObject, ctx: RegistryContext): void {
     if (used.has(requested)) throw allocationError(service, 'spec.clusterIPs', [requested], `failed to allocate IP ${requested}: provided IP is already allocated`);
   } else {
     // Offsets 0 and 1 are the network address and the `kubernetes` Service.
-    const ip = pickFree(() => ipToString(CIDR_BASE + 2 + Math.floor(Math.random() * (CIDR_SIZE - 3))), used, 100);
+    const ip = pickFree(() => ipToString(CIDR_BASE + 2 + ctx.random.clusterIp.int(CIDR_SIZE - 3)), used, 100);
     if (!ip) throw allocationError(service, 'spec.clusterIPs', [], 'failed to allocate a serviceIP: range is full');
     spec.clusterIP = ip;
   }
@@ -83,7 +83,7 @@ function assignNodePorts(service: KubeObject, ctx: RegistryContext, old?: KubeOb
   });
   for (const port of spec.ports ?? []) {
     if (port.nodePort) continue;
-    const nodePort = pickFree(() => NODE_PORT_MIN + Math.floor(Math.random() * (NODE_PORT_MAX - NODE_PORT_MIN + 1)), used, 200);
+    const nodePort = pickFree(() => NODE_PORT_MIN + ctx.random.nodePort.int(NODE_PORT_MAX - NODE_PORT_MIN + 1), used, 200);
     if (!nodePort) throw allocationError(service, 'spec.ports', [], 'failed to allocate a nodePort: range is full');
     port.nodePort = nodePort;
     used.add(nodePort);

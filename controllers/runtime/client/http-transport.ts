@@ -7,6 +7,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ApiError, type StatusReason } from '../../../apiserver/api/api-error.js';
+import { CAUSE_HEADER, currentCause, encodeCause } from '../cause.js';
 
 /** QueryParams are query-string values; undefined ones are left out. */
 export type QueryParams = Record<string, string | number | boolean | undefined>;
@@ -127,6 +128,9 @@ class NodeHttpTransport implements HttpTransport {
    * more on a fresh connection, as Go's http.Transport does. */
   private request(url: URL, request: HttpRequest, retried = false): Promise<IncomingMessage> {
     const headers: Record<string, string | number> = request.contentType ? { ...this.headers, 'Content-Type': request.contentType } : { ...this.headers };
+    // A write made inside a reconcile says why (cause.ts); reads need no cause.
+    const cause = request.method === 'GET' ? undefined : currentCause();
+    if (cause) headers[CAUSE_HEADER] = encodeCause(cause);
     // NOTE: Node sends a DELETE body neither chunked nor with a length unless told; the server
     // then reads the body as the next request (400 "Client Error"). Always state the length.
     if (request.body !== undefined) headers['Content-Length'] = Buffer.byteLength(request.body);

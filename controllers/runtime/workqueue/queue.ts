@@ -3,6 +3,7 @@
  * deduplicating queue (util/workqueue) as one small structure, with JavaScript promises in
  * place of a condition variable.
  */
+import { currentTrigger, type CauseTrigger } from '../cause.js';
 import type { Clock, TimerHandle, WorkQueue } from '../types.js';
 import { createDefaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
 
@@ -37,6 +38,7 @@ export interface WorkQueueMetrics {
 export interface MeteredWorkQueue extends WorkQueue {
   readonly name: string;
   readonly metrics: WorkQueueMetrics;
+  triggerOf(key: string): CauseTrigger | undefined;
 }
 
 /**
@@ -47,7 +49,10 @@ export interface MeteredWorkQueue extends WorkQueue {
  *   a delay ≤ 0 adds at once;
  * - addRateLimited is addAfter(key, rateLimiter.when(key)); forget/numRequeues ask the limiter;
  * - shutdown drops later adds and cancels every delayed add (no timer survives it); get keeps
- *   returning the keys still waiting, then undefined, and waiting get()s resolve undefined.
+ *   returning the keys still waiting, then undefined, and waiting get()s resolve undefined;
+ * - every add notes the current trigger (cause.ts) for the key, the latest winning while it
+ *   waits (a delayed add notes the trigger of its call when its timer fires); triggerOf(key)
+ *   answers it while a worker holds the key.
  * done() of a key that is not being processed is ignored. Never throws.
  */
 export function createWorkQueue(options: WorkQueueOptions): MeteredWorkQueue {
@@ -57,6 +62,7 @@ export function createWorkQueue(options: WorkQueueOptions): MeteredWorkQueue {
 interface DelayedAdd {
   readyAtMs: number;
   timer: TimerHandle;
+  trigger: CauseTrigger | undefined;
 }
 
 class DeduplicatingQueue implements MeteredWorkQueue {
@@ -79,6 +85,9 @@ class DeduplicatingQueue implements MeteredWorkQueue {
   private readonly ready = new Set<string>();
   private readonly processing = new Set<string>();
   private readonly delayed = new Map<string, DelayedAdd>();
+  // What queued each key: `waitingTriggers` ⊆ dirty keys, `heldTriggers` ⊆ `processing`.
+  private readonly waitingTriggers = new Map<string, CauseTrigger>();
+  private readonly heldTriggers = new Map<string, CauseTrigger>();
   private readonly waiters: Array<(key: string | undefined) => void> = [];
   private isShutDown = false;
   private addCount = 0;
@@ -100,7 +109,13 @@ class DeduplicatingQueue implements MeteredWorkQueue {
   }
 
   add(key: string): void {
-    if (this.isShutDown || this.dirty.has(key)) return;
+    this.addWith(key, currentTrigger());
+  }
+
+  private addWith(key: string, trigger: CauseTrigger | undefined): void {
+    if (this.isShutDown) return;
+    if (trigger !== undefined) this.waitingTriggers.set(key, trigger);
+    if (this.dirty.has(key)) return;
     this.addCount++;
     this.dirty.add(key);
     // A held key runs again after done(); queuing it now would let a second worker take it.
@@ -110,19 +125,24 @@ class DeduplicatingQueue implements MeteredWorkQueue {
 
   addAfter(key: string, delayMs: number): void {
     if (this.isShutDown) return;
+    const trigger = currentTrigger();
     if (!(delayMs > 0)) {
-      this.add(key);
+      this.addWith(key, trigger);
       return;
     }
     const readyAtMs = this.clock.now() + delayMs;
     const existing = this.delayed.get(key);
-    if (existing && existing.readyAtMs <= readyAtMs) return;
+    if (existing && existing.readyAtMs <= readyAtMs) {
+      existing.trigger = trigger ?? existing.trigger;
+      return;
+    }
     existing?.timer.cancel();
     const timer = this.clock.setTimeout(() => {
+      const fired = this.delayed.get(key);
       this.delayed.delete(key);
-      this.add(key);
+      this.addWith(key, fired?.trigger);
     }, delayMs);
-    this.delayed.set(key, { readyAtMs, timer });
+    this.delayed.set(key, { readyAtMs, timer, trigger: trigger ?? existing?.trigger });
   }
 
   addRateLimited(key: string): void {
@@ -147,7 +167,12 @@ class DeduplicatingQueue implements MeteredWorkQueue {
 
   done(key: string): void {
     if (!this.processing.delete(key)) return;
+    this.heldTriggers.delete(key);
     if (this.dirty.has(key)) this.makeReady(key);
+  }
+
+  triggerOf(key: string): CauseTrigger | undefined {
+    return this.heldTriggers.get(key);
   }
 
   shutdown(): void {
@@ -182,6 +207,10 @@ class DeduplicatingQueue implements MeteredWorkQueue {
   private hold(key: string): void {
     this.dirty.delete(key);
     this.processing.add(key);
+    const trigger = this.waitingTriggers.get(key);
+    this.waitingTriggers.delete(key);
+    if (trigger === undefined) this.heldTriggers.delete(key);
+    else this.heldTriggers.set(key, trigger);
   }
 
   private createMetrics(): WorkQueueMetrics {

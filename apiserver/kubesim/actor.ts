@@ -1,0 +1,36 @@
+/**
+ * actorOf: who is making a write and why, read from the request (docs/history.md). The API
+ * server records it with the change; the history API serves it back.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { decodeCause } from '../../controllers/runtime/cause.js';
+import { badRequest } from '../api/api-error.js';
+import { CAUSE_HEADER, type HistoryActor } from '../api/kubesim/history.js';
+import { queryString, type Query } from '../request/query.js';
+
+const BEARER = /^Bearer\s+(.+)$/i;
+
+/**
+ * actorOf builds the actor of a write: its User-Agent, `fieldManager` parameter, bearer
+ * token (kubesim has no authentication: a token is a user name) and, when a control loop
+ * sent one, the Cause in X-Kubesim-Cause. Fields the request lacks are left out. Throws a
+ * 400 naming the problem when the cause header is present but not a Cause.
+ */
+export function actorOf(headers: IncomingHttpHeaders, query: Query): HistoryActor {
+  const actor: HistoryActor = {};
+  const userAgent = headers['user-agent'];
+  if (userAgent) actor.userAgent = userAgent;
+  const fieldManager = queryString(query, 'fieldManager');
+  if (fieldManager) actor.fieldManager = fieldManager;
+  const user = BEARER.exec(headers.authorization ?? '')?.[1]?.trim();
+  if (user) actor.user = user;
+  const cause = headers[CAUSE_HEADER.toLowerCase()];
+  if (typeof cause === 'string' && cause !== '') {
+    try {
+      Object.assign(actor, decodeCause(cause));
+    } catch (err) {
+      throw badRequest(`invalid ${CAUSE_HEADER} header: ${(err as Error).message}`);
+    }
+  }
+  return actor;
+}

@@ -1,0 +1,86 @@
+/**
+ * settle waits until the cluster is quiescent: no loop has keys queued or reconciles in flight
+ * (nor, while the clock runs, kubelet transitions due), no API request is being served, and no
+ * write has happened for a quiet period. It replaces polling loops in controller tests: once it
+ * resolves, everything the last change set in motion has happened.
+ */
+import { busyLoops } from '../../controllers/runtime/activity.js';
+import type { Store } from '../../store/index.js';
+import type { ActivityBoard } from './activity-board.js';
+import type { InflightCounter } from './inflight.js';
+
+export interface SettleOptions {
+  /** Give up after this much wall time. Default 10 000. */
+  timeoutMs?: number;
+  /** Wall time with nothing busy and no write before the cluster counts as quiet. Default 20. */
+  quietMs?: number;
+  /** Count kubelet transitions still to come (default true). Reset turns it off: the pods it
+   * just deleted may still have stage timers pending, which will find nothing to do. */
+  countTransitions?: boolean;
+}
+
+export interface SettleResult {
+  /** Wall time it took. */
+  elapsedMs: number;
+  /** The store revision the cluster settled at. */
+  revision: number;
+}
+
+export interface SettleDeps {
+  board: ActivityBoard;
+  store: Store;
+  inflight: InflightCounter;
+  /** Whether cluster time is moving (delayed kubelet transitions count only then). */
+  clockRunning: () => boolean;
+  /** Components that should be reporting (the supervisor's running processes); one that has
+   * not reported yet is still starting, so the cluster is not quiet. */
+  expected?: () => string[];
+}
+
+/** SettleTimeoutError says what was still busy when settle gave up. */
+export class SettleTimeoutError extends Error {
+  override readonly name = 'SettleTimeoutError';
+
+  constructor(
+    readonly timeoutMs: number,
+    readonly busy: string[],
+  ) {
+    super(`the cluster did not settle within ${timeoutMs} ms; still busy: ${busy.join('; ') || 'writes kept coming'}`);
+  }
+}
+
+const POLL_MS = 2;
+
+/** busyParts lists what keeps the cluster from being quiet right now. */
+export function busyParts(deps: SettleDeps, countTransitions = true): string[] {
+  const current = deps.board.current();
+  const busy = busyLoops(current, countTransitions && deps.clockRunning());
+  const reporting = new Set(current.map((c) => c.component));
+  for (const name of deps.expected?.() ?? []) if (!reporting.has(name)) busy.push(`${name} (starting: not reporting yet)`);
+  if (deps.inflight.count > 0) busy.push(`apiserver (${deps.inflight.count} request(s) in flight)`);
+  return busy;
+}
+
+export async function settle(deps: SettleDeps, options: SettleOptions = {}): Promise<SettleResult> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const quietMs = options.quietMs ?? 20;
+  const started = Date.now();
+  let revision = deps.store.currentRevision;
+  let quietSince: number | undefined;
+  for (;;) {
+    const now = Date.now();
+    const busy = busyParts(deps, options.countTransitions);
+    const current = deps.store.currentRevision;
+    if (busy.length > 0 || current !== revision) {
+      quietSince = undefined;
+      revision = current;
+    } else {
+      quietSince ??= now;
+      if (now - quietSince >= quietMs) return { elapsedMs: now - started, revision };
+    }
+    if (now - started > timeoutMs) {
+      throw new SettleTimeoutError(timeoutMs, busy.length ? busy : [`store revision still moving (at ${current})`]);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * reportLoops makes a component process push its loops' activity to the API server (see
+ * controllers/runtime/activity-reporter.ts), so `settle` over HTTP and the live view see the
+ * processes of `kubesim up` as they see in-process loops.
+ */
+import { reportActivity } from '../controllers/runtime/activity-reporter.js';
+import type { LoopActivity } from '../controllers/runtime/activity.js';
+import { createKubeClient } from '../controllers/runtime/client/http-client.js';
+import { silentLogger } from '../controllers/runtime/logger.js';
+
+export function reportLoops(target: { server: string; token?: string }, component: string, loops: () => LoopActivity[], signal: AbortSignal): void {
+  const client = createKubeClient({ server: target.server, token: target.token, userAgent: `kubesim-${component}-activity/0.1` });
+  signal.addEventListener('abort', () => client.close(), { once: true });
+  reportActivity({ client, component, loops, logger: silentLogger, signal });
+}

@@ -1,0 +1,72 @@
+/** The options of startCluster and how they are checked (a wrong option fails at once, naming it). */
+import { CONTROLLER_NAMES, isControllerName, type ControllerName } from '../../controllers/catalog.js';
+import type { LogLevel } from '../../controllers/runtime/logger.js';
+
+/** ClockOption: `real` (wall time), `virtual` (frozen until advanced), or a speed factor. */
+export type ClockOption = 'real' | 'virtual' | { speed: number };
+
+export interface StartClusterOptions {
+  /** Built-in loops to run: all (default), none, or a list (see CONTROLLER_NAMES). */
+  controllers?: 'all' | 'none' | readonly ControllerName[];
+  /** Simulated nodes (kubelet-sim in this process). Default 1; 0 for none. */
+  nodes?: number;
+  /** Run the scheduler. Default true. */
+  scheduler?: boolean;
+  /** Cluster clock mode. Default 'real'. */
+  clock?: ClockOption;
+  /** Cluster time at start (ms since the epoch or RFC 3339). Default: now. */
+  startTime?: number | string;
+  /** Deterministic mode: uids, generated names, IPs, tie-breaks and jitter come from this seed. */
+  seed?: number;
+  /** Log level of every in-process component. Default 'silent'. */
+  logLevel?: LogLevel;
+}
+
+export interface ResolvedOptions {
+  controllers: ControllerName[];
+  nodes: number;
+  scheduler: boolean;
+  mode: 'real' | 'virtual';
+  speed: number;
+  startMs: number | undefined;
+  seed: number | undefined;
+  logLevel: LogLevel;
+}
+
+/** resolveOptions applies defaults and throws TypeError naming the first bad option. */
+export function resolveOptions(options: StartClusterOptions): ResolvedOptions {
+  const nodes = options.nodes ?? 1;
+  if (!Number.isInteger(nodes) || nodes < 0) throw new TypeError(`startCluster: nodes must be a whole number ≥ 0, got ${String(nodes)}`);
+  const clock = options.clock ?? 'real';
+  const speed = typeof clock === 'object' ? clock.speed : 1;
+  if (!(speed > 0) || !Number.isFinite(speed)) throw new TypeError(`startCluster: clock.speed must be a positive number, got ${String(speed)}`);
+  if (typeof clock === 'string' && clock !== 'real' && clock !== 'virtual') {
+    throw new TypeError(`startCluster: clock must be 'real', 'virtual' or { speed }, got ${JSON.stringify(clock)}`);
+  }
+  if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new TypeError(`startCluster: seed must be an integer, got ${String(options.seed)}`);
+  return {
+    controllers: controllerList(options.controllers ?? 'all'),
+    nodes,
+    scheduler: options.scheduler ?? true,
+    mode: clock === 'virtual' ? 'virtual' : 'real',
+    speed,
+    startMs: startTimeOf(options.startTime),
+    seed: options.seed,
+    logLevel: options.logLevel ?? 'silent',
+  };
+}
+
+function controllerList(value: 'all' | 'none' | readonly ControllerName[]): ControllerName[] {
+  if (value === 'all') return [...CONTROLLER_NAMES];
+  if (value === 'none') return [];
+  const unknown = value.filter((name) => !isControllerName(name));
+  if (unknown.length) throw new TypeError(`startCluster: unknown controller(s) ${unknown.join(', ')}; known: ${CONTROLLER_NAMES.join(', ')}`);
+  return [...value];
+}
+
+function startTimeOf(value: number | string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new TypeError(`startCluster: startTime must be ms since the epoch or an RFC 3339 time, got ${JSON.stringify(value)}`);
+  return ms;
+}
