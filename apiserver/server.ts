@@ -20,6 +20,7 @@ import { registerHistoryRoutes } from './kubesim/history-routes.js';
 import { registerClockRoutes } from './kubesim/clock-routes.js';
 import { registerSnapshotRoutes } from './kubesim/snapshot-routes.js';
 import { FaultInjector } from './faults/injector.js';
+import { isInjectedError } from './faults/hooks.js';
 import { registerFaultRoutes } from './kubesim/fault-routes.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
@@ -89,7 +90,7 @@ export function buildServer(options: ServerOptions): ApiServer {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   app.setErrorHandler((err, request, reply) => {
     const apiError = toApiError(err, bodyLimit);
-    if (apiError.code >= 500) request.log.error({ err, url: request.url }, 'request failed');
+    if (apiError.code >= 500 && !isInjectedError(err)) request.log.error({ err, url: request.url }, 'request failed');
     // As kube-apiserver does for every Status that carries one (429, 504 too-large RV, …).
     if (apiError.details?.retryAfterSeconds) reply.header('Retry-After', String(apiError.details.retryAfterSeconds));
     reply.code(apiError.code).type('application/json').send(JSON.stringify(apiError.toStatus()));

@@ -56,6 +56,8 @@ interface Component {
 export class Supervisor {
   private readonly components = new Map<string, Component>();
 
+  private readonly launchListeners: Array<(name: string) => void> = [];
+
   constructor(private readonly options: SupervisorOptions) {
     mkdirSync(options.logDir, { recursive: true });
   }
@@ -132,8 +134,14 @@ export class Supervisor {
     return this.status().find((s) => s.name === component.spec.name)!;
   }
 
+  /** onLaunch calls `listener` with a component's name each time a process of it starts. */
+  onLaunch(listener: (name: string) => void): void {
+    this.launchListeners.push(listener);
+  }
+
   private launch(component: Component): void {
     const { spec } = component;
+    for (const listener of this.launchListeners) listener(spec.name);
     component.log ??= createWriteStream(join(this.options.logDir, `${spec.name}.log`), { flags: 'a' });
     const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.pipe(component.log, { end: false });

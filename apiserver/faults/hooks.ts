@@ -51,7 +51,7 @@ export async function injectFaults(injector: FaultInjector, request: FaultReques
   if (latencyMs > 0) await sleep(latencyMs);
   if (effects.some((e) => e.type === 'compact')) compactNow(store);
   const error = effects.find((e) => e.type === 'error');
-  if (error) throw withMessage(injectedError(error, request), error.message);
+  if (error) throw markInjected(withMessage(injectedError(error, request), error.message));
   const closeAfter = effects.flatMap((e) => (e.type === 'closeWatch' && e.afterEvents !== undefined ? [e.afterEvents] : []));
   return {
     refuseResume: effects.some((e) => e.type === 'refuseWatchResume'),
@@ -66,6 +66,19 @@ export async function injectFaults(injector: FaultInjector, request: FaultReques
 function compactNow(store: Store): void {
   // The store keeps history younger than maxAgeMs; a negative age makes every change old enough.
   store.compact({ keepRevisions: 0, maxAgeMs: -Number.MAX_SAFE_INTEGER });
+}
+
+/** INJECTED marks errors a fault rule made: they are logged once as `fault injected`, not
+ * again as a server failure. */
+const INJECTED = Symbol('kubesim.faultInjected');
+
+function markInjected(error: ApiError): ApiError {
+  return Object.assign(error, { [INJECTED]: true });
+}
+
+/** isInjectedError tells whether a fault rule made `err`. */
+export function isInjectedError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && INJECTED in err;
 }
 
 function withMessage(error: ApiError, message: string | undefined): ApiError {

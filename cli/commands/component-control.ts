@@ -27,10 +27,13 @@ export async function call(kubeconfig: string, method: string, path: string, bod
   return answer;
 }
 
+/** Wide enough for the longest component name (persistentvolume-binder) and a gap. */
+const NAME_WIDTH = 26;
+
 function describe(status: ComponentStatus): string {
   const pid = status.pid ? ` (pid ${status.pid})` : '';
   const restarts = status.restarts ? `, ${status.restarts} restart${status.restarts === 1 ? '' : 's'}` : '';
-  return `${status.name.padEnd(20)} ${status.state}${pid}${restarts}`;
+  return `${status.name.padEnd(NAME_WIDTH)} ${status.state}${pid}${restarts}`;
 }
 
 export async function componentAction(action: 'stop' | 'start', argv: string[]): Promise<void> {
@@ -44,7 +47,7 @@ export async function componentAction(action: 'stop' | 'start', argv: string[]):
 export async function status(argv: string[]): Promise<void> {
   const { flags: parsed } = parseFlags(argv, flags);
   const body = (await call(String(parsed['kubeconfig']), 'GET', CONTROL_PREFIX)) as { components: ComponentStatus[] };
-  console.log(`${'COMPONENT'.padEnd(20)} STATE`);
+  console.log(`${'COMPONENT'.padEnd(NAME_WIDTH)} STATE`);
   for (const component of body.components) console.log(describe(component));
 }
 

@@ -116,15 +116,20 @@ function reportName(name: string): string {
  */
 function watchComponents(server: RunningApiServer, supervisor: Supervisor): void {
   server.control.expectComponents(() => supervisor.status().filter((c) => c.state === 'running').map((c) => reportName(c.name)));
+  // A new process of a component has synced nothing yet: its predecessor's last report says
+  // nothing about it, so settle waits for the new one to report.
+  supervisor.onLaunch((name) => server.control.board.forget(reportName(name)));
   const resetter = createResetter(server.store, server.control);
-  server.control
-    .settle({ timeoutMs: 120_000 })
-    .then(() => {
-      resetter.capture();
-      server.control.reset = () => resetter.reset();
-      console.log('kubesim: every loop has settled; `kubesim reset` returns the cluster to this state');
-    })
-    .catch((err: Error) => console.log(`kubesim: the cluster did not settle after starting, so reset is unavailable: ${err.message}`));
+  const captured = server.control.settle({ timeoutMs: 120_000 }).then(() => {
+    resetter.capture();
+    console.log('kubesim: every loop has settled; `kubesim reset` returns the cluster to this state');
+  });
+  captured.catch((err: Error) => console.log(`kubesim: the cluster did not settle after starting, so reset is unavailable: ${err.message}`));
+  // A reset asked for while the cluster is still starting waits for the baseline.
+  server.control.reset = async () => {
+    await captured;
+    return resetter.reset();
+  };
 }
 
 export async function up(argv: string[]): Promise<void> {

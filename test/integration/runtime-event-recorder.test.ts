@@ -147,10 +147,13 @@ describe('event names in deterministic mode', () => {
     });
   }
 
+  // Seeded, the noise depends on the seed, the series and the time only — not on the order in
+  // which concurrent loops sharing a recorder happen to record — so every Event gets its own
+  // suffix and another seed gives other names. That two runs with one seed name every Event
+  // alike is checked on a whole cluster by test/integration/determinism.test.ts.
   it('draws the noise in Event names from the Random it is given', async () => {
     const first = await suffixes(11, ['a1', 'a2', 'a3']);
     expect(new Set(first).size).toBe(3);
-    expect(await suffixes(11, ['b1', 'b2', 'b3'])).toEqual(first);
-    expect(await suffixes(12, ['c1', 'c2', 'c3'])).not.toEqual(first);
+    expect(await suffixes(12, ['b1', 'b2', 'b3'])).not.toEqual(first);
   });
 });
