@@ -214,6 +214,9 @@ export interface Store {
   readonly currentRevision: number;
   /** History at or below this revision has been discarded. Never decreases. */
   readonly compactedRevision: number;
+  /** Changes committed and queued for watchers that have not taken them yet (settle counts a
+   * cluster with changes in transit as busy). */
+  readonly undeliveredEvents: number;
   /** Returns the object, or its state at `revision`; NotFound if it does not (did not) exist. */
   get(ref: ObjectRef, options?: { revision?: number }): StoredObject;
   list(options: ListOptions): ListResult;

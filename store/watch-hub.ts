@@ -118,6 +118,15 @@ export class WatchHub {
     }
   }
 
+  /** undelivered counts the messages queued on every watch and not yet taken by its consumer:
+   * committed changes still on their way to watchers. */
+  get undelivered(): number {
+    let count = 0;
+    for (const watch of this.everyResource) count += watch.undelivered;
+    for (const watches of this.byResource.values()) for (const watch of watches) count += watch.undelivered;
+    return count;
+  }
+
   /** watchCount is the number of live watches (for tests and metrics). */
   get watchCount(): number {
     let count = this.everyResource.size;
@@ -158,6 +167,11 @@ class QueuedWatch implements StoreWatch, AsyncIterator<WatchMessage> {
   endReason: WatchEndReason | undefined;
   private queue: Array<Queued | undefined>;
   private head = 0;
+
+  /** Messages queued and not yet taken. */
+  get undelivered(): number {
+    return this.queue.length - this.head;
+  }
   private backlogLeft: number;
   private waiters: Array<() => void> = [];
 

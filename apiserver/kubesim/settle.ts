@@ -58,6 +58,8 @@ export function busyParts(deps: SettleDeps, countTransitions = true): string[] {
   const reporting = new Set(current.map((c) => c.component));
   for (const name of deps.expected?.() ?? []) if (!reporting.has(name)) busy.push(`${name} (starting: not reporting yet)`);
   if (deps.inflight.count > 0) busy.push(`apiserver (${deps.inflight.count} request(s) in flight)`);
+  const undelivered = deps.store.undeliveredEvents;
+  if (undelivered > 0) busy.push(`watch streams (${undelivered} change(s) not yet sent)`);
   return busy;
 }
 

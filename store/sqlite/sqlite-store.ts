@@ -125,6 +125,10 @@ export class SqliteStore implements Store {
     return this.compacted;
   }
 
+  get undeliveredEvents(): number {
+    return this.hub.undelivered;
+  }
+
   get(ref: ObjectRef, options?: { revision?: number }): StoredObject {
     this.assertOpen();
     const revision = this.pastRevision(options?.revision);

@@ -6,16 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTable } from './tables.js';
 import { find, one, parseTrace, render, type TraceLine } from './trace-tree.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster } from './tutorial.js';
+import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput } from './tutorial.js';
 
 const steps = tutorialSteps('02-the-cascade.md');
 
 /** The stdout of the step's command that starts with `prefix` (the last such command). */
-function output(results: CommandResult[], prefix: string): string {
-  const result = results.findLast((r) => r.command.startsWith(prefix));
-  if (!result) throw new Error(`no command starting with "${prefix}" in ${results.map((r) => r.command).join(' | ')}`);
-  return result.stdout;
-}
+const output = (results: CommandResult[], prefix: string): string => commandOutput(results, prefix, 'last');
 
 /** Whether `line` is somewhere below `ancestor` in the trace. */
 function isBelow(line: TraceLine, ancestor: TraceLine): boolean {

@@ -6,16 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTable, type Row } from './tables.js';
 import { find, one, parseTrace, render } from './trace-tree.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster } from './tutorial.js';
+import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandResult } from './tutorial.js';
 
 const steps = tutorialSteps('03-rolling-update.md');
 
 /** The result of the step's command that starts with `prefix` (the first such command). */
-function result(results: CommandResult[], prefix: string): CommandResult {
-  const found = results.find((r) => r.command.startsWith(prefix));
-  if (!found) throw new Error(`no command starting with "${prefix}" in ${results.map((r) => r.command).join(' | ')}`);
-  return found;
-}
+const result = (results: CommandResult[], prefix: string): CommandResult => commandResult(results, prefix);
 
 /** The result of the step's command that is exactly `command`. */
 function exactly(results: CommandResult[], command: string): CommandResult {

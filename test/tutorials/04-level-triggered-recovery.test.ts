@@ -6,16 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable, parseTables, type Row } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster } from './tutorial.js';
+import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput } from './tutorial.js';
 
 const steps = tutorialSteps('04-level-triggered-recovery.md');
 
 /** The stdout of the step's command that starts with `prefix`. */
-function output(results: CommandResult[], prefix: string): string {
-  const result = results.find((r) => r.command.startsWith(prefix));
-  if (!result) throw new Error(`no command starting with "${prefix}" in ${results.map((r) => r.command).join(' | ')}`);
-  return result.stdout;
-}
+const output = (results: CommandResult[], prefix: string): string => commandOutput(results, prefix);
 
 /** `kubesim status` as component → state (a line is a name, spaces, the state; a long name
  * can overrun the column, so it is read by words rather than by column). */

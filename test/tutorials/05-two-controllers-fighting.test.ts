@@ -10,21 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable } from './tables.js';
 import { find, one, parseTrace, render } from './trace-tree.js';
-import { startTutorialCluster, TUTORIALS_DIR, tutorialSteps, type CommandResult, type Step, type TutorialCluster } from './tutorial.js';
+import { startTutorialCluster, TUTORIALS_DIR, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput, commandResult } from './tutorial.js';
 
 const steps = tutorialSteps('05-two-controllers-fighting.md');
 const MANIFEST = 'docs/examples/hpa.yaml';
 
 /** The result of the step's command that starts with `prefix` (the last one, if several do). */
-function result(results: CommandResult[], prefix: string): CommandResult {
-  const found = results.filter((r) => r.command.startsWith(prefix)).at(-1);
-  if (!found) throw new Error(`no command starting with "${prefix}" in ${results.map((r) => r.command).join(' | ')}`);
-  return found;
-}
+const result = (results: CommandResult[], prefix: string): CommandResult => commandResult(results, prefix, 'last');
 
-function output(results: CommandResult[], prefix: string): string {
-  return result(results, prefix).stdout;
-}
+const output = (results: CommandResult[], prefix: string): string => commandOutput(results, prefix, 'last');
 
 /** The lines of every command of the step printing `<replicas> <manager of spec.replicas>`. */
 function owners(results: CommandResult[]): string[] {

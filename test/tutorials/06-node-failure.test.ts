@@ -5,16 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTable, type Row } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster } from './tutorial.js';
+import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput } from './tutorial.js';
 
 const steps = tutorialSteps('06-node-failure.md');
 
 /** The stdout of the step's command that starts with `prefix`. */
-function output(results: CommandResult[], prefix: string): string {
-  const result = results.find((r) => r.command.startsWith(prefix));
-  if (!result) throw new Error(`no command starting with "${prefix}" in ${results.map((r) => r.command).join(' | ')}`);
-  return result.stdout;
-}
+const output = (results: CommandResult[], prefix: string): string => commandOutput(results, prefix);
 
 /** parseWide reads `kubectl get pods -o wide`: its two-word headers (NOMINATED NODE, READINESS
  * GATES) are joined first so that NODE is the node's column. */

@@ -8,17 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster } from './tutorial.js';
+import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput, onlyCommands } from './tutorial.js';
 
 const steps = tutorialSteps('07-hpa-behavior.md');
 const SPEED = 20;
 
 /** The stdout of the step's command that starts with `prefix`. */
-function output(results: CommandResult[], prefix: string): string {
-  const result = results.find((r) => r.command.startsWith(prefix));
-  if (!result) throw new Error(`no command starting with "${prefix}" in ${results.map((r) => r.command).join(' | ')}`);
-  return result.stdout;
-}
+const output = (results: CommandResult[], prefix: string): string => commandOutput(results, prefix);
 
 /** The CPU percentage in a TARGETS cell such as `cpu: 68%/70%`. */
 function cpuPercent(targets: string | undefined): number {
@@ -161,6 +157,4 @@ interface HistoryItem {
 }
 
 /** The step cut down to its commands that start with `prefix` (to re-run a time-driven check). */
-function only(step: Step, prefix: string): Step {
-  return { heading: step.heading, commands: step.commands.filter((c) => c.startsWith(prefix)) };
-}
+const only = onlyCommands;

@@ -8,21 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { spawnKubesim, type KubesimProcess } from '../support/processes.js';
 import { parseTable, type Row } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster } from './tutorial.js';
+import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandResult, onlyCommands } from './tutorial.js';
 
 const steps = tutorialSteps('08-cronjob-drill.md');
 
 /** The result of the step's command that starts with `prefix`. */
-function result(results: CommandResult[], prefix: string): CommandResult {
-  const found = results.find((r) => r.command.startsWith(prefix));
-  if (!found) throw new Error(`no command starting with "${prefix}" in ${results.map((r) => r.command).join(' | ')}`);
-  return found;
-}
+const result = (results: CommandResult[], prefix: string): CommandResult => commandResult(results, prefix);
 
 /** The step cut down to its commands that start with `prefix` (to look again after an advance). */
-function only(step: Step, prefix: string): Step {
-  return { heading: step.heading, commands: step.commands.filter((c) => c.startsWith(prefix)) };
-}
+const only = onlyCommands;
 
 /** The minute number of a Job named `tick-<minutes>`. */
 function minuteOf(name: string | undefined): number {

@@ -10,18 +10,14 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster } from './tutorial.js';
+import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput } from './tutorial.js';
 
 const steps = tutorialSteps('09-write-your-own-controller.md');
 const REPO = resolve(import.meta.dirname, '../..');
 const CONTROLLER = 'examples/own-controller/controller.mjs';
 
 /** The stdout of the step's command that starts with `prefix`. */
-function output(results: CommandResult[], prefix: string): string {
-  const result = results.find((r) => r.command.startsWith(prefix));
-  if (!result) throw new Error(`no command starting with "${prefix}" in ${results.map((r) => r.command).join(' | ')}`);
-  return result.stdout;
-}
+const output = (results: CommandResult[], prefix: string): string => commandOutput(results, prefix);
 
 /** One run of the learner's controller, as `node examples/own-controller/controller.mjs` in the checkout. */
 interface ControllerRun {

@@ -104,3 +104,22 @@ export async function startTutorialCluster(args: string[] = []): Promise<Tutoria
   await cluster.run({ heading: 'start', commands: ['kubesim settle --timeout 60s'] });
   return cluster;
 }
+
+/** commandResult finds the result of the first (or last) command of `results` starting with
+ * `prefix`; throws naming the commands there were. */
+export function commandResult(results: CommandResult[], prefix: string, which: 'first' | 'last' = 'first'): CommandResult {
+  const matching = results.filter((r) => r.command.startsWith(prefix));
+  const found = which === 'first' ? matching[0] : matching.at(-1);
+  if (!found) throw new Error(`no command starting with "${prefix}" in ${results.map((r) => r.command).join(' | ')}`);
+  return found;
+}
+
+/** commandOutput is commandResult's stdout. */
+export function commandOutput(results: CommandResult[], prefix: string, which: 'first' | 'last' = 'first'): string {
+  return commandResult(results, prefix, which).stdout;
+}
+
+/** onlyCommands is `step` keeping only the commands that start with `prefix`. */
+export function onlyCommands(step: Step, prefix: string): Step {
+  return { heading: step.heading, commands: step.commands.filter((c) => c.startsWith(prefix)) };
+}
