@@ -16,8 +16,9 @@ describe.each(binaries)('$label: get -w', (binary) => {
 
   it('prints the table, then a row for a change made after it started', async () => {
     await k.apply(configMapYaml('watched'));
-    const watch = k.watch(['get', 'cm', 'watched', '-w', '--show-labels']);
+    const watch = k.watch(['get', 'cm', 'watched', '-w', '--show-labels', '-v=6']);
     const initial = await watch.waitFor((lines) => lines.length >= 2);
+    await watch.watching();
     expect(initial[0]).toMatch(/^NAME\s+DATA\s+AGE\s+LABELS$/);
     expect(initial[1]).toMatch(/^watched\s+1\s+\d+s\s+<none>$/);
 
@@ -46,8 +47,9 @@ describe.each(binaries)('$label: get -w', (binary) => {
 
   it('exits 0 when the watch request ends (--request-timeout)', async () => {
     await k.apply(configMapYaml('timed'));
-    const watch = k.watch(['get', 'cm', 'timed', '-w', '--request-timeout=2s']);
+    const watch = k.watch(['get', 'cm', 'timed', '-w', '--request-timeout=2s', '-v=6']);
     await watch.waitFor((lines) => lines.length >= 2);
+    await watch.watching();
     await k.ok(['annotate', 'cm', 'timed', 'touched=1']);
     await watch.waitFor((lines) => lines.length >= 3);
     const ended = await watch.exited;

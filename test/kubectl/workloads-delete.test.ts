@@ -88,8 +88,9 @@ describe.each(binaries)('$label: deleting Deployments', (binary) => {
   it('delete --cascade=foreground returns once the ReplicaSet and pods are gone', async () => {
     await rolledOut('web3');
     // Watch the Deployment's deletion: it stays, marked, until its dependents are deleted.
-    const watch = k.watch(['get', 'deploy', 'web3', '-w', '-o', 'jsonpath={.metadata.finalizers} {.metadata.deletionTimestamp}{"\\n"}']);
+    const watch = k.watch(['get', 'deploy', 'web3', '-w', '-v=6', '-o', 'jsonpath={.metadata.finalizers} {.metadata.deletionTimestamp}{"\\n"}']);
     await watch.waitFor((lines) => lines.length >= 1);
+    await watch.watching();
 
     expect((await k.ok(['delete', 'deployment', 'web3', '--cascade=foreground'])).stdout).toBe('deployment.apps "web3" deleted\n');
     // No waiting here: kubectl returned only after the Deployment, and so its dependents, went.

@@ -159,6 +159,14 @@ export interface KubectlWatch {
   stderr(): string;
   /** Resolves with the lines once `predicate(lines)` holds; rejects after timeoutMs or if kubectl exits first. */
   waitFor(predicate: (lines: string[]) => boolean, timeoutMs?: number): Promise<string[]>;
+  /**
+   * Resolves once the server has answered kubectl's watch request (so it is subscribed);
+   * needs `-v=6` among the args, which logs responses to stderr and leaves stdout alone.
+   * `get -w NAME` prints the object from a GET, then watches from resourceVersion 0 and
+   * suppresses that watch's first, synthetic ADDED event: a change made before the watch is
+   * open arrives folded into the suppressed event and prints nothing, on a real cluster too.
+   */
+  watching(timeoutMs?: number): Promise<void>;
   /** Resolves when kubectl exits by itself or is stopped. */
   exited: Promise<KubectlResult>;
   /** Sends SIGTERM (SIGKILL after 2 s) and resolves when kubectl has exited. */
@@ -166,6 +174,9 @@ export interface KubectlWatch {
 }
 
 const running = new Set<ChildProcess>();
+
+/** A -v=6 log line of a watch request answered 200, in kubectl 1.31's and 1.33's formats. */
+const WATCH_ANSWERED = /watch=true[^\n]*200 OK/;
 
 /**
  * startKubectlWatch starts kubectl in the background (typically `get … -w`). Stop it with
@@ -202,13 +213,14 @@ export function startKubectlWatch(binary: KubectlBinary | string, args: string[]
       end(null, null);
     });
   });
-  const waitFor = (predicate: (lines: string[]) => boolean, timeoutMs = 10_000) =>
-    new Promise<string[]>((resolve, reject) => {
+  /** until resolves once `holds()` is true after any output; rejects after timeoutMs or if kubectl exits first. */
+  const until = (holds: () => boolean, timeoutMs: number, what: string) =>
+    new Promise<void>((resolve, reject) => {
       const check = () => {
-        if (predicate(lines())) finish(() => resolve(lines()));
-        else if (done) finish(() => reject(new Error(`kubectl exited (${done?.code ?? done?.signal}) before the condition held:\n${stdout}${stderr}`)));
+        if (holds()) finish(resolve);
+        else if (done) finish(() => reject(new Error(`kubectl exited (${done?.code ?? done?.signal}) before ${what}:\n${stdout}${stderr}`)));
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`timed out after ${timeoutMs} ms; output so far:\n${stdout}${stderr}`))), timeoutMs);
+      const timer = setTimeout(() => finish(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; output so far:\n${stdout}${stderr}`))), timeoutMs);
       const finish = (settle: () => void) => {
         clearTimeout(timer);
         listeners.delete(check);
@@ -217,6 +229,14 @@ export function startKubectlWatch(binary: KubectlBinary | string, args: string[]
       listeners.add(check);
       check();
     });
+  const waitFor = async (predicate: (lines: string[]) => boolean, timeoutMs = 10_000) => {
+    await until(() => predicate(lines()), timeoutMs, 'the condition held');
+    return lines();
+  };
+  const watching = async (timeoutMs = 10_000) => {
+    if (!args.includes('-v=6')) throw new Error('watching() needs -v=6 among the kubectl args');
+    await until(() => WATCH_ANSWERED.test(stderr), timeoutMs, 'its watch request was answered');
+  };
   const stop = async () => {
     if (!done) {
       child.kill('SIGTERM');
@@ -226,7 +246,7 @@ export function startKubectlWatch(binary: KubectlBinary | string, args: string[]
     }
     return exited;
   };
-  return { lines, stderr: () => stderr, waitFor, exited, stop };
+  return { lines, stderr: () => stderr, waitFor, watching, exited, stop };
 }
 
 /** stopKubectlWatches kills every background kubectl this process started that still runs. */

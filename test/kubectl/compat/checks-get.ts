@@ -167,10 +167,15 @@ export const getChecks: Check[] = [
   {
     name: 'get -w',
     async run(c) {
-      const watch = c.watch(['get', 'cm', 'files-a', '-w']);
+      // The change waits until kubectl's watch is open (see KubectlWatch.watching; -v=6 writes
+      // only to stderr, the compared stdout is unchanged).
+      const watch = c.watch(['get', 'cm', 'files-a', '-w', '-v=6']);
       try {
         await watch.waitFor((lines) => lines.length >= 2).catch(() => {
           throw new CheckFailure(`get -w printed ${JSON.stringify(c.normalise(watch.lines().join('\n') + watch.stderr()))}`);
+        });
+        await watch.watching().catch(() => {
+          throw new CheckFailure(`get -w never opened its watch: ${JSON.stringify(watch.stderr().slice(-500))}`);
         });
         const patched = await c.api.patch(`${paths.configMaps(c.ns)}/files-a`, { data: { extra: 'yes' } });
         if (patched.status !== 200) throw new Error(`patch files-a: ${patched.status}`);
