@@ -90,14 +90,18 @@ describe('controller builder', () => {
     await eventually(() => expect(reconciler.keys.slice(2).sort()).toEqual(['default/a', 'default/b']));
   });
 
-  it('maps watched objects through the given function, filters with predicates, and shares indexed informers', async () => {
+  it('maps watched objects through the given function (not on resyncs), filters with predicates, and shares indexed informers', async () => {
     const m = manager();
     const reconciler = recording();
     const events: string[] = [];
+    const resyncKeys: number[] = [];
     newControllerManagedBy(m)
       .named('by-label')
       .for(configMapDefinition, { predicates: ignoreDeletes, hooks: { onDelete: (object, keys) => void events.push(`delete ${object.metadata.name} → ${keys.length}`) } })
-      .watches(secretDefinition, (s) => (s.metadata.labels?.['wakes'] ? [`default/${s.metadata.labels['wakes']}`] : []), { informer: { namespace: 'default' } })
+      .watches(secretDefinition, (s) => (s.metadata.labels?.['wakes'] ? [`default/${s.metadata.labels['wakes']}`] : []), {
+        informer: { namespace: 'default', resyncMs: 50 },
+        hooks: { onUpdate: (old, cur, keys) => void (old === cur && resyncKeys.push(keys.length)) },
+      })
       .withIndexer(secretDefinition, OWNER_UID_INDEX, indexByOwnerUid, { informer: { namespace: 'default' } })
       .workers(1)
       .complete(({ lister }) => {
@@ -120,6 +124,9 @@ describe('controller builder', () => {
     await client.resource(configMapDefinition).create(cm('z'));
     await eventually(() => expect(reconciler.keys).toEqual(['default/x', 'default/y', 'default/z']));
     expect(m.activity().map((loop) => loop.name)).toEqual(['by-label']);
+    // A resync of a watched kind (the same object again) enqueues nothing.
+    await eventually(() => expect(resyncKeys.length).toBeGreaterThan(1));
+    expect(new Set(resyncKeys)).toEqual(new Set([0]));
   });
 
   it('refuses an incomplete chain', () => {
