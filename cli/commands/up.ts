@@ -80,7 +80,7 @@ async function startServer(flags: Flags, clock: ClusterClock, supervisor: Superv
     host: String(flags['host']),
     port: Number(flags['port']),
     dataDir: flags['data-dir'] ? resolve(String(flags['data-dir'])) : undefined,
-    logger: logs.apiServerLogger,
+    logger: logs.logger('apiserver'),
     // Every timestamp the server sets reads it; metrics scrapes follow its speed.
     clock,
     random,
@@ -153,7 +153,9 @@ export async function up(argv: string[]): Promise<void> {
     seedArgs: seedArgs(flags),
     logLevel: logs.fileLevel,
   };
-  const supervisor = new Supervisor({ logDir, notify: (m) => console.log(`kubesim: ${m}`), onOutput: logs.print });
+  // A component that exits or cannot start is a warning: it stands out on the terminal.
+  const supervisorLog = logs.logger('supervisor');
+  const supervisor = new Supervisor({ logDir, notify: (m) => supervisorLog.warn({}, m), onOutput: logs.print });
   const stop = untilSignal();
   const server = await startServer(flags, clock, supervisor, logs, stop);
   writeKubeconfig(kubeconfig, server.url);

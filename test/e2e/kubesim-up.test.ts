@@ -91,7 +91,8 @@ describe('kubesim up', () => {
     const before = await run(['status', '--kubeconfig', kubeconfig]);
     const pid = Number(before.match(/deployment\s+running \(pid (\d+)\)/)?.[1]);
     process.kill(pid, 'SIGKILL');
-    await up.waitForOutput(/deployment was killed by SIGKILL; restarting in 1\.0s/);
+    // A warning, so a short line (no colour: the output is a pipe here).
+    await up.waitForOutput(/^\d\d:\d\d:\d\d supervisor warn  deployment was killed by SIGKILL; restarting in 1\.0s/m);
     await eventually(async () => expect(await run(['status', '--kubeconfig', kubeconfig])).toMatch(/deployment\s+running \(pid \d+\), 1 restart/));
   });
 
