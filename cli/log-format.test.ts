@@ -42,6 +42,7 @@ describe('createTerminalLog', () => {
   it('prints entries at or above the threshold, one short line each', () => {
     const { print, printed } = terminal('warn');
     print('replicaset', `${line({ level: 'info' })}\n`);
+    print('replicaset', JSON.stringify({ time: AT, msg: 'level not first', level: 'debug' }));
     print('replicaset', line({ level: 'warn', msg: 'slow' }));
     print('replicaset', line({ level: 'error', msg: 'down' }));
     print('replicaset', line({ level: 'fatal', msg: 'gone' }));

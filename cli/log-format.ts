@@ -80,12 +80,17 @@ export function createTerminalLog(options: TerminalLogOptions): (source: string,
   return (source, line) => {
     const text = line.endsWith('\n') ? line.slice(0, -1) : line;
     if (text.trim() === '' || threshold === Number.POSITIVE_INFINITY) return;
+    // Most lines are below the threshold: their level, first in every line, skips the parse.
+    if (rank(LEADING_LEVEL.exec(text)?.[1]) < threshold) return;
     const entry = parseLogLine(text);
     if (!entry) return void options.out.write(`${source} | ${text}\n`);
     if (rank(entry.level) < threshold) return;
     options.out.write(`${formatLogEntry({ component: source, ...entry }, options)}\n`);
   };
 }
+
+/** The level of a line as controllers/runtime/logger.ts writes it: `{"level":"info",…`. */
+const LEADING_LEVEL = /^\{"level":"(\w+)"/;
 
 /** rank is a level name's place in LOG_LEVELS; names it does not know (fatal) always show. */
 function rank(level: unknown): number {
