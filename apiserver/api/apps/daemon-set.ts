@@ -14,7 +14,7 @@ import { mergeByKey, retainKeys } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { validateDaemonSet } from './daemon-set-validation.js';
-import { APPS_V1 } from './replica-set.js';
+import { APPS_V1 } from './apps-v1.js';
 import { workloadWideColumns } from './workload-columns.js';
 
 export const RollingUpdateDaemonSetSchema = z

@@ -13,8 +13,9 @@ import { mergeByKey, retainKeys } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { validateDeployment } from './deployment-validation.js';
-import { APPS_V1 } from './replica-set.js';
+import { APPS_V1 } from './apps-v1.js';
 import { workloadWideColumns } from './workload-columns.js';
+import { DeploymentMessage } from './deployment-protobuf.js';
 
 export const RollingUpdateDeploymentSchema = z
   .object({
@@ -176,6 +177,8 @@ export const deploymentDefinition: ResourceDefinition<Deployment> = {
     ageColumn,
     ...workloadWideColumns(selectorString, 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.'),
   ],
+  protobuf: DeploymentMessage,
+  liveView: 'deployments',
   storage: { resource: 'deployments.apps' },
 };
 

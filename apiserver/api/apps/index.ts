@@ -27,8 +27,8 @@ export {
 } from './deployment.js';
 export { validateDeployment } from './deployment-validation.js';
 export { daemonSetDefinition, DaemonSetSchema, defaultDaemonSet, type DaemonSet, type DaemonSetStatus } from './daemon-set.js';
+export { APPS_V1 } from './apps-v1.js';
 export {
-  APPS_V1,
   defaultReplicaSet,
   replicaSetDefinition,
   ReplicaSetConditionSchema,

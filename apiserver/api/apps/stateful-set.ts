@@ -13,7 +13,7 @@ import { IntOrStringSchema, LabelSelectorSchema, TimeSchema, typeMetaFields } fr
 import { mergeByKey, retainKeys } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { ResourceDefinition } from '../resource-definition.js';
-import { APPS_V1 } from './replica-set.js';
+import { APPS_V1 } from './apps-v1.js';
 import { validateStatefulSet } from './stateful-set-validation.js';
 import { workloadWideColumns } from './workload-columns.js';
 

@@ -10,6 +10,7 @@ import type { FieldError, PrintColumn, ResourceDefinition } from '../resource-de
 import { hpaV1FromStorage, hpaV1ToStorage, hpaV1ToV2 } from './horizontal-pod-autoscaler-conversion.js';
 import { validateHorizontalPodAutoscaler } from './horizontal-pod-autoscaler-validation.js';
 import { horizontalPodAutoscalerColumns } from './horizontal-pod-autoscaler.js';
+import { HorizontalPodAutoscalerV1Message } from './horizontal-pod-autoscaler-v1-protobuf.js';
 
 const V1 = 'io.k8s.api.autoscaling.v1';
 
@@ -104,5 +105,6 @@ export const horizontalPodAutoscalerV1Definition: ResourceDefinition<HorizontalP
   tracksGeneration: true,
   subresources: { status: true },
   printColumns: columnsV1,
+  protobuf: HorizontalPodAutoscalerV1Message,
   storage: { resource: 'horizontalpodautoscalers.autoscaling', toStorage: hpaV1ToStorage, fromStorage: hpaV1FromStorage },
 };

@@ -14,6 +14,7 @@ import { defaultBehavior, HorizontalPodAutoscalerBehaviorSchema } from './horizo
 import { validateHorizontalPodAutoscaler } from './horizontal-pod-autoscaler-validation.js';
 import { AUTOSCALING_V2, CrossVersionObjectReferenceSchema, type MetricSpec, MetricSpecSchema } from './metric-spec.js';
 import { MetricStatusSchema } from './metric-status.js';
+import { HorizontalPodAutoscalerMessage } from './horizontal-pod-autoscaler-protobuf.js';
 
 /** DEFAULT_CPU_UTILIZATION is the target of the implicit metric of an HPA without metrics. */
 export const DEFAULT_CPU_UTILIZATION = 80;
@@ -146,5 +147,7 @@ export const horizontalPodAutoscalerDefinition: ResourceDefinition<HorizontalPod
   tracksGeneration: true,
   subresources: { status: true },
   printColumns: horizontalPodAutoscalerColumns,
+  protobuf: HorizontalPodAutoscalerMessage,
+  liveView: 'hpas',
   storage: { resource: 'horizontalpodautoscalers.autoscaling' },
 };

@@ -16,6 +16,7 @@ import { invalid, notSupported, required, validateNonnegativeField } from '../va
 import { workloadWideColumns } from '../apps/workload-columns.js';
 import { BATCH_V1, JobTemplateSpecSchema } from './job-spec.js';
 import { validateJobSpec } from './job-validation.js';
+import { CronJobMessage } from './job-protobuf.js';
 
 export const CONCURRENCY_POLICIES = ['Allow', 'Forbid', 'Replace'] as const;
 export type ConcurrencyPolicy = (typeof CONCURRENCY_POLICIES)[number];
@@ -136,5 +137,6 @@ export const cronJobDefinition: ResourceDefinition<CronJob> = {
       cell: (cj: CronJob, context: { nowMs: number }) => c.cell({ spec: cj.spec?.jobTemplate?.spec }, context),
     })),
   ],
+  protobuf: CronJobMessage,
   storage: { resource: 'cronjobs.batch' },
 };

@@ -14,6 +14,7 @@ import type { ResourceDefinition } from '../resource-definition.js';
 import { workloadWideColumns } from '../apps/workload-columns.js';
 import { BATCH_V1, JobSpecSchema, JobStatusSchema, type JobCondition } from './job-spec.js';
 import { validateJob } from './job-validation.js';
+import { JobMessage } from './job-protobuf.js';
 
 /** CONTROLLER_UID_LABEL is the label of a Job's generated selector (and its pods). */
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
@@ -122,5 +123,6 @@ export const jobDefinition: ResourceDefinition<Job> = {
     ...workloadWideColumns(formatLabelSelector, 'Selector is a label query over pods that should match the pod count.'),
   ],
   fieldSelectors: { 'status.successful': (job) => String(job.status?.succeeded ?? 0) },
+  protobuf: JobMessage,
   storage: { resource: 'jobs.batch' },
 };

@@ -1,7 +1,7 @@
 /** core/v1 Pod: a group of containers scheduled together onto one node. */
 import { z } from 'zod';
 import { typeMetaFields } from '../meta.js';
-import type { FieldError, ResourceDefinition } from '../resource-definition.js';
+import type { DeleteRequest, FieldError, KindStrategy, ResourceDefinition } from '../resource-definition.js';
 import { forbidden } from '../validation.js';
 import { deepEqual } from '../deep-equal.js';
 import { defaultPod } from './pod-defaults.js';
@@ -9,6 +9,7 @@ import { podColumns } from './pod-printing.js';
 import { PodSpecSchema, validatePodSpec, type PodSpec } from './pod-spec.js';
 import { PodStatusSchema } from './pod-status.js';
 import { K8S_CORE } from './schema-helpers.js';
+import { PodMessage } from './pod-protobuf.js';
 
 export const PodSchema = z
   .object({
@@ -56,6 +57,21 @@ function mutableFieldsCleared(spec: PodSpec, old: PodSpec): PodSpec {
   return copy;
 }
 
+const DEFAULT_GRACE_SECONDS = 30;
+
+/** Pods are deleted gracefully once scheduled: the kubelet stops the containers and then
+ * confirms with a delete of grace period 0. Unscheduled and finished pods go at once. */
+const podStrategy: KindStrategy = {
+  returnDeletedObject: true,
+  gracePeriodSeconds(object, request: DeleteRequest): number | undefined {
+    const pod = object as unknown as Pod;
+    const phase = pod.status?.phase;
+    if (!pod.spec?.nodeName || phase === 'Succeeded' || phase === 'Failed') return undefined;
+    const grace = request.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
+    return grace > 0 ? grace : undefined;
+  },
+};
+
 export const podDefinition: ResourceDefinition<Pod> = {
   group: '',
   version: 'v1',
@@ -68,6 +84,7 @@ export const podDefinition: ResourceDefinition<Pod> = {
   schema: PodSchema,
   defaults: defaultPod,
   validate: (pod, old) => [...validatePodSpec(pod.spec, 'spec'), ...(old ? validatePodUpdate(pod, old) : [])],
+  strategy: podStrategy,
   tracksGeneration: false,
   subresources: { status: true, extra: ['binding', 'log', 'eviction'] },
   printColumns: podColumns,
@@ -81,5 +98,7 @@ export const podDefinition: ResourceDefinition<Pod> = {
     'status.podIP': (pod) => pod.status?.podIP ?? pod.status?.podIPs?.[0]?.ip ?? '',
     'status.nominatedNodeName': (pod) => pod.status?.nominatedNodeName ?? '',
   },
+  protobuf: PodMessage,
+  liveView: 'pods',
   storage: { resource: 'pods' },
 };

@@ -5,8 +5,10 @@ import { keyDefault, mergeByKey } from '../patch-meta.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { PROTOCOLS } from './container.js';
 import { K8S_CORE, enumOf } from './schema-helpers.js';
+import { serviceStrategy } from './service-allocation.js';
 import { serviceColumns } from './service-printing.js';
 import { validateService } from './service-validation.js';
+import { ServiceMessage } from './service-protobuf.js';
 
 export const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'] as const;
 export type ServiceType = (typeof SERVICE_TYPES)[number];
@@ -131,6 +133,7 @@ export const serviceDefinition: ResourceDefinition<Service> = {
   schema: ServiceSchema,
   defaults: defaultService,
   validate: validateService,
+  strategy: serviceStrategy,
   tracksGeneration: false,
   subresources: { status: true },
   printColumns: serviceColumns,
@@ -138,5 +141,7 @@ export const serviceDefinition: ResourceDefinition<Service> = {
     'spec.clusterIP': (service) => service.spec?.clusterIP ?? '',
     'spec.type': (service) => service.spec?.type ?? '',
   },
+  protobuf: ServiceMessage,
+  liveView: 'services',
   storage: { resource: 'services' },
 };
