@@ -8,7 +8,6 @@
 import type { z } from 'zod';
 import type { MessageType } from './protobuf/message-type.js';
 import type { SchemaDocument } from './schema-node.js';
-import type { NameRule } from './validation.js';
 
 /** KubeObject is the loose shape every stored object has. Code that knows the kind uses
  * the kind's own `z.infer` type instead. */
@@ -33,6 +32,9 @@ export interface KubeObject {
   };
   [key: string]: unknown;
 }
+
+/** NameRule names the validator a kind applies to metadata.name (validation.ts validateName). */
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label';
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date';
 

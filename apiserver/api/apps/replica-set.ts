@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { APPS_V1 } from './apps-v1.js';
-import { defaultPodSpec, PodTemplateSpecSchema } from '../core/pod-spec.js';
+import { PodTemplateSpecSchema } from '../core/pod-spec.js';
+import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { formatLabelSelector } from '../labels.js';
