@@ -3,7 +3,9 @@
  * schema, defaulting, extra validation, printer columns, field selectors, subresources and
  * storage. The registry lists a group's versions in preference order (autoscaling/v2
  * before autoscaling/v1). Routes, discovery, OpenAPI, Tables and clients are all derived from these
- * definitions; adding a kind means one schema file plus one definition.
+ * definitions, and so is each kind's behaviour (strategy hooks, protobuf table, live-view
+ * interest): adding a kind is one file plus one line in its group's list
+ * (docs/adding-a-kind.md).
  */
 import type { z } from 'zod';
 import type { MessageType } from './protobuf/message-type.js';
