@@ -6,6 +6,7 @@
  * clients write has a table.
  */
 import { describe, expect, it } from 'vitest';
+import { ScaleSchema } from './autoscaling/scale.js';
 import { builtinDefinitions } from './builtin.js';
 import { protobufMessageFor } from './builtin-protobuf.js';
 import { isScalar, type FieldSpec, type MessageType } from './protobuf/message-type.js';
@@ -81,6 +82,14 @@ describe('built-in protobuf tables', () => {
     const table = def.protobuf!;
     const excluded = NOT_IN_MESSAGES(def.kind);
     expect(missingNames(table, doc.root, doc, def.kind).filter((path) => !excluded.has(path))).toEqual([]);
+  });
+
+  it('autoscaling/v1 Scale (the /scale body): the table and the schema agree both ways', () => {
+    const doc = schemaDocumentOf(ScaleSchema);
+    const table = protobufMessageFor('autoscaling/v1', 'Scale')!;
+    const excluded = NOT_IN_MESSAGES('Scale');
+    expect(unknownNames(table, doc.root, doc, 'Scale')).toEqual([]);
+    expect(missingNames(table, doc.root, doc, 'Scale').filter((path) => !excluded.has(path))).toEqual([]);
   });
 
   it('cover the kinds kubectl ≥ 1.32 creates through typed clients', () => {
