@@ -86,10 +86,11 @@ export async function startClusterWith(options: ClusterWithOptions = {}): Promis
   let kubelet: RunningKubelet | undefined;
   const components = new AbortController();
   const running: Array<Promise<unknown>> = [];
-  // Last registered, first run: components stop before the kubelet, the client and the server.
+  // Registered first, so it runs after the test's own cleanups: the kubelet, the controllers
+  // and the scheduler stop (a failure of one surfaces here), then the client and the server.
   defer(async () => {
     components.abort();
-    await Promise.allSettled(running);
+    await Promise.all(running);
   });
   const startControllers = (names: ControllerName[]): RunningControllers => {
     const abort = new AbortController();
