@@ -62,7 +62,8 @@ export const DaemonSetConditionSchema = z
   })
   .meta({ id: `${APPS_V1}.DaemonSetCondition`, description: 'DaemonSetCondition describes the state of a DaemonSet at a certain point.' });
 
-const count = (description: string) => z.number().int().describe(description);
+/** The four counts Kubernetes always serves (int32 without omitempty): 0 until the controller counts. */
+const count = (description: string) => z.number().int().default(0).describe(description);
 
 export const DaemonSetStatusSchema = z
   .object({
