@@ -4,7 +4,7 @@
  * run several servers in one process.
  */
 import type { Store, ObjectRef, StoredActor, StoredObject } from '../../store/index.js';
-import type { Random } from '../../controllers/runtime/random.js';
+import type { Random } from '../api/machinery/random.js';
 import { notFound, pathNotFound, type ResourceName } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';

@@ -3,7 +3,7 @@
  * creationTimestamp, generation, names from generateName, and the fields a client can never
  * change on update. Also the metadata validation every kind shares.
  */
-import type { Random } from '../../controllers/runtime/random.js';
+import type { Random } from '../api/machinery/random.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { FieldError, KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { required, validateLabels, validateName } from '../api/validation.js';

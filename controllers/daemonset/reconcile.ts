@@ -10,7 +10,7 @@ import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { labelSelectorFromStructured, type LabelSelectorQuery } from '../../apiserver/api/labels.js';
 import type { Expectations } from '../runtime/expectations.js';
-import type { ReadonlyPod } from '../replicaset/pod-state.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { requestKey, terminalError } from '../runtime/reconciler.js';
 import type { Clock, EventRecorder, Lister, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 import { podsByNode, templateHash } from './daemon-pods.js';

@@ -4,8 +4,8 @@
  * surge) or maxSurge (with surge). The manage step then recreates pods on emptied nodes and
  * prunes a node's extra pods. Pure: no I/O, no mutation.
  */
-import { isPodAvailable, type ReadonlyPod } from '../replicaset/pod-state.js';
-import { scaledValue } from '../deployment/rolling-math.js';
+import { isPodAvailable, type ReadonlyPod } from '../runtime/pods/pod-state.js';
+import { scaledValue } from '../../apiserver/api/machinery/int-or-percent.js';
 import { isPodUpdated } from './daemon-pods.js';
 import { nodeShouldRunDaemonPod, type ReadonlyDaemonSet, type ReadonlyNode } from './node-eligibility.js';
 

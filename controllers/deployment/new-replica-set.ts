@@ -15,7 +15,7 @@ import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import type { LabelSelector, OwnerReference } from '../../apiserver/api/meta.js';
 import { hasProgressDeadline } from './progress.js';
-import { computeHash, POD_TEMPLATE_HASH_LABEL } from './pod-template-hash.js';
+import { computeHash, POD_TEMPLATE_HASH_LABEL } from '../runtime/pods/pod-template-hash.js';
 import { maxSurge, newRSNewReplicas } from './rolling-math.js';
 import type { ReadonlyReplicaSet } from './replica-sets.js';
 import { equalIgnoreHash, findNewReplicaSet, findOldReplicaSets } from './replica-sets.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import {
   deploymentComplete,
   deploymentProgressing,

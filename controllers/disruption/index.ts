@@ -20,7 +20,6 @@ export {
   desiredHealthyOf,
   isPodReady,
   needsControllerScale,
-  scaledValue,
   syncFailedStatus,
   type BudgetInputs,
   type BudgetStatus,

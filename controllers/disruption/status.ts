@@ -6,6 +6,7 @@
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { DISRUPTION_ALLOWED_CONDITION, type PodDisruptionBudget, type PodDisruptionBudgetStatus } from '../../apiserver/api/policy/pod-disruption-budget.js';
 import type { DeepReadonly } from '../runtime/types.js';
+import { scaledValue } from '../../apiserver/api/machinery/int-or-percent.js';
 
 /** DELETION_TIMEOUT_MS is how long an evicted pod may take to disappear before the controller
  * counts it again (DeletionTimeout, 2 minutes). */
@@ -21,17 +22,10 @@ export function needsControllerScale(spec: Spec): boolean {
   return spec.maxUnavailable !== undefined || typeof spec.minAvailable === 'string';
 }
 
-/** scaledValue resolves an int-or-percent against `total`, rounding percentages up
- * (intstr.GetScaledValueFromIntOrPercent with roundUp). */
-export function scaledValue(value: number | string, total: number): number {
-  if (typeof value === 'number') return value;
-  return Math.ceil((Number.parseInt(value, 10) * total) / 100);
-}
-
 /** desiredHealthyOf is how many healthy pods the budget requires of `expectedCount` (≥ 0). */
 export function desiredHealthyOf(spec: Spec, expectedCount: number): number {
-  if (spec.maxUnavailable !== undefined) return Math.max(0, expectedCount - scaledValue(spec.maxUnavailable, expectedCount));
-  if (spec.minAvailable !== undefined) return scaledValue(spec.minAvailable, expectedCount);
+  if (spec.maxUnavailable !== undefined) return Math.max(0, expectedCount - scaledValue(spec.maxUnavailable, expectedCount, true));
+  if (spec.minAvailable !== undefined) return scaledValue(spec.minAvailable, expectedCount, true);
   return 0;
 }
 

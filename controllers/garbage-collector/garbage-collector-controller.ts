@@ -4,7 +4,7 @@
  * reconciler (reconcile.ts). Discovery is repeated periodically so kinds that appear later
  * (CustomResourceDefinitions) are collected too. Nothing here makes decisions.
  */
-import { isAbortError } from '../runtime/clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { createController, type Controller } from '../runtime/controller.js';
 import type { DiscoveredResource } from '../runtime/client/discovery.js';
 import type { Manager } from '../runtime/manager.js';

@@ -15,7 +15,7 @@ import type { Lease } from '../../apiserver/api/coordination/lease.js';
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { isAbortError } from '../runtime/clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { rfc3339Seconds } from '../runtime/event-recorder.js';
 import { NODE_NAME_INDEX } from '../runtime/indexers.js';
 import { keyOf, reconcileLogger } from '../runtime/reconciler.js';

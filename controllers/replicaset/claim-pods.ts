@@ -10,7 +10,7 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { LabelSelectorQuery } from '../../apiserver/api/labels.js';
 import type { DeepReadonly, ResourceClient } from '../runtime/types.js';
 import { controllerRefOf, newControllerRef } from './owners.js';
-import type { ReadonlyPod } from './pod-state.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 
 /** ClaimContext is what claimPods needs to know about the claiming ReplicaSet. */
 export interface ClaimContext {

@@ -15,7 +15,7 @@ import { claimPods } from './claim-pods.js';
 import type { Expectations } from '../runtime/expectations.js';
 import { manageReplicas } from './manage-replicas.js';
 import { CONTROLLER_UID_INDEX, controllerRefOf, isControlledBy } from './owners.js';
-import { isPodActive, isPodTerminating, type ReadonlyPod } from './pod-state.js';
+import { isPodActive, isPodTerminating, type ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { calculateStatus, statusNeedsUpdate, type ReplicaSetStatus } from './status.js';
 
 /**

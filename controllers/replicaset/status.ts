@@ -5,7 +5,7 @@
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
 import type { DeepReadonly } from '../runtime/types.js';
-import { formatTime, isPodAvailable, isPodReady, type ReadonlyPod } from './pod-state.js';
+import { formatTime, isPodAvailable, isPodReady, type ReadonlyPod } from '../runtime/pods/pod-state.js';
 
 /** ReplicaSetStatus is apps/v1 ReplicaSetStatus. */
 export type ReplicaSetStatus = NonNullable<ReplicaSet['status']>;

@@ -14,7 +14,7 @@ import { isNotFound } from '../../apiserver/api/api-error.js';
 import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from './client/http-client.js';
-import { createRandom, type Random } from './random.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { Clock, DeepReadonly, EventRecorder, Logger, ResourceClient } from './types.js';
 
 /** AGGREGATION_WINDOW_MS is how long after its last occurrence an event still aggregates. */

@@ -19,7 +19,7 @@
 import { setMaxListeners } from 'node:events';
 import { isAlreadyExists, isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
-import { isAbortError } from './clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import type { KubeClient } from './client/http-client.js';
 import type { Clock, Logger, ResourceClient } from './types.js';
 

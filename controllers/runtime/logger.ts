@@ -2,7 +2,7 @@
  * A small structured logger: one JSON object per line, pino's shape, no dependencies (the
  * processes built on controllers/runtime do not load fastify just to log).
  */
-import { createRealClock } from './clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import type { Clock, Logger } from './types.js';
 
 /** LOG_LEVELS orders the levels (pino's numbers); `silent` drops everything. */

@@ -8,7 +8,7 @@
 import type { StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { isPodAvailable, isPodReady } from '../replicaset/pod-state.js';
+import { isPodAvailable, isPodReady } from '../runtime/pods/pod-state.js';
 import type { DeepReadonly, Reconciler, Request, Result } from '../runtime/types.js';
 import { runActions } from './actions.js';
 import { SET_UID_INDEX, type ReadonlyStatefulSet, type StatefulSetDeps } from './deps.js';

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { startBatchCluster, type BatchCluster } from '../support/batch-cluster.js';
 import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
 

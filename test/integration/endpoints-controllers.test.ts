@@ -16,7 +16,7 @@ import { serviceDefinition, type Service } from '../../apiserver/api/core/servic
 import { endpointSliceDefinition, type EndpointSlice } from '../../apiserver/api/discovery/endpoint-slice.js';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger, silentLogger } from '../../controllers/runtime/logger.js';
 import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
 import { runScheduler } from '../../scheduler/main.js';

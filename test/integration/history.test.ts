@@ -11,9 +11,9 @@ import type { HistoryItem, HistoryList } from '../../apiserver/api/kubesim/histo
 import { followHistory, HISTORY_PATH } from '../../cli/commands/history-client.js';
 import { buildTraceTree, countNodes } from '../../cli/commands/trace-tree.js';
 import { runControllers } from '../../controllers/run-controllers.js';
-import { CAUSE_HEADER } from '../../controllers/runtime/cause.js';
+import { CAUSE_HEADER } from '../../apiserver/api/machinery/cause.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
 import { runScheduler } from '../../scheduler/main.js';

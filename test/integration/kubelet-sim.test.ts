@@ -11,7 +11,7 @@ import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
 import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
 import type { WatchEvent } from '../../controllers/runtime/types.js';
 import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';

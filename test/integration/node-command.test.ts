@@ -14,7 +14,7 @@ import { UsageError } from '../../cli/args.js';
 import { listNodes, node, setNodeKubelet } from '../../cli/commands/node.js';
 import { kubeconfigYaml } from '../../cli/kubeconfig.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { startFakeNode, type FakeNode } from '../support/fake-node.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
 

@@ -6,7 +6,7 @@ import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
 import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { microTime } from '../../controllers/runtime/leader-election.js';
 import { createManager, type Manager, type ManagerOptions } from '../../controllers/runtime/manager.js';

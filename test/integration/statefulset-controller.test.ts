@@ -14,7 +14,7 @@ import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persis
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
 import { runScheduler } from '../../scheduler/main.js';

@@ -20,7 +20,7 @@ import { formatCpuMillis } from '../../apiserver/api/quantity.js';
 import { ageColumn, nameColumn } from '../../apiserver/api/printing.js';
 import type { ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { isAbortError } from '../../controllers/runtime/clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { rfc3339Seconds } from '../../controllers/runtime/event-recorder.js';
 import type { Clock } from '../../controllers/runtime/types.js';
 import type { TestCluster } from './test-cluster.js';

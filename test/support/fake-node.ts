@@ -8,7 +8,7 @@ import { isConflict } from '../../apiserver/api/api-error.js';
 import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
 import { nodeDefinition, type Node, type NodeCondition } from '../../apiserver/api/core/node.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { isAbortError } from '../../controllers/runtime/clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import type { Clock } from '../../controllers/runtime/types.js';
 
 /** FakeNodeOptions configure startFakeNode. */

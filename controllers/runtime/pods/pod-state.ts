@@ -1,10 +1,10 @@
 /**
- * Pure questions about a pod that the ReplicaSet controller asks over and over (Kubernetes'
+ * Pure questions about a pod that the workload controllers ask over and over (Kubernetes'
  * podutil.IsPodReady / IsPodAvailable and controller.IsPodActive). They read cached objects
  * only and never mutate them.
  */
-import type { Pod } from '../../apiserver/api/core/pod.js';
-import type { DeepReadonly } from '../runtime/types.js';
+import type { Pod } from '../../../apiserver/api/core/pod.js';
+import type { DeepReadonly } from '../types.js';
 
 /** ReadonlyPod is a pod as the informer cache hands it out: shared, never to be edited. */
 export type ReadonlyPod = DeepReadonly<Pod>;
