@@ -25,7 +25,7 @@ import { createRandom, type Random } from '../apiserver/api/machinery/random.js'
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { isStatusCurrent, newNode, nodeLabels, nodeLease, nodeStatus, NODE_LEASE_NAMESPACE, podCidrOf, type NodeCapacity, type NodeConfig } from './node-object.js';
 import { PodIpAllocator } from './pod-ip-allocator.js';
-import { formatTime } from './stages/time.js';
+import { rfc3339 } from '../apiserver/api/machinery/time.js';
 
 /** HeartbeatIntervals are the kubelet's defaults, in cluster time (so they scale with speed). */
 export interface HeartbeatIntervals {
@@ -132,8 +132,8 @@ export class NodeAgent {
 
   snapshot(): NodeAgentSnapshot {
     const snapshot: NodeAgentSnapshot = { name: this.name, state: this.state, podCIDR: podCidrOf(this.options.config), pods: this.ips.size };
-    if (this.lastLeaseRenewalMs !== undefined) snapshot.lastLeaseRenewal = formatTime(this.lastLeaseRenewalMs);
-    if (this.lastStatusReportMs !== undefined) snapshot.lastStatusReport = formatTime(this.lastStatusReportMs);
+    if (this.lastLeaseRenewalMs !== undefined) snapshot.lastLeaseRenewal = rfc3339(this.lastLeaseRenewalMs);
+    if (this.lastStatusReportMs !== undefined) snapshot.lastStatusReport = rfc3339(this.lastStatusReportMs);
     return snapshot;
   }
 

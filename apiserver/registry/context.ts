@@ -63,11 +63,6 @@ export function storageDefinitionOf(ctx: RegistryContext, def: ResourceDefinitio
   return storageDef;
 }
 
-/** rfc3339 formats a time as Kubernetes' metav1.Time (UTC, seconds precision). */
-export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
 /** asKube views a stored object as a KubeObject (the store only knows metadata.resourceVersion). */
 export function asKube(stored: StoredObject): KubeObject {
   return stored as unknown as KubeObject;

@@ -7,6 +7,7 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import { DISRUPTION_ALLOWED_CONDITION, type PodDisruptionBudget, type PodDisruptionBudgetStatus } from '../../apiserver/api/policy/pod-disruption-budget.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import { scaledValue } from '../../apiserver/api/machinery/int-or-percent.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** DELETION_TIMEOUT_MS is how long an evicted pod may take to disappear before the controller
  * counts it again (DeletionTimeout, 2 minutes). */
@@ -130,12 +131,8 @@ function withAllowedCondition(pdb: ReadonlyBudget, { nowMs, ...wanted }: Allowed
   const conditions = (structuredClone(pdb.status?.conditions) ?? []) as NonNullable<PodDisruptionBudgetStatus['conditions']>;
   const old = conditions.find((c) => c.type === DISRUPTION_ALLOWED_CONDITION);
   const transitioned = old?.status !== wanted.status;
-  const lastTransitionTime = transitioned || !old?.lastTransitionTime ? formatTime(nowMs) : old.lastTransitionTime;
+  const lastTransitionTime = transitioned || !old?.lastTransitionTime ? rfc3339(nowMs) : old.lastTransitionTime;
   const condition = { type: DISRUPTION_ALLOWED_CONDITION, ...wanted, lastTransitionTime };
   return [...conditions.filter((c) => c !== old), condition];
 }
 
-/** formatTime renders ms as a Kubernetes Time (RFC 3339, seconds, UTC). */
-function formatTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}

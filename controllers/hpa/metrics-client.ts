@@ -10,6 +10,7 @@
  */
 import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
 import type { KubeClient } from '../runtime/client/http-client.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 
 /** PodMetric is one pod's usage sample: the value in milli-units (millicores, milli-bytes),
  * measured over `windowMs` ending at `timestampMs`. */
@@ -124,8 +125,7 @@ function usageOf(value: unknown): number | undefined {
 // A sample without a readable timestamp counts as infinitely old (Go's zero time), which
 // makes the CPU readiness check treat it as taken before the pod became ready.
 function timeOf(value: unknown): number {
-  const ms = typeof value === 'string' ? Date.parse(value) : NaN;
-  return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
+  return (typeof value === 'string' ? parseTimeMs(value) : undefined) ?? Number.NEGATIVE_INFINITY;
 }
 
 const DURATION_PART = /(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/gy;

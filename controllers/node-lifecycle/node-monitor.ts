@@ -16,12 +16,12 @@ import { isNotFound } from '../../apiserver/api/api-error.js';
 import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
-import { rfc3339Seconds } from '../runtime/event-recorder.js';
 import { NODE_NAME_INDEX } from '../runtime/indexers.js';
 import { keyOf, reconcileLogger } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, ResourceClient, Result, Runnable, WorkQueue } from '../runtime/types.js';
 import { assessNodeHealth, NODE_LEASE_NAMESPACE, readyStatus, unknownConditions } from './node-health.js';
 import { desiredTaints } from './taints.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 type ReadonlyNode = DeepReadonly<Node>;
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -129,7 +129,7 @@ async function markPodNotReady(deps: NodeMonitorDeps, pod: ReadonlyPod, nowMs: n
   for (const condition of copy.status?.conditions ?? []) {
     if (condition.type !== 'Ready') continue;
     condition.status = 'False';
-    condition.lastTransitionTime = rfc3339Seconds(nowMs);
+    condition.lastTransitionTime = rfc3339(nowMs);
   }
   const updated = await deps.pods.updateStatus(copy);
   deps.recorder.event(updated, 'Warning', 'NodeNotReady', 'Node is not ready');

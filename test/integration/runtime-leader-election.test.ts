@@ -4,10 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
-import { createLeaderElector, microTime, type LeaderElector } from '../../controllers/runtime/leader-election.js';
+import { createLeaderElector, type LeaderElector } from '../../controllers/runtime/leader-election.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { eventually } from '../support/eventually.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { rfc3339Micro } from '../../apiserver/api/machinery/time.js';
 
 let cluster: TestCluster;
 let client: KubeClient;
@@ -92,7 +93,7 @@ describe('leader election', () => {
     const a = candidate('a');
     await eventually(() => expect(a.elector.isLeader()).toBe(true));
     const current = await lease();
-    const stolen: Lease = { ...current, spec: { ...current.spec, holderIdentity: 'thief', leaseDurationSeconds: 3600, renewTime: microTime(Date.now()) } };
+    const stolen: Lease = { ...current, spec: { ...current.spec, holderIdentity: 'thief', leaseDurationSeconds: 3600, renewTime: rfc3339Micro(Date.now()) } };
     await eventually(async () => void (await client.resource(leaseDefinition).update({ ...(await lease()), spec: stolen.spec })));
     await eventually(() => expect(a.leaderSignal()?.aborted).toBe(true));
     expect(a.elector.isLeader()).toBe(false);

@@ -5,22 +5,10 @@
  */
 import type { Pod } from '../../../apiserver/api/core/pod.js';
 import type { DeepReadonly } from '../types.js';
+import { parseTimeMs } from '../../../apiserver/api/machinery/time.js';
 
 /** ReadonlyPod is a pod as the informer cache hands it out: shared, never to be edited. */
 export type ReadonlyPod = DeepReadonly<Pod>;
-
-/** timeMs parses an RFC 3339 timestamp to ms since the epoch; undefined (Kubernetes' zero
- * time) when absent or unparsable. */
-export function timeMs(timestamp: string | undefined): number | undefined {
-  if (timestamp === undefined) return undefined;
-  const ms = Date.parse(timestamp);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** formatTime renders ms since the epoch as a Kubernetes Time (RFC 3339, seconds, UTC). */
-export function formatTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 /** isPodActive is true for a pod that still counts as a replica: not Succeeded or Failed and
  * not being deleted (controller.IsPodActive). */
@@ -50,7 +38,7 @@ export function isPodReady(pod: ReadonlyPod): boolean {
  * lastTransitionTime); undefined when the pod is not ready or the time is unknown. */
 export function podReadySinceMs(pod: ReadonlyPod): number | undefined {
   const condition = readyCondition(pod);
-  return condition?.status === 'True' ? timeMs(condition.lastTransitionTime) : undefined;
+  return condition?.status === 'True' ? parseTimeMs(condition.lastTransitionTime) : undefined;
 }
 
 /**
