@@ -19,6 +19,7 @@ import type { Pod } from '../apiserver/api/core/pod.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import type { DeepReadonly, Lister } from '../controllers/runtime/types.js';
 import type { Usage } from './usage.js';
+import { isPodReady } from '../apiserver/api/core/pod-conditions.js';
 
 /** LOAD_CPU_ANNOTATION holds a workload's total CPU demand (a quantity such as 1400m). */
 export const LOAD_CPU_ANNOTATION = 'kubesim.io/load-cpu';
@@ -87,7 +88,7 @@ export function parseLoad(annotations: Readonly<Record<string, string>> | undefi
  * Service would route to. */
 export function isServing(pod: DeepReadonly<Pod>): boolean {
   if (pod.metadata.deletionTimestamp || pod.status?.phase !== 'Running') return false;
-  return (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  return isPodReady(pod);
 }
 
 /** LoadShares is each serving pod's share (by pod uid), and the load annotations that could

@@ -18,6 +18,7 @@ import { decodeObjectBody, isPlainObject } from '../request/body.js';
 import { parseDeleteRequest } from './delete-handlers.js';
 import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
 import { rfc3339 } from '../api/machinery/time.js';
+import { isPodReady } from '../api/core/pod-conditions.js';
 
 /** EVICTION_DENIED_MESSAGE is Kubernetes' wording of a 429 from the eviction subresource. */
 export const EVICTION_DENIED_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
@@ -60,8 +61,6 @@ function canIgnoreBudget(pod: EvictedPod): boolean {
   const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata.deletionTimestamp !== undefined;
 }
-
-const isPodReady = (pod: EvictedPod) => pod.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
 
 /**
  * budgetToSpend returns the budget this eviction spends a disruption of, undefined when none

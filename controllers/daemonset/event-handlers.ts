@@ -8,10 +8,11 @@ import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
 import type { Expectations } from '../runtime/expectations.js';
-import { isPodReady, type ReadonlyPod } from '../runtime/pods/pod-state.js';
+import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
 import type { ReadonlyDaemonSet, ReadonlyNode } from './node-eligibility.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 
 /** HandlerDeps are what the handlers read and feed. */
 export interface HandlerDeps {

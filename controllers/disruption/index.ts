@@ -18,7 +18,6 @@ export {
   countHealthy,
   DELETION_TIMEOUT_MS,
   desiredHealthyOf,
-  isPodReady,
   needsControllerScale,
   syncFailedStatus,
   type BudgetInputs,

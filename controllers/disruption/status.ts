@@ -8,6 +8,7 @@ import { DISRUPTION_ALLOWED_CONDITION, type PodDisruptionBudget, type PodDisrupt
 import type { DeepReadonly } from '../runtime/types.js';
 import { scaledValue } from '../../apiserver/api/machinery/int-or-percent.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 
 /** DELETION_TIMEOUT_MS is how long an evicted pod may take to disappear before the controller
  * counts it again (DeletionTimeout, 2 minutes). */
@@ -28,13 +29,6 @@ export function desiredHealthyOf(spec: Spec, expectedCount: number): number {
   if (spec.maxUnavailable !== undefined) return Math.max(0, expectedCount - scaledValue(spec.maxUnavailable, expectedCount, true));
   if (spec.minAvailable !== undefined) return scaledValue(spec.minAvailable, expectedCount, true);
   return 0;
-}
-
-const readyStatus = (pod: ReadonlyPod) => pod.status?.conditions?.find((c) => c.type === 'Ready')?.status;
-
-/** isPodReady is true when the pod's Ready condition is True (podutil.IsPodReady). */
-export function isPodReady(pod: ReadonlyPod): boolean {
-  return readyStatus(pod) === 'True';
 }
 
 /** DisruptedPods is what stays of status.disruptedPods, and when to look again. */

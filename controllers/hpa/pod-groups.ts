@@ -8,6 +8,7 @@ import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import type { PodMetricsInfo } from './metrics-client.js';
 import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import { podReadyCondition } from '../../apiserver/api/core/pod-conditions.js';
 
 /** ReadonlyPod is a pod as the informer cache shares it. */
 export type ReadonlyPod = DeepReadonly<Pod>;
@@ -72,7 +73,7 @@ export function groupPods(pods: readonly ReadonlyPod[], options: GroupPodsOption
  * was ready (it turned unready within the initial readiness delay of starting).
  */
 function isCpuSampleUnready(pod: ReadonlyPod, options: GroupPodsOptions): boolean {
-  const ready = pod.status?.conditions?.find((condition) => condition.type === 'Ready');
+  const ready = podReadyCondition(pod);
   const startMs = parseTimeMs(pod.status?.startTime);
   if (ready === undefined || startMs === undefined) return true;
   // A missing transition time is Go's zero time: long before anything else.

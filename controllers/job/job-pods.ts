@@ -43,11 +43,6 @@ export function hasTrackingFinalizer(pod: ReadonlyPod): boolean {
   return (pod.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER);
 }
 
-/** isPodReady is true when the pod's Ready condition is True. */
-export function isPodReady(pod: ReadonlyPod): boolean {
-  return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-}
-
 /** completionIndexOf reads a pod's completion index, or undefined when absent or invalid. */
 export function completionIndexOf(pod: ReadonlyPod, completions: number): number | undefined {
   const text = pod.metadata.annotations?.[COMPLETION_INDEX_ANNOTATION];

@@ -16,9 +16,10 @@ import {
   type JobOutcome,
 } from './conditions.js';
 import { formatIndexes } from './indexes.js';
-import { hasTrackingFinalizer, isPodActive, isPodReady, isPodTerminal, type ReadonlyPod } from './job-pods.js';
+import { hasTrackingFinalizer, isPodActive, isPodTerminal, type ReadonlyPod } from './job-pods.js';
 import { hasUncounted, type Tracking } from './track-pods.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 
 /** StatusInputs are what computeJobStatus reads. */
 export interface StatusInputs {

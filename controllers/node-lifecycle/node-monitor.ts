@@ -22,6 +22,7 @@ import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Re
 import { assessNodeHealth, NODE_LEASE_NAMESPACE, readyStatus, unknownConditions } from './node-health.js';
 import { desiredTaints } from './taints.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { podReadyCondition } from '../../apiserver/api/core/pod-conditions.js';
 
 type ReadonlyNode = DeepReadonly<Node>;
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -120,7 +121,7 @@ async function markPodsNotReady(deps: NodeMonitorDeps, nodeName: string, nowMs: 
 }
 
 function claimsReady(pod: ReadonlyPod): boolean {
-  const ready = pod.status?.conditions?.find((condition) => condition.type === 'Ready');
+  const ready = podReadyCondition(pod);
   return ready !== undefined && ready.status !== 'False';
 }
 

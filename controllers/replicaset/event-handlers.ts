@@ -12,7 +12,8 @@ import type { DeepReadonly, EventHandlers, Lister, WorkQueue } from '../runtime/
 import type { Expectations } from '../runtime/expectations.js';
 import { podKey } from './manage-replicas.js';
 import { controllerRefOf, resolveControllerRef } from './owners.js';
-import { isPodReady, type ReadonlyPod } from '../runtime/pods/pod-state.js';
+import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 
 /** HandlerDeps are what the handlers read and feed. */
 export interface HandlerDeps {
