@@ -15,15 +15,13 @@ import { activeReferences, jobReference, jobsBeyondHistory, lastSuccessfulTime }
 import { jobFromTemplate } from './job-from-template.js';
 import { compileSchedule, earliestTimeMs, jobNameFor, MAX_MISSED_COUNTED, mostRecentSchedule, nextScheduleMs } from './schedule.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { indexByControllerOfKind } from '../runtime/indexers.js';
 
 /** CRONJOB_UID_INDEX files Jobs under the uid of the CronJob controlling them. */
 export const CRONJOB_UID_INDEX = 'cronJobControllerUid';
 
 /** indexByCronJobUid files a Job under its controller's uid when that is a CronJob. */
-export function indexByCronJobUid(job: DeepReadonly<Job>): string[] {
-  const ref = job.metadata.ownerReferences?.find((r) => r.controller === true && r.kind === 'CronJob');
-  return ref?.uid ? [ref.uid] : [];
-}
+export const indexByCronJobUid = indexByControllerOfKind('CronJob');
 
 /** CronJobReconcilerDeps: the Job lister must carry CRONJOB_UID_INDEX. */
 export interface CronJobReconcilerDeps {

@@ -13,6 +13,7 @@ import { keyOf } from '../runtime/reconciler.js';
 import type { EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
 import type { ReadonlyDaemonSet, ReadonlyNode } from './node-eligibility.js';
 import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** HandlerDeps are what the handlers read and feed. */
 export interface HandlerDeps {
@@ -73,7 +74,7 @@ export function podEventHandlers(deps: HandlerDeps): EventHandlers<Pod> {
 
 /** ownerOf resolves a pod's controller reference to a cached DaemonSet with the same uid. */
 function ownerOf(deps: HandlerDeps, pod: ReadonlyPod): ReadonlyDaemonSet | undefined {
-  const reference = pod.metadata.ownerReferences?.find((ref) => ref.controller === true);
+  const reference = controllerRefOf(pod);
   if (reference === undefined || reference.kind !== 'DaemonSet' || !reference.apiVersion.startsWith('apps/')) return undefined;
   const ds = deps.daemonSetLister.get(pod.metadata.namespace ?? '', reference.name);
   return ds?.metadata.uid === reference.uid ? ds : undefined;

@@ -20,6 +20,7 @@ import type { ReadonlyDaemonSet } from './node-eligibility.js';
 import { planRollingUpdate } from './rolling-update.js';
 import { calculateStatus, statusNeedsUpdate } from './status.js';
 import { removePod, syncNodes, type SyncContext } from './sync-nodes.js';
+import { isControlledBy } from '../../apiserver/api/machinery/owner-references.js';
 
 /** DAEMONSET_POD_INDEX files pods under their owners' uids (a name of our own, so the
  * ReplicaSet controller's index can share the pod informer in one process). */
@@ -103,7 +104,7 @@ function selectorOf(ds: ReadonlyDaemonSet): LabelSelectorQuery {
 function podsOf(podLister: Lister<Pod>, ds: ReadonlyDaemonSet, selector: LabelSelectorQuery): ReadonlyPod[] {
   const uid = ds.metadata.uid ?? '';
   return podLister.byIndex(DAEMONSET_POD_INDEX, uid).filter((pod) => {
-    const controlled = pod.metadata.ownerReferences?.some((ref) => ref.controller === true && ref.uid === uid) ?? false;
+    const controlled = isControlledBy(pod, uid);
     const finished = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
     const gone = finished && pod.metadata.deletionTimestamp !== undefined;
     return controlled && !gone && pod.metadata.namespace === ds.metadata.namespace && selector.matches(pod.metadata.labels);

@@ -24,6 +24,7 @@ import { eventSubject, recordScaling } from './scale-replica-set.js';
 import { getCondition, newCondition, Reasons, setCondition, type ConditionInput } from './status.js';
 import type { SyncState } from './sync-state.js';
 import { remember, writeRevision, writeStatus } from './sync-state.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** ReplicaSetsOfDeployment are the new ReplicaSet (if any) and all the old ones. */
 export interface ReplicaSetsOfDeployment {
@@ -156,7 +157,7 @@ async function ownReplicaSetOrCollision(state: SyncState, rs: ReplicaSet, err: u
   const name = rs.metadata.name ?? '';
   // The cache may not have it yet (we just lost a create race); then ask the server.
   const existing = deps.replicaSetLister.get(namespace, name) ?? (await deps.replicaSets.get(namespace, name));
-  const controller = existing.metadata.ownerReferences?.find((ref) => ref.controller === true);
+  const controller = controllerRefOf(existing);
   if (controller?.uid === d.metadata.uid && equalIgnoreHash(d.spec.template, existing.spec.template)) return existing;
   const collisionCount = (d.status?.collisionCount ?? 0) + 1;
   deps.logger.info({ replicaSet: name, collisionCount }, 'Found a hash collision for deployment - bumping collisionCount to resolve it');

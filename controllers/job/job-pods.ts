@@ -5,6 +5,7 @@
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { DeepReadonly } from '../runtime/types.js';
+import { indexByControllerOfKind } from '../runtime/indexers.js';
 
 /** JOB_TRACKING_FINALIZER keeps a finished pod around until the Job has counted it. */
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
@@ -64,7 +65,4 @@ export function lastFinishedAtMs(pod: ReadonlyPod): number | undefined {
 export const JOB_UID_INDEX = 'jobControllerUid';
 
 /** indexByJobUid files a pod under its controller's uid when that controller is a Job. */
-export function indexByJobUid(pod: ReadonlyPod): string[] {
-  const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true && r.kind === 'Job');
-  return ref?.uid ? [ref.uid] : [];
-}
+export const indexByJobUid = indexByControllerOfKind('Job');

@@ -8,6 +8,7 @@
 import type { StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { DeepReadonly, EventHandlers, Lister } from '../runtime/types.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** SetHandlerDeps are what the handlers read and where they put keys. */
 export interface SetHandlerDeps {
@@ -24,7 +25,7 @@ export function statefulSetEventHandlers(deps: SetHandlerDeps): EventHandlers<St
 /** ownedEventHandlers enqueue the StatefulSet controlling a pod or revision, if it still exists. */
 export function ownedEventHandlers<T extends KubeObject>(deps: SetHandlerDeps): EventHandlers<T> {
   const enqueueOwner = (object: DeepReadonly<T>) => {
-    const ref = object.metadata.ownerReferences?.find((reference) => reference.controller === true);
+    const ref = controllerRefOf(object);
     if (ref?.kind !== 'StatefulSet') return;
     const namespace = object.metadata.namespace ?? '';
     if (deps.setLister.get(namespace, ref.name)?.metadata.uid === ref.uid) deps.enqueue(namespace, ref.name);
