@@ -5,8 +5,8 @@
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Store } from '../store/index.js';
-import { createClusterClock, type ClusterClock } from '../controllers/runtime/cluster-clock.js';
-import { createRandom, type Random } from '../controllers/runtime/random.js';
+import { createClusterClock, type ClusterClock } from './api/machinery/cluster-clock.js';
+import { createRandom, type Random } from './api/machinery/random.js';
 import { pathNotFound } from './api/api-error.js';
 import { Registry } from './api/registry.js';
 import { toApiError } from './errors.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { openSqliteStore, type Store } from '../store/index.js';
 import { bootstrapCluster } from './bootstrap.js';
-import type { ClusterClock } from '../controllers/runtime/cluster-clock.js';
+import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { buildServer, serverTime, type ApiServer, type ServerOptions } from './server.js';
 
 export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {

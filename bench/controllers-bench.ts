@@ -11,7 +11,7 @@ import { deploymentDefinition, type Deployment } from '../apiserver/api/apps/dep
 import { podDefinition } from '../apiserver/api/core/pod.js';
 import { registerDeploymentController } from '../controllers/deployment/index.js';
 import { registerReplicaSetController } from '../controllers/replicaset/index.js';
-import { createRealClock } from '../controllers/runtime/clock.js';
+import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
 import { createLogger } from '../controllers/runtime/logger.js';
 import { createManager } from '../controllers/runtime/manager.js';

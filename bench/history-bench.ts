@@ -10,7 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { startApiServer } from '../apiserver/start-api-server.js';
-import { runWithCause, type Cause } from '../controllers/runtime/cause.js';
+import { runWithCause, type Cause } from '../apiserver/api/machinery/cause.js';
 import { createHttpTransport, type HttpTransport } from '../controllers/runtime/client/http-transport.js';
 import { openSqliteStore } from '../store/index.js';
 import { runConcurrent } from './support/http-load.js';

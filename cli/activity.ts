@@ -4,7 +4,7 @@
  * processes of `kubesim up` as they see in-process loops.
  */
 import { reportActivity } from '../controllers/runtime/activity-reporter.js';
-import type { LoopActivity } from '../controllers/runtime/activity.js';
+import type { LoopActivity } from '../apiserver/api/machinery/activity.js';
 import { createKubeClient } from '../controllers/runtime/client/http-client.js';
 import { silentLogger } from '../controllers/runtime/logger.js';
 

@@ -5,7 +5,7 @@
  * of its own at `--speed`, for a server that serves no clock or a component run on purpose at
  * another pace.
  */
-import { createRealClock } from '../controllers/runtime/clock.js';
+import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import type { KubeconfigTarget } from '../controllers/runtime/client/kubeconfig.js';
 import { followServerClock } from '../controllers/runtime/remote-clock.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';

@@ -1,8 +1,8 @@
 /** `--seed N`, the deterministic-mode flag of `kubesim up` and of every component process it
- * starts: each process seeds its randomness (controllers/runtime/random.ts) with N and forks
+ * starts: each process seeds its randomness (apiserver/api/machinery/random.ts) with N and forks
  * a stream named after itself, so processes never share draws and the same seed (with the
  * same inputs) replays the same uids, names, IPs and jitter. Without it: the platform's. */
-import { createRandom, type Random } from '../controllers/runtime/random.js';
+import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import { UsageError, type FlagSpec, type Flags } from './args.js';
 
 export const seedFlags: Record<'seed', FlagSpec> = {

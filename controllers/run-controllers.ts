@@ -5,11 +5,11 @@
  */
 import { hostname } from 'node:os';
 import { CONTROLLERS, type ControllerName } from './catalog.js';
-import { createRealClock } from './runtime/clock.js';
+import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import { createKubeClient } from './runtime/client/http-client.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
 import { createManager, type Manager } from './runtime/manager.js';
-import type { Random } from './runtime/random.js';
+import type { Random } from '../apiserver/api/machinery/random.js';
 import type { Clock, Logger } from './runtime/types.js';
 
 export interface RunControllersOptions {

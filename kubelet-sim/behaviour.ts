@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { parseQuantity } from '../apiserver/api/quantity.js';
 import type { DeepReadonly } from '../controllers/runtime/types.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
+import { controllerRefOf } from '../apiserver/api/machinery/owner-references.js';
 
 /** BEHAVIOUR_PREFIX is the annotation prefix every behaviour key carries. */
 export const BEHAVIOUR_PREFIX = 'kubesim.io/';
@@ -134,5 +135,5 @@ export function parseBehaviour(pod: DeepReadonly<Pod>): ParsedBehaviour {
 }
 
 function isJobPod(pod: DeepReadonly<Pod>): boolean {
-  return (pod.metadata.ownerReferences ?? []).some((owner) => owner.kind === 'Job' && owner.controller === true);
+  return controllerRefOf(pod)?.kind === 'Job';
 }

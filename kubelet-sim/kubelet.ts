@@ -13,15 +13,15 @@ import { replicaSetDefinition, type ReplicaSet } from '../apiserver/api/apps/rep
 import { podDefinition, type Pod } from '../apiserver/api/core/pod.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
-import { createRealClock, isAbortError } from '../controllers/runtime/clock.js';
-import type { LoopActivity } from '../controllers/runtime/activity.js';
+import { createRealClock, isAbortError } from '../apiserver/api/machinery/clock.js';
+import type { LoopActivity } from '../apiserver/api/machinery/activity.js';
 import { createController, type Controller } from '../controllers/runtime/controller.js';
 import { createEventRecorder } from '../controllers/runtime/event-recorder.js';
 import { createInformer } from '../controllers/runtime/informer.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
-import { createRandom, type Random } from '../controllers/runtime/random.js';
+import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import type { Clock, DeepReadonly, Informer, Logger } from '../controllers/runtime/types.js';
 import { startKubeletServer, type SimulatedNode } from './kubelet-server.js';
 import { ContainerLogStore } from './logs/container-log-store.js';

@@ -18,14 +18,14 @@ import { isAlreadyExists, isNotFound } from '../apiserver/api/api-error.js';
 import { leaseDefinition, type Lease } from '../apiserver/api/coordination/lease.js';
 import { nodeDefinition, type Node } from '../apiserver/api/core/node.js';
 import { deepEqual } from '../apiserver/api/deep-equal.js';
-import { runWithCause } from '../controllers/runtime/cause.js';
+import { runWithCause } from '../apiserver/api/machinery/cause.js';
 import type { KubeClient } from '../controllers/runtime/client/http-client.js';
 import type { HttpEventRecorder } from '../controllers/runtime/event-recorder.js';
-import { createRandom, type Random } from '../controllers/runtime/random.js';
+import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { isStatusCurrent, newNode, nodeLabels, nodeLease, nodeStatus, NODE_LEASE_NAMESPACE, podCidrOf, type NodeCapacity, type NodeConfig } from './node-object.js';
 import { PodIpAllocator } from './pod-ip-allocator.js';
-import { formatTime } from './stages/time.js';
+import { rfc3339 } from '../apiserver/api/machinery/time.js';
 
 /** HeartbeatIntervals are the kubelet's defaults, in cluster time (so they scale with speed). */
 export interface HeartbeatIntervals {
@@ -132,8 +132,8 @@ export class NodeAgent {
 
   snapshot(): NodeAgentSnapshot {
     const snapshot: NodeAgentSnapshot = { name: this.name, state: this.state, podCIDR: podCidrOf(this.options.config), pods: this.ips.size };
-    if (this.lastLeaseRenewalMs !== undefined) snapshot.lastLeaseRenewal = formatTime(this.lastLeaseRenewalMs);
-    if (this.lastStatusReportMs !== undefined) snapshot.lastStatusReport = formatTime(this.lastStatusReportMs);
+    if (this.lastLeaseRenewalMs !== undefined) snapshot.lastLeaseRenewal = rfc3339(this.lastLeaseRenewalMs);
+    if (this.lastStatusReportMs !== undefined) snapshot.lastStatusReport = rfc3339(this.lastStatusReportMs);
     return snapshot;
   }
 

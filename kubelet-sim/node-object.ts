@@ -6,8 +6,7 @@
 import type { Lease } from '../apiserver/api/coordination/lease.js';
 import { deepEqual } from '../apiserver/api/deep-equal.js';
 import type { Node, NodeCondition } from '../apiserver/api/core/node.js';
-import { microTime } from '../controllers/runtime/leader-election.js';
-import { formatTime } from './stages/time.js';
+import { rfc3339Micro, rfc3339 } from '../apiserver/api/machinery/time.js';
 
 /** KUBELET_VERSION is what the simulated kubelets report (the API server's own version). */
 export const KUBELET_VERSION = 'v1.33.0';
@@ -73,7 +72,7 @@ const CONDITION_FACTS: ReadonlyArray<Omit<NodeCondition, 'lastHeartbeatTime' | '
 /** nodeConditions are the kubelet's four conditions at nowMs, keeping a condition's
  * lastTransitionTime while its status is unchanged, and conditions others wrote. */
 export function nodeConditions(previous: readonly NodeCondition[], nowMs: number): NodeCondition[] {
-  const now = formatTime(nowMs);
+  const now = rfc3339(nowMs);
   const owned = CONDITION_FACTS.map((fact) => {
     const old = previous.find((c) => c.type === fact.type);
     const lastTransitionTime = old?.status === fact.status && old.lastTransitionTime ? old.lastTransitionTime : now;
@@ -159,6 +158,6 @@ export function nodeLease(node: Pick<Node, 'metadata'>, nowMs: number, previous?
       namespace: NODE_LEASE_NAMESPACE,
       ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid ?? '' }],
     },
-    spec: { ...previous?.spec, holderIdentity: name, leaseDurationSeconds: NODE_LEASE_DURATION_SECONDS, renewTime: microTime(nowMs) },
+    spec: { ...previous?.spec, holderIdentity: name, leaseDurationSeconds: NODE_LEASE_DURATION_SECONDS, renewTime: rfc3339Micro(nowMs) },
   };
 }

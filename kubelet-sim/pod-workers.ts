@@ -12,7 +12,7 @@
  */
 import { isConflict, isNotFound } from '../apiserver/api/api-error.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
-import { currentCause, runWithCause, type Cause } from '../controllers/runtime/cause.js';
+import { currentCause, runWithCause, type Cause } from '../apiserver/api/machinery/cause.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../controllers/runtime/types.js';
 import { parseBehaviour, type PodBehaviour } from './behaviour.js';
 import type { ContainerLogStore } from './logs/container-log-store.js';

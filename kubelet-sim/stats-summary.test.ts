@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../apiserver/api/core/pod.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
-import { FakeClock } from '../controllers/runtime/clock.js';
+import { FakeClock } from '../apiserver/api/machinery/clock.js';
 import { IndexStore } from '../controllers/runtime/index-store.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import { createLister } from '../controllers/runtime/lister.js';

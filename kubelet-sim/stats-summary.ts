@@ -12,9 +12,9 @@ import { NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import type { Clock, DeepReadonly, Lister, Logger } from '../controllers/runtime/types.js';
 import { parseBehaviour } from './behaviour.js';
 import type { NodeCapacity } from './node-object.js';
-import { formatTime } from './stages/time.js';
 import { amountOf, nodeUsage, podUsage, type ContainerUsage, type Usage } from './usage.js';
 import { loadShares, type OwnerLookup } from './workload-load.js';
+import { rfc3339 } from '../apiserver/api/machinery/time.js';
 
 /** StatsNode is what the report needs from a node agent. */
 export interface StatsNode {
@@ -51,7 +51,7 @@ export function createStatsSummaries(options: StatsSummaryOptions): StatsSummari
         warned.add(key);
         options.logger.warn({ workload, problems }, 'ignoring invalid kubesim.io load annotations');
       }
-      const time = formatTime(options.clock.now());
+      const time = rfc3339(options.clock.now());
       const nodes = [...options.nodes.values()].filter((node) => node.isPoweredOn()).sort((a, b) => (a.name < b.name ? -1 : 1));
       return nodes.map((node) => nodeSummary(node, options.pods.byIndex(NODE_NAME_INDEX, node.name), shares.byPodUid, time));
     },

@@ -19,6 +19,8 @@ import type { Pod } from '../apiserver/api/core/pod.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import type { DeepReadonly, Lister } from '../controllers/runtime/types.js';
 import type { Usage } from './usage.js';
+import { isPodReady } from '../apiserver/api/core/pod-conditions.js';
+import { controllerRefOf } from '../apiserver/api/machinery/owner-references.js';
 
 /** LOAD_CPU_ANNOTATION holds a workload's total CPU demand (a quantity such as 1400m). */
 export const LOAD_CPU_ANNOTATION = 'kubesim.io/load-cpu';
@@ -49,7 +51,7 @@ export function workloadOf(object: ReadonlyObject, lookup: OwnerLookup): Readonl
   let root: ReadonlyObject | undefined;
   let current = object;
   for (let depth = 0; depth < MAX_OWNER_DEPTH; depth++) {
-    const ref = current.metadata.ownerReferences?.find((owner) => owner.controller === true);
+    const ref = controllerRefOf(current);
     const owner = ref && lookup(object.metadata.namespace ?? '', ref);
     if (!owner) break;
     root = current = owner;
@@ -87,7 +89,7 @@ export function parseLoad(annotations: Readonly<Record<string, string>> | undefi
  * Service would route to. */
 export function isServing(pod: DeepReadonly<Pod>): boolean {
   if (pod.metadata.deletionTimestamp || pod.status?.phase !== 'Running') return false;
-  return (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  return isPodReady(pod);
 }
 
 /** LoadShares is each serving pod's share (by pod uid), and the load annotations that could

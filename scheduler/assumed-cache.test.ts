@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../controllers/runtime/clock.js';
+import { FakeClock } from '../apiserver/api/machinery/clock.js';
 import { AssumedCache } from './assumed-cache.js';
 import type { ReadonlyPod } from './framework.js';
 import { makePod } from './testing/fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../apiserver/api/core/pod.js';
-import { FakeClock } from '../controllers/runtime/clock.js';
+import { FakeClock } from '../apiserver/api/machinery/clock.js';
 import type { DeepReadonly, Lister } from '../controllers/runtime/types.js';
 import { isNodeSchedulingRelevantUpdate, isSchedulingRelevantUpdate, nodeEventHandlers, podEventHandlers, shouldSchedule } from './event-handlers.js';
 import { LAST_DECISION_ANNOTATION } from './explain.js';

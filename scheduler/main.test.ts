@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRandom } from '../controllers/runtime/random.js';
+import { createRandom } from '../apiserver/api/machinery/random.js';
 import { tieBreakSeed } from './main.js';
 
 describe('tieBreakSeed', () => {

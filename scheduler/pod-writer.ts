@@ -11,10 +11,10 @@ import { isNotFound } from '../apiserver/api/api-error.js';
 import { podDefinition, type Pod } from '../apiserver/api/core/pod.js';
 import type { KubeClient } from '../controllers/runtime/client/http-client.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
-import { rfc3339Seconds } from '../controllers/runtime/event-recorder.js';
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { LAST_DECISION_ANNOTATION } from './explain.js';
 import type { ReadonlyPod } from './framework.js';
+import { rfc3339 } from '../apiserver/api/machinery/time.js';
 
 /** PodWriter knows how to record the scheduler's decisions on pods. bind rejects with the
  * server's ApiError (409 when already bound); markUnschedulable logs failures instead. */
@@ -82,7 +82,7 @@ async function patchCondition(pods: ResourceClient<Pod>, pod: ReadonlyPod, messa
   const current = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
   if (current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message) return;
   // The transition time moves only when the status does, as kube's UpdatePodCondition keeps it.
-  const lastTransitionTime = current?.status === 'False' && current.lastTransitionTime ? current.lastTransitionTime : rfc3339Seconds(nowMs);
+  const lastTransitionTime = current?.status === 'False' && current.lastTransitionTime ? current.lastTransitionTime : rfc3339(nowMs);
   const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastTransitionTime };
   await pods.patch(pod.metadata.namespace ?? '', pod.metadata.name ?? '', { status: { conditions: [condition] } }, { type: 'strategic', subresource: 'status' });
 }

@@ -18,10 +18,10 @@
 import { isConflict, isNotFound } from '../apiserver/api/api-error.js';
 import type { Node } from '../apiserver/api/core/node.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
-import { runWithCause, type Cause } from '../controllers/runtime/cause.js';
+import { runWithCause, type Cause } from '../apiserver/api/machinery/cause.js';
 import { NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import { parseKey } from '../controllers/runtime/reconciler.js';
-import type { Random } from '../controllers/runtime/random.js';
+import type { Random } from '../apiserver/api/machinery/random.js';
 import type { EventRecorder, Lister, Logger } from '../controllers/runtime/types.js';
 import type { AssumedCache } from './assumed-cache.js';
 import { shouldSchedule } from './event-handlers.js';

@@ -7,7 +7,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { nodeDefinition } from '../apiserver/api/core/node.js';
 import { podDefinition } from '../apiserver/api/core/pod.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
-import type { ActivitySource, LoopActivity } from '../controllers/runtime/activity.js';
+import type { ActivitySource, LoopActivity } from '../apiserver/api/machinery/activity.js';
 import type { Manager } from '../controllers/runtime/manager.js';
 import type { Runnable } from '../controllers/runtime/types.js';
 import { AssumedCache } from './assumed-cache.js';

@@ -21,7 +21,7 @@
  * the informer cache. All methods are synchronous and never throw, so informer handlers may
  * call them; timers run on the injected clock.
  */
-import { currentTrigger, type CauseTrigger } from '../controllers/runtime/cause.js';
+import { currentTrigger, type CauseTrigger } from '../apiserver/api/machinery/cause.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
 import type { Clock, TimerHandle } from '../controllers/runtime/types.js';
 import type { ReadonlyPod } from './framework.js';

@@ -5,12 +5,13 @@
  * k8s.io/apimachinery/pkg/apis/meta/v1, pkg/api/resource and pkg/util/intstr generated.proto.
  */
 import { field, KEEP_ZERO, message } from './protobuf/message-type.js';
+import { rfc3339 } from './machinery/time.js';
 
 const META_V1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 
 /** formatTime renders Unix seconds as Kubernetes' JSON time (RFC 3339, UTC, seconds precision). */
 export function formatTime(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  return rfc3339(seconds * 1000);
 }
 
 /** formatMicroTime renders Unix seconds plus nanoseconds as RFC 3339 with microseconds. */

@@ -45,19 +45,55 @@ export function toSchemaDocument(schema: z.ZodType): SchemaDocument {
   return { root, definitions };
 }
 
-/** deref follows `$ref` (and a lone `allOf: [{$ref}]`) until it reaches a concrete node. */
-export function deref(node: SchemaNode | undefined, doc: SchemaDocument): SchemaNode | undefined {
+const MAX_HOPS = 32;
+
+/** ResolveOptions widen what resolveSchema sees through, and let a caller watch the way. */
+export interface ResolveOptions {
+  /** Also step into the one non-null branch of an `anyOf`/`oneOf` (a nullable field). */
+  readonly nullable?: boolean;
+  /** Called with every node on the way, the concrete one last (to collect extensions that
+   * may sit on the use site or on the definition). */
+  readonly visit?: (node: SchemaNode) => void;
+}
+
+/**
+ * resolveSchema follows `$ref`s (into the document's definitions) and lone `allOf`s — and, with
+ * `nullable`, nullable `anyOf`/`oneOf` wrappers — until it reaches a concrete node; undefined
+ * for a `$ref` to a definition the document lacks. The one walker of our schema references.
+ */
+export function resolveSchema(node: SchemaNode | undefined, doc: SchemaDocument, options: ResolveOptions = {}): SchemaNode | undefined {
   let current = node;
-  for (let hops = 0; current && hops < 32; hops++) {
+  for (let hops = 0; current && hops < MAX_HOPS; hops++) {
+    options.visit?.(current);
     if (current.$ref?.startsWith(REF_PREFIX)) {
       current = doc.definitions[current.$ref.slice(REF_PREFIX.length)];
-    } else if (current.allOf?.length === 1 && !current.properties) {
-      current = current.allOf[0];
-    } else {
-      return current;
+      continue;
     }
+    const next = wrapped(current, options.nullable ?? false);
+    if (!next) return current;
+    current = next;
   }
   return current;
+}
+
+/** refName is the definition id a `$ref` node points at (`io.k8s.api.core.v1.Pod`). */
+export function refName(node: SchemaNode): string | undefined {
+  return node.$ref?.startsWith(REF_PREFIX) ? node.$ref.slice(REF_PREFIX.length) : undefined;
+}
+
+/** wrapped is the node a wrapper without properties stands for: a lone `allOf`'s only member,
+ * or (with `nullable`) the only non-null branch of an `anyOf`/`oneOf`. */
+function wrapped(node: SchemaNode, nullable: boolean): SchemaNode | undefined {
+  if (node.properties) return undefined;
+  if (node.allOf?.length === 1) return node.allOf[0];
+  if (!nullable) return undefined;
+  const branches = (node.anyOf ?? node.oneOf)?.filter((branch) => branch.type !== 'null');
+  return branches?.length === 1 ? branches[0] : undefined;
+}
+
+/** deref is resolveSchema without options: `$ref`s and lone `allOf`s only. */
+export function deref(node: SchemaNode | undefined, doc: SchemaDocument): SchemaNode | undefined {
+  return resolveSchema(node, doc);
 }
 
 /** childSchema returns the schema of property `key` of an object node: a declared

@@ -8,11 +8,12 @@
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, type CustomResourceDefinition } from '../api/apiextensions/index.js';
 import { isNotFound } from '../api/api-error.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
-import { rfc3339, type RegistryContext } from '../registry/context.js';
+import { type RegistryContext } from '../registry/context.js';
 import { deleteObject } from '../registry/delete.js';
 import { isConditionTrue, setCondition, type CrdCondition } from './crd-conditions.js';
 import { customResourceStorage } from './crd-definitions.js';
 import { updateCrd } from './crd-writes.js';
+import { rfc3339 } from '../api/machinery/time.js';
 
 /** 'done': nothing left to do for this CRD; 'waiting': instances remain, try again later. */
 export type FinalizeOutcome = 'done' | 'waiting';

@@ -6,7 +6,7 @@
  * store's history. The server's FaultInjector is `server.faults`; its HTTP face is
  * /apis/kubesim.io/v1alpha1/faults (apiserver/kubesim/fault-routes.ts).
  *
- * Imports: apiserver/api, apiserver/handlers, apiserver/registry, controllers/runtime/random,
+ * Imports: apiserver/api, apiserver/handlers, apiserver/registry, apiserver/api/machinery/random,
  * the store's types. Imported by: apiserver/routes, apiserver/server.ts, the CLI.
  */
 export { FaultInjector, effectsFor, type FaultInjectorOptions, type FaultLogger, type Firing } from './injector.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAlreadyExists } from '../api/api-error.js';
-import { createRandom } from '../../controllers/runtime/random.js';
+import { createRandom } from '../api/machinery/random.js';
 import { FaultInjector } from './injector.js';
 import type { FaultRequest } from './types.js';
 

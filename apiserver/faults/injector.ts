@@ -9,7 +9,7 @@
  * random stream says so. Every firing is logged and kept in a bounded list.
  */
 import { alreadyExists } from '../api/api-error.js';
-import { createRandom, type Random } from '../../controllers/runtime/random.js';
+import { createRandom, type Random } from '../api/machinery/random.js';
 import { matchesRequest } from './matcher.js';
 import { FAULTS_API_VERSION, parseFaultRule, type FaultRuleInput, type FaultRuleSpec } from './rule-schema.js';
 import type { Fault, FaultRequest, FaultRule, InjectedEffect, InjectedFault } from './types.js';

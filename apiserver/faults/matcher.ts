@@ -2,6 +2,7 @@
  * Whether a rule's `match` selects a request. Every field given must hold; an empty match
  * selects every resource request.
  */
+import { compileRe2 } from '../api/machinery/re2/compile.js';
 import { isRegexPattern, type FaultMatch } from './rule-schema.js';
 import type { FaultRequest } from './types.js';
 
@@ -20,10 +21,11 @@ export function matchesRequest(match: FaultMatch, request: FaultRequest): boolea
   );
 }
 
-/** matchesPattern: a `/regex/` is searched for; a plain string must be a substring or equal. */
+/** matchesPattern: a `/regex/` (RE2 syntax, linear-time engine) is searched for; a plain
+ * string must be a substring or equal. */
 export function matchesPattern(pattern: string | undefined, value: string, plain: 'substring' | 'exact'): boolean {
   if (pattern === undefined) return true;
-  if (isRegexPattern(pattern)) return new RegExp(pattern.slice(1, -1)).test(value);
+  if (isRegexPattern(pattern)) return compileRe2(pattern.slice(1, -1)).test(value);
   return plain === 'substring' ? value.includes(pattern) : value === pattern;
 }
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { invalid } from '../api/api-error.js';
 import { ALL_VERBS, type FieldError } from '../api/resource-definition.js';
+import { compileRe2 } from '../api/machinery/re2/compile.js';
 import { toFieldError } from '../registry/object-codec.js';
 
 export const FAULTS_API_VERSION = 'kubesim.io/v1alpha1';
@@ -128,7 +129,7 @@ export function isRegexPattern(text: string): boolean {
 
 function compiles(source: string): boolean {
   try {
-    new RegExp(source);
+    compileRe2(source);
     return true;
   } catch {
     return false;

@@ -14,6 +14,7 @@ import { decodeManagedFields, encodeManagedFields, managerId, Operations, type M
 import { recordUpdate, type ComparisonAt } from './ownership.js';
 import type { VersionConverter } from './versions.js';
 import { WriteScope, type WriteSubresource } from './write-scope.js';
+import { rfc3339 } from '../api/machinery/time.js';
 
 /** FieldTracker knows how to record who owns which fields on one write. */
 export interface FieldTracker {
@@ -59,7 +60,7 @@ export class WriteBase {
 
   /** time is now as metav1.Time (RFC 3339, seconds). */
   time(): string {
-    return new Date(Math.floor(this.options.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    return rfc3339(this.options.now());
   }
 
   /** compare returns the write's comparison at the request's version (scoped) and a lookup

@@ -12,7 +12,7 @@
  * - anything else known is a scalar; a node with no schema (or below
  *   `x-kubernetes-preserve-unknown-fields`) is untyped: maps are walked, lists are atomic.
  */
-import { deref, type SchemaDocument, type SchemaNode } from '../api/schema-node.js';
+import { deref, resolveSchema, type SchemaDocument, type SchemaNode } from '../api/schema-node.js';
 import type { JsonScalar } from './path-element.js';
 
 /** Shape is how a walker treats a value of a FieldType. */
@@ -21,7 +21,6 @@ export type Shape = 'scalar' | 'struct' | 'map' | 'list' | 'untyped';
 /** ListType is the element relationship of a list. */
 export type ListType = 'atomic' | 'set' | 'map';
 
-const REF_PREFIX = '#/definitions/';
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
 
 interface Extensions {
@@ -58,15 +57,10 @@ export class FieldType {
    * collecting the extensions on the way (the use site wins over the definition). */
   private static resolve(raw: SchemaNode, doc: SchemaDocument): FieldType {
     const ext: Extensions = {};
-    let current: SchemaNode | undefined = raw;
-    for (let hops = 0; current && hops < 32; hops++) {
-      collect(ext, current);
-      const next = nextHop(current, doc);
-      if (!next) break;
-      current = next;
-    }
-    return new FieldType(current, doc, ext);
+    const node = resolveSchema(raw, doc, { nullable: true, visit: (on) => collect(ext, on) });
+    return new FieldType(node, doc, ext);
   }
+
 
   /** root is the type of a whole object of the kind described by `doc`. */
   static root(doc: SchemaDocument): FieldType {
@@ -151,10 +145,3 @@ function stringExt(node: SchemaNode, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function nextHop(node: SchemaNode, doc: SchemaDocument): SchemaNode | undefined {
-  if (node.$ref?.startsWith(REF_PREFIX)) return doc.definitions[node.$ref.slice(REF_PREFIX.length)];
-  if (node.properties) return undefined;
-  if (node.allOf?.length === 1) return node.allOf[0];
-  const branches = (node.anyOf ?? node.oneOf)?.filter((branch) => branch.type !== 'null');
-  return branches?.length === 1 ? branches[0] : undefined;
-}

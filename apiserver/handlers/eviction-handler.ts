@@ -9,13 +9,15 @@ import { ApiError, badRequest, forbidden, internalError } from '../api/api-error
 import { labelSelectorFromStructured } from '../api/labels.js';
 import { DISRUPTION_ALLOWED_CONDITION, type PodDisruptionBudget } from '../api/policy/pod-disruption-budget.js';
 import type { DeleteRequest, KubeObject } from '../api/resource-definition.js';
-import { asKube, readStored, rfc3339, type Target } from '../registry/context.js';
+import { asKube, readStored, type Target } from '../registry/context.js';
 import { deleteObject } from '../registry/delete.js';
 import { toServed } from '../registry/object-codec.js';
 import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, isPlainObject } from '../request/body.js';
 import { parseDeleteRequest } from './delete-handlers.js';
 import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
+import { rfc3339 } from '../api/machinery/time.js';
+import { isPodReady } from '../api/core/pod-conditions.js';
 
 /** EVICTION_DENIED_MESSAGE is Kubernetes' wording of a 429 from the eviction subresource. */
 export const EVICTION_DENIED_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
@@ -58,8 +60,6 @@ function canIgnoreBudget(pod: EvictedPod): boolean {
   const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata.deletionTimestamp !== undefined;
 }
-
-const isPodReady = (pod: EvictedPod) => pod.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
 
 /**
  * budgetToSpend returns the budget this eviction spends a disruption of, undefined when none

@@ -3,7 +3,7 @@
  * components register a probe read on demand; component processes push reports over HTTP
  * (PUT /apis/kubesim.io/v1alpha1/activity/{component}). `settle` and the live view read it.
  */
-import type { ComponentActivity } from '../../controllers/runtime/activity.js';
+import type { ComponentActivity } from '../api/machinery/activity.js';
 
 /** A pushed report older than this (wall time) is from a component that stopped reporting. */
 export const STALE_REPORT_MS = 3_000;

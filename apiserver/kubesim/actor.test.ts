@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CAUSE_HEADER, encodeCause, type Cause } from '../../controllers/runtime/cause.js';
+import { CAUSE_HEADER, encodeCause, type Cause } from '../api/machinery/cause.js';
 import { ApiError } from '../api/api-error.js';
 import { actorOf } from './actor.js';
 

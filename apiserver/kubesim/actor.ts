@@ -3,7 +3,7 @@
  * server records it with the change; the history API serves it back.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { decodeCause } from '../../controllers/runtime/cause.js';
+import { decodeCause } from '../api/machinery/cause.js';
 import { badRequest } from '../api/api-error.js';
 import { CAUSE_HEADER, type HistoryActor } from '../api/kubesim/history.js';
 import { queryString, type Query } from '../request/query.js';

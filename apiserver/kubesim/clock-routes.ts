@@ -7,9 +7,9 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { badRequest } from '../api/api-error.js';
-import { parseDuration } from '../api/duration.js';
+import { parseDuration } from '../api/machinery/duration.js';
 import { AdvanceRequestSchema, CLOCK_API_VERSION, CLOCK_PATH, SpeedRequestSchema, type ClusterClockObject } from '../api/kubesim/clock.js';
-import type { ClockMode, ClockState, ClusterClock } from '../../controllers/runtime/cluster-clock.js';
+import type { ClockMode, ClockState, ClusterClock } from '../api/machinery/cluster-clock.js';
 import { queryBool, type Query } from '../request/query.js';
 import { parseBody } from './cluster-routes.js';
 

@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiError, badRequest } from '../api/api-error.js';
-import type { ComponentActivity } from '../../controllers/runtime/activity.js';
+import type { ComponentActivity } from '../api/machinery/activity.js';
 import type { ClusterControl } from './cluster-control.js';
 import { SettleTimeoutError } from './settle.js';
 

@@ -4,7 +4,7 @@
  * write has happened for a quiet period. It replaces polling loops in controller tests: once it
  * resolves, everything the last change set in motion has happened.
  */
-import { busyLoops } from '../../controllers/runtime/activity.js';
+import { busyLoops } from '../api/machinery/activity.js';
 import type { Store } from '../../store/index.js';
 import type { ActivityBoard } from './activity-board.js';
 import type { InflightCounter } from './inflight.js';

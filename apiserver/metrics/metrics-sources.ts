@@ -14,8 +14,8 @@ import { formatCpuMillis, formatMemoryBytes } from '../api/quantity.js';
 import type { Registry } from '../api/registry.js';
 import type { KubeObject } from '../api/resource-definition.js';
 import type { VirtualSource } from '../handlers/types.js';
-import { rfc3339 } from '../registry/context.js';
 import type { ContainerSample, MetricsSnapshot, NodeSample, PodSample } from './samples.js';
+import { rfc3339 } from '../api/machinery/time.js';
 
 /** MetricsSourceOptions is what the sources read from. */
 export interface MetricsSourceOptions {

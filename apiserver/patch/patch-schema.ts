@@ -3,11 +3,8 @@
  * `LookupPatchMeta` plays, read from the JSON-schema view of a kind's zod schema
  * (see apiserver/api/schema-node.ts and apiserver/api/patch-meta.ts).
  */
-import type { SchemaDocument, SchemaNode } from '../api/schema-node.js';
+import { refName, resolveSchema, type SchemaDocument, type SchemaNode } from '../api/schema-node.js';
 import { invalid, type PatchError } from './errors.js';
-
-const REF_PREFIX = '#/definitions/';
-const MAX_HOPS = 32;
 
 /**
  * FieldSchema describes one position in an object being patched: the schema of the
@@ -91,15 +88,14 @@ function resolveField(raw: SchemaNode | undefined, doc: SchemaDocument): FieldSc
   let strategy: string | undefined;
   let mergeKey: string | undefined;
   let typeName: string | undefined;
-  let current = raw;
-  for (let hops = 0; current && hops < MAX_HOPS; hops++) {
-    strategy ??= current['x-kubernetes-patch-strategy'];
-    mergeKey ??= current['x-kubernetes-patch-merge-key'];
-    if (current.$ref?.startsWith(REF_PREFIX)) typeName ??= current.$ref.slice(REF_PREFIX.length).split('.').pop();
-    const next = nextHop(current, doc);
-    if (!next) break;
-    current = next;
-  }
+  const current = resolveSchema(raw, doc, {
+    nullable: true,
+    visit: (node) => {
+      strategy ??= node['x-kubernetes-patch-strategy'];
+      mergeKey ??= node['x-kubernetes-patch-merge-key'];
+      typeName ??= refName(node)?.split('.').pop();
+    },
+  });
   return {
     node: current,
     doc,
@@ -109,11 +105,3 @@ function resolveField(raw: SchemaNode | undefined, doc: SchemaDocument): FieldSc
   };
 }
 
-/** nextHop returns the node `node` stands for, or undefined when it is concrete. */
-function nextHop(node: SchemaNode, doc: SchemaDocument): SchemaNode | undefined {
-  if (node.$ref?.startsWith(REF_PREFIX)) return doc.definitions[node.$ref.slice(REF_PREFIX.length)];
-  if (node.properties) return undefined;
-  if (node.allOf?.length === 1) return node.allOf[0];
-  const branches = (node.anyOf ?? node.oneOf)?.filter((branch) => branch.type !== 'null');
-  return branches?.length === 1 ? branches[0] : undefined;
-}

@@ -4,7 +4,7 @@
  * run several servers in one process.
  */
 import type { Store, ObjectRef, StoredActor, StoredObject } from '../../store/index.js';
-import type { Random } from '../../controllers/runtime/random.js';
+import type { Random } from '../api/machinery/random.js';
 import { notFound, pathNotFound, type ResourceName } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
 import type { KindStrategy, KubeObject, ResourceDefinition, StrategyContext } from '../api/resource-definition.js';
@@ -61,11 +61,6 @@ export function storageDefinitionOf(ctx: RegistryContext, def: ResourceDefinitio
   const storageDef = ctx.registry.storageDefinition(def.storage.resource);
   if (!storageDef) throw pathNotFound();
   return storageDef;
-}
-
-/** rfc3339 formats a time as Kubernetes' metav1.Time (UTC, seconds precision). */
-export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** asKube views a stored object as a KubeObject (the store only knows metadata.resourceVersion). */

@@ -3,11 +3,11 @@
  * creationTimestamp, generation, names from generateName, and the fields a client can never
  * change on update. Also the metadata validation every kind shares.
  */
-import type { Random } from '../../controllers/runtime/random.js';
+import type { Random } from '../api/machinery/random.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { FieldError, KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { required, validateLabels, validateName } from '../api/validation.js';
-import { rfc3339 } from './context.js';
+import { rfc3339 } from '../api/machinery/time.js';
 
 // Kubernetes' generateName alphabet: no vowels (no accidental words) and no look-alikes.
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';

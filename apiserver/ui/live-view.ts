@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ClusterClock } from '../../controllers/runtime/cluster-clock.js';
+import type { ClusterClock } from '../api/machinery/cluster-clock.js';
 import type { FaultInjector } from '../faults/injector.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { clockObject } from '../kubesim/clock-routes.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../apiserver/api/api-error.js';
 import { FaultInjector } from '../../apiserver/faults/injector.js';
 import type { FaultRequest } from '../../apiserver/faults/types.js';
-import { FakeClock } from '../../controllers/runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import type { ComponentStatus } from '../supervisor.js';
 import { Chaos, userAgentOf, type ChaosDeps } from './chaos.js';
 

@@ -13,7 +13,7 @@ import type { FaultInjector } from '../../apiserver/faults/injector.js';
 import type { FaultRuleInput } from '../../apiserver/faults/rule-schema.js';
 import { componentName } from '../../controllers/run-controllers.js';
 import { isControllerName } from '../../controllers/catalog.js';
-import { createRandom, type Random } from '../../controllers/runtime/random.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { Clock, TimerHandle } from '../../controllers/runtime/types.js';
 import type { Supervisor } from '../supervisor.js';
 import { catchUp, duration, NODE_STOP_STORY, whileDown } from './explain.js';

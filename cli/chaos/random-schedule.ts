@@ -5,7 +5,7 @@
  * can show the whole plan, and the same seed replays the same run.
  */
 import { RANDOM_CHAOS_ACTIONS, type ChaosStep, type RandomChaosAction } from '../../apiserver/api/kubesim/chaos.js';
-import { createRandom, type Random } from '../../controllers/runtime/random.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 
 export interface RandomScheduleOptions {
   seed: number;

@@ -3,8 +3,8 @@ import type { RunningApiServer } from '../../apiserver/start-api-server.js';
 import type { FaultInjector } from '../../apiserver/faults/index.js';
 import type { ResetResult } from '../../apiserver/kubesim/cluster-control.js';
 import type { SettleOptions, SettleResult } from '../../apiserver/kubesim/settle.js';
-import type { LoopActivity } from '../../controllers/runtime/activity.js';
-import type { ClusterClock } from '../../controllers/runtime/cluster-clock.js';
+import type { LoopActivity } from '../../apiserver/api/machinery/activity.js';
+import type { ClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import type { RestoreResult, StoreSnapshot } from '../../store/index.js';
 
 export interface Cluster {

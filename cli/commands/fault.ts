@@ -1,6 +1,6 @@
 /** `kubesim fault add|list|injected|delete|clear`: the fault rules of a running cluster (the
  * one the kubeconfig names), through /apis/kubesim.io/v1alpha1/faults (docs/fault-injection.md). */
-import { parseDuration } from '../../apiserver/api/duration.js';
+import { parseDuration } from '../../apiserver/api/machinery/duration.js';
 import type { FaultRule, InjectedEffect, InjectedFault } from '../../apiserver/faults/types.js';
 import { FAULTS_PATH, INJECTED_FAULTS_PATH } from '../../apiserver/kubesim/fault-routes.js';
 import { formatFlagHelp, parseFlags, UsageError, type Flags, type FlagSpec, kubeconfigFlag } from '../args.js';

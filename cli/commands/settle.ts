@@ -2,7 +2,7 @@
  * back to its just-started state — the HTTP control API (docs/testing-controllers.md) as commands,
  * for shell scripts, tutorials and tests in any language. */
 import { KUBESIM_API } from '../../apiserver/kubesim/cluster-routes.js';
-import { parseDuration } from '../../apiserver/api/duration.js';
+import { parseDuration } from '../../apiserver/api/machinery/duration.js';
 import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
 import { call } from './component-control.js';
 

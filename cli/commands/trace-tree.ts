@@ -11,6 +11,7 @@
  */
 import type { HistoryItem } from '../../apiserver/api/kubesim/history.js';
 import { actorLabel, describeChange, isLoopActor } from './history-format.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 
 /** TraceNode is one entry of the tree and the entries it caused, in revision order. */
 export interface TraceNode {
@@ -107,7 +108,7 @@ export function convergedLine(latest: HistoryItem): string {
     return `${ready === spec.replicas ? 'converged' : 'not converged yet'}: ${ready}/${spec.replicas} ready`;
   }
   if (status?.phase) {
-    const isReady = status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+    const isReady = isPodReady({ status });
     return `converged: ${status.phase}${isReady ? ', Ready' : ''}`;
   }
   return `latest: revision ${latest.revision}`;

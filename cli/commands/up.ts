@@ -8,7 +8,7 @@ import { UI_PATH } from '../../apiserver/ui/index.js';
 import { createResetter } from '../../apiserver/kubesim/reset.js';
 import { CONTROLLER_NAMES, isControllerName } from '../../controllers/catalog.js';
 import { componentName } from '../../controllers/run-controllers.js';
-import { CLOCK_MODES, createClusterClock, type ClockMode, type ClusterClock } from '../../controllers/runtime/cluster-clock.js';
+import { CLOCK_MODES, createClusterClock, type ClockMode, type ClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, type Flags } from '../args.js';
 import type { ChaosDeps } from '../chaos/chaos.js';

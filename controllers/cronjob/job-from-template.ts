@@ -7,6 +7,7 @@ import type { CronJob, Job } from '../../apiserver/api/batch/index.js';
 import type { OwnerReference } from '../../apiserver/api/meta.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import { jobNameFor } from './schedule.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** SCHEDULED_TIMESTAMP_ANNOTATION records the schedule time a Job was created for. */
 export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
@@ -26,7 +27,7 @@ export function jobFromTemplate(cronJob: DeepReadonly<CronJob>, scheduledMs: num
       name: jobNameFor(cronJob.metadata.name ?? '', scheduledMs),
       namespace: cronJob.metadata.namespace,
       labels: { ...template.metadata?.labels },
-      annotations: { ...template.metadata?.annotations, [SCHEDULED_TIMESTAMP_ANNOTATION]: new Date(scheduledMs).toISOString().replace('.000Z', 'Z') },
+      annotations: { ...template.metadata?.annotations, [SCHEDULED_TIMESTAMP_ANNOTATION]: rfc3339(scheduledMs) },
       ownerReferences: [cronJobControllerRef(cronJob)],
     },
     spec: template.spec as Job['spec'],

@@ -14,15 +14,14 @@ import type { Clock, DeepReadonly, EventRecorder, Lister, Reconciler, Request, R
 import { activeReferences, jobReference, jobsBeyondHistory, lastSuccessfulTime } from './history.js';
 import { jobFromTemplate } from './job-from-template.js';
 import { compileSchedule, earliestTimeMs, jobNameFor, MAX_MISSED_COUNTED, mostRecentSchedule, nextScheduleMs } from './schedule.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { indexByControllerOfKind } from '../runtime/indexers.js';
 
 /** CRONJOB_UID_INDEX files Jobs under the uid of the CronJob controlling them. */
 export const CRONJOB_UID_INDEX = 'cronJobControllerUid';
 
 /** indexByCronJobUid files a Job under its controller's uid when that is a CronJob. */
-export function indexByCronJobUid(job: DeepReadonly<Job>): string[] {
-  const ref = job.metadata.ownerReferences?.find((r) => r.controller === true && r.kind === 'CronJob');
-  return ref?.uid ? [ref.uid] : [];
-}
+export const indexByCronJobUid = indexByControllerOfKind('CronJob');
 
 /** CronJobReconcilerDeps: the Job lister must carry CRONJOB_UID_INDEX. */
 export interface CronJobReconcilerDeps {
@@ -87,7 +86,7 @@ async function scheduleRun(deps: CronJobReconcilerDeps, ctx: RunContext): Promis
   if (decision.missed > MAX_MISSED_COUNTED) {
     deps.recorder.event(cronJob, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew');
   }
-  const scheduledAt = new Date(decision.scheduledMs).toISOString().replace('.000Z', 'Z');
+  const scheduledAt = rfc3339(decision.scheduledMs);
   // Already made for this time (the status write that should have said so was lost)?
   if (ctx.jobs.some((job) => job.metadata.name === jobNameFor(cronJob.metadata.name ?? '', decision.scheduledMs ?? 0))) {
     status.lastScheduleTime = scheduledAt;

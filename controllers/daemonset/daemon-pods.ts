@@ -6,10 +6,10 @@
  */
 import type { Affinity } from '../../apiserver/api/core/affinity.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { computeHash } from '../deployment/pod-template-hash.js';
-import type { ReadonlyPod } from '../replicaset/pod-state.js';
-import { timeMs } from '../replicaset/pod-state.js';
+import { computeHash } from '../runtime/pods/pod-template-hash.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { daemonPodTolerations, type ReadonlyDaemonSet } from './node-eligibility.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 
 /** CONTROLLER_REVISION_HASH_LABEL is apps/v1 ControllerRevisionHashLabelKey: the template
  * revision a daemon pod was created from. */
@@ -63,7 +63,7 @@ export function podsByNode(pods: readonly ReadonlyPod[]): Map<string, ReadonlyPo
 export function byScheduledThenAge(a: ReadonlyPod, b: ReadonlyPod): number {
   const scheduled = Number(Boolean(b.spec.nodeName)) - Number(Boolean(a.spec.nodeName));
   if (scheduled !== 0) return scheduled;
-  const age = (timeMs(a.metadata.creationTimestamp) ?? 0) - (timeMs(b.metadata.creationTimestamp) ?? 0);
+  const age = (parseTimeMs(a.metadata.creationTimestamp) ?? 0) - (parseTimeMs(b.metadata.creationTimestamp) ?? 0);
   if (age !== 0) return age;
   return (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : (a.metadata.name ?? '') > (b.metadata.name ?? '') ? 1 : 0;
 }

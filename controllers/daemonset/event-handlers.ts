@@ -8,10 +8,12 @@ import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
 import type { Expectations } from '../runtime/expectations.js';
-import { isPodReady, type ReadonlyPod } from '../replicaset/pod-state.js';
+import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
 import type { ReadonlyDaemonSet, ReadonlyNode } from './node-eligibility.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** HandlerDeps are what the handlers read and feed. */
 export interface HandlerDeps {
@@ -72,7 +74,7 @@ export function podEventHandlers(deps: HandlerDeps): EventHandlers<Pod> {
 
 /** ownerOf resolves a pod's controller reference to a cached DaemonSet with the same uid. */
 function ownerOf(deps: HandlerDeps, pod: ReadonlyPod): ReadonlyDaemonSet | undefined {
-  const reference = pod.metadata.ownerReferences?.find((ref) => ref.controller === true);
+  const reference = controllerRefOf(pod);
   if (reference === undefined || reference.kind !== 'DaemonSet' || !reference.apiVersion.startsWith('apps/')) return undefined;
   const ds = deps.daemonSetLister.get(pod.metadata.namespace ?? '', reference.name);
   return ds?.metadata.uid === reference.uid ? ds : undefined;

@@ -3,7 +3,7 @@
  * which nodes need a daemon pod and which pods must go. Pure apart from the failed-pod
  * backoff it consults and advances; performs no I/O and never mutates cache objects.
  */
-import type { ReadonlyPod } from '../replicaset/pod-state.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { isPodUpdated } from './daemon-pods.js';
 import type { FailedPodBackoff } from './failed-pod-backoff.js';
 import { nodeShouldRunDaemonPod, type ReadonlyDaemonSet, type ReadonlyNode } from './node-eligibility.js';

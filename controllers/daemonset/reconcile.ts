@@ -10,7 +10,7 @@ import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { labelSelectorFromStructured, type LabelSelectorQuery } from '../../apiserver/api/labels.js';
 import type { Expectations } from '../runtime/expectations.js';
-import type { ReadonlyPod } from '../replicaset/pod-state.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { requestKey, terminalError } from '../runtime/reconciler.js';
 import type { Clock, EventRecorder, Lister, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 import { podsByNode, templateHash } from './daemon-pods.js';
@@ -20,6 +20,7 @@ import type { ReadonlyDaemonSet } from './node-eligibility.js';
 import { planRollingUpdate } from './rolling-update.js';
 import { calculateStatus, statusNeedsUpdate } from './status.js';
 import { removePod, syncNodes, type SyncContext } from './sync-nodes.js';
+import { isControlledBy } from '../../apiserver/api/machinery/owner-references.js';
 
 /** DAEMONSET_POD_INDEX files pods under their owners' uids (a name of our own, so the
  * ReplicaSet controller's index can share the pod informer in one process). */
@@ -103,7 +104,7 @@ function selectorOf(ds: ReadonlyDaemonSet): LabelSelectorQuery {
 function podsOf(podLister: Lister<Pod>, ds: ReadonlyDaemonSet, selector: LabelSelectorQuery): ReadonlyPod[] {
   const uid = ds.metadata.uid ?? '';
   return podLister.byIndex(DAEMONSET_POD_INDEX, uid).filter((pod) => {
-    const controlled = pod.metadata.ownerReferences?.some((ref) => ref.controller === true && ref.uid === uid) ?? false;
+    const controlled = isControlledBy(pod, uid);
     const finished = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
     const gone = finished && pod.metadata.deletionTimestamp !== undefined;
     return controlled && !gone && pod.metadata.namespace === ds.metadata.namespace && selector.matches(pod.metadata.labels);

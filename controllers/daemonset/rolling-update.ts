@@ -4,10 +4,11 @@
  * surge) or maxSurge (with surge). The manage step then recreates pods on emptied nodes and
  * prunes a node's extra pods. Pure: no I/O, no mutation.
  */
-import { isPodAvailable, type ReadonlyPod } from '../replicaset/pod-state.js';
-import { scaledValue } from '../deployment/rolling-math.js';
+import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
+import { scaledValue } from '../../apiserver/api/machinery/int-or-percent.js';
 import { isPodUpdated } from './daemon-pods.js';
 import { nodeShouldRunDaemonPod, type ReadonlyDaemonSet, type ReadonlyNode } from './node-eligibility.js';
+import { isPodAvailable } from '../../apiserver/api/core/pod-conditions.js';
 
 /** RollingInput is what planRollingUpdate looks at. */
 export interface RollingInput {

@@ -5,9 +5,10 @@
  */
 import type { DaemonSetStatus } from '../../apiserver/api/apps/daemon-set.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
-import { isPodAvailable, isPodReady, type ReadonlyPod } from '../replicaset/pod-state.js';
+import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { isPodUpdated } from './daemon-pods.js';
 import { nodeShouldRunDaemonPod, type ReadonlyDaemonSet, type ReadonlyNode } from './node-eligibility.js';
+import { isPodReady, isPodAvailable } from '../../apiserver/api/core/pod-conditions.js';
 
 /** StatusInput is what calculateStatus looks at. */
 export interface StatusInput {

@@ -16,6 +16,7 @@ import { controllerRefTo } from './new-replica-set.js';
 import type { PodsByReplicaSet } from './recreate.js';
 import type { ReadonlyReplicaSet } from './replica-sets.js';
 import type { DeploymentDeps } from './sync-state.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 interface Owned {
   readonly metadata: { readonly ownerReferences?: ReadonlyArray<{ readonly uid: string; readonly controller?: boolean | undefined }> | undefined };
@@ -23,7 +24,7 @@ interface Owned {
 
 /** controllerUidOf is the uid of the object's controller reference, if it has one. */
 export function controllerUidOf(object: Owned): string | undefined {
-  return object.metadata.ownerReferences?.find((reference) => reference.controller === true)?.uid;
+  return controllerRefOf(object)?.uid;
 }
 
 /** ClaimInput is what claimReplicaSets needs: the Deployment and its parsed selector. */

@@ -15,6 +15,7 @@ import { labelSelectorFromStructured } from '../../apiserver/api/labels.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
 import type { LabelSelector } from '../../apiserver/api/meta.js';
 import type { DeepReadonly, EventHandlers, Lister } from '../runtime/types.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 type ReadonlyDeployment = DeepReadonly<Deployment>;
 type OwnerRef = { readonly kind: string; readonly name: string; readonly uid: string; readonly controller?: boolean | undefined };
@@ -31,7 +32,7 @@ export interface HandlerDeps {
 }
 
 function controllerRef(object: Owned): OwnerRef | undefined {
-  return object.metadata.ownerReferences?.find((reference) => reference.controller === true);
+  return controllerRefOf(object);
 }
 
 /** resolveDeployment returns the cached Deployment a controller reference names, or undefined

@@ -9,7 +9,8 @@
  *
  * registerDeploymentController wires it into a Manager; reconcile.ts is the loop; rolling.ts,
  * recreate.ts and sync.ts are its strategies and syncs; rolling-math.ts, revision.ts,
- * status.ts, progress.ts, replica-sets.ts and pod-template-hash.ts are its pure decisions.
+ * status.ts, progress.ts and replica-sets.ts are its pure decisions (the pod-template-hash is
+ * shared with other loops, in controllers/runtime/pods).
  *
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/architecture.md.
@@ -22,7 +23,7 @@ export {
 } from './deployment-controller.js';
 export { createDeploymentReconciler } from './reconcile.js';
 export type { DeploymentDeps } from './sync-state.js';
-export { computeHash, POD_TEMPLATE_HASH_LABEL } from './pod-template-hash.js';
+export { computeHash, POD_TEMPLATE_HASH_LABEL } from '../runtime/pods/pod-template-hash.js';
 export {
   REVISION_ANNOTATION,
   REVISION_HISTORY_ANNOTATION,

@@ -15,7 +15,7 @@ import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import type { LabelSelector, OwnerReference } from '../../apiserver/api/meta.js';
 import { hasProgressDeadline } from './progress.js';
-import { computeHash, POD_TEMPLATE_HASH_LABEL } from './pod-template-hash.js';
+import { computeHash, POD_TEMPLATE_HASH_LABEL } from '../runtime/pods/pod-template-hash.js';
 import { maxSurge, newRSNewReplicas } from './rolling-math.js';
 import type { ReadonlyReplicaSet } from './replica-sets.js';
 import { equalIgnoreHash, findNewReplicaSet, findOldReplicaSets } from './replica-sets.js';
@@ -24,6 +24,7 @@ import { eventSubject, recordScaling } from './scale-replica-set.js';
 import { getCondition, newCondition, Reasons, setCondition, type ConditionInput } from './status.js';
 import type { SyncState } from './sync-state.js';
 import { remember, writeRevision, writeStatus } from './sync-state.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** ReplicaSetsOfDeployment are the new ReplicaSet (if any) and all the old ones. */
 export interface ReplicaSetsOfDeployment {
@@ -156,7 +157,7 @@ async function ownReplicaSetOrCollision(state: SyncState, rs: ReplicaSet, err: u
   const name = rs.metadata.name ?? '';
   // The cache may not have it yet (we just lost a create race); then ask the server.
   const existing = deps.replicaSetLister.get(namespace, name) ?? (await deps.replicaSets.get(namespace, name));
-  const controller = existing.metadata.ownerReferences?.find((ref) => ref.controller === true);
+  const controller = controllerRefOf(existing);
   if (controller?.uid === d.metadata.uid && equalIgnoreHash(d.spec.template, existing.spec.template)) return existing;
   const collisionCount = (d.status?.collisionCount ?? 0) + 1;
   deps.logger.info({ replicaSet: name, collisionCount }, 'Found a hash collision for deployment - bumping collisionCount to resolve it');

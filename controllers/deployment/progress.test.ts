@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import {
   deploymentComplete,
   deploymentProgressing,
@@ -14,8 +14,9 @@ import {
   rolloutStatus,
   stuckRequeueAfterMs,
 } from './progress.js';
-import { calculateStatus, formatTime, getCondition, sameStatus, setCondition, type DeploymentStatus } from './status.js';
+import { calculateStatus, getCondition, sameStatus, setCondition, type DeploymentStatus } from './status.js';
 import { deploymentFixture, replicaSetFixture } from './testing/fixtures.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 const START = Date.parse('2016-01-01T00:00:00Z');
 
@@ -61,7 +62,7 @@ describe('deploymentTimedOut (TestDeploymentTimedOut)', () => {
   const withCondition = (deadline: number | undefined, reason: string, fromMs: number) => {
     const d = deploymentFixture({ progressDeadlineSeconds: deadline });
     const status: DeploymentStatus = {
-      conditions: [{ type: 'Progressing', status: 'True', reason, lastUpdateTime: formatTime(fromMs) }],
+      conditions: [{ type: 'Progressing', status: 'True', reason, lastUpdateTime: rfc3339(fromMs) }],
     };
     return { d, status };
   };
@@ -89,14 +90,14 @@ describe('the Progressing and Available conditions over a rollout', () => {
   it('moves from ReplicaSetUpdated to NewReplicaSetAvailable, keeping lastTransitionTime', () => {
     const clock = new FakeClock(START);
     const d = deploymentFixture({ replicas: 2, maxUnavailable: 1, maxSurge: 1, progressDeadlineSeconds: 600 });
-    setCondition((d.status ??= {}), { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: 'x', lastUpdateTime: formatTime(START), lastTransitionTime: formatTime(START) });
+    setCondition((d.status ??= {}), { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: 'x', lastUpdateTime: rfc3339(START), lastTransitionTime: rfc3339(START) });
     clock.advance(5_000);
     const newRS = replicaSetFixture('foo-new', { replicas: 2, statusReplicas: 1 });
     step(d, [newRS], clock);
     const progressing = getCondition(d.status, 'Progressing');
     expect(progressing).toMatchObject({ reason: 'ReplicaSetUpdated', message: 'ReplicaSet "foo-new" is progressing.' });
-    expect(progressing?.lastUpdateTime).toBe(formatTime(START + 5_000));
-    expect(progressing?.lastTransitionTime).toBe(formatTime(START));
+    expect(progressing?.lastUpdateTime).toBe(rfc3339(START + 5_000));
+    expect(progressing?.lastTransitionTime).toBe(rfc3339(START));
     expect(getCondition(d.status, 'Available')).toMatchObject({ status: 'False', reason: 'MinimumReplicasUnavailable' });
 
     clock.advance(5_000);
@@ -105,7 +106,7 @@ describe('the Progressing and Available conditions over a rollout', () => {
       status: 'True',
       reason: 'NewReplicaSetAvailable',
       message: 'ReplicaSet "foo-new" has successfully progressed.',
-      lastTransitionTime: formatTime(START),
+      lastTransitionTime: rfc3339(START),
     });
     expect(getCondition(d.status, 'Available')).toMatchObject({ status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' });
     expect(d.status).toMatchObject({ observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 2 });
@@ -123,7 +124,7 @@ describe('the Progressing and Available conditions over a rollout', () => {
   it('times out when nothing moves for progressDeadlineSeconds, and says when to look again', () => {
     const clock = new FakeClock(START);
     const d = deploymentFixture({ replicas: 1, maxUnavailable: 1, progressDeadlineSeconds: 2 });
-    setCondition((d.status ??= {}), { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: 'x', lastUpdateTime: formatTime(START), lastTransitionTime: formatTime(START) });
+    setCondition((d.status ??= {}), { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: 'x', lastUpdateTime: rfc3339(START), lastTransitionTime: rfc3339(START) });
     const stuck = replicaSetFixture('foo-new', { replicas: 1, statusReplicas: 1 });
     d.status.replicas = 1;
     d.status.updatedReplicas = 1;
@@ -139,7 +140,7 @@ describe('the Progressing and Available conditions over a rollout', () => {
       status: 'False',
       reason: 'ProgressDeadlineExceeded',
       message: 'ReplicaSet "foo-new" has timed out progressing.',
-      lastTransitionTime: formatTime(START + 3_000),
+      lastTransitionTime: rfc3339(START + 3_000),
     });
     expect(stuckRequeueAfterMs(d, d.status, clock.now())).toBeUndefined();
   });
@@ -148,10 +149,10 @@ describe('the Progressing and Available conditions over a rollout', () => {
     const d = deploymentFixture({ replicas: 1 });
     d.status = { conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }] };
     const rs = replicaSetFixture('foo-new', { replicas: 1 });
-    rs.status!.conditions = [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'quota', lastTransitionTime: formatTime(START) }];
+    rs.status!.conditions = [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'quota', lastTransitionTime: rfc3339(START) }];
     const status = rolloutStatus([rs], rs, d, START);
     expect(getCondition(status, 'Progressing')).toBeUndefined();
-    expect(getCondition(status, 'ReplicaFailure')).toMatchObject({ status: 'True', reason: 'FailedCreate', lastUpdateTime: formatTime(START) });
+    expect(getCondition(status, 'ReplicaFailure')).toMatchObject({ status: 'True', reason: 'FailedCreate', lastUpdateTime: rfc3339(START) });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { POD_TEMPLATE_HASH_LABEL } from './pod-template-hash.js';
+import { POD_TEMPLATE_HASH_LABEL } from '../runtime/pods/pod-template-hash.js';
 import { equalIgnoreHash, findActiveOrLatest, findNewReplicaSet, findOldReplicaSets, semanticEqual } from './replica-sets.js';
 import { deploymentFixture, replicaSetFixture } from './testing/fixtures.js';
 

@@ -8,7 +8,7 @@ import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { PodTemplateSpec } from '../../apiserver/api/core/pod-spec.js';
 import type { DeepReadonly } from '../runtime/types.js';
-import { POD_TEMPLATE_HASH_LABEL } from './pod-template-hash.js';
+import { POD_TEMPLATE_HASH_LABEL } from '../runtime/pods/pod-template-hash.js';
 
 /** ReadonlyReplicaSet is a ReplicaSet as listers hand it out: shared, never to be edited. */
 export type ReadonlyReplicaSet = DeepReadonly<ReplicaSet>;

@@ -13,30 +13,11 @@ import {
   oldScaleDownPlan,
   proportionalScalePlan,
   resolveFenceposts,
-  scaledValue,
   unhealthyCleanupPlan,
-  type IntOrString,
 } from './rolling-math.js';
+import type { IntOrString } from '../../apiserver/api/machinery/int-or-percent.js';
 import { setReplicasAnnotations } from './revision.js';
 import { deploymentFixture, replicaSetFixture } from './testing/fixtures.js';
-
-describe('scaledValue', () => {
-  it.each([
-    { value: 5, total: 10, roundUp: true, want: 5 },
-    { value: '25%', total: 10, roundUp: true, want: 3 },
-    { value: '25%', total: 10, roundUp: false, want: 2 },
-    { value: '100%', total: 7, roundUp: false, want: 7 },
-    { value: '0%', total: 7, roundUp: true, want: 0 },
-    { value: '1%', total: 1, roundUp: true, want: 1 },
-    { value: '1%', total: 1, roundUp: false, want: 0 },
-  ])('$value of $total (roundUp $roundUp) is $want', ({ value, total, roundUp, want }) => {
-    expect(scaledValue(value, total, roundUp)).toBe(want);
-  });
-
-  it.each(['oops', '25', '2.5%', '%'])('rejects %j', (value) => {
-    expect(() => scaledValue(value, 10, true)).toThrow(RangeError);
-  });
-});
 
 describe('resolveFenceposts (TestResolveFenceposts)', () => {
   it.each([

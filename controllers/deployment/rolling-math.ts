@@ -6,6 +6,7 @@
  * mutates its arguments. Invalid intstr values throw RangeError (validation rejects them
  * before they are stored, so the controller never sees one).
  */
+import { scaledValue, type IntOrString } from '../../apiserver/api/machinery/int-or-percent.js';
 import type { ReadonlyDeployment, ReadonlyReplicaSet } from './replica-sets.js';
 import {
   byCreationTimestamp,
@@ -18,22 +19,6 @@ import {
   sumSpecReplicas,
 } from './replica-sets.js';
 import { desiredReplicasAnnotation, maxReplicasAnnotation } from './revision.js';
-
-/** IntOrString is an intstr.IntOrString: a count, or a percentage such as "25%". */
-export type IntOrString = number | string;
-
-/**
- * scaledValue resolves an int-or-percent against `total`: a number is taken as is; "N%" is
- * N% of total rounded up when `roundUp`, down otherwise (intstr.GetScaledValueFromIntOrPercent).
- * Throws RangeError for a string that is not a whole-number percentage.
- */
-export function scaledValue(value: IntOrString, total: number, roundUp: boolean): number {
-  if (typeof value === 'number') return value;
-  const match = /^([+-]?\d+)%$/.exec(value);
-  if (!match) throw new RangeError(`invalid value for IntOrString: invalid value "${value}": must be an integer or percentage (e.g. '5%')`);
-  const scaled = (Number(match[1]) * total) / 100;
-  return roundUp ? Math.ceil(scaled) : Math.floor(scaled);
-}
 
 /** Fenceposts are the resolved bounds of a rolling update, in pods. */
 export interface Fenceposts {

@@ -12,6 +12,7 @@ import type { DeepReadonly } from '../runtime/types.js';
 import { maxUnavailable } from './rolling-math.js';
 import type { ReadonlyDeployment, ReadonlyReplicaSet } from './replica-sets.js';
 import { desiredReplicas, sumAvailableReplicas, sumReadyReplicas, sumSpecReplicas, sumStatusReplicas } from './replica-sets.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** DeploymentStatus is the status subresource of a Deployment. */
 export type DeploymentStatus = NonNullable<Deployment['status']>;
@@ -35,11 +36,6 @@ export const Reasons = {
   MinimumReplicasUnavailable: 'MinimumReplicasUnavailable',
 } as const;
 
-/** formatTime renders ms since the epoch as a Kubernetes Time: RFC 3339, UTC, seconds. */
-export function formatTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 /** ConditionInput is a condition without its timestamps. */
 export interface ConditionInput {
   type: ConditionType;
@@ -50,7 +46,7 @@ export interface ConditionInput {
 
 /** newCondition stamps both times of a condition with `nowMs` (NewDeploymentCondition). */
 export function newCondition(input: ConditionInput, nowMs: number): DeploymentCondition {
-  const time = formatTime(nowMs);
+  const time = rfc3339(nowMs);
   return { ...input, lastUpdateTime: time, lastTransitionTime: time };
 }
 

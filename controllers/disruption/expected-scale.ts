@@ -9,6 +9,7 @@ import type { OwnerReference } from '../../apiserver/api/meta.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from '../runtime/client/http-client.js';
 import type { DeepReadonly } from '../runtime/types.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 type Reference = DeepReadonly<OwnerReference>;
 
@@ -27,9 +28,6 @@ export class ScaleError extends Error {
 interface OwnedPod {
   readonly metadata: { readonly name?: string; readonly namespace?: string; readonly ownerReferences?: readonly Reference[] | undefined };
 }
-
-const controllerRefOf = (object: { readonly metadata: { readonly ownerReferences?: readonly Reference[] | undefined } }) =>
-  object.metadata.ownerReferences?.find((reference) => reference.controller === true);
 
 /**
  * expectedScale sums the desired replicas of the distinct controllers of `pods`. Throws

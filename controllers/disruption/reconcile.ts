@@ -32,7 +32,8 @@ type ReadonlyBudget = DeepReadonly<PodDisruptionBudget>;
  * createDisruptionReconciler returns the Reconciler of the disruption controller. A reconcile
  * returns {} when the budget is gone; throws (rate-limited retry) when reading a /scale or
  * the status write failed; throws a terminal error after reporting SyncFailed for pods
- * without a controller; and asks to be requeued when a disruptedPods entry expires.
+ * without a controller or a budget value that is not an int-or-percent; and asks to be
+ * requeued when a disruptedPods entry expires.
  */
 export function createDisruptionReconciler(deps: DisruptionReconcilerDeps): Reconciler {
   return { reconcile: (request) => syncBudget(deps, request) };
@@ -50,7 +51,16 @@ async function syncBudget(deps: DisruptionReconcilerDeps, request: Request): Pro
     throw err instanceof ScaleError ? terminalError(err) : err;
   }
   const nowMs = deps.clock.now();
-  const { status, recheckAtMs } = computeBudgetStatus(pdb, { pods, expectedCount, nowMs });
+  let computed: ReturnType<typeof computeBudgetStatus>;
+  try {
+    computed = computeBudgetStatus(pdb, { pods, expectedCount, nowMs });
+  } catch (err) {
+    // Only a minAvailable/maxUnavailable that is not an int-or-percent gets here; retrying
+    // cannot help, so report it and stop (Kubernetes' failSafe).
+    await failSafe(deps, pdb, err);
+    throw terminalError(err);
+  }
+  const { status, recheckAtMs } = computed;
   await writeStatus(deps, pdb, status);
   return recheckAtMs === undefined ? {} : { requeueAfterMs: Math.max(0, recheckAtMs - nowMs) };
 }

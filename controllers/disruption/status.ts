@@ -6,6 +6,9 @@
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { DISRUPTION_ALLOWED_CONDITION, type PodDisruptionBudget, type PodDisruptionBudgetStatus } from '../../apiserver/api/policy/pod-disruption-budget.js';
 import type { DeepReadonly } from '../runtime/types.js';
+import { scaledValue } from '../../apiserver/api/machinery/int-or-percent.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 
 /** DELETION_TIMEOUT_MS is how long an evicted pod may take to disappear before the controller
  * counts it again (DeletionTimeout, 2 minutes). */
@@ -21,25 +24,11 @@ export function needsControllerScale(spec: Spec): boolean {
   return spec.maxUnavailable !== undefined || typeof spec.minAvailable === 'string';
 }
 
-/** scaledValue resolves an int-or-percent against `total`, rounding percentages up
- * (intstr.GetScaledValueFromIntOrPercent with roundUp). */
-export function scaledValue(value: number | string, total: number): number {
-  if (typeof value === 'number') return value;
-  return Math.ceil((Number.parseInt(value, 10) * total) / 100);
-}
-
 /** desiredHealthyOf is how many healthy pods the budget requires of `expectedCount` (≥ 0). */
 export function desiredHealthyOf(spec: Spec, expectedCount: number): number {
-  if (spec.maxUnavailable !== undefined) return Math.max(0, expectedCount - scaledValue(spec.maxUnavailable, expectedCount));
-  if (spec.minAvailable !== undefined) return scaledValue(spec.minAvailable, expectedCount);
+  if (spec.maxUnavailable !== undefined) return Math.max(0, expectedCount - scaledValue(spec.maxUnavailable, expectedCount, true));
+  if (spec.minAvailable !== undefined) return scaledValue(spec.minAvailable, expectedCount, true);
   return 0;
-}
-
-const readyStatus = (pod: ReadonlyPod) => pod.status?.conditions?.find((c) => c.type === 'Ready')?.status;
-
-/** isPodReady is true when the pod's Ready condition is True (podutil.IsPodReady). */
-export function isPodReady(pod: ReadonlyPod): boolean {
-  return readyStatus(pod) === 'True';
 }
 
 /** DisruptedPods is what stays of status.disruptedPods, and when to look again. */
@@ -136,12 +125,8 @@ function withAllowedCondition(pdb: ReadonlyBudget, { nowMs, ...wanted }: Allowed
   const conditions = (structuredClone(pdb.status?.conditions) ?? []) as NonNullable<PodDisruptionBudgetStatus['conditions']>;
   const old = conditions.find((c) => c.type === DISRUPTION_ALLOWED_CONDITION);
   const transitioned = old?.status !== wanted.status;
-  const lastTransitionTime = transitioned || !old?.lastTransitionTime ? formatTime(nowMs) : old.lastTransitionTime;
+  const lastTransitionTime = transitioned || !old?.lastTransitionTime ? rfc3339(nowMs) : old.lastTransitionTime;
   const condition = { type: DISRUPTION_ALLOWED_CONDITION, ...wanted, lastTransitionTime };
   return [...conditions.filter((c) => c !== old), condition];
 }
 
-/** formatTime renders ms as a Kubernetes Time (RFC 3339, seconds, UTC). */
-function formatTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}

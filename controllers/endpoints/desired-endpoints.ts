@@ -5,7 +5,8 @@
  * the port set the Service's ports resolve to on that pod. Pure.
  */
 import type { Endpoint, EndpointSlicePort } from '../../apiserver/api/discovery/endpoint-slice.js';
-import { isPodReady, isTerminating, podReference, portsKey, resolvePorts, shouldPodBeInEndpoints, type ReadonlyPod, type ReadonlyService } from './pod-endpoints.js';
+import { isTerminating, podReference, portsKey, resolvePorts, shouldPodBeInEndpoints, type ReadonlyPod, type ReadonlyService } from './pod-endpoints.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 
 /** EndpointGroup is the endpoints sharing one port set: the content of one or more slices. */
 export interface EndpointGroup {

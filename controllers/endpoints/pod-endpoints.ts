@@ -30,11 +30,6 @@ export function serviceSelects(service: ReadonlyService, labels: DeepReadonly<Re
   return Object.entries(service.spec?.selector ?? {}).every(([key, value]) => labels?.[key] === value);
 }
 
-/** isPodReady is true when the pod's Ready condition is True. */
-export function isPodReady(pod: ReadonlyPod): boolean {
-  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-}
-
 /** isTerminating is true once the pod has a deletionTimestamp. */
 export function isTerminating(pod: ReadonlyPod): boolean {
   return pod.metadata.deletionTimestamp !== undefined;

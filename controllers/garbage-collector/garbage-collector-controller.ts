@@ -9,7 +9,7 @@
  * its own monitors rather than the manager's shared ones; and its controller runs inside a
  * runnable that first waits for those caches.
  */
-import { isAbortError } from '../runtime/clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { createController, type Controller } from '../runtime/controller.js';
 import type { DiscoveredResource } from '../runtime/client/discovery.js';
 import type { Manager } from '../runtime/manager.js';

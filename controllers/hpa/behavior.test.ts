@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HorizontalPodAutoscalerBehavior } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler-behavior.js';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import {
   calculateScaleDownLimit,
   calculateScaleUpLimit,

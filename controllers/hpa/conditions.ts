@@ -12,7 +12,7 @@
  *                   ScaleDownLimit, DesiredWithinRange (False)
  */
 import type { HorizontalPodAutoscalerCondition } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
-import { rfc3339Seconds } from '../runtime/event-recorder.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** HpaConditionTypes are the condition types the HPA controller writes. */
 export const HpaConditionTypes = {
@@ -44,7 +44,7 @@ export function setCondition(
   const list = [...(conditions ?? [])];
   const index = list.findIndex((condition) => condition.type === type);
   const existing = index >= 0 ? list[index] : undefined;
-  const lastTransitionTime = existing && existing.status === verdict.status ? existing.lastTransitionTime : rfc3339Seconds(nowMs);
+  const lastTransitionTime = existing && existing.status === verdict.status ? existing.lastTransitionTime : rfc3339(nowMs);
   const updated: HorizontalPodAutoscalerCondition = { type, status: verdict.status, lastTransitionTime, reason: verdict.reason, message: verdict.message };
   if (index >= 0) list[index] = updated;
   else list.push(updated);

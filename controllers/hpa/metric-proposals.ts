@@ -16,7 +16,7 @@ import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { parseLabelSelector, type LabelSelectorQuery } from '../../apiserver/api/labels.js';
 import { createQuantity } from '../../apiserver/api/quantity.js';
-import { isAbortError } from '../runtime/clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import type { DeepReadonly, Lister } from '../runtime/types.js';
 import type { ConditionVerdict } from './conditions.js';
 import type { MetricsSource, ResourceMetrics } from './metrics-client.js';

@@ -10,6 +10,8 @@
  */
 import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
 import type { KubeClient } from '../runtime/client/http-client.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import { parseDuration } from '../../apiserver/api/machinery/duration.js';
 
 /** PodMetric is one pod's usage sample: the value in milli-units (millicores, milli-bytes),
  * measured over `windowMs` ending at `timestampMs`. */
@@ -124,12 +126,8 @@ function usageOf(value: unknown): number | undefined {
 // A sample without a readable timestamp counts as infinitely old (Go's zero time), which
 // makes the CPU readiness check treat it as taken before the pod became ready.
 function timeOf(value: unknown): number {
-  const ms = typeof value === 'string' ? Date.parse(value) : NaN;
-  return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
+  return (typeof value === 'string' ? parseTimeMs(value) : undefined) ?? Number.NEGATIVE_INFINITY;
 }
-
-const DURATION_PART = /(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/gy;
-const UNIT_MS: Readonly<Record<string, number>> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, µs: 1e-3, ns: 1e-6 };
 
 /**
  * parseMetricsWindowMs reads a metav1.Duration as metrics-server writes it (`15s`, `1m0s`,
@@ -137,15 +135,12 @@ const UNIT_MS: Readonly<Record<string, number>> = { h: 3_600_000, m: 60_000, s: 
  * readiness check cannot use simply does not delay a pod's first sample.
  */
 export function parseMetricsWindowMs(value: unknown): number {
-  if (typeof value !== 'string' || value === '' || value === '0') return 0;
-  DURATION_PART.lastIndex = 0;
-  let totalMs = 0;
-  let consumed = 0;
-  for (let match = DURATION_PART.exec(value); match; match = DURATION_PART.exec(value)) {
-    totalMs += Number(match[1]) * (UNIT_MS[match[2] ?? ''] ?? 0);
-    consumed = DURATION_PART.lastIndex;
+  if (typeof value !== 'string') return 0;
+  try {
+    return parseDuration(value);
+  } catch {
+    return 0;
   }
-  return consumed === value.length ? totalMs : 0;
 }
 
 function messageOf(err: unknown): string {

@@ -7,6 +7,8 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import type { PodMetricsInfo } from './metrics-client.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import { podReadyCondition } from '../../apiserver/api/core/pod-conditions.js';
 
 /** ReadonlyPod is a pod as the informer cache shares it. */
 export type ReadonlyPod = DeepReadonly<Pod>;
@@ -71,11 +73,11 @@ export function groupPods(pods: readonly ReadonlyPod[], options: GroupPodsOption
  * was ready (it turned unready within the initial readiness delay of starting).
  */
 function isCpuSampleUnready(pod: ReadonlyPod, options: GroupPodsOptions): boolean {
-  const ready = pod.status?.conditions?.find((condition) => condition.type === 'Ready');
-  const startMs = timeOf(pod.status?.startTime);
+  const ready = podReadyCondition(pod);
+  const startMs = parseTimeMs(pod.status?.startTime);
   if (ready === undefined || startMs === undefined) return true;
   // A missing transition time is Go's zero time: long before anything else.
-  const transitionMs = timeOf(ready.lastTransitionTime) ?? Number.NEGATIVE_INFINITY;
+  const transitionMs = parseTimeMs(ready.lastTransitionTime) ?? Number.NEGATIVE_INFINITY;
   if (startMs + options.cpuInitializationPeriodMs > options.nowMs) {
     const sample = options.metrics.get(pod.metadata.name ?? '');
     const sampleMs = sample?.timestampMs ?? Number.NEGATIVE_INFINITY;
@@ -84,10 +86,6 @@ function isCpuSampleUnready(pod: ReadonlyPod, options: GroupPodsOptions): boolea
   return ready.status === 'False' && startMs + options.initialReadinessDelayMs > transitionMs;
 }
 
-function timeOf(value: string | undefined): number | undefined {
-  const ms = value === undefined ? NaN : Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
-}
 
 /**
  * calculateRequests returns each pod's request of `resource` in milli-units: the named

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../apiserver/api/api-error.js';
 import type { HorizontalPodAutoscaler } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { silentLogger } from '../runtime/logger.js';
 import type { EventRecorder, ResourceClient, Scale } from '../runtime/types.js';
 import { createHpaReconciler } from './reconcile.js';

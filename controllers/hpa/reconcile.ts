@@ -13,7 +13,7 @@
  */
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import type { HorizontalPodAutoscaler } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
-import { isAbortError } from '../runtime/clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { reconcileLogger, requestKey } from '../runtime/reconciler.js';
 import type { DeepReadonly, Reconciler, Request, ResourceClient, Result, Scale } from '../runtime/types.js';
 import { planReplicas, type Plan } from './plan.js';

@@ -6,8 +6,8 @@
 import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerCondition } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import type { MetricStatus } from '../../apiserver/api/autoscaling/metric-status.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
-import { rfc3339Seconds } from '../runtime/event-recorder.js';
 import type { DeepReadonly } from '../runtime/types.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** HpaStatus is the status the controller writes. */
 export type HpaStatus = NonNullable<HorizontalPodAutoscaler['status']>;
@@ -37,7 +37,7 @@ export interface StatusInputs extends SyncOutcome {
 export function calculateStatus(previous: DeepReadonly<HpaStatus> | undefined, inputs: StatusInputs): HpaStatus {
   return {
     observedGeneration: inputs.observedGeneration,
-    lastScaleTime: inputs.rescaled ? rfc3339Seconds(inputs.nowMs) : previous?.lastScaleTime,
+    lastScaleTime: inputs.rescaled ? rfc3339(inputs.nowMs) : previous?.lastScaleTime,
     currentReplicas: inputs.currentReplicas,
     desiredReplicas: inputs.desiredReplicas,
     currentMetrics: inputs.currentMetrics,

@@ -8,6 +8,7 @@ import { matchPodFailurePolicy } from './pod-failure-policy.js';
 import { podForJob } from './pod-template.js';
 import { computeJobStatus } from './status.js';
 import { trackPods } from './track-pods.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 const NOW = Date.parse('2024-01-01T00:10:00Z');
 
@@ -82,7 +83,7 @@ describe('finished-pod tracking and status', () => {
       ['SuccessCriteriaMet', 'CompletionsReached'],
       ['Complete', 'CompletionsReached'],
     ]);
-    expect(result.status.completionTime).toBe(new Date(NOW).toISOString());
+    expect(result.status.completionTime).toBe(rfc3339(NOW));
   });
 
   it('counts Indexed completions by index', () => {
@@ -98,7 +99,7 @@ describe('finished-pod tracking and status', () => {
     expect(suspended.status.conditions?.[0]).toMatchObject({ type: 'Suspended', status: 'True', reason: 'JobSuspended' });
     const resumed = status(job({ suspend: false }, suspended.status), []).result;
     expect(resumed.status.conditions?.[0]).toMatchObject({ type: 'Suspended', status: 'False', reason: 'JobResumed' });
-    expect(resumed.status.startTime).toBe(new Date(NOW).toISOString());
+    expect(resumed.status.startTime).toBe(rfc3339(NOW));
   });
 
   it('fails past activeDeadlineSeconds', () => {

@@ -5,6 +5,7 @@
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { DeepReadonly } from '../runtime/types.js';
+import { indexByControllerOfKind } from '../runtime/indexers.js';
 
 /** JOB_TRACKING_FINALIZER keeps a finished pod around until the Job has counted it. */
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
@@ -43,11 +44,6 @@ export function hasTrackingFinalizer(pod: ReadonlyPod): boolean {
   return (pod.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER);
 }
 
-/** isPodReady is true when the pod's Ready condition is True. */
-export function isPodReady(pod: ReadonlyPod): boolean {
-  return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-}
-
 /** completionIndexOf reads a pod's completion index, or undefined when absent or invalid. */
 export function completionIndexOf(pod: ReadonlyPod, completions: number): number | undefined {
   const text = pod.metadata.annotations?.[COMPLETION_INDEX_ANNOTATION];
@@ -69,7 +65,4 @@ export function lastFinishedAtMs(pod: ReadonlyPod): number | undefined {
 export const JOB_UID_INDEX = 'jobControllerUid';
 
 /** indexByJobUid files a pod under its controller's uid when that controller is a Job. */
-export function indexByJobUid(pod: ReadonlyPod): string[] {
-  const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true && r.kind === 'Job');
-  return ref?.uid ? [ref.uid] : [];
-}
+export const indexByJobUid = indexByControllerOfKind('Job');

@@ -16,8 +16,10 @@ import {
   type JobOutcome,
 } from './conditions.js';
 import { formatIndexes } from './indexes.js';
-import { hasTrackingFinalizer, isPodActive, isPodReady, isPodTerminal, type ReadonlyPod } from './job-pods.js';
+import { hasTrackingFinalizer, isPodActive, isPodTerminal, type ReadonlyPod } from './job-pods.js';
 import { hasUncounted, type Tracking } from './track-pods.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 
 /** StatusInputs are what computeJobStatus reads. */
 export interface StatusInputs {
@@ -40,7 +42,7 @@ export interface JobStatusResult {
 /** computeJobStatus returns the Job's status after `tracking`, deciding its outcome. */
 export function computeJobStatus(inputs: StatusInputs): JobStatusResult {
   const { job, pods, tracking, nowMs } = inputs;
-  const now = new Date(nowMs).toISOString();
+  const now = rfc3339(nowMs);
   const status = countersOf(job, pods, tracking);
   let conditions = [...((job.status?.conditions ?? []) as JobCondition[])];
   const suspended = job.spec.suspend === true;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Namespace } from '../../apiserver/api/core/namespace.js';
 import type { KubeClient } from '../runtime/client/http-client.js';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { silentLogger } from '../runtime/logger.js';
 import type { Lister } from '../runtime/types.js';
 import { createNamespaceReconciler } from './reconcile.js';

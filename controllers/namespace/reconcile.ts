@@ -13,11 +13,11 @@ import { KUBERNETES_FINALIZER, namespaceDefinition, type Namespace } from '../..
 import type { KubeClient } from '../runtime/client/http-client.js';
 import type { DiscoveredResource } from '../runtime/client/discovery.js';
 import { objectPath } from '../runtime/client/resource-path.js';
-import { rfc3339Seconds } from '../runtime/event-recorder.js';
 import { reconcileLogger } from '../runtime/reconciler.js';
 import type { Clock, Lister, Logger, Reconciler, Result } from '../runtime/types.js';
 import { failedConditions, hasContentLeft, mergeConditions, type DeletionReport } from './conditions.js';
 import { deleteAllContent } from './content.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** NamespaceReconcilerDeps are what the reconciler reads and writes through. */
 export interface NamespaceReconcilerDeps {
@@ -87,7 +87,7 @@ async function discover(client: KubeClient): Promise<{ resources: DiscoveredReso
 /** reportConditions writes the report's conditions (and phase Terminating) through /status
  * when they differ from the namespace's; returns the namespace as it now is. */
 async function reportConditions(deps: NamespaceReconcilerDeps, namespace: Namespace, report: DeletionReport): Promise<Namespace> {
-  const now = rfc3339Seconds(deps.clock.now());
+  const now = rfc3339(deps.clock.now());
   const { conditions, changed } = mergeConditions(namespace.status?.conditions ?? [], failedConditions(report), now);
   if (!changed && namespace.status?.phase === 'Terminating') return namespace;
   const next: Namespace = { ...namespace, status: { ...namespace.status, phase: 'Terminating', conditions } };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Toleration } from '../../apiserver/api/core/affinity.js';
 import type { Node, NodeCondition, Taint } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { evictionTime, planPodAction, TaintClock } from './eviction-plan.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');

@@ -8,8 +8,9 @@ import type { Toleration } from '../../apiserver/api/core/affinity.js';
 import type { Node, Taint } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { Clock, DeepReadonly } from '../runtime/types.js';
-import { isNodeUnreachable, parseTime } from './node-health.js';
+import { isNodeUnreachable } from './node-health.js';
 import { noExecuteTaints, toleratesTaint } from './taints.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 
 type ReadonlyTaint = DeepReadonly<Taint>;
 
@@ -79,7 +80,7 @@ export function planPodAction({ pod, node, addedAtMs }: PodActionInputs): PodAct
   if (!pod.spec.nodeName) return NONE;
   if (pod.metadata.deletionTimestamp !== undefined) {
     if (!isNodeUnreachable(node)) return NONE;
-    return { kind: PodActionKind.ForceDelete, atMs: parseTime(pod.metadata.deletionTimestamp) ?? 0 };
+    return { kind: PodActionKind.ForceDelete, atMs: parseTimeMs(pod.metadata.deletionTimestamp) ?? 0 };
   }
   const taints = noExecuteTaints(node).map((taint) => ({ taint, addedAtMs: addedAtMs(taint) }));
   if (taints.length === 0) return NONE;
@@ -107,7 +108,7 @@ export class TaintClock {
     for (const id of seen.keys()) if (!current.has(id)) seen.delete(id);
     if (seen.size === 0) this.firstSeen.delete(nodeName);
     return (taint) => {
-      const added = parseTime(taint.timeAdded);
+      const added = parseTimeMs(taint.timeAdded);
       if (added !== undefined) return added;
       const id = taintId(taint);
       let at = seen.get(id);

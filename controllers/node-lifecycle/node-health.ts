@@ -5,8 +5,8 @@
  */
 import type { Lease } from '../../apiserver/api/coordination/lease.js';
 import type { Node, NodeCondition } from '../../apiserver/api/core/node.js';
-import { rfc3339Seconds } from '../runtime/event-recorder.js';
 import type { DeepReadonly } from '../runtime/types.js';
+import { parseTimeMs, rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** KUBELET_CONDITION_TYPES are the conditions only the kubelet can vouch for; when it falls
  * silent the controller turns each of them Unknown. */
@@ -59,9 +59,9 @@ export interface NodeHealth {
  */
 export function assessNodeHealth({ node, lease, nowMs, gracePeriodMs, startupGracePeriodMs }: HealthInputs): NodeHealth {
   const ready = findCondition(node, 'Ready');
-  const beats = [parseTime(lease?.spec?.renewTime), parseTime(ready?.lastHeartbeatTime)].filter((ms) => ms !== undefined);
+  const beats = [parseTimeMs(lease?.spec?.renewTime), parseTimeMs(ready?.lastHeartbeatTime)].filter((ms) => ms !== undefined);
   // A node object with no time at all (hand-made) counts as alive now rather than long dead.
-  const lastHeartbeatMs = beats.length > 0 ? Math.max(...beats) : (parseTime(node.metadata.creationTimestamp) ?? nowMs);
+  const lastHeartbeatMs = beats.length > 0 ? Math.max(...beats) : (parseTimeMs(node.metadata.creationTimestamp) ?? nowMs);
   const staleAtMs = lastHeartbeatMs + (ready ? gracePeriodMs : startupGracePeriodMs);
   return { lastHeartbeatMs, staleAtMs, stale: nowMs > staleAtMs };
 }
@@ -75,7 +75,7 @@ export function assessNodeHealth({ node, lease, nowMs, gracePeriodMs, startupGra
  */
 export function unknownConditions(node: ReadonlyNode, nowMs: number): NodeCondition[] | undefined {
   const conditions = structuredClone(node.status?.conditions ?? []) as NodeCondition[];
-  const at = rfc3339Seconds(nowMs);
+  const at = rfc3339(nowMs);
   let changed = false;
   for (const type of KUBELET_CONDITION_TYPES) {
     const existing = conditions.find((condition) => condition.type === type);
@@ -112,10 +112,3 @@ export function isNodeUnreachable(node: ReadonlyNode | undefined): boolean {
   return status === undefined || status === 'Unknown';
 }
 
-/** parseTime reads an RFC 3339 time (seconds or micro/milliseconds) as ms since the epoch;
- * undefined for an absent or unparsable value. */
-export function parseTime(text: string | undefined): number | undefined {
-  if (!text) return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Node } from '../../apiserver/api/core/node.js';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import type { DeepReadonly, Lister } from '../runtime/types.js';
 import { createWorkQueue } from '../runtime/workqueue/queue.js';
 import { createMonitorTicker } from './node-monitor.js';

@@ -15,13 +15,14 @@ import type { Lease } from '../../apiserver/api/coordination/lease.js';
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { isAbortError } from '../runtime/clock.js';
-import { rfc3339Seconds } from '../runtime/event-recorder.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { NODE_NAME_INDEX } from '../runtime/indexers.js';
 import { keyOf, reconcileLogger } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, ResourceClient, Result, Runnable, WorkQueue } from '../runtime/types.js';
 import { assessNodeHealth, NODE_LEASE_NAMESPACE, readyStatus, unknownConditions } from './node-health.js';
 import { desiredTaints } from './taints.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { podReadyCondition } from '../../apiserver/api/core/pod-conditions.js';
 
 type ReadonlyNode = DeepReadonly<Node>;
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -120,7 +121,7 @@ async function markPodsNotReady(deps: NodeMonitorDeps, nodeName: string, nowMs: 
 }
 
 function claimsReady(pod: ReadonlyPod): boolean {
-  const ready = pod.status?.conditions?.find((condition) => condition.type === 'Ready');
+  const ready = podReadyCondition(pod);
   return ready !== undefined && ready.status !== 'False';
 }
 
@@ -129,7 +130,7 @@ async function markPodNotReady(deps: NodeMonitorDeps, pod: ReadonlyPod, nowMs: n
   for (const condition of copy.status?.conditions ?? []) {
     if (condition.type !== 'Ready') continue;
     condition.status = 'False';
-    condition.lastTransitionTime = rfc3339Seconds(nowMs);
+    condition.lastTransitionTime = rfc3339(nowMs);
   }
   const updated = await deps.pods.updateStatus(copy);
   deps.recorder.event(updated, 'Warning', 'NodeNotReady', 'Node is not ready');

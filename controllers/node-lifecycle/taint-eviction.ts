@@ -15,10 +15,10 @@
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import type { Node, Taint } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { rfc3339Seconds } from '../runtime/event-recorder.js';
 import { reconcileLogger } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, DeleteOptions, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 import { planPodAction, PodActionKind, type TaintClock } from './eviction-plan.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 
@@ -127,7 +127,7 @@ async function addDisruptionCondition(deps: TaintEvictionDeps, pod: ReadonlyPod)
   // NOTE: `pod` is the informer's shared object; edit a copy.
   const copy = structuredClone(pod) as Pod;
   const others = (copy.status?.conditions ?? []).filter((c) => c.type !== DISRUPTION_TARGET_CONDITION.type);
-  const condition = { ...DISRUPTION_TARGET_CONDITION, lastTransitionTime: rfc3339Seconds(deps.clock.now()) };
+  const condition = { ...DISRUPTION_TARGET_CONDITION, lastTransitionTime: rfc3339(deps.clock.now()) };
   copy.status = { ...copy.status, conditions: [...others, condition] };
   try {
     return await deps.pods.updateStatus(copy);

@@ -5,8 +5,8 @@
  */
 import type { Node, Taint } from '../../apiserver/api/core/node.js';
 import { NOT_READY_TAINT, UNREACHABLE_TAINT } from '../../apiserver/api/core/pod-defaults.js';
-import { rfc3339Seconds } from '../runtime/event-recorder.js';
 import type { DeepReadonly } from '../runtime/types.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 export { NOT_READY_TAINT, UNREACHABLE_TAINT };
 
@@ -76,7 +76,7 @@ export function desiredTaints(node: ReadonlyNode, nowMs: number): Taint[] | unde
   const kept = current.filter((taint) => !isOwned(taint) || wanted.some((w) => sameId(w, taint)));
   const added = wanted.filter((w) => !current.some((taint) => sameId(w, taint)));
   if (added.length === 0 && kept.length === current.length) return undefined;
-  const stamp = rfc3339Seconds(nowMs);
+  const stamp = rfc3339(nowMs);
   const fresh = added.map((id): Taint => (id.effect === 'NoExecute' ? { ...id, timeAdded: stamp } : { ...id }));
   return [...(structuredClone(kept) as Taint[]), ...fresh];
 }

@@ -9,8 +9,9 @@ import { isNotFound } from '../../apiserver/api/api-error.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { LabelSelectorQuery } from '../../apiserver/api/labels.js';
 import type { DeepReadonly, ResourceClient } from '../runtime/types.js';
-import { controllerRefOf, newControllerRef } from './owners.js';
-import type { ReadonlyPod } from './pod-state.js';
+import { newControllerRef } from './owners.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** ClaimContext is what claimPods needs to know about the claiming ReplicaSet. */
 export interface ClaimContext {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import type { DeepReadonly, Lister, WorkQueue } from '../runtime/types.js';
 import { podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
 import { createExpectations } from '../runtime/expectations.js';

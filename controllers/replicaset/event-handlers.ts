@@ -11,8 +11,10 @@ import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
 import type { Expectations } from '../runtime/expectations.js';
 import { podKey } from './manage-replicas.js';
-import { controllerRefOf, resolveControllerRef } from './owners.js';
-import { isPodReady, type ReadonlyPod } from './pod-state.js';
+import { resolveControllerRef } from './owners.js';
+import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** HandlerDeps are what the handlers read and feed. */
 export interface HandlerDeps {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import { ApiError } from '../../apiserver/api/api-error.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { silentLogger } from '../runtime/logger.js';
 import type { EventRecorder, ResourceClient } from '../runtime/types.js';
 import { createExpectations } from '../runtime/expectations.js';

@@ -11,9 +11,9 @@ import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventRecorder, Logger, ResourceClient } from '../runtime/types.js';
 import type { Expectations } from '../runtime/expectations.js';
 import { newControllerRef } from './owners.js';
-import type { ReadonlyPod } from './pod-state.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { getPodsToDelete } from './pods-to-delete.js';
-import { slowStartBatch } from './slow-start.js';
+import { slowStartBatch } from '../runtime/slow-start.js';
 
 /** BURST_REPLICAS caps the creates or deletes of one reconcile, as Kubernetes' BurstReplicas. */
 export const BURST_REPLICAS = 500;

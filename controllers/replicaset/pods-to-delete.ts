@@ -18,7 +18,9 @@
  * pseudo-random but stable choice. Without `nowMs` times are compared exactly. When no rule
  * applies, uid and then name break the tie so the result never depends on input order.
  */
-import { isPodActive, isPodReady, maxContainerRestarts, podReadySinceMs, timeMs, type ReadonlyPod } from './pod-state.js';
+import { isPodActive, maxContainerRestarts, type ReadonlyPod } from '../runtime/pods/pod-state.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import { isPodReady, podReadySinceMs } from '../../apiserver/api/core/pod-conditions.js';
 
 /** POD_DELETION_COST_ANNOTATION lets users rank pods of one ReplicaSet for deletion. */
 export const POD_DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';
@@ -101,7 +103,7 @@ const recentlyReadyFirst: Rule = (a, b, nowMs) => {
 const moreRestartsFirst: Rule = (a, b) => maxContainerRestarts(b.pod) - maxContainerRestarts(a.pod);
 
 const newestFirst: Rule = (a, b, nowMs) =>
-  newerFirst({ a: timeMs(a.pod.metadata.creationTimestamp), b: timeMs(b.pod.metadata.creationTimestamp), nowMs, uids: uidsOf(a, b) });
+  newerFirst({ a: parseTimeMs(a.pod.metadata.creationTimestamp), b: parseTimeMs(b.pod.metadata.creationTimestamp), nowMs, uids: uidsOf(a, b) });
 
 const RULES: readonly Rule[] = [
   unassignedFirst,

@@ -8,15 +8,15 @@ import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { labelSelectorFromStructured, type LabelSelectorQuery } from '../../apiserver/api/labels.js';
-import { OWNER_UID_INDEX } from '../runtime/indexers.js';
+import { OWNER_UID_INDEX, CONTROLLER_UID_INDEX } from '../runtime/indexers.js';
 import { reconcileLogger, requestKey, terminalError } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 import { claimPods } from './claim-pods.js';
 import type { Expectations } from '../runtime/expectations.js';
 import { manageReplicas } from './manage-replicas.js';
-import { CONTROLLER_UID_INDEX, controllerRefOf, isControlledBy } from './owners.js';
-import { isPodActive, isPodTerminating, type ReadonlyPod } from './pod-state.js';
+import { isPodActive, isPodTerminating, type ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { calculateStatus, statusNeedsUpdate, type ReplicaSetStatus } from './status.js';
+import { controllerRefOf, isControlledBy } from '../../apiserver/api/machinery/owner-references.js';
 
 /**
  * ReplicaSetReconcilerDeps are the reconciler's collaborators. The pod lister must carry the

@@ -14,12 +14,11 @@ import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { createController, type Controller } from '../runtime/controller.js';
-import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
+import { indexByOwnerUid, OWNER_UID_INDEX, indexByControllerUid, CONTROLLER_UID_INDEX } from '../runtime/indexers.js';
 import type { Manager } from '../runtime/manager.js';
 import type { EventRecorder } from '../runtime/types.js';
 import { podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
 import { createExpectations } from '../runtime/expectations.js';
-import { CONTROLLER_UID_INDEX, indexByControllerUid } from './owners.js';
 import { createReplicaSetReconciler } from './reconcile.js';
 
 /** REPLICASET_CONTROLLER_NAME names the controller in logs and counters. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { calculateStatus, REPLICA_FAILURE, statusNeedsUpdate } from './status.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');

@@ -5,7 +5,9 @@
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
 import type { DeepReadonly } from '../runtime/types.js';
-import { formatTime, isPodAvailable, isPodReady, type ReadonlyPod } from './pod-state.js';
+import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { isPodReady, isPodAvailable } from '../../apiserver/api/core/pod-conditions.js';
 
 /** ReplicaSetStatus is apps/v1 ReplicaSetStatus. */
 export type ReplicaSetStatus = NonNullable<ReplicaSet['status']>;
@@ -69,7 +71,7 @@ function failureCondition(diff: number, error: Error, nowMs: number): ReplicaSet
   const condition: ReplicaSetCondition = {
     type: REPLICA_FAILURE,
     status: 'True',
-    lastTransitionTime: formatTime(nowMs),
+    lastTransitionTime: rfc3339(nowMs),
     message: error.message,
   };
   if (diff !== 0) condition.reason = diff < 0 ? 'FailedCreate' : 'FailedDelete';

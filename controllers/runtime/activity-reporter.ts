@@ -7,7 +7,7 @@
  * Polling and sending use wall time on purpose: this is transport, not cluster logic, and it
  * must keep working while the cluster clock is paused.
  */
-import { busyLoops, type ComponentActivity, type LoopActivity } from './activity.js';
+import { busyLoops, type ComponentActivity, type LoopActivity } from '../../apiserver/api/machinery/activity.js';
 import type { KubeClient } from './client/http-client.js';
 import type { Logger } from './types.js';
 

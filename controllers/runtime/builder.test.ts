@@ -9,7 +9,7 @@ import { eventually } from '../../test/support/eventually.js';
 import { startTestCluster, type TestCluster } from '../../test/support/test-cluster.js';
 import { ignoreDeletes, newControllerManagedBy } from './builder.js';
 import { createKubeClient, type KubeClient } from './client/http-client.js';
-import { createRealClock } from './clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { indexByOwnerUid, OWNER_UID_INDEX } from './indexers.js';
 import { silentLogger } from './logger.js';
 import { createManager, type Manager } from './manager.js';

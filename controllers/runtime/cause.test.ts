@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentCause, currentTrigger, decodeCause, encodeCause, runWithCause, withTrigger, type Cause, type CauseTrigger } from './cause.js';
-import { FakeClock } from './clock.js';
+import { currentCause, currentTrigger, decodeCause, encodeCause, runWithCause, withTrigger, type Cause, type CauseTrigger } from '../../apiserver/api/machinery/cause.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { createController } from './controller.js';
 import { silentLogger } from './logger.js';
 import type { Result } from './types.js';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeClock } from './clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { type Controller, createController } from './controller.js';
 import { createLogger, silentLogger } from './logger.js';
-import { createRandom, type Random } from './random.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import { reconcileLogger, terminalError } from './reconciler.js';
 import type { Logger, Reconciler, Request, Result } from './types.js';
 import { createWorkQueue } from './workqueue/queue.js';

@@ -4,36 +4,16 @@
  * reconcileHandler, in our own words).
  */
 import { isConflict } from '../../apiserver/api/api-error.js';
-import type { ActivitySource, LoopActivity } from './activity.js';
-import { requeueTrigger, runWithCause, withTrigger, type Cause, type CauseTrigger } from './cause.js';
-import { isAbortError } from './clock.js';
-import { createRandom, type Random } from './random.js';
+import { ReconcileOutcome, type ActivitySource, type LastReconcile, type LoopActivity } from '../../apiserver/api/machinery/activity.js';
+
+import { requeueTrigger, runWithCause, withTrigger, type Cause, type CauseTrigger } from '../../apiserver/api/machinery/cause.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import { isTerminalError, parseKey, requestKey, runWithReconcileLogger, terminalError } from './reconciler.js';
 import type { Clock, Logger, Reconciler, Request, Result, Runnable, WorkQueue } from './types.js';
 import { createWorkQueue, type MeteredWorkQueue } from './workqueue/queue.js';
 
-/** ReconcileOutcome names how a reconcile ended; the controller counts each. */
-export const ReconcileOutcome = {
-  Success: 'success',
-  Error: 'error',
-  RequeueAfter: 'requeueAfter',
-  Terminal: 'terminal',
-} as const;
-/** ReconcileOutcome is one of the four ways a reconcile can end. */
-export type ReconcileOutcome = (typeof ReconcileOutcome)[keyof typeof ReconcileOutcome];
-
-/** LastReconcile describes the most recent finished reconcile (for the live view). */
-export interface LastReconcile {
-  readonly key: string;
-  readonly reconcileId: string;
-  readonly result: ReconcileOutcome;
-  /** Cluster time the reconcile took. */
-  readonly durationMs: number;
-  /** Cluster time it finished. */
-  readonly finishedAtMs: number;
-  /** The error's message, for error and terminal outcomes. */
-  readonly error?: string;
-}
+export { ReconcileOutcome, type LastReconcile } from '../../apiserver/api/machinery/activity.js';
 
 /** ControllerStats is a snapshot of a controller's counters. */
 export interface ControllerStats {

@@ -14,8 +14,9 @@ import { isNotFound } from '../../apiserver/api/api-error.js';
 import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from './client/http-client.js';
-import { createRandom, type Random } from './random.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { Clock, DeepReadonly, EventRecorder, Logger, ResourceClient } from './types.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** AGGREGATION_WINDOW_MS is how long after its last occurrence an event still aggregates. */
 export const AGGREGATION_WINDOW_MS = 10 * 60_000;
@@ -151,7 +152,7 @@ interface Bump {
  * written again with the count so far, as client-go does. */
 async function bump(events: ResourceClient<Event>, { entry, count, nowMs, recreate }: Bump): Promise<void> {
   try {
-    await events.patch(entry.namespace, entry.name, { count, lastTimestamp: rfc3339Seconds(nowMs) }, { type: 'merge' });
+    await events.patch(entry.namespace, entry.name, { count, lastTimestamp: rfc3339(nowMs) }, { type: 'merge' });
   } catch (err) {
     if (!isNotFound(err)) throw err;
     await events.create(recreate());
@@ -171,7 +172,7 @@ interface Occurrence {
 function newEvent(options: EventRecorderOptions, occurrence: Occurrence): Event {
   const { object, type, reason, message, nowMs, count, name } = occurrence;
   const { namespace, uid, resourceVersion } = object.metadata;
-  const timestamp = rfc3339Seconds(nowMs);
+  const timestamp = rfc3339(nowMs);
   return {
     apiVersion: 'v1',
     kind: 'Event',
@@ -196,7 +197,3 @@ export function eventName(involvedName: string, nowMs: number, noise: number = c
   return `${involvedName}.${nanos.toString(16)}`;
 }
 
-/** rfc3339Seconds formats ms since the epoch as metav1.Time does: `2024-05-01T12:00:00Z`. */
-export function rfc3339Seconds(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { createExpectations, EXPECTATIONS_TTL_MS } from './expectations.js';
 
 const KEY = 'default/web';

@@ -2,7 +2,9 @@
  * controllers/runtime — the client library every kubesim process uses (controllers, scheduler,
  * kubelet-sim, cli): clock, logger, work queue and rate limiters, Reconciler helpers and the
  * controller, plus the HTTP client, informers, listers and manager. It plays the role of
- * client-go plus controller-runtime and talks to the API server only over HTTP.
+ * client-go plus controller-runtime and talks to the API server only over HTTP. The clocks, the
+ * seeded Random and causes live in apiserver/api/machinery (the API server uses them too) and
+ * are re-exported here unchanged.
  *
  * May import: apiserver/api/** only (never apiserver/ or store/; see test/architecture.test.ts).
  * Docs: docs/controllers.md.
@@ -10,13 +12,13 @@
  * Keep this file a plain list of `export *` lines.
  */
 export * from './types.js';
-export * from './clock.js';
-export * from './random.js';
-export * from './cluster-clock.js';
+export * from '../../apiserver/api/machinery/clock.js';
+export * from '../../apiserver/api/machinery/random.js';
+export * from '../../apiserver/api/machinery/cluster-clock.js';
 export * from './remote-clock.js';
 export * from './logger.js';
 export * from './reconciler.js';
-export * from './cause.js';
+export * from '../../apiserver/api/machinery/cause.js';
 export * from './controller.js';
 export * from './workqueue/rate-limiter.js';
 export * from './workqueue/queue.js';

@@ -19,9 +19,10 @@
 import { setMaxListeners } from 'node:events';
 import { isAlreadyExists, isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
-import { isAbortError } from './clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import type { KubeClient } from './client/http-client.js';
 import type { Clock, Logger, ResourceClient } from './types.js';
+import { rfc3339Micro } from '../../apiserver/api/machinery/time.js';
 
 /** LeaderElectorOptions configures createLeaderElector; the timings default to
  * kube-controller-manager's (15s lease, 10s renew deadline, 2s retry period). */
@@ -223,7 +224,7 @@ class LeaseElector implements LeaderElector {
   private claim(lease: Lease, nowMs: number): Lease {
     const spec = lease.spec ?? {};
     const isRenewal = spec.holderIdentity === this.config.identity;
-    const now = microTime(nowMs);
+    const now = rfc3339Micro(nowMs);
     return {
       ...lease,
       spec: {
@@ -238,7 +239,3 @@ class LeaseElector implements LeaderElector {
   }
 }
 
-/** microTime formats ms since the epoch as metav1.MicroTime: `2024-05-01T12:00:00.123000Z`. */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}

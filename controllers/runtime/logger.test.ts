@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from './clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger, isLogLevel, type LoggerOptions, silentLogger } from './logger.js';
 import type { Logger } from './types.js';
 

@@ -10,7 +10,7 @@
  * the process or part writing. cli/log-format.ts turns these lines into short ones for a terminal.
  */
 import { pino, stdSerializers, type Logger as PinoLogger } from 'pino';
-import { createRealClock } from './clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import type { Clock, Logger } from './types.js';
 
 /** LOG_LEVELS orders the levels (pino's numbers); `silent` drops everything. */

@@ -15,11 +15,11 @@ import { setMaxListeners } from 'node:events';
 import { createEventRecorder, type HttpEventRecorder } from './event-recorder.js';
 import { createInformer } from './informer.js';
 import { createLeaderElector } from './leader-election.js';
-import { hasActivity, type LoopActivity } from './activity.js';
-import { isAbortError } from './clock.js';
+import { hasActivity, type LoopActivity } from '../../apiserver/api/machinery/activity.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from './client/http-client.js';
-import { createRandom, type Random } from './random.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { Clock, EventRecorder, Informer, Logger, Runnable } from './types.js';
 
 /** ManagerOptions configures createManager; leader election is off unless `leaderElection` is set. */

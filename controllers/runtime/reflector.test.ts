@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import { silentLogger } from './logger.js';
-import { createRandom, type Random } from './random.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import { nextReflectorState, Reflector, type ReflectorOutcome, type ReflectorState } from './reflector.js';
 import type { Clock, ResourceClient, WatchOptions } from './types.js';
 

@@ -25,7 +25,7 @@
 import { ApiError, isExpired, type Status } from '../../apiserver/api/api-error.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import { isNetworkError } from './client/http-transport.js';
-import { createRandom, type Random } from './random.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { Clock, Logger, ResourceClient, WatchEvent } from './types.js';
 
 /** ReflectorState is a box of the diagram above. */

@@ -21,7 +21,7 @@
 import { setTimeout as wallSleep } from 'node:timers/promises';
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import { CLOCK_PATH, ClusterClockObjectSchema, type ClusterClockObject } from '../../apiserver/api/kubesim/clock.js';
-import { createClusterClock, type ClockState, type ClusterClock } from './cluster-clock.js';
+import { createClusterClock, type ClockState, type ClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { createHttpTransport, type HttpTransport } from './client/http-transport.js';
 import { LineSplitter } from './client/watch-stream.js';
 import { silentLogger } from './logger.js';

@@ -8,15 +8,13 @@ import type { PersistentVolumeClaim } from '../../apiserver/api/core/persistent-
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { Clock, DeepReadonly, EventRecorder, IndexFunc, Lister, Logger, ResourceClient } from '../runtime/types.js';
+import { indexByControllerOfKind } from '../runtime/indexers.js';
 
 /** SET_UID_INDEX files pods and revisions under the uid of the StatefulSet controlling them. */
 export const SET_UID_INDEX = 'statefulSetUid';
 
 /** indexBySetUid is the SET_UID_INDEX function. */
-export const indexBySetUid: IndexFunc<KubeObject> = (object) => {
-  const ref = object.metadata.ownerReferences?.find((reference) => reference.controller === true && reference.kind === 'StatefulSet');
-  return ref ? [ref.uid] : [];
-};
+export const indexBySetUid: IndexFunc<KubeObject> = indexByControllerOfKind('StatefulSet');
 
 /** StatefulSetDeps are the reconciler's collaborators. The pod and revision listers carry SET_UID_INDEX. */
 export interface StatefulSetDeps {

@@ -10,11 +10,12 @@ import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { MapToKeys } from '../runtime/builder.js';
 import { requestKey } from '../runtime/reconciler.js';
 import type { Lister } from '../runtime/types.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** controllingSet maps a pod or revision to the StatefulSet controlling it, if it still exists. */
 export function controllingSet(setLister: Lister<StatefulSet>): MapToKeys<KubeObject> {
   return (object) => {
-    const ref = object.metadata.ownerReferences?.find((reference) => reference.controller === true);
+    const ref = controllerRefOf(object);
     if (ref?.kind !== 'StatefulSet') return [];
     const namespace = object.metadata.namespace ?? '';
     return setLister.get(namespace, ref.name)?.metadata.uid === ref.uid ? [requestKey({ namespace, name: ref.name })] : [];

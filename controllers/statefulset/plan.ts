@@ -11,6 +11,7 @@
  *     at most maxUnavailable unavailable at once (they come back at the update revision);
  *     OnDelete: nothing, pods change only when someone deletes them.
  */
+import { scaledValue } from '../../apiserver/api/machinery/int-or-percent.js';
 
 /** PodView is what the plan needs to know about one pod of the set. */
 export interface PodView {
@@ -113,10 +114,13 @@ function planUpdate(input: PlanInput, byOrdinal: ReadonlyMap<number, PodView>): 
 }
 
 /** resolveMaxUnavailable turns maxUnavailable (a number or "N%" of replicas, rounded
- * down) into a count of at least 1; unset means 1. */
+ * down) into a count of at least 1; unset, or a value that is not an int-or-percent
+ * (validation rejects those), means 1. */
 export function resolveMaxUnavailable(value: number | string | undefined, replicas: number): number {
   if (value === undefined) return 1;
-  if (typeof value === 'number') return Math.max(1, value);
-  const percent = Number.parseInt(value, 10);
-  return Number.isNaN(percent) ? 1 : Math.max(1, Math.floor((percent * replicas) / 100));
+  try {
+    return Math.max(1, scaledValue(value, replicas, false));
+  } catch {
+    return 1;
+  }
 }

@@ -8,7 +8,6 @@
 import type { StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { isPodAvailable, isPodReady } from '../replicaset/pod-state.js';
 import type { DeepReadonly, Reconciler, Request, Result } from '../runtime/types.js';
 import { runActions } from './actions.js';
 import { SET_UID_INDEX, type ReadonlyStatefulSet, type StatefulSetDeps } from './deps.js';
@@ -16,6 +15,7 @@ import { ordinalOf, podRevision, startOrdinal } from './identity.js';
 import { planSync, resolveMaxUnavailable, type PlanInput, type PodView } from './plan.js';
 import { computeStatus, statusNeedsUpdate, type StatefulSetStatus } from './status.js';
 import { syncRevisions, truncateHistory, type SetRevisions } from './sync-revisions.js';
+import { isPodReady, isPodAvailable } from '../../apiserver/api/core/pod-conditions.js';
 
 /** createStatefulSetReconciler returns the Reconciler of the StatefulSet controller. */
 export function createStatefulSetReconciler(deps: StatefulSetDeps): Reconciler {

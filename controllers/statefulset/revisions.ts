@@ -7,7 +7,7 @@
  */
 import type { ControllerRevision } from '../../apiserver/api/apps/controller-revision.js';
 import type { StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
-import { canonicalJson, fnv1a32, safeEncodeString } from '../deployment/pod-template-hash.js';
+import { canonicalJson, fnv1a32, safeEncodeString } from '../runtime/pods/pod-template-hash.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import { setOwnerRef } from './identity.js';
 

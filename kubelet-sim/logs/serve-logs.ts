@@ -8,9 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { Clock, DeepReadonly, Lister, TimerHandle } from '../../controllers/runtime/types.js';
 import { parseBehaviour } from '../behaviour.js';
-import { parseTime } from '../stages/time.js';
 import type { ContainerLogKey, ContainerLogStore } from './container-log-store.js';
 import { ByteBudget, formatLine, logsUnavailableReason, parseLogQuery, selectLines, type LogQuery } from './log-request.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 
 /** LogsEndpointDeps is what serving logs reads. */
 export interface LogsEndpointDeps {
@@ -56,7 +56,7 @@ export function serveContainerLogs(deps: LogsEndpointDeps, req: IncomingMessage,
 function adoptRunningContainer(deps: LogsEndpointDeps, pod: DeepReadonly<Pod>, key: ContainerLogKey): void {
   if (deps.logs.read(key, { previous: false, nowMs: deps.clock.now() })) return;
   const status = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].find((s) => s.name === key.container);
-  const startedMs = parseTime(status?.state?.running?.startedAt);
+  const startedMs = parseTimeMs(status?.state?.running?.startedAt);
   if (startedMs === undefined) return;
   const image = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === key.container)?.image ?? '';
   deps.logs.started(key, { image, atMs: startedMs, intervalMs: parseBehaviour(pod).behaviour.logIntervalMs, restartCount: status?.restartCount ?? 0 });

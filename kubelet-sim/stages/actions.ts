@@ -7,12 +7,12 @@
 import type { ContainerStatus, PodStatus } from '../../apiserver/api/core/pod-status.js';
 import { nextBackoff } from './backoff.js';
 import { hasRun, type ContainerRef } from './classify.js';
-import { formatTime } from './time.js';
 import { crashBackoffOf, exitPlanOf, podLabel, pullBackoffOf, readinessDelayMs, sinceMs, type EvalContext } from './context.js';
 import { crashLoopStatus, runningStatus, terminatedStatus, waitingStatus } from './container-status.js';
 import { GUARDS } from './guards.js';
 import { Action, Guard } from './stage.js';
 import type { ContainerChange, PodMemory, StageEvent } from './types.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** Draft is the result being built by one action. */
 export interface Draft {
@@ -51,7 +51,7 @@ function acknowledge(ctx: EvalContext, _ref: ContainerRef | undefined, draft: Dr
   const reason = ctx.refs.some((ref) => ref.init) ? 'PodInitializing' : 'ContainerCreating';
   draft.status.hostIP = node.hostIP;
   draft.status.hostIPs = [{ ip: node.hostIP }];
-  draft.status.startTime = formatTime(nowMs);
+  draft.status.startTime = rfc3339(nowMs);
   for (const ref of ctx.refs) setContainer(draft, ref, waitingStatus({ ...ref, status: undefined }, reason));
 }
 

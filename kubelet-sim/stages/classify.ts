@@ -9,7 +9,7 @@ import type { ContainerStatus } from '../../apiserver/api/core/pod-status.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
 import { isPodLevelStatusCurrent } from './pod-status.js';
 import { ContainerPhase, PodStagePhase } from './stage.js';
-import { parseTime } from './time.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 
 /** POD_TARGET is the target key of pod-level stages. */
 export const POD_TARGET = 'pod';
@@ -102,15 +102,15 @@ export function podSignature(pod: DeepReadonly<Pod>): string {
  * when the kubelet has no memory of it (after a restart); undefined when it cannot say. */
 export function containerSinceFallbackMs(status: DeepReadonly<ContainerStatus> | undefined): number | undefined {
   const state = status?.state;
-  if (state?.running) return parseTime(state.running.startedAt);
-  if (state?.terminated) return parseTime(state.terminated.finishedAt);
-  if (state?.waiting?.reason === 'CrashLoopBackOff') return parseTime(status?.lastState?.terminated?.finishedAt);
+  if (state?.running) return parseTimeMs(state.running.startedAt);
+  if (state?.terminated) return parseTimeMs(state.terminated.finishedAt);
+  if (state?.waiting?.reason === 'CrashLoopBackOff') return parseTimeMs(status?.lastState?.terminated?.finishedAt);
   return undefined;
 }
 
 /** podSinceFallbackMs: a deletion started at deletionTimestamp − grace period. */
 export function podSinceFallbackMs(pod: DeepReadonly<Pod>): number | undefined {
-  const deletion = parseTime(pod.metadata.deletionTimestamp);
+  const deletion = parseTimeMs(pod.metadata.deletionTimestamp);
   if (deletion === undefined) return undefined;
   return deletion - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ContainerStatus } from '../../apiserver/api/core/pod-status.js';
 import { hasRun, type ContainerRef } from './classify.js';
-import { formatTime } from './time.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -64,7 +64,7 @@ export function runningStatus(ref: ContainerRef, options: { podUid: string; nowM
   const restartCount = (ref.status?.restartCount ?? 0) + (restart ? 1 : 0);
   return {
     name: ref.name,
-    state: { running: { startedAt: formatTime(options.nowMs) } },
+    state: { running: { startedAt: rfc3339(options.nowMs) } },
     lastState: restart ? previousTermination(ref) : {},
     ready: options.ready,
     restartCount,
@@ -81,8 +81,8 @@ export function terminatedStatus(ref: ContainerRef, options: { nowMs: number; ex
   const terminated: NonNullable<NonNullable<ContainerStatus['state']>['terminated']> = {
     exitCode: options.exitCode,
     reason: options.exitCode === 0 ? 'Completed' : 'Error',
-    startedAt: previous?.state?.running?.startedAt ?? formatTime(options.nowMs),
-    finishedAt: formatTime(options.nowMs),
+    startedAt: previous?.state?.running?.startedAt ?? rfc3339(options.nowMs),
+    finishedAt: rfc3339(options.nowMs),
   };
   if (options.message) terminated.message = options.message;
   if (previous?.containerID) terminated.containerID = previous.containerID;

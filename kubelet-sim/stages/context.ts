@@ -4,9 +4,9 @@
  */
 import { backoffFromRestarts } from './backoff.js';
 import { POD_TARGET, containerPhase, containerRefs, type ContainerRef } from './classify.js';
-import { parseTime } from './time.js';
 import { ContainerPhase } from './stage.js';
 import type { BackoffEntry, PodMemory, StageInput } from './types.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 
 /** EvalContext is what every guard, delay and action reads. Never mutated. */
 export interface EvalContext {
@@ -51,7 +51,7 @@ export function crashBackoffOf(ctx: EvalContext, ref: ContainerRef): BackoffEntr
   const remembered = ctx.memory.backoff[`crash:${ref.key}`];
   if (remembered) return remembered;
   const lastRun = ref.status?.state?.terminated ?? ref.status?.lastState?.terminated;
-  return backoffFromRestarts(ref.status?.restartCount ?? 0, parseTime(lastRun?.startedAt));
+  return backoffFromRestarts(ref.status?.restartCount ?? 0, parseTimeMs(lastRun?.startedAt));
 }
 
 /** pullBackoffOf is the container's image-pull backoff record, if any. */

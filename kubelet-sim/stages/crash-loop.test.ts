@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { FakeClock } from '../../controllers/runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { parseBehaviour } from '../behaviour.js';
 import { applyPlan, emptyMemory, evaluate } from './engine.js';
 import type { PodMemory } from './types.js';

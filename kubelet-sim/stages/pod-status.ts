@@ -7,7 +7,7 @@
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { ContainerStatus, PodCondition, PodPhase, PodStatus } from '../../apiserver/api/core/pod-status.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
-import { formatTime } from './time.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 
 /** KUBELET_CONDITIONS are the condition types the kubelet owns, in the order it writes them. */
@@ -111,7 +111,7 @@ export function withPodLevelStatus(pod: DeepReadonly<Pod>, status: PodStatus, no
   const owned = KUBELET_CONDITIONS.map((type): PodCondition => {
     const old = previous.find((c) => c.type === type);
     const fact = facts[type];
-    const condition: PodCondition = { type, status: fact.status, lastTransitionTime: old?.status === fact.status && old.lastTransitionTime ? old.lastTransitionTime : formatTime(nowMs) };
+    const condition: PodCondition = { type, status: fact.status, lastTransitionTime: old?.status === fact.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(nowMs) };
     if (fact.reason) condition.reason = fact.reason;
     if (fact.message) condition.message = fact.message;
     return condition;

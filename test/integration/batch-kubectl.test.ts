@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { batchClusterOptions } from '../support/batch-cluster.js';
 import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
 import { useTestCluster } from '../support/use-test-cluster.js';

@@ -5,7 +5,7 @@
  * rules (transition rules included), and nullable fields keep their nulls.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CRDS_PATH, createCrd, cronTab, cronTabCrd } from '../support/crds.js';
+import { CRDS_PATH, CRONTAB_SCHEMA, createCrd, cronTab, cronTabCrd } from '../support/crds.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -102,6 +102,23 @@ describe('CRD validation', () => {
       ]),
     );
     expect(causes(res.body).some((c: string) => c.startsWith('spec.cronSpec: Invalid value: "bad": spec.cronSpec in body should match'))).toBe(true);
+  });
+
+  it('checks a pattern with the linear-time engine: a catastrophic-backtracking pattern and hostile value get a prompt 422', async () => {
+    // A backtracking engine needs about 2^50000 steps for this pair; the test would time out.
+    const crd = cronTabCrd({ group: 'hostile.example.com', shortNames: [] });
+    const schema = structuredClone(CRONTAB_SCHEMA);
+    (schema.properties.spec.properties as Record<string, unknown>).word = { type: 'string', pattern: '^(a+)+$' };
+    crd.spec.versions[0].schema.openAPIV3Schema = schema;
+    await createCrd(cluster.url, crd);
+    const base = '/apis/hostile.example.com/v1/namespaces/default/crontabs';
+
+    const hostile = await request(url(base), { method: 'POST', body: cronTab('hostile', { word: `${'a'.repeat(50_000)}!` }, 'hostile.example.com/v1') });
+    expect(hostile.status).toBe(422);
+    expect(causes(hostile.body).some((c: string) => c.startsWith('spec.word: Invalid value: "aaa') && c.endsWith("spec.word in body should match '^(a+)+$'"))).toBe(true);
+
+    expect((await request(url(base), { method: 'POST', body: cronTab('fine', { word: 'a'.repeat(50_000) }, 'hostile.example.com/v1') })).status).toBe(201);
+    expect((await request(url(`${base}/fine`))).status).toBe(200);
   });
 
   it('runs CEL rules, and transition rules against the old object', async () => {

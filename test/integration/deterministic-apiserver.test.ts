@@ -4,7 +4,7 @@
  * different seed, or none, gives others.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRandom, type Random } from '../../controllers/runtime/random.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import { request } from '../support/http.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
 

@@ -8,10 +8,10 @@ import { ApiException, CoreV1Api, KubeConfig, type V1ConfigMap } from '@kubernet
 import { fault } from '../../cli/commands/fault.js';
 import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { createInformer } from '../../controllers/runtime/informer.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
-import { createRandom } from '../../controllers/runtime/random.js';
+import { createRandom } from '../../apiserver/api/machinery/random.js';
 import { eventually } from '../support/eventually.js';
 import { startTestCluster, type TestCluster, type TestClusterOptions } from '../support/test-cluster.js';
 import { openWatch, type WatchStream } from '../support/watch-client.js';

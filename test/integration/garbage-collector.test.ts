@@ -15,7 +15,7 @@ import { secretDefinition } from '../../apiserver/api/core/secret.js';
 import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { registerGarbageCollector, type GarbageCollector, type GarbageCollectorOptions } from '../../controllers/garbage-collector/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { serveWidgets, widgetDefinition } from '../support/custom-kind.js';

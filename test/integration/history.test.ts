@@ -10,7 +10,7 @@ import { configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import type { HistoryItem, HistoryList } from '../../apiserver/api/kubesim/history.js';
 import { followHistory, HISTORY_PATH } from '../../cli/commands/history-client.js';
 import { buildTraceTree, countNodes } from '../../cli/commands/trace-tree.js';
-import { CAUSE_HEADER } from '../../controllers/runtime/cause.js';
+import { CAUSE_HEADER } from '../../apiserver/api/machinery/cause.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';

@@ -21,7 +21,7 @@ import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { registerHpaController } from '../../controllers/hpa/index.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger, type LogLevel } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { createCrd, cronTab, cronTabCrd } from '../support/crds.js';

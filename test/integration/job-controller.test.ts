@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { jobDefinition, type Job } from '../../apiserver/api/batch/index.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../controllers/job/index.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { batchClusterOptions } from '../support/batch-cluster.js';
 import { eventually } from '../support/eventually.js';
 import { useTestCluster } from '../support/use-test-cluster.js';

@@ -15,7 +15,7 @@ import { secretDefinition } from '../../apiserver/api/core/secret.js';
 import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { registerNamespaceController } from '../../controllers/namespace/index.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import type { ResourceClient } from '../../controllers/runtime/types.js';

@@ -13,7 +13,7 @@ import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { UsageError } from '../../cli/args.js';
 import { listNodes, node, setNodeKubelet } from '../../cli/commands/node.js';
 import { kubeconfigYaml } from '../../cli/kubeconfig.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { startFakeNode, type FakeNode } from '../support/fake-node.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 

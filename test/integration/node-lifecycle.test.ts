@@ -15,7 +15,7 @@ import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { registerNodeLifecycleController, type NodeLifecycleControllers } from '../../controllers/node-lifecycle/index.js';
 import { registerReplicaSetController } from '../../controllers/replicaset/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger, type LogLevel } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { eventually } from '../support/eventually.js';

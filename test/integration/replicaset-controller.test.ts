@@ -10,7 +10,7 @@ import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { registerReplicaSetController } from '../../controllers/replicaset/index.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { eventually } from '../support/eventually.js';

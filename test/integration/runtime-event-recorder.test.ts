@@ -3,10 +3,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
 import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
-import { FakeClock } from '../../controllers/runtime/clock.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { AGGREGATION_WINDOW_MS, createEventRecorder, type HttpEventRecorder } from '../../controllers/runtime/event-recorder.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
-import { createRandom } from '../../controllers/runtime/random.js';
+import { createRandom } from '../../apiserver/api/machinery/random.js';
 import type { Logger } from '../../controllers/runtime/types.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
 import { NetworkError } from '../../controllers/runtime/client/http-transport.js';
-import { createRealClock, FakeClock, isAbortError } from '../../controllers/runtime/clock.js';
+import { createRealClock, FakeClock, isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { OWNER_UID_INDEX, indexByOwnerUid } from '../../controllers/runtime/indexers.js';
 import { createInformer, type InformerOptions } from '../../controllers/runtime/informer.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';

@@ -2,8 +2,9 @@
  * take-over after the leader stops renewing, and a leader that finds the lease taken. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
-import { createLeaderElector, microTime, type LeaderElector } from '../../controllers/runtime/leader-election.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
+import { createLeaderElector, type LeaderElector } from '../../controllers/runtime/leader-election.js';
+import { rfc3339Micro } from '../../apiserver/api/machinery/time.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { eventually } from '../support/eventually.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -83,7 +84,7 @@ describe('leader election', () => {
     const a = candidate('a');
     await eventually(() => expect(a.elector.isLeader()).toBe(true));
     const current = await lease();
-    const stolen: Lease = { ...current, spec: { ...current.spec, holderIdentity: 'thief', leaseDurationSeconds: 3600, renewTime: microTime(Date.now()) } };
+    const stolen: Lease = { ...current, spec: { ...current.spec, holderIdentity: 'thief', leaseDurationSeconds: 3600, renewTime: rfc3339Micro(Date.now()) } };
     await eventually(async () => void (await cluster.client.resource(leaseDefinition).update({ ...(await lease()), spec: stolen.spec })));
     await eventually(() => expect(a.leaderSignal()?.aborted).toBe(true));
     expect(a.elector.isLeader()).toBe(false);

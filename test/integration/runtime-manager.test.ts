@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
 import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
+import { rfc3339Micro } from '../../apiserver/api/machinery/time.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
-import { microTime } from '../../controllers/runtime/leader-election.js';
 import { createManager, type Manager, type ManagerOptions } from '../../controllers/runtime/manager.js';
 import type { Runnable } from '../../controllers/runtime/types.js';
 import { eventually } from '../support/eventually.js';
@@ -108,7 +108,7 @@ describe('manager', () => {
     // Someone else takes the lease: the second manager stops its runnables and returns.
     await eventually(async () => {
       const current = await leases.get('kube-system', 'test-manager');
-      await leases.update({ ...current, spec: { ...current.spec, holderIdentity: 'thief', leaseDurationSeconds: 3600, renewTime: microTime(Date.now()) } });
+      await leases.update({ ...current, spec: { ...current.spec, holderIdentity: 'thief', leaseDurationSeconds: 3600, renewTime: rfc3339Micro(Date.now()) } });
     });
     expect(await two.done).toBe('resolved');
     expect(r2.stopped).toBe(true);

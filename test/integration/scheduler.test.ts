@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
 import { LAST_DECISION_ANNOTATION, type Decision } from '../../scheduler/explain.js';
 import { runScheduler } from '../../scheduler/main.js';

@@ -7,7 +7,7 @@
  */
 import type { ControllerName } from '../../controllers/catalog.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import type { TestCluster } from './test-cluster.js';
 import { startClusterWith, type ClusterWithOptions, type RunningControllers } from './use-test-cluster.js';
 

@@ -12,7 +12,7 @@ import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { registerDeploymentController } from '../../controllers/deployment/index.js';
 import { registerReplicaSetController } from '../../controllers/replicaset/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, isAbortError } from '../../controllers/runtime/clock.js';
+import { createRealClock, isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { createInformer } from '../../controllers/runtime/informer.js';
 import { createLogger, silentLogger, type LogLevel } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';

@@ -12,12 +12,13 @@
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, isAbortError } from '../../controllers/runtime/clock.js';
+import { createRealClock, isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { createController } from '../../controllers/runtime/controller.js';
 import { createInformer } from '../../controllers/runtime/informer.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { keyOf } from '../../controllers/runtime/reconciler.js';
 import type { Clock, DeepReadonly, Logger, Request, Result } from '../../controllers/runtime/types.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** FakeKubeletOptions configures startFakeKubelet. */
 export interface FakeKubeletOptions {
@@ -32,8 +33,6 @@ export interface FakeKubeletOptions {
 export interface FakeKubelet {
   stop(): Promise<void>;
 }
-
-const formatTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** startFakeKubelet starts watching pods and resolves once its cache has synced. */
 export async function startFakeKubelet(options: FakeKubeletOptions): Promise<FakeKubelet> {
@@ -88,7 +87,7 @@ function reported(pod: DeepReadonly<Pod>, ready: boolean): boolean {
 }
 
 function runningStatus(pod: DeepReadonly<Pod>, { ready, nowMs, ip }: { ready: boolean; nowMs: number; ip: string }): Pod['status'] {
-  const at = formatTime(nowMs);
+  const at = rfc3339(nowMs);
   const readiness = ready ? 'True' : 'False';
   const condition = (type: string, status: 'True' | 'False') => ({ type, status, lastTransitionTime: at });
   return {

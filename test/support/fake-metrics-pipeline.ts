@@ -20,10 +20,10 @@ import { formatCpuMillis } from '../../apiserver/api/quantity.js';
 import { ageColumn, nameColumn } from '../../apiserver/api/printing.js';
 import type { ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { isAbortError } from '../../controllers/runtime/clock.js';
-import { rfc3339Seconds } from '../../controllers/runtime/event-recorder.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import type { Clock } from '../../controllers/runtime/types.js';
 import type { TestCluster } from './test-cluster.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 const PodMetricsSchema = z
   .object({
@@ -125,7 +125,7 @@ async function scrape(options: FakeMetricsPipelineOptions, loadMillicores: numbe
   const reporting = loadMillicores === undefined ? [] : pods;
   const cpu = formatCpuMillis(Math.floor((loadMillicores ?? 0) / Math.max(1, reporting.length)));
   for (const pod of reporting) {
-    const body = podMetricsOf(pod, { cpu, timestamp: rfc3339Seconds(clock.now()) });
+    const body = podMetricsOf(pod, { cpu, timestamp: rfc3339(clock.now()) });
     try {
       await metrics.patch(namespace, pod.metadata.name ?? '', { timestamp: body.timestamp, containers: body.containers }, { type: 'merge' });
     } catch (err) {

@@ -8,8 +8,9 @@ import { isConflict } from '../../apiserver/api/api-error.js';
 import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
 import { nodeDefinition, type Node, type NodeCondition } from '../../apiserver/api/core/node.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { isAbortError } from '../../controllers/runtime/clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import type { Clock } from '../../controllers/runtime/types.js';
+import { rfc3339, rfc3339Micro } from '../../apiserver/api/machinery/time.js';
 
 /** FakeNodeOptions configure startFakeNode. */
 export interface FakeNodeOptions {
@@ -35,8 +36,6 @@ export interface FakeNode {
   close(): Promise<void>;
 }
 
-const seconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-const micros = (ms: number) => new Date(ms).toISOString().replace('Z', '000Z');
 
 /** startFakeNode creates the Node and its Lease and starts renewing. */
 export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode> {
@@ -49,7 +48,7 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
   const renew = async () => {
     const lease = await leases.get('kube-node-lease', name);
     const nowMs = clock.now();
-    lease.spec = { ...lease.spec, renewTime: micros(nowMs) };
+    lease.spec = { ...lease.spec, renewTime: rfc3339Micro(nowMs) };
     try {
       await leases.update(lease);
       lastRenewMs = nowMs;
@@ -114,7 +113,7 @@ async function reportReady(client: KubeClient, name: string, nowMs: number): Pro
 }
 
 function kubeletConditions(nowMs: number): NodeCondition[] {
-  const at = seconds(nowMs);
+  const at = rfc3339(nowMs);
   const condition = (type: string, status: 'True' | 'False', reason: string): NodeCondition => ({
     type,
     status,
@@ -153,6 +152,6 @@ function leaseManifest(name: string, nowMs: number): Lease {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
     metadata: { name, namespace: 'kube-node-lease' },
-    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: micros(nowMs) },
+    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: rfc3339Micro(nowMs) },
   };
 }

@@ -4,6 +4,7 @@
  */
 import { request } from './http.js';
 import type { TestCluster } from './test-cluster.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** PodRef names a pod (namespace `default` unless given). */
 export interface PodRef {
@@ -21,7 +22,7 @@ export async function markPodRunningReady(cluster: TestCluster, pod: PodRef, rea
   const url = `${cluster.url}/api/v1/namespaces/${namespace}/pods/${pod.metadata.name}`;
   const current = await request(url);
   if (current.status !== 200) throw new Error(`GET ${url}: ${current.status} ${JSON.stringify(current.body)}`);
-  const at = readySince.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = rfc3339(readySince.getTime());
   const body = current.body;
   body.status = {
     ...body.status,

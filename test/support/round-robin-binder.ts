@@ -9,7 +9,7 @@ import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { isAbortError } from '../../controllers/runtime/clock.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { createController } from '../../controllers/runtime/controller.js';
 import { createInformer } from '../../controllers/runtime/informer.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { ControllerName } from '../../controllers/catalog.js';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger, silentLogger, type LogLevel } from '../../controllers/runtime/logger.js';
 import { startKubelet, type KubeletOptions, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
 import type { RunningApiServer } from '../../apiserver/start-api-server.js';

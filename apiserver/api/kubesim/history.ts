@@ -2,7 +2,7 @@
  * The wire types of kubesim's change history (docs/history.md): the cause a control loop
  * sends with each write (the `X-Kubesim-Cause` header), the actor the API server records with
  * the change, and the HistoryList the kubesim.io/v1alpha1 history API serves. Shared by the
- * loops (controllers/runtime/cause.ts), the API server and the CLI, as k8s.io/api is.
+ * loops (apiserver/api/machinery/cause.ts), the API server and the CLI, as k8s.io/api is.
  */
 import { z } from 'zod';
 

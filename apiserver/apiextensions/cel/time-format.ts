@@ -3,6 +3,7 @@
  * time.ParseDuration ("1h30m", "-1.5s", "300ms"), RFC 3339 timestamps, RFC3339Nano output and
  * cel-go's duration output (seconds with a fraction: "3723.004s").
  */
+import { parseDurationNs } from '../../api/machinery/duration.js';
 import { CelEvalError } from './errors.js';
 import { CelDuration, CelTimestamp, INT64_MAX, INT64_MIN } from './values.js';
 
@@ -12,39 +13,14 @@ export const MIN_UNIX_SECONDS = -62135596800n;
 /** See MIN_UNIX_SECONDS. */
 export const MAX_UNIX_SECONDS = 253402300799n;
 
-const UNIT_NS: Record<string, bigint> = {
-  ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1_000_000n, s: NS_PER_SECOND, m: 60n * NS_PER_SECOND, h: 3600n * NS_PER_SECOND,
-};
-/** Extra units accepted in `format: duration` data (Kubernetes' strfmt.ParseDuration). */
-const DATA_UNIT_NS: Record<string, bigint> = { ...UNIT_NS, d: 86400n * NS_PER_SECOND, w: 7n * 86400n * NS_PER_SECOND };
-
 /** parseGoDuration parses Go's duration syntax into nanoseconds; undefined when invalid or out
  * of int64 range. `allowDays` adds the d and w units of OpenAPI `format: duration` data. */
 export function parseGoDuration(text: string, allowDays = false): bigint | undefined {
-  const units = allowDays ? DATA_UNIT_NS : UNIT_NS;
-  let rest = text;
-  let negative = false;
-  if (rest.startsWith('-') || rest.startsWith('+')) {
-    negative = rest.startsWith('-');
-    rest = rest.slice(1);
+  try {
+    return parseDurationNs(text, { days: allowDays });
+  } catch {
+    return undefined;
   }
-  if (rest === '0') return 0n;
-  if (rest === '') return undefined;
-  let total = 0n;
-  const part = /^(\d*)(?:\.(\d*))?([a-zµμ]+)/;
-  while (rest !== '') {
-    const m = part.exec(rest);
-    if (!m || (m[1] === '' && (m[2] ?? '') === '')) return undefined;
-    const unit = units[m[3]!];
-    if (unit === undefined) return undefined;
-    const fraction = m[2] ?? '';
-    const scale = 10n ** BigInt(fraction.length);
-    total += BigInt(m[1] || '0') * unit + (BigInt(fraction || '0') * unit) / scale;
-    if (total > INT64_MAX + 1n) return undefined;
-    rest = rest.slice(m[0].length);
-  }
-  const ns = negative ? -total : total;
-  return ns < INT64_MIN || ns > INT64_MAX ? undefined : ns;
 }
 
 /** formatDuration prints a duration as cel-go's string(duration): seconds with the shortest

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { goFloat, goNumber } from './go-format.js';
+import type { Re2Program } from '../../api/machinery/re2/compile.js';
 import { compileGoRegexp } from './pattern.js';
 
-const compiled = (pattern: string): RegExp => {
+const compiled = (pattern: string): Re2Program => {
   const result = compileGoRegexp(pattern);
   if (typeof result === 'string') throw new Error(result);
   return result;
@@ -41,6 +42,12 @@ describe('compileGoRegexp (RE2 patterns)', () => {
     ['[z-a]', 'error parsing regexp: invalid character class range: `z-a`'],
   ])('%s is rejected as Go rejects it', (pattern, message) => {
     expect(compileGoRegexp(pattern)).toBe(message);
+  });
+
+  it('runs in linear time: a pattern that makes a backtracking engine explode answers at once', () => {
+    const regexp = compiled('^(a+)+$');
+    expect(regexp.test(`${'a'.repeat(20_000)}!`)).toBe(false);
+    expect(regexp.test('a'.repeat(20_000))).toBe(true);
   });
 });
 

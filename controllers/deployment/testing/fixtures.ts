@@ -5,7 +5,7 @@
  */
 import type { Deployment } from '../../../apiserver/api/apps/deployment.js';
 import type { ReplicaSet } from '../../../apiserver/api/apps/replica-set.js';
-import type { IntOrString } from '../rolling-math.js';
+import type { IntOrString } from '../../../apiserver/api/machinery/int-or-percent.js';
 
 /** DeploymentFixtureOptions are the knobs of deploymentFixture. */
 export interface DeploymentFixtureOptions {

@@ -9,13 +9,13 @@ import type { Pod } from '../../../apiserver/api/core/pod.js';
 import { parseLabelSelector } from '../../../apiserver/api/labels.js';
 import type { DeepReadonly, Lister } from '../../runtime/types.js';
 import type { MetricsSource, PodMetric, ResourceMetrics } from '../metrics-client.js';
+import { rfc3339 } from '../../../apiserver/api/machinery/time.js';
 
 /** NOW_MS is the fixtures' "now": 2024-05-01T12:00:00Z. */
 export const NOW_MS = Date.parse('2024-05-01T12:00:00Z');
 /** LONG_AGO_MS is well before any warm-up period (one hour before NOW_MS). */
 export const LONG_AGO_MS = NOW_MS - 3_600_000;
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** PodFixtureOptions shape podFixture. */
 export interface PodFixtureOptions {
@@ -47,12 +47,12 @@ export function podFixture(name: string, options: PodFixtureOptions = {}): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: 'default', labels: options.labels ?? { app: 'web' }, ...(options.deleting ? { deletionTimestamp: iso(NOW_MS) } : {}) },
+    metadata: { name, namespace: 'default', labels: options.labels ?? { app: 'web' }, ...(options.deleting ? { deletionTimestamp: rfc3339(NOW_MS) } : {}) },
     spec: { containers: [containerOf('app', options.cpu === undefined ? '1' : options.cpu), ...extra] },
     status: {
       phase: options.phase ?? 'Running',
-      startTime: iso(startMs),
-      conditions: ready === null ? [] : [{ type: 'Ready', status: ready, lastTransitionTime: iso(options.readyTransitionMs ?? startMs) }],
+      startTime: rfc3339(startMs),
+      conditions: ready === null ? [] : [{ type: 'Ready', status: ready, lastTransitionTime: rfc3339(options.readyTransitionMs ?? startMs) }],
     },
   };
 }

@@ -7,7 +7,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ApiError, type StatusReason } from '../../../apiserver/api/api-error.js';
-import { CAUSE_HEADER, currentCause, encodeCause } from '../cause.js';
+import { CAUSE_HEADER, currentCause, encodeCause } from '../../../apiserver/api/machinery/cause.js';
 
 /** QueryParams are query-string values; undefined ones are left out. */
 export type QueryParams = Record<string, string | number | boolean | undefined>;

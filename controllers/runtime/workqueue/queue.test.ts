@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FakeClock } from '../clock.js';
+import { FakeClock } from '../../../apiserver/api/machinery/clock.js';
 import { createWorkQueue } from './queue.js';
 import { createExponentialRateLimiter } from './rate-limiter.js';
 

@@ -1,33 +1,24 @@
 /**
  * Regular expressions: the standard matches() and Kubernetes' regex library (find, findAll).
- * Patterns are RE2 syntax, run by our linear-time RE2 engine (re2/), never by the backtracking
- * JS RegExp engine, so hostile inputs cannot stall the server. Compiled patterns are cached.
+ * Patterns are RE2 syntax, run by our linear-time RE2 engine (apiserver/api/machinery/re2),
+ * never by the backtracking JS RegExp engine, so hostile inputs cannot stall the server.
+ * Compiled patterns are cached there.
  */
 import { CelEvalError } from '../errors.js';
 import { global, member, type FunctionRegistry } from '../functions.js';
 import { T } from '../types.js';
 import { CelList } from '../values.js';
-import { Re2Program } from './re2/program.js';
-import { RegexSyntaxError } from './re2/syntax.js';
-
-const cache = new Map<string, Re2Program>();
-const CACHE_LIMIT = 512;
+import { compileRe2 as compileRe2Shared, RegexSyntaxError, type Re2Program } from '../../../api/machinery/re2/compile.js';
 
 /** compileRe2 compiles an RE2 pattern (cached); throws CelEvalError worded like Go's regexp
  * errors ("error parsing regexp: missing closing ): `(a`") when the pattern is invalid. */
 export function compileRe2(pattern: string): Re2Program {
-  const cached = cache.get(pattern);
-  if (cached) return cached;
-  let program: Re2Program;
   try {
-    program = new Re2Program(pattern);
+    return compileRe2Shared(pattern);
   } catch (err) {
     if (err instanceof RegexSyntaxError) throw new CelEvalError(`error parsing regexp: ${err.message}`);
     throw err;
   }
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  cache.set(pattern, program);
-  return program;
 }
 
 /** isValidRe2 reports whether a pattern compiles (used to reject bad literal patterns early). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PodTemplateSpec } from '../../apiserver/api/core/pod-spec.js';
+import type { PodTemplateSpec } from '../../../apiserver/api/core/pod-spec.js';
 import { canonicalJson, computeHash, fnv1a32, safeEncodeString } from './pod-template-hash.js';
 
 const template: PodTemplateSpec = {

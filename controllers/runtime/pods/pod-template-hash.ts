@@ -11,8 +11,8 @@
  * that the hash is deterministic and stable across restarts, which canonical JSON (sorted
  * keys, undefined dropped) guarantees for a given template.
  */
-import type { PodTemplateSpec } from '../../apiserver/api/core/pod-spec.js';
-import type { DeepReadonly } from '../runtime/types.js';
+import type { PodTemplateSpec } from '../../../apiserver/api/core/pod-spec.js';
+import type { DeepReadonly } from '../types.js';
 
 /** POD_TEMPLATE_HASH_LABEL is apps/v1 DefaultDeploymentUniqueLabelKey: the label (and
  * selector term) that makes each ReplicaSet of a Deployment select only its own pods. */

@@ -1,5 +1,5 @@
 /**
- * Clocks: the only place in controllers/runtime that touches wall time (with cluster-clock.ts,
+ * Clocks: the only place in the shared code that touches wall time (with cluster-clock.ts,
  * which the real clock is built on). Logic reads time and waits only through a `Clock`, so a
  * cluster-wide speed factor (`createRealClock`, `createClusterClock`) and deterministic tests
  * (`FakeClock`) apply everywhere.
@@ -7,7 +7,7 @@
 import { createClusterClock } from './cluster-clock.js';
 import { sleepOn } from './sleep.js';
 import { TimerQueue } from './timer-queue.js';
-import type { Clock, TimerHandle } from './types.js';
+import type { Clock, TimerHandle } from './clock-types.js';
 
 export { AbortError, isAbortError, sleepOn } from './sleep.js';
 

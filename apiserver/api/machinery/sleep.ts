@@ -2,7 +2,7 @@
  * Aborts and the sleep every Clock shares. Kept apart from the clocks themselves so each
  * clock module (clock.ts, cluster-clock.ts) can use them without importing the other.
  */
-import type { Clock } from './types.js';
+import type { Clock } from './clock-types.js';
 
 /** AbortError is what an aborted wait rejects with; `cause` is the signal's reason. */
 export class AbortError extends Error {

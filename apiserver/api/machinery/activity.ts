@@ -4,7 +4,28 @@
  * loop's queue. Every loop (controllers, the scheduler, the kubelet's pod workers) reports the
  * same shape; a component reports the list of its loops.
  */
-import type { ReconcileOutcome, LastReconcile } from './controller.js';
+/** ReconcileOutcome names how a reconcile ended; the controller counts each. */
+export const ReconcileOutcome = {
+  Success: 'success',
+  Error: 'error',
+  RequeueAfter: 'requeueAfter',
+  Terminal: 'terminal',
+} as const;
+/** ReconcileOutcome is one of the four ways a reconcile can end. */
+export type ReconcileOutcome = (typeof ReconcileOutcome)[keyof typeof ReconcileOutcome];
+
+/** LastReconcile describes the most recent finished reconcile (for the live view). */
+export interface LastReconcile {
+  readonly key: string;
+  readonly reconcileId: string;
+  readonly result: ReconcileOutcome;
+  /** Cluster time the reconcile took. */
+  readonly durationMs: number;
+  /** Cluster time it finished. */
+  readonly finishedAtMs: number;
+  /** The error's message, for error and terminal outcomes. */
+  readonly error?: string;
+}
 
 /** LoopActivity is a snapshot of one loop's queue and counters. */
 export interface LoopActivity {

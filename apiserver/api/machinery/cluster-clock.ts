@@ -1,7 +1,7 @@
 /**
  * The cluster clock: the one notion of time every component of a cluster follows, with
  * handles to steer it. The API server owns it (GET/POST /apis/kubesim.io/v1alpha1/clock);
- * component processes follow it (remote-clock.ts); in-process clusters share the object.
+ * component processes follow it (controllers/runtime/remote-clock.ts); in-process clusters share the object.
  *
  *   running:  now() = base + (wall − baseWall) × speed        (mode 'real' starts here)
  *   paused:   now() = base                                      (mode 'virtual' starts here)
@@ -16,7 +16,7 @@
  */
 import { sleepOn } from './sleep.js';
 import { TimerQueue } from './timer-queue.js';
-import type { Clock, TimerHandle } from './types.js';
+import type { Clock, TimerHandle } from './clock-types.js';
 
 /** ClockMode is how a cluster clock starts: 'real' runs from the start, 'virtual' stands still until advanced or resumed. */
 export type ClockMode = 'real' | 'virtual';
