@@ -22,6 +22,7 @@
  * `predicates` drop events before mapping; `hooks` see every event with the keys it enqueues
  * (e.g. to tick off expectations), and run before those keys are queued.
  */
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { createController, type Controller } from './controller.js';
 import type { InformerRequest, Manager } from './manager.js';
@@ -163,7 +164,7 @@ const ownKey: MapToKeys<KubeObject> = (object) => [keyOf(object)];
  * names `owner`'s kind in `owner`'s API group. */
 export function controllerOwnerKeys(owner: Pick<ResourceDefinition, 'group' | 'kind'>): MapToKeys<KubeObject> {
   return (object) => {
-    const reference = object.metadata.ownerReferences?.find((ref) => ref.controller === true);
+    const reference = controllerRefOf(object);
     if (reference === undefined || reference.kind !== owner.kind || apiGroupOf(reference.apiVersion) !== owner.group) return [];
     return [requestKey({ namespace: object.metadata.namespace ?? '', name: reference.name })];
   };

@@ -5,6 +5,7 @@
  * `kubectl rollout history/undo statefulset` read and apply them.
  */
 import { z } from 'zod';
+import { controllerRefOf } from '../machinery/owner-references.js';
 import { typeMetaFields } from '../meta.js';
 import { column, ageColumn, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -31,7 +32,7 @@ export function validateControllerRevision(revision: ControllerRevision, old?: C
 }
 
 const controllerText = (revision: ControllerRevision) => {
-  const owner = revision.metadata?.ownerReferences?.find((ref) => ref.controller === true);
+  const owner = controllerRefOf(revision);
   if (!owner) return '<none>';
   const group = owner.apiVersion.includes('/') ? `.${owner.apiVersion.split('/')[0]}` : '';
   return `${owner.kind.toLowerCase()}${group}/${owner.name}`;
