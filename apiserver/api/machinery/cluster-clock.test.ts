@@ -99,8 +99,9 @@ describe('createClusterClock: virtual mode and advance', () => {
   it('advances a running clock too', async () => {
     const clock = createClusterClock({ mode: 'real', startMs: START });
     const fired = vi.fn(() => clock.now());
-    clock.setTimeout(fired, 3_600_000);
+    // Read before arming: the timer fires at its due time, which is then at least before + 1 h.
     const before = clock.now();
+    clock.setTimeout(fired, 3_600_000);
     await clock.advance(3_600_000);
     // The clock runs on wall time too, so a busy machine may add a millisecond or two.
     expect(fired).toHaveBeenCalledOnce();
