@@ -18,6 +18,7 @@ import { writeKubeconfig } from '../kubeconfig.js';
 import { randomFromFlags, seedArgs, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 import { Supervisor } from '../supervisor.js';
+import { clockSpeedProblem } from '../../apiserver/api/kubesim/clock.js';
 
 export const upFlags: Record<string, FlagSpec> = {
   port: { type: 'number', description: 'API server port on 127.0.0.1 (0 picks a free one)', default: 6443 },
@@ -95,7 +96,8 @@ function createClock(flags: Flags): ClusterClock {
   const mode = String(flags['clock']);
   if (!(CLOCK_MODES as readonly string[]).includes(mode)) throw new UsageError(`--clock must be real or virtual, got ${JSON.stringify(mode)}`);
   const speed = Number(flags['speed']);
-  if (!(speed > 0) || !Number.isFinite(speed)) throw new UsageError(`--speed must be a positive number, got ${String(flags['speed'])}`);
+  const speedProblem = clockSpeedProblem(speed);
+  if (speedProblem) throw new UsageError(`--speed ${speedProblem}, got ${String(flags['speed'])}`);
   return createClusterClock({ mode: mode as ClockMode, speed });
 }
 
