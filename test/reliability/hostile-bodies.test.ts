@@ -94,4 +94,19 @@ describe('hostile request bodies', () => {
     await expectStatus4xx(await request(url(CRDS_PATH), { method: 'POST', raw: crd }));
     expect((await request(url('/readyz'))).status).toBe(200);
   });
+
+  it.each([
+    ['create', 'POST', CM, 'application/json', '{"metadata":{"name":"hw"},"data":{"k":"v"},"€":1}'],
+    ['create (dry run)', 'POST', `${CM}?dryRun=All`, 'application/json', '{"metadata":{"name":"hw-dry"},"data":{"k":"v"},"€":1}'],
+    ['merge patch', 'PATCH', `${CM}/target`, 'application/merge-patch+json', '{"data":{"k":"CHANGED"},"€":1,"ü":2}'],
+  ])('answers a %s with an unknown field named in non-Latin-1 text with success and the warnings, in UTF-8', async (_name, method, path, contentType, raw) => {
+    const response = await fetch(url(path), { method, headers: { 'Content-Type': contentType }, body: raw });
+    expect(response.status).toBeLessThan(300);
+    const warnings = response.headers.get('warning') ?? '';
+    // fetch hands header bytes over as Latin-1: read them back as the UTF-8 they are.
+    expect(Buffer.from(warnings, 'latin1').toString('utf8')).toContain('unknown field \\"€\\"');
+    if (method === 'PATCH') expect(Buffer.from(warnings, 'latin1').toString('utf8')).toContain('unknown field \\"ü\\"');
+    expect(((await response.json()) as { kind: string }).kind).toBe('ConfigMap');
+  });
 });
+
