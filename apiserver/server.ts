@@ -28,6 +28,7 @@ import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
 import { registerVersionRoutes } from './routes/version.js';
 import { registerLiveView } from './ui/index.js';
+import { protocolErrorOptions, registerProtocolGuards } from './request/protocol-errors.js';
 
 /** Kubernetes' default limit for a request body (3 MiB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -79,7 +80,8 @@ export function buildServer(options: ServerOptions): ApiServer {
   const { clock, now } = serverTime(options);
   // Per-request lines would drown the log of a busy cluster; errors are logged by the handler.
   const logController = new LogController({ disableRequestLogging: true });
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit, logController, return503OnClosing: false });
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit, logController, return503OnClosing: false, ...protocolErrorOptions() });
+  registerProtocolGuards(app);
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
   const serverRandom = options.random ?? createRandom();
   const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: metrics.sources };
