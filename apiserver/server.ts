@@ -29,6 +29,7 @@ import { registerResourceRoutes } from './routes/resource-routes.js';
 import { registerVersionRoutes } from './routes/version.js';
 import { registerLiveView } from './ui/index.js';
 import { protocolErrorOptions, registerProtocolGuards } from './request/protocol-errors.js';
+import { registerBrowserGuard } from './request/browser-guard.js';
 
 /** Kubernetes' default limit for a request body (3 MiB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -82,6 +83,7 @@ export function buildServer(options: ServerOptions): ApiServer {
   const logController = new LogController({ disableRequestLogging: true });
   const app = Fastify({ logger: options.logger ?? false, bodyLimit, logController, return503OnClosing: false, ...protocolErrorOptions() });
   registerProtocolGuards(app);
+  registerBrowserGuard(app);
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
   const serverRandom = options.random ?? createRandom();
   const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: metrics.sources };

@@ -34,7 +34,7 @@ export function registerClockRoutes(app: FastifyInstance, clock: ClusterClock): 
     return reply;
   });
   app.post(`${CLOCK_PATH}/advance`, async (request, reply) => {
-    const ms = advanceMs(parseBody(AdvanceRequestSchema, request.body, {}));
+    const ms = advanceMs(parseBody(AdvanceRequestSchema, request, {}));
     if (ms > CLOCK_ADVANCE_MAX_MS) throw invalidClock('ms', ms, `must be at most ${CLOCK_ADVANCE_MAX_MS} (a year)`);
     if (clock.now() + ms > MAX_TIME_MS) throw badRequest(`advancing by ${ms} ms would take cluster time past the year 275760`);
     await clock.advance(ms);
@@ -49,7 +49,7 @@ export function registerClockRoutes(app: FastifyInstance, clock: ClusterClock): 
     return send(reply, current());
   });
   app.post(`${CLOCK_PATH}/speed`, async (request, reply) => {
-    const { speed } = parseBody(SpeedRequestSchema, request.body);
+    const { speed } = parseBody(SpeedRequestSchema, request);
     const problem = clockSpeedProblem(speed);
     if (problem) throw invalidClock('speed', speed, problem);
     clock.setSpeed(speed);

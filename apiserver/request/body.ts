@@ -50,7 +50,8 @@ export function decodeObjectBody(
   const { expected } = options;
   const protobuf = expected !== undefined && acceptsProtobuf(expected);
   if (type === PROTOBUF_MEDIA_TYPE && protobuf) return decodeProtobufObject(raw, expected, options.warnings);
-  if (type !== '' && !OBJECT_MEDIA_TYPES.includes(type)) throw unsupportedMediaType(protobuf);
+  // No type is no JSON: a browser sends a Blob body without one, and no preflight.
+  if (!OBJECT_MEDIA_TYPES.includes(type)) throw unsupportedMediaType(protobuf);
   const value = type === 'application/yaml' ? parseYamlText(raw) : parseJsonText(raw);
   if (!isPlainObject(value)) throw badRequest(`the request body must be a JSON object, got ${describeJsonType(value)}`);
   return value;
@@ -77,12 +78,19 @@ export function decodePatchBody(type: PatchType, raw: Buffer | undefined): unkno
   return value;
 }
 
-/** decodeOptionalJson parses an optional JSON body (DeleteOptions); empty → undefined. */
-export function decodeOptionalJson(raw: Buffer | undefined): Record<string, unknown> | undefined {
+/** decodeOptionalJson parses an optional JSON object body (DeleteOptions); empty → undefined. */
+export function decodeOptionalJson(contentType: string | undefined, raw: Buffer | undefined): Record<string, unknown> | undefined {
   if (!raw || raw.length === 0 || raw.toString('utf8').trim() === '') return undefined;
-  const value = parseJsonText(raw);
+  const value = decodeJsonBody(contentType, raw);
   if (!isPlainObject(value)) throw badRequest(`the request body must be a JSON object, got ${describeJsonType(value)}`);
   return value;
+}
+
+/** decodeJsonBody parses a body that must be JSON (kubesim's own endpoints, DeleteOptions):
+ * 415 for any other Content-Type, a missing one included. */
+export function decodeJsonBody(contentType: string | undefined, raw: Buffer | undefined): unknown {
+  if (mediaType(contentType) !== 'application/json') throw unsupported(['application/json']);
+  return parseJsonText(raw);
 }
 
 function parseJsonText(raw: Buffer | undefined): unknown {
