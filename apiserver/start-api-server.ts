@@ -41,7 +41,8 @@ export interface RunningApiServer extends ApiServer {
 }
 
 export async function startApiServer(options: StartApiServerOptions = {}): Promise<RunningApiServer> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  // The data dir holds Secrets in clear: its owner alone may enter it.
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const time = serverTime(options);
   const store = openSqliteStore({
     path: options.dataDir ? join(options.dataDir, 'kubesim.db') : ':memory:',
