@@ -3,6 +3,7 @@
  * dir), bootstraps the cluster, listens, and compacts history periodically. Used by
  * `kubesim up`, the standalone apiserver process and the test cluster.
  */
+import { serverUrl } from './listen-address.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -69,7 +70,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const stopScraping = startScraping(server, options.metricsIntervalMs, time.clock);
   return {
     ...server,
-    url: `http://${host}:${port}`,
+    url: serverUrl(host, port),
     port,
     store,
     async close() {

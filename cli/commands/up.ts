@@ -19,10 +19,12 @@ import { randomFromFlags, seedArgs, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 import { Supervisor } from '../supervisor.js';
 import { clockSpeedProblem } from '../../apiserver/api/kubesim/clock.js';
+import { isLoopbackHost } from '../../apiserver/listen-address.js';
 
 export const upFlags: Record<string, FlagSpec> = {
   port: { type: 'number', description: 'API server port on 127.0.0.1 (0 picks a free one)', default: 6443 },
-  host: { type: 'string', description: 'address to listen on', default: '127.0.0.1' },
+  host: { type: 'string', description: 'address to listen on (a non-loopback address needs --allow-remote)', default: '127.0.0.1' },
+  'allow-remote': { type: 'boolean', description: 'listen on a non-loopback --host although the server has no authentication yet: anyone who reaches it controls the cluster', default: false },
   kubeconfig: { type: 'string', description: 'where to write the kubeconfig', default: '.kubesim/kubeconfig' },
   'data-dir': { type: 'string', description: 'keep cluster state in this directory (in memory when absent)' },
   speed: { type: 'number', description: 'cluster clock speed factor: 10 runs a 5-minute window in 30 s', default: 1 },
@@ -65,6 +67,19 @@ function startComponents(supervisor: Supervisor, plan: ComponentPlan, kubeconfig
     supervisor.add({ name, command: process.execPath, args: [entry, ...args, ...common] });
     supervisor.start(name);
   }
+}
+
+/** checkListenAddress refuses a non-loopback --host without --allow-remote, and warns loudly with it. */
+function checkListenAddress(flags: Flags): void {
+  const host = String(flags['host']);
+  if (isLoopbackHost(host)) return;
+  if (!flags['allow-remote']) {
+    throw new UsageError(
+      `--host ${host} would let anyone who reaches this machine control the cluster: the API server has no authentication yet. ` +
+        'Listen on 127.0.0.1 (the default), or add --allow-remote if you accept that.',
+    );
+  }
+  console.error(`kubesim: WARNING: listening on ${host} without authentication: anyone who can reach this port can read Secrets and change or delete anything.`);
 }
 
 async function startServer(flags: Flags, clock: ClusterClock, supervisor: Supervisor, stop: AbortController): Promise<RunningApiServer> {
@@ -138,6 +153,7 @@ export async function up(argv: string[]): Promise<void> {
   const started = performance.now();
   const { flags } = parseFlags(argv, upFlags);
   if (flags['help']) return void console.log(upUsage);
+  checkListenAddress(flags);
   const plan: ComponentPlan = {
     controllers: parseControllerList(String(flags['controllers'])),
     nodes: Number(flags['nodes']),
