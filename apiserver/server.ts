@@ -3,7 +3,7 @@
  * It never listens and starts no timers; start-api-server.ts does that. Tests use it with
  * `listen({ port: 0 })` or `inject()`.
  */
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Store } from '../store/index.js';
 import { createClusterClock, type ClusterClock } from '../controllers/runtime/cluster-clock.js';
 import { createRandom, type Random } from '../controllers/runtime/random.js';
@@ -42,8 +42,9 @@ export interface ServerOptions {
   clock?: ClusterClock;
   /** A test's own time source (e.g. a FakeClock) instead of `clock`; the clock API is then not served. */
   now?: () => number;
-  /** fastify logger setting: false (silent), true, or pino options. */
-  logger?: boolean | { level: string };
+  /** Where the server logs: a logger from controllers/runtime/logger.ts's createLogger (the
+   * JSON lines every kubesim process writes), or false (the default) for none. */
+  logger?: false | FastifyBaseLogger;
   bodyLimitBytes?: number;
   bookmarkIntervalMs?: number;
   /** Extra routes of the process hosting the server (the supervisor's control API). */
@@ -81,7 +82,8 @@ export function buildServer(options: ServerOptions): ApiServer {
   const { clock, now } = serverTime(options);
   // Per-request lines would drown the log of a busy cluster; errors are logged by the handler.
   const logController = new LogController({ disableRequestLogging: true });
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit, logController, return503OnClosing: false, ...protocolErrorOptions() });
+  const logging = options.logger ? { loggerInstance: options.logger } : { logger: false };
+  const app = Fastify({ ...logging, bodyLimit, logController, return503OnClosing: false, ...protocolErrorOptions() });
   registerProtocolGuards(app);
   registerBrowserGuard(app);
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });

@@ -7,10 +7,10 @@ import { UsageError } from './args.js';
 import { componentAction, down, status } from './commands/component-control.js';
 import { controller } from './commands/controller.js';
 import { node } from './commands/node.js';
-import { up } from './commands/up.js';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; summary: string }> = {
-  up: { run: up, summary: 'start a cluster (API server + control loops) and write a kubeconfig' },
+  // Imported when run: the API server (fastify) is no part of the processes `up` starts.
+  up: { run: async (argv) => (await import('./commands/up.js')).up(argv), summary: 'start a cluster (API server + control loops) and write a kubeconfig' },
   down: { run: down, summary: 'stop the cluster started by kubesim up' },
   status: { run: status, summary: 'list the control loops of a running cluster and their state' },
   stop: { run: (argv) => componentAction('stop', argv), summary: 'stop one control loop of a running cluster' },

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -40,5 +40,26 @@ describe('Supervisor.kill', () => {
     start();
     await supervisor.stop('sleeper');
     expect(() => supervisor.kill('sleeper')).toThrow(/sleeper is not running \(stopped\)/);
+  });
+});
+
+describe('Supervisor output', () => {
+  let dir: string;
+  let supervisor: Supervisor;
+
+  afterEach(async () => {
+    await supervisor.stopAll();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('appends what a component writes to its log file and hands on each line', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kubesim-supervisor-'));
+    const lines: string[] = [];
+    supervisor = new Supervisor({ logDir: dir, notify: () => undefined, onOutput: (name, line) => lines.push(`${name}: ${line}`) });
+    const script = "process.stdout.write('{\"msg\":\"one\"}\\n{\"msg\":'); setTimeout(() => process.stdout.write('\"two\"}\\n'), 20); console.error('oops'); setInterval(() => {}, 1000)";
+    supervisor.add({ name: 'talker', command: process.execPath, args: ['-e', script] });
+    supervisor.start('talker');
+    await eventually(() => expect([...lines].sort()).toEqual(['talker: oops', 'talker: {"msg":"one"}', 'talker: {"msg":"two"}']));
+    await eventually(() => expect(readFileSync(join(dir, 'talker.log'), 'utf8').split('\n').sort()).toEqual(['', 'oops', '{"msg":"one"}', '{"msg":"two"}']));
   });
 });

@@ -11,6 +11,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 
 export interface ComponentSpec {
   name: string;
@@ -34,6 +36,8 @@ export interface SupervisorOptions {
   logDir: string;
   /** Where notices (restarts, stops) are printed. */
   notify: (message: string) => void;
+  /** Called with each line (without its newline) a component writes, after its log file got it. */
+  onOutput?: (name: string, line: string) => void;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   /** A component that stayed up this long starts its next backoff from the beginning again. */
@@ -144,13 +148,22 @@ export class Supervisor {
     for (const listener of this.launchListeners) listener(spec.name);
     component.log ??= createWriteStream(join(this.options.logDir, `${spec.name}.log`), { flags: 'a' });
     const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }); // ipc: the child ends with us (cli/signals.ts)
-    child.stdout?.pipe(component.log, { end: false });
-    child.stderr?.pipe(component.log, { end: false });
+    for (const output of [child.stdout, child.stderr]) if (output) this.capture(spec.name, output, component.log);
     component.child = child;
     component.state = 'running';
     component.startedAt = Date.now();
     child.on('exit', (code, signal) => this.onExit(component, child, code, signal));
     child.on('error', (err) => this.options.notify(`${spec.name}: failed to start: ${err.message}`));
+  }
+
+  /** capture appends a component's output to its log file line by line (so lines its stdout
+   * and stderr write at once never interleave) and hands each line to onOutput. */
+  private capture(name: string, output: Readable, log: WriteStream): void {
+    createInterface({ input: output, crlfDelay: Infinity }).on('line', (line) => {
+      // Output still buffered when stopAll closed the file is dropped.
+      if (!log.writableEnded) log.write(`${line}\n`);
+      this.options.onOutput?.(name, line);
+    });
   }
 
   private onExit(component: Component, child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {

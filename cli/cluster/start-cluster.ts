@@ -34,7 +34,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     port: 0,
     clock,
     random: random.fork('apiserver'),
-    logger: false,
+    logger: createLogger({ component: 'apiserver', level: resolved.logLevel, clock }),
   });
   const stopping = new AbortController();
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-cluster-'));

@@ -9,6 +9,7 @@ import { createResetter } from '../../apiserver/kubesim/reset.js';
 import { CONTROLLER_NAMES, isControllerName } from '../../controllers/catalog.js';
 import { componentName } from '../../controllers/run-controllers.js';
 import { CLOCK_MODES, createClusterClock, type ClockMode, type ClusterClock } from '../../controllers/runtime/cluster-clock.js';
+import { isLogLevel, LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, type Flags } from '../args.js';
 import type { ChaosDeps } from '../chaos/chaos.js';
 import { registerChaosRoutes } from '../chaos/chaos-routes.js';
@@ -20,6 +21,7 @@ import { untilSignal } from '../signals.js';
 import { Supervisor } from '../supervisor.js';
 import { clockSpeedProblem } from '../../apiserver/api/kubesim/clock.js';
 import { isLoopbackHost } from '../../apiserver/listen-address.js';
+import { createUpLogs, type UpLogs } from '../up-logs.js';
 
 export const upFlags: Record<string, FlagSpec> = {
   port: { type: 'number', description: 'API server port on 127.0.0.1 (0 picks a free one)', default: 6443 },
@@ -33,7 +35,7 @@ export const upFlags: Record<string, FlagSpec> = {
   nodes: { type: 'number', description: 'simulated nodes (one kubelet-sim process); 0 for none', default: 3 },
   scheduler: { type: 'boolean', description: 'run the scheduler (--scheduler=false to place pods yourself)', default: true },
   ...seedFlags,
-  'log-level': { type: 'string', description: 'fatal, error, warn, info, debug', default: 'warn' },
+  'log-level': { type: 'string', description: `what the terminal shows: ${Object.keys(LOG_LEVELS).join(', ')} (the files in <kubeconfig dir>/logs have info and up)`, default: 'warn' },
   help: { type: 'boolean', description: 'show this help' },
 };
 
@@ -53,13 +55,15 @@ interface ComponentPlan {
   scheduler: boolean;
   /** `--seed N` for every component in deterministic mode, else nothing. */
   seedArgs: string[];
+  /** `--log-level` of every component. */
+  logLevel: LogLevel;
 }
 
 /** startComponents starts one supervised process per control loop, the scheduler and the
  * kubelet simulator; each follows the API server's cluster clock (their default --clock server). */
 function startComponents(supervisor: Supervisor, plan: ComponentPlan, kubeconfig: string): void {
   const entry = process.argv[1] ?? '';
-  const common = ['--kubeconfig', kubeconfig, ...plan.seedArgs];
+  const common = ['--kubeconfig', kubeconfig, '--log-level', plan.logLevel, ...plan.seedArgs];
   const components: Array<[string, string[]]> = plan.controllers.map((name) => [name, ['controller', name]]);
   if (plan.scheduler) components.push(['scheduler', ['scheduler']]);
   if (plan.nodes > 0) components.push(['kubelet', ['kubelet', '--nodes', String(plan.nodes)]]);
@@ -82,7 +86,7 @@ function checkListenAddress(flags: Flags): void {
   console.error(`kubesim: WARNING: listening on ${host} without authentication: anyone who can reach this port can read Secrets and change or delete anything.`);
 }
 
-async function startServer(flags: Flags, clock: ClusterClock, supervisor: Supervisor, stop: AbortController): Promise<RunningApiServer> {
+async function startServer(flags: Flags, clock: ClusterClock, supervisor: Supervisor, logs: UpLogs, stop: AbortController): Promise<RunningApiServer> {
   const random = randomFromFlags(flags, 'apiserver');
   // Made here, as buildServer would make it, because chaos adds fault rules to it.
   const faults = new FaultInjector({ random: random.fork('faults') });
@@ -92,7 +96,7 @@ async function startServer(flags: Flags, clock: ClusterClock, supervisor: Superv
     host: String(flags['host']),
     port: Number(flags['port']),
     dataDir: flags['data-dir'] ? resolve(String(flags['data-dir'])) : undefined,
-    logger: { level: String(flags['log-level']) },
+    logger: logs.logger('apiserver'),
     // Every timestamp the server sets reads it; metrics scrapes follow its speed.
     clock,
     random,
@@ -154,28 +158,36 @@ export async function up(argv: string[]): Promise<void> {
   const { flags } = parseFlags(argv, upFlags);
   if (flags['help']) return void console.log(upUsage);
   checkListenAddress(flags);
+  const terminalLevel = String(flags['log-level']);
+  if (!isLogLevel(terminalLevel)) throw new UsageError(`--log-level must be one of ${Object.keys(LOG_LEVELS).join(', ')}, got ${JSON.stringify(terminalLevel)}`);
+  const clock = createClock(flags);
+  const kubeconfig = resolve(String(flags['kubeconfig']));
+  const logDir = resolve(dirname(kubeconfig), 'logs');
+  const logs = createUpLogs({ logDir, terminalLevel, clock });
   const plan: ComponentPlan = {
     controllers: parseControllerList(String(flags['controllers'])),
     nodes: Number(flags['nodes']),
     scheduler: flags['scheduler'] === true,
     seedArgs: seedArgs(flags),
+    logLevel: logs.fileLevel,
   };
-  const clock = createClock(flags);
-  const kubeconfig = resolve(String(flags['kubeconfig']));
-  const supervisor = new Supervisor({ logDir: resolve(dirname(kubeconfig), 'logs'), notify: (m) => console.log(`kubesim: ${m}`) });
+  // A component that exits or cannot start is a warning: it stands out on the terminal.
+  const supervisorLog = logs.logger('supervisor');
+  const supervisor = new Supervisor({ logDir, notify: (m) => supervisorLog.warn({}, m), onOutput: logs.print });
   const stop = untilSignal();
-  const server = await startServer(flags, clock, supervisor, stop);
+  const server = await startServer(flags, clock, supervisor, logs, stop);
   writeKubeconfig(kubeconfig, server.url);
   startComponents(supervisor, plan, kubeconfig);
   watchComponents(server, supervisor);
   const readyMs = Math.round(performance.now() - started);
   console.log(`kubesim is up: API server ${server.url} (ready in ${readyMs} ms, ${flags['data-dir'] ? `state in ${String(flags['data-dir'])}` : 'state in memory'}${describeClock(clock)})`);
-  console.log(`components: ${supervisor.names().join(', ') || 'none'}; ${plan.nodes} simulated node(s) (logs in ${resolve(dirname(kubeconfig), 'logs')})`);
+  console.log(`components: ${supervisor.names().join(', ') || 'none'}; ${plan.nodes} simulated node(s) (logs in ${logDir})`);
   console.log(`live view: ${server.url}${UI_PATH} (the object graph, every loop, the timeline; clock and chaos controls)`);
   console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n\nPress Ctrl-C to stop.`);
   await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }));
   console.log('\nkubesim: stopping...');
   await supervisor.stopAll();
   await server.close();
+  await logs.close();
   console.log('kubesim: stopped');
 }

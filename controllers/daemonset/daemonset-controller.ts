@@ -2,6 +2,12 @@
  * The DaemonSet controller's wiring: which informers it reads (DaemonSets, Nodes, Pods),
  * which events wake which DaemonSet, and the reconciler and workers that do the work
  * (reconcile.ts). Nothing here makes decisions.
+ *
+ * Wired by hand, not with the controller builder (runtime/builder.ts), for the ReplicaSet
+ * controller's reasons: pod events are expectations bookkeeping (creations and deletions
+ * observed, a pod first seen terminating counts as deleted, a re-created DaemonSet drops the
+ * old one's), an owner counts only when its uid matches, and a pod turning ready requeues its
+ * DaemonSet after minReadySeconds. event-handlers.ts keeps those rules together.
  */
 import { daemonSetDefinition } from '../../apiserver/api/apps/daemon-set.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';

@@ -2,6 +2,12 @@
  * The Deployment controller's wiring: which informers it reads, which events wake which
  * Deployment, and the reconciler and workers that do the work (reconcile.ts). Nothing here
  * makes decisions.
+ *
+ * Wired by hand, not with the controller builder (runtime/builder.ts): a ReplicaSet resolves
+ * to its Deployment only when the uid matches, an orphan wakes the Deployments selecting it
+ * (and only when its labels or reference changed), a ReplicaSet first seen terminating counts
+ * as deleted, and a pod wakes the Deployment two owners up, only for Recreate and only on
+ * delete. event-handlers.ts says all that in one place, which the builder would only split.
  */
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';

@@ -1,13 +1,14 @@
 /**
- * The disruption controller's wiring: informers for PodDisruptionBudgets and Pods, the
- * handlers that enqueue budgets, and the reconciler's workers. Nothing here decides.
+ * The disruption controller's wiring: informers for PodDisruptionBudgets and Pods (a pod
+ * wakes the budgets selecting it), and the reconciler's workers. Nothing here decides.
  */
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { podDisruptionBudgetDefinition } from '../../apiserver/api/policy/pod-disruption-budget.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { newControllerManagedBy } from '../runtime/builder.js';
+import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
-import { budgetEventHandlers, podEventHandlers } from './event-handlers.js';
+import { budgetKeysSelecting } from './event-handlers.js';
 import { createDisruptionReconciler } from './reconcile.js';
 
 /** DISRUPTION_CONTROLLER_NAME names the controller in logs and counters. */
@@ -27,20 +28,20 @@ export interface DisruptionControllerOptions {
  * reconciler. Returns the controller (for its stats).
  */
 export function registerDisruptionController(manager: Manager, { workers = 5 }: DisruptionControllerOptions = {}): Controller {
-  const budgetInformer = manager.informer(podDisruptionBudgetDefinition);
-  const podInformer = manager.informer(podDefinition);
-  const reconciler = createDisruptionReconciler({
-    budgetLister: budgetInformer.lister,
-    podLister: podInformer.lister,
-    budgets: manager.client.resource(podDisruptionBudgetDefinition),
-    client: manager.client,
-    recorder: createComponentRecorder(manager, DISRUPTION_EVENT_SOURCE),
-    clock: manager.clock,
-  });
-  const controller = createController({ name: DISRUPTION_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(DISRUPTION_CONTROLLER_NAME) });
-  const deps = { budgetLister: budgetInformer.lister, queue: controller.queue };
-  budgetInformer.addEventHandlers(budgetEventHandlers(deps));
-  podInformer.addEventHandlers(podEventHandlers(deps));
-  manager.add(controller);
-  return controller;
+  const budgetLister = manager.informer(podDisruptionBudgetDefinition).lister;
+  return newControllerManagedBy(manager)
+    .named(DISRUPTION_CONTROLLER_NAME)
+    .for(podDisruptionBudgetDefinition)
+    .watches(podDefinition, budgetKeysSelecting(budgetLister))
+    .workers(workers)
+    .complete(({ lister }) =>
+      createDisruptionReconciler({
+        budgetLister,
+        podLister: lister(podDefinition),
+        budgets: manager.client.resource(podDisruptionBudgetDefinition),
+        client: manager.client,
+        recorder: createComponentRecorder(manager, DISRUPTION_EVENT_SOURCE),
+        clock: manager.clock,
+      }),
+    );
 }

@@ -1,43 +1,18 @@
 /**
- * The disruption controller's informer handlers (addDb/updateDb/removeDb and
- * addPod/updatePod/deletePod). They only enqueue budget keys: synchronous, no API calls,
- * never throwing.
+ * Which pods wake which PodDisruptionBudget (Kubernetes' addPod/updatePod/deletePod): pure
+ * mapping, no API calls, never throwing. A budget wakes itself (the builder's for()).
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { labelSelectorFromStructured } from '../../apiserver/api/labels.js';
 import type { PodDisruptionBudget } from '../../apiserver/api/policy/pod-disruption-budget.js';
 import { keyOf } from '../runtime/reconciler.js';
-import type { DeepReadonly, EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
+import type { MapToKeys } from '../runtime/builder.js';
+import type { DeepReadonly, Lister } from '../runtime/types.js';
 
-/** HandlerDeps are what the handlers read and feed. */
-export interface HandlerDeps {
-  budgetLister: Lister<PodDisruptionBudget>;
-  queue: WorkQueue;
-}
-
-/** budgetEventHandlers enqueue a budget on every add, update and delete. */
-export function budgetEventHandlers({ queue }: HandlerDeps): EventHandlers<PodDisruptionBudget> {
-  return {
-    onAdd: (pdb) => queue.add(keyOf(pdb)),
-    onUpdate: (_old, cur) => queue.add(keyOf(cur)),
-    onDelete: (pdb) => queue.add(keyOf(pdb)),
-  };
-}
-
-/** podEventHandlers wake every budget selecting the pod, before and after a label change. */
-export function podEventHandlers(deps: HandlerDeps): EventHandlers<Pod> {
-  const wake = (pod: DeepReadonly<Pod>) => {
-    for (const pdb of budgetsSelecting(deps.budgetLister, pod)) deps.queue.add(keyOf(pdb));
-  };
-  return {
-    onAdd: wake,
-    onUpdate: (old, cur) => {
-      if (old.metadata.resourceVersion === cur.metadata.resourceVersion) return;
-      wake(cur);
-      if (old.metadata.labels !== cur.metadata.labels) wake(old);
-    },
-    onDelete: wake,
-  };
+/** budgetKeysSelecting maps a pod to the keys of the budgets selecting it (the builder maps
+ * both versions of an updated pod, so a label change wakes the former budgets too). */
+export function budgetKeysSelecting(lister: Lister<PodDisruptionBudget>): MapToKeys<Pod> {
+  return (pod) => budgetsSelecting(lister, pod).map((pdb) => keyOf(pdb));
 }
 
 /**

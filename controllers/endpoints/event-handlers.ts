@@ -1,52 +1,34 @@
 /**
- * Informer handlers of both endpoint loops. They only enqueue Service keys: a Service on any
- * change; the Services whose selector matches a pod (before or after the change) when the pod
- * changes — so a pod going NotReady is reconciled at once; the owning Service when one of its
- * slices or its Endpoints changes or vanishes (a hand-deleted slice is re-created).
- * Synchronous, never call the API, never throw.
+ * Which objects wake which Service, for both endpoint loops (a Service wakes itself: the
+ * builder's for()). A pod wakes the Services in its namespace selecting it — before or after
+ * the change, as the builder maps both versions — so a pod going NotReady is reconciled at
+ * once; a slice or an Endpoints object wakes the Service it belongs to when it changes or
+ * vanishes (a hand-deleted slice is re-created). Pure mappings: never call the API, never throw.
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { Service } from '../../apiserver/api/core/service.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
+import type { MapToKeys } from '../runtime/builder.js';
 import { keyOf, requestKey } from '../runtime/reconciler.js';
-import type { DeepReadonly, EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
-import { serviceSelects, type ReadonlyPod } from './pod-endpoints.js';
+import type { DeepReadonly, Lister } from '../runtime/types.js';
+import { serviceSelects } from './pod-endpoints.js';
 
-/** serviceEventHandlers enqueue the Service on add, update and delete. */
-export function serviceEventHandlers(queue: WorkQueue): EventHandlers<Service> {
-  return {
-    onAdd: (service) => queue.add(keyOf(service)),
-    onUpdate: (_old, service) => queue.add(keyOf(service)),
-    onDelete: (service) => queue.add(keyOf(service)),
-  };
-}
-
-/** podEventHandlers enqueue every Service in the pod's namespace selecting its old or new labels. */
-export function podEventHandlers(serviceLister: Lister<Service>, queue: WorkQueue): EventHandlers<Pod> {
-  const enqueueFor = (...pods: ReadonlyPod[]) => {
-    const namespace = pods[0]?.metadata.namespace ?? '';
-    for (const service of serviceLister.list(namespace)) {
-      if (pods.some((pod) => serviceSelects(service, pod.metadata.labels))) queue.add(keyOf(service));
-    }
-  };
-  return {
-    onAdd: (pod) => enqueueFor(pod),
-    onUpdate: (old, pod) => {
-      // A resync delivers the same version again: nothing changed for the endpoints.
-      if (old.metadata.resourceVersion !== pod.metadata.resourceVersion) enqueueFor(old, pod);
-    },
-    onDelete: (pod) => enqueueFor(pod),
-  };
+/** servicesSelectingPod maps a pod to every Service in its namespace whose selector matches it. */
+export function servicesSelectingPod(serviceLister: Lister<Service>): MapToKeys<Pod> {
+  return (pod) =>
+    serviceLister
+      .list(pod.metadata.namespace ?? '')
+      .filter((service) => serviceSelects(service, pod.metadata.labels))
+      .map((service) => keyOf(service));
 }
 
 /**
- * ownedObjectHandlers enqueue the Service an Endpoints object or slice belongs to, named by
+ * owningService maps an Endpoints object or slice to the Service it belongs to, named by
  * `serviceNameOf` (the object's own name for Endpoints, the service-name label for slices).
  */
-export function ownedObjectHandlers<T extends KubeObject>(queue: WorkQueue, serviceNameOf: (object: DeepReadonly<T>) => string | undefined): EventHandlers<T> {
-  const enqueue = (object: DeepReadonly<T>) => {
+export function owningService<T extends KubeObject>(serviceNameOf: (object: DeepReadonly<T>) => string | undefined): MapToKeys<T> {
+  return (object) => {
     const name = serviceNameOf(object);
-    if (name) queue.add(requestKey({ namespace: object.metadata.namespace ?? '', name }));
+    return name ? [requestKey({ namespace: object.metadata.namespace ?? '', name })] : [];
   };
-  return { onAdd: enqueue, onUpdate: (_old, cur) => enqueue(cur), onDelete: enqueue };
 }

@@ -7,11 +7,12 @@ import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { serviceDefinition } from '../../apiserver/api/core/service.js';
 import { ENDPOINTSLICE_CONTROLLER_MANAGER, MANAGED_BY_LABEL, SERVICE_NAME_LABEL, endpointSliceDefinition, type EndpointSlice } from '../../apiserver/api/discovery/endpoint-slice.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { newControllerManagedBy } from '../runtime/builder.js';
+import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { createEndpointSliceReconciler, indexSliceByService, SERVICE_SLICES_INDEX } from './endpointslice-reconcile.js';
 import { createEndpointsReconciler } from './endpoints-reconcile.js';
-import { ownedObjectHandlers, podEventHandlers, serviceEventHandlers } from './event-handlers.js';
+import { owningService, servicesSelectingPod } from './event-handlers.js';
 import { createWriteTracker } from './write-tracker.js';
 
 /** ENDPOINTSLICE_CONTROLLER_NAME names the EndpointSlice controller in logs and counters. */
@@ -31,25 +32,25 @@ export interface EndpointControllerOptions {
  * their handlers, and the controller. Call before manager.start(). Returns the controller.
  */
 export function registerEndpointSliceController(manager: Manager, { workers = 5 }: EndpointControllerOptions = {}): Controller {
-  const services = manager.informer(serviceDefinition);
-  const pods = manager.informer(podDefinition);
-  const nodes = manager.informer(nodeDefinition);
-  const slices = manager.informer(endpointSliceDefinition, { labelSelector: `${MANAGED_BY_LABEL}=${ENDPOINTSLICE_CONTROLLER_MANAGER}` });
-  slices.addIndexer(SERVICE_SLICES_INDEX, indexSliceByService);
-  const reconciler = createEndpointSliceReconciler({
-    serviceLister: services.lister,
-    podLister: pods.lister,
-    nodeLister: nodes.lister,
-    sliceLister: slices.lister,
-    slices: manager.client.resource(endpointSliceDefinition),
-    tracker: createWriteTracker(),
-  });
-  const controller = createController({ name: ENDPOINTSLICE_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(ENDPOINTSLICE_CONTROLLER_NAME) });
-  services.addEventHandlers(serviceEventHandlers(controller.queue));
-  pods.addEventHandlers(podEventHandlers(services.lister, controller.queue));
-  slices.addEventHandlers(ownedObjectHandlers<EndpointSlice>(controller.queue, (s) => s.metadata.labels?.[SERVICE_NAME_LABEL]));
-  manager.add(controller);
-  return controller;
+  const services = manager.informer(serviceDefinition).lister;
+  const managedSlices = { informer: { labelSelector: `${MANAGED_BY_LABEL}=${ENDPOINTSLICE_CONTROLLER_MANAGER}` } };
+  return newControllerManagedBy(manager)
+    .named(ENDPOINTSLICE_CONTROLLER_NAME)
+    .for(serviceDefinition)
+    .watches(podDefinition, servicesSelectingPod(services))
+    .watches(endpointSliceDefinition, owningService<EndpointSlice>((s) => s.metadata.labels?.[SERVICE_NAME_LABEL]), managedSlices)
+    .withIndexer(endpointSliceDefinition, SERVICE_SLICES_INDEX, indexSliceByService, managedSlices)
+    .workers(workers)
+    .complete(({ lister }) =>
+      createEndpointSliceReconciler({
+        serviceLister: services,
+        podLister: lister(podDefinition),
+        nodeLister: lister(nodeDefinition),
+        sliceLister: lister(endpointSliceDefinition, managedSlices.informer),
+        slices: manager.client.resource(endpointSliceDefinition),
+        tracker: createWriteTracker(),
+      }),
+    );
 }
 
 /**
@@ -58,19 +59,19 @@ export function registerEndpointSliceController(manager: Manager, { workers = 5 
  * manager.start(). Returns the controller.
  */
 export function registerEndpointsController(manager: Manager, { workers = 5 }: EndpointControllerOptions = {}): Controller {
-  const services = manager.informer(serviceDefinition);
-  const pods = manager.informer(podDefinition);
-  const endpoints = manager.informer(endpointsDefinition);
-  const reconciler = createEndpointsReconciler({
-    serviceLister: services.lister,
-    podLister: pods.lister,
-    endpointsLister: endpoints.lister,
-    endpoints: manager.client.resource(endpointsDefinition),
-  });
-  const controller = createController({ name: ENDPOINTS_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(ENDPOINTS_CONTROLLER_NAME) });
-  services.addEventHandlers(serviceEventHandlers(controller.queue));
-  pods.addEventHandlers(podEventHandlers(services.lister, controller.queue));
-  endpoints.addEventHandlers(ownedObjectHandlers<Endpoints>(controller.queue, (e) => e.metadata.name));
-  manager.add(controller);
-  return controller;
+  const services = manager.informer(serviceDefinition).lister;
+  return newControllerManagedBy(manager)
+    .named(ENDPOINTS_CONTROLLER_NAME)
+    .for(serviceDefinition)
+    .watches(podDefinition, servicesSelectingPod(services))
+    .watches(endpointsDefinition, owningService<Endpoints>((e) => e.metadata.name))
+    .workers(workers)
+    .complete(({ lister }) =>
+      createEndpointsReconciler({
+        serviceLister: services,
+        podLister: lister(podDefinition),
+        endpointsLister: lister(endpointsDefinition),
+        endpoints: manager.client.resource(endpointsDefinition),
+      }),
+    );
 }

@@ -3,6 +3,11 @@
  * their handlers feed one work queue of uids (event-handlers.ts), and workers run the
  * reconciler (reconcile.ts). Discovery is repeated periodically so kinds that appear later
  * (CustomResourceDefinitions) are collected too. Nothing here makes decisions.
+ *
+ * Wired by hand, not with the controller builder (runtime/builder.ts): the kinds it watches
+ * are known only after discovery, at run time, and change while it runs; its informers are
+ * its own monitors rather than the manager's shared ones; and its controller runs inside a
+ * runnable that first waits for those caches.
  */
 import { isAbortError } from '../runtime/clock.js';
 import { createController, type Controller } from '../runtime/controller.js';

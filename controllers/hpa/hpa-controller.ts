@@ -8,10 +8,10 @@
 import { horizontalPodAutoscalerDefinition, type HorizontalPodAutoscaler } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { newControllerManagedBy } from '../runtime/builder.js';
+import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
-import { keyOf } from '../runtime/reconciler.js';
-import type { DeepReadonly, EventHandlers, EventRecorder, WorkQueue } from '../runtime/types.js';
+import type { DeepReadonly, EventRecorder } from '../runtime/types.js';
 import { DOWNSCALE_STABILIZATION_MS } from './behavior.js';
 import { createResourceMetricsClient, type MetricsSource } from './metrics-client.js';
 import { CPU_INITIALIZATION_PERIOD_MS, INITIAL_READINESS_DELAY_MS } from './pod-groups.js';
@@ -41,29 +41,29 @@ export interface HpaControllerOptions extends Partial<HpaConfig> {
 
 /**
  * registerHpaController adds the HPA controller to `manager`: shared informers for HPAs and
- * pods, the event handlers, and a controller running the reconciler every sync period (see
- * HpaControllerOptions). Call it before manager.start(). Returns the controller (for its stats).
+ * pods (read through its lister only), and a controller running the reconciler every sync
+ * period (see HpaControllerOptions). Call it before manager.start(). Returns the controller (for its stats).
  */
 export function registerHpaController(manager: Manager, options: HpaControllerOptions = {}): Controller {
   const { workers = 5, metrics, recorder } = options;
-  const hpaInformer = manager.informer(horizontalPodAutoscalerDefinition);
-  const podInformer = manager.informer(podDefinition);
-  const reconciler = createHpaReconciler({
-    hpaLister: hpaInformer.lister,
-    podLister: podInformer.lister,
-    hpas: manager.client.resource(horizontalPodAutoscalerDefinition),
-    scaleTargets: createScaleTargetResolver(manager.client),
-    metrics: metrics ?? createResourceMetricsClient(manager.client),
-    recorder: recorder ?? createComponentRecorder(manager, HPA_EVENT_SOURCE),
-    histories: new HistoryStore(),
-    clock: manager.clock,
-    logger: manager.logger,
-    config: hpaConfig(options),
-  });
-  const controller = createController({ name: HPA_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(HPA_CONTROLLER_NAME) });
-  hpaInformer.addEventHandlers(hpaEventHandlers(controller.queue));
-  manager.add(controller);
-  return controller;
+  return newControllerManagedBy(manager)
+    .named(HPA_CONTROLLER_NAME)
+    .for(horizontalPodAutoscalerDefinition, { predicates: { update: hpaSpecChanged } })
+    .workers(workers)
+    .complete(({ lister }) =>
+      createHpaReconciler({
+        hpaLister: lister(horizontalPodAutoscalerDefinition),
+        podLister: lister(podDefinition),
+        hpas: manager.client.resource(horizontalPodAutoscalerDefinition),
+        scaleTargets: createScaleTargetResolver(manager.client),
+        metrics: metrics ?? createResourceMetricsClient(manager.client),
+        recorder: recorder ?? createComponentRecorder(manager, HPA_EVENT_SOURCE),
+        histories: new HistoryStore(),
+        clock: manager.clock,
+        logger: manager.logger,
+        config: hpaConfig(options),
+      }),
+    );
 }
 
 /** hpaConfig fills unset settings with kube-controller-manager's defaults. */
@@ -78,17 +78,11 @@ function hpaConfig(options: Partial<HpaConfig>): HpaConfig {
 }
 
 /**
- * hpaEventHandlers enqueue an HPA when it appears, when its spec changes (generation) and
- * when it goes (so its history is dropped). Status-only updates — mostly our own writes — and
- * informer resyncs are not enqueued: the sync period already brings every HPA back.
+ * hpaSpecChanged lets an HPA update through when its spec changed (generation). Status-only
+ * updates — mostly our own writes — and informer resyncs are not enqueued: the sync period
+ * already brings every HPA back. A new HPA is synced at once, and a deleted one too (so its
+ * history is dropped).
  */
-export function hpaEventHandlers(queue: Pick<WorkQueue, 'add'>): EventHandlers<HorizontalPodAutoscaler> {
-  const enqueue = (hpa: DeepReadonly<HorizontalPodAutoscaler>) => queue.add(keyOf(hpa));
-  return {
-    onAdd: enqueue,
-    onUpdate: (old, hpa) => {
-      if (old.metadata.generation !== hpa.metadata.generation) enqueue(hpa);
-    },
-    onDelete: enqueue,
-  };
+export function hpaSpecChanged(old: DeepReadonly<HorizontalPodAutoscaler>, hpa: DeepReadonly<HorizontalPodAutoscaler>): boolean {
+  return old.metadata.generation !== hpa.metadata.generation;
 }

@@ -13,7 +13,7 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/controllers.md.
  */
-export { registerHpaController, hpaEventHandlers, HPA_CONTROLLER_NAME, HPA_EVENT_SOURCE, HPA_SYNC_PERIOD_MS, type HpaControllerOptions } from './hpa-controller.js';
+export { registerHpaController, hpaSpecChanged, HPA_CONTROLLER_NAME, HPA_EVENT_SOURCE, HPA_SYNC_PERIOD_MS, type HpaControllerOptions } from './hpa-controller.js';
 export { createHpaReconciler } from './reconcile.js';
 export type { HpaConfig, HpaReconcilerDeps } from './sync.js';
 export {

@@ -9,7 +9,7 @@
  * May import: controllers/runtime/**, apiserver/api/** (and the ReplicaSet controller's
  * generic Expectations). Docs: docs/controllers.md.
  */
-export { registerJobController, JOB_CONTROLLER_NAME, JOB_EVENT_SOURCE, jobPodHandlers, type JobControllerOptions } from './job-controller.js';
+export { registerJobController, JOB_CONTROLLER_NAME, JOB_EVENT_SOURCE, jobPodHooks, type JobControllerOptions } from './job-controller.js';
 export { createJobReconciler, type JobReconcilerDeps } from './reconcile.js';
 export { computeJobStatus, isPastActiveDeadline, type JobStatusResult, type StatusInputs } from './status.js';
 export { trackPods, hasUncounted, type Tracking, type TrackingInput } from './track-pods.js';

@@ -4,9 +4,9 @@
  * makes decisions.
  */
 import { namespaceDefinition } from '../../apiserver/api/core/namespace.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { ignoreDeletes, newControllerManagedBy } from '../runtime/builder.js';
+import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
-import { keyOf } from '../runtime/reconciler.js';
 import { createNamespaceReconciler } from './reconcile.js';
 
 /** NAMESPACE_CONTROLLER_NAME names the controller in logs and counters. */
@@ -31,21 +31,21 @@ export interface NamespaceControllerOptions {
  * controller (for its stats).
  */
 export function registerNamespaceController(manager: Manager, options: NamespaceControllerOptions = {}): Controller {
-  const informer = manager.informer(namespaceDefinition, { resyncMs: options.resyncMs ?? 5 * 60_000 });
-  const reconciler = createNamespaceReconciler({
-    namespaceLister: informer.lister,
-    client: manager.client,
-    clock: manager.clock,
-    logger: manager.logger,
-    recheckMs: options.recheckMs ?? 2_000,
-  });
-  const controller = createController({ name: NAMESPACE_CONTROLLER_NAME, reconciler, workers: options.workers ?? 10, clock: manager.clock, logger: manager.logger, random: manager.random.fork(NAMESPACE_CONTROLLER_NAME) });
-  // Every update is enqueued (resyncs included): deletion starts with one, and a namespace
-  // stuck on remaining content is looked at again even if a requeue was lost.
-  informer.addEventHandlers({
-    onAdd: (namespace) => controller.queue.add(keyOf(namespace)),
-    onUpdate: (_old, namespace) => controller.queue.add(keyOf(namespace)),
-  });
-  manager.add(controller);
-  return controller;
+  return (
+    newControllerManagedBy(manager)
+      .named(NAMESPACE_CONTROLLER_NAME)
+      // Every update is enqueued (resyncs included): deletion starts with one, and a namespace
+      // stuck on remaining content is looked at again even if a requeue was lost.
+      .for(namespaceDefinition, { informer: { resyncMs: options.resyncMs ?? 5 * 60_000 }, predicates: ignoreDeletes })
+      .workers(options.workers ?? 10)
+      .complete(({ lister }) =>
+        createNamespaceReconciler({
+          namespaceLister: lister(namespaceDefinition),
+          client: manager.client,
+          clock: manager.clock,
+          logger: manager.logger,
+          recheckMs: options.recheckMs ?? 2_000,
+        }),
+      )
+  );
 }

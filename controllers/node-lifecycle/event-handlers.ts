@@ -1,73 +1,50 @@
 /**
- * The node lifecycle controllers' informer handlers. They only enqueue keys (node names for
- * the monitor, pod keys for taint eviction): synchronous, no API calls, never throwing.
+ * Which events wake the node lifecycle controllers (node names for the monitor, pod keys for
+ * taint eviction): mappings and predicates for the builder. Pure, no API calls, never throwing.
+ *
+ *   monitor   a Node added or updated → that node (a kubelet that reports again must get its
+ *             taints lifted without waiting for the next tick); a heartbeat Lease → its node
+ *   eviction  a bound pod that may need evicting → that pod; a Node whose NoExecute taints or
+ *             readiness changed (or that appeared or went) → every pod on it
  */
 import type { Lease } from '../../apiserver/api/coordination/lease.js';
 import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
+import type { EventPredicates, MapToKeys } from '../runtime/builder.js';
 import { NODE_NAME_INDEX } from '../runtime/indexers.js';
 import { keyOf } from '../runtime/reconciler.js';
-import type { DeepReadonly, EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
+import type { DeepReadonly, Lister } from '../runtime/types.js';
 import { isNodeUnreachable, readyStatus } from './node-health.js';
 import { noExecuteTaints } from './taints.js';
 
 type ReadonlyNode = DeepReadonly<Node>;
 
-/** monitorNodeHandlers wake the monitor for a node on every add and update (a kubelet that
- * reports again must get its taints lifted without waiting for the next tick). */
-export function monitorNodeHandlers(monitorQueue: WorkQueue): EventHandlers<Node> {
-  return {
-    onAdd: (node) => monitorQueue.add(keyOf(node)),
-    onUpdate: (_old, node) => monitorQueue.add(keyOf(node)),
-  };
+/** heartbeatNode maps a node's heartbeat Lease to the node it is named after. */
+export const heartbeatNode: MapToKeys<Lease> = (lease) => (lease.metadata.name ? [lease.metadata.name] : []);
+
+/** podsOnNode maps a node to every pod bound to it (`podLister` must carry NODE_NAME_INDEX). */
+export function podsOnNode(podLister: Lister<Pod>): MapToKeys<Node> {
+  return (node) => podLister.byIndex(NODE_NAME_INDEX, node.metadata.name ?? '').map((pod) => keyOf(pod));
 }
 
-/** monitorLeaseHandlers wake the monitor for the node a heartbeat Lease is named after. */
-export function monitorLeaseHandlers(monitorQueue: WorkQueue): EventHandlers<Lease> {
-  return {
-    onAdd: (lease) => monitorQueue.add(lease.metadata.name ?? ''),
-    onUpdate: (_old, lease) => monitorQueue.add(lease.metadata.name ?? ''),
-  };
-}
-
-/** EvictionHandlerDeps are what the taint eviction handlers read and feed. */
-export interface EvictionHandlerDeps {
-  nodeLister: Lister<Node>;
-  /** Must carry NODE_NAME_INDEX. */
-  podLister: Lister<Pod>;
-  queue: WorkQueue;
+/** evictionFactsChanged: a node update matters to eviction when its NoExecute taints or its
+ * readiness changed — the facts planPodAction reads from it. */
+export function evictionFactsChanged(old: ReadonlyNode, cur: ReadonlyNode): boolean {
+  return !deepEqual(noExecuteTaints(old), noExecuteTaints(cur)) || readyStatus(old) !== readyStatus(cur);
 }
 
 /**
- * evictionNodeHandlers wake every pod on a node whose NoExecute taints or readiness changed
- * (and on a node's appearance or removal): those are the facts planPodAction reads from it.
- */
-export function evictionNodeHandlers(deps: EvictionHandlerDeps): EventHandlers<Node> {
-  const wakePods = (node: ReadonlyNode) => {
-    for (const pod of deps.podLister.byIndex(NODE_NAME_INDEX, node.metadata.name ?? '')) deps.queue.add(keyOf(pod));
-  };
-  return {
-    onAdd: wakePods,
-    onUpdate: (old, cur) => {
-      const taintsChanged = !deepEqual(noExecuteTaints(old), noExecuteTaints(cur));
-      if (taintsChanged || readyStatus(old) !== readyStatus(cur)) wakePods(cur);
-    },
-    onDelete: wakePods,
-  };
-}
-
-/**
- * evictionPodHandlers enqueue a bound pod when something could be done about it: it is
+ * evictablePods lets a bound pod through when something could be done about it: it is
  * terminating, or its node is unreachable, gone or carries NoExecute taints. Pods on healthy,
- * untainted nodes — nearly all of them — are not looked at.
+ * untainted nodes — nearly all of them — are not looked at, and nor are deleted ones.
  */
-export function evictionPodHandlers(deps: EvictionHandlerDeps): EventHandlers<Pod> {
+export function evictablePods(nodeLister: Lister<Node>): EventPredicates<Pod> {
   const consider = (pod: DeepReadonly<Pod>) => {
     const nodeName = pod.spec.nodeName;
-    if (!nodeName) return;
-    const node = deps.nodeLister.get('', nodeName);
-    if (pod.metadata.deletionTimestamp !== undefined || isNodeUnreachable(node) || noExecuteTaints(node).length > 0) deps.queue.add(keyOf(pod));
+    if (!nodeName) return false;
+    const node = nodeLister.get('', nodeName);
+    return pod.metadata.deletionTimestamp !== undefined || isNodeUnreachable(node) || noExecuteTaints(node).length > 0;
   };
-  return { onAdd: consider, onUpdate: (_old, pod) => consider(pod) };
+  return { add: consider, update: (_old, pod) => consider(pod), delete: () => false };
 }

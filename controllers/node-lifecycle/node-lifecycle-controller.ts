@@ -3,14 +3,14 @@
  * by node name), the node monitor (node-monitor.ts) with its ticker, and the taint eviction
  * controller (taint-eviction.ts). Nothing here makes decisions.
  */
-import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
-import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
+import { nodeDefinition } from '../../apiserver/api/core/node.js';
+import { podDefinition } from '../../apiserver/api/core/pod.js';
+import { ignoreDeletes, newControllerManagedBy } from '../runtime/builder.js';
+import type { Controller } from '../runtime/controller.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../runtime/indexers.js';
 import type { Manager } from '../runtime/manager.js';
-import type { Informer } from '../runtime/types.js';
-import { evictionNodeHandlers, evictionPodHandlers, monitorLeaseHandlers, monitorNodeHandlers } from './event-handlers.js';
+import { evictablePods, evictionFactsChanged, heartbeatNode, podsOnNode } from './event-handlers.js';
 import { TaintClock } from './eviction-plan.js';
 import { NODE_LEASE_NAMESPACE } from './node-health.js';
 import { createMonitorTicker, createNodeMonitorReconciler } from './node-monitor.js';
@@ -57,61 +57,56 @@ export interface NodeLifecycleControllers {
  * Pod informer.
  */
 export function registerNodeLifecycleController(manager: Manager, options: NodeLifecycleControllerOptions = {}): NodeLifecycleControllers {
-  const informers: Informers = {
-    nodes: manager.informer(nodeDefinition),
-    leases: manager.informer(leaseDefinition, { namespace: NODE_LEASE_NAMESPACE }),
-    pods: manager.informer(podDefinition),
-  };
-  informers.pods.addIndexer(NODE_NAME_INDEX, indexByNodeName);
-  const monitor = createMonitorController(manager, informers, options);
-  const eviction = createEvictionController(manager, informers, options);
-  const listers = { nodeLister: informers.nodes.lister, podLister: informers.pods.lister };
-  informers.nodes.addEventHandlers(monitorNodeHandlers(monitor.queue));
-  informers.leases.addEventHandlers(monitorLeaseHandlers(monitor.queue));
-  informers.nodes.addEventHandlers(evictionNodeHandlers({ ...listers, queue: eviction.queue }));
-  informers.pods.addEventHandlers(evictionPodHandlers({ ...listers, queue: eviction.queue }));
+  const monitor = createMonitorController(manager, options);
+  const eviction = createEvictionController(manager, options);
   const periodMs = options.nodeMonitorPeriodMs ?? DEFAULT_NODE_MONITOR_PERIOD_MS;
-  manager.add(createMonitorTicker({ clock: manager.clock, periodMs, nodeLister: informers.nodes.lister, queue: monitor.queue }));
-  manager.add(monitor);
-  manager.add(eviction);
+  manager.add(createMonitorTicker({ clock: manager.clock, periodMs, nodeLister: manager.informer(nodeDefinition).lister, queue: monitor.queue }));
   return { monitor, eviction };
 }
 
-/** Informers are the shared informers both controllers read. */
-interface Informers {
-  nodes: Informer<Node>;
-  leases: Informer<Lease>;
-  pods: Informer<Pod>;
+function createMonitorController(manager: Manager, options: NodeLifecycleControllerOptions): Controller {
+  const { clock, logger } = manager;
+  return newControllerManagedBy(manager)
+    .named(NODE_LIFECYCLE_CONTROLLER_NAME)
+    .for(nodeDefinition, { predicates: ignoreDeletes })
+    .watches(leaseDefinition, heartbeatNode, { informer: { namespace: NODE_LEASE_NAMESPACE }, predicates: ignoreDeletes })
+    .workers(options.monitorWorkers ?? 4)
+    .complete(({ lister }) =>
+      createNodeMonitorReconciler({
+        nodeLister: lister(nodeDefinition),
+        leaseLister: lister(leaseDefinition, { namespace: NODE_LEASE_NAMESPACE }),
+        podLister: lister(podDefinition),
+        nodes: manager.client.resource(nodeDefinition),
+        pods: manager.client.resource(podDefinition),
+        recorder: manager.recorder(),
+        clock,
+        logger,
+        gracePeriodMs: options.nodeMonitorGracePeriodMs ?? DEFAULT_NODE_MONITOR_GRACE_PERIOD_MS,
+        startupGracePeriodMs: options.nodeStartupGracePeriodMs ?? DEFAULT_NODE_STARTUP_GRACE_PERIOD_MS,
+      }),
+    );
 }
 
-function createMonitorController(manager: Manager, informers: Informers, options: NodeLifecycleControllerOptions): Controller {
+function createEvictionController(manager: Manager, options: NodeLifecycleControllerOptions): Controller {
   const { clock, logger } = manager;
-  const reconciler = createNodeMonitorReconciler({
-    nodeLister: informers.nodes.lister,
-    leaseLister: informers.leases.lister,
-    podLister: informers.pods.lister,
-    nodes: manager.client.resource(nodeDefinition),
-    pods: manager.client.resource(podDefinition),
-    recorder: manager.recorder(),
-    clock,
-    logger,
-    gracePeriodMs: options.nodeMonitorGracePeriodMs ?? DEFAULT_NODE_MONITOR_GRACE_PERIOD_MS,
-    startupGracePeriodMs: options.nodeStartupGracePeriodMs ?? DEFAULT_NODE_STARTUP_GRACE_PERIOD_MS,
-  });
-  return createController({ name: NODE_LIFECYCLE_CONTROLLER_NAME, reconciler, workers: options.monitorWorkers ?? 4, clock, logger, random: manager.random.fork(NODE_LIFECYCLE_CONTROLLER_NAME) });
-}
-
-function createEvictionController(manager: Manager, informers: Informers, options: NodeLifecycleControllerOptions): Controller {
-  const { clock, logger } = manager;
-  const reconciler = createTaintEvictionReconciler({
-    nodeLister: informers.nodes.lister,
-    podLister: informers.pods.lister,
-    pods: manager.client.resource(podDefinition),
-    recorder: manager.recorder(),
-    // Sightings of taints without timeAdded live as long as this process (see TaintClock).
-    taintClock: new TaintClock(clock),
-    clock,
-    logger,
-  });
-  return createController({ name: TAINT_EVICTION_CONTROLLER_NAME, reconciler, workers: options.evictionWorkers ?? 8, clock, logger, random: manager.random.fork(TAINT_EVICTION_CONTROLLER_NAME) });
+  const nodeLister = manager.informer(nodeDefinition).lister;
+  const podLister = manager.informer(podDefinition).lister;
+  return newControllerManagedBy(manager)
+    .named(TAINT_EVICTION_CONTROLLER_NAME)
+    .for(podDefinition, { predicates: evictablePods(nodeLister) })
+    .watches(nodeDefinition, podsOnNode(podLister), { predicates: { update: evictionFactsChanged } })
+    .withIndexer(podDefinition, NODE_NAME_INDEX, indexByNodeName)
+    .workers(options.evictionWorkers ?? 8)
+    .complete(() =>
+      createTaintEvictionReconciler({
+        nodeLister,
+        podLister,
+        pods: manager.client.resource(podDefinition),
+        recorder: manager.recorder(),
+        // Sightings of taints without timeAdded live as long as this process (see TaintClock).
+        taintClock: new TaintClock(clock),
+        clock,
+        logger,
+      }),
+    );
 }

@@ -1,14 +1,15 @@
 /**
  * The persistentvolume-binder's wiring: informers for claims and volumes (volumes indexed by
- * claim), handlers that enqueue the claim concerned, and the reconciler's workers.
+ * claim; a volume wakes the claim it is bound to) and the reconciler's workers.
  */
 import { persistentVolumeDefinition, type PersistentVolume } from '../../apiserver/api/core/persistent-volume.js';
-import { persistentVolumeClaimDefinition, type PersistentVolumeClaim } from '../../apiserver/api/core/persistent-volume-claim.js';
+import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { newControllerManagedBy } from '../runtime/builder.js';
+import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { requestKey } from '../runtime/reconciler.js';
-import type { DeepReadonly, EventHandlers } from '../runtime/types.js';
+import type { DeepReadonly } from '../runtime/types.js';
 import { CLAIM_KEY_INDEX, createBinderReconciler, indexByClaimKey } from './reconcile.js';
 
 /** BINDER_CONTROLLER_NAME names the controller in logs and counters. */
@@ -18,27 +19,25 @@ export const BINDER_EVENT_SOURCE = 'persistentvolume-controller';
 
 /** registerPersistentVolumeBinder adds the binder to `manager` (before manager.start()). */
 export function registerPersistentVolumeBinder(manager: Manager, { workers = 5 }: { workers?: number } = {}): Controller {
-  const claimInformer = manager.informer(persistentVolumeClaimDefinition);
-  const volumeInformer = manager.informer(persistentVolumeDefinition);
-  volumeInformer.addIndexer(CLAIM_KEY_INDEX, indexByClaimKey);
-  const reconciler = createBinderReconciler({
-    claimLister: claimInformer.lister,
-    volumeLister: volumeInformer.lister,
-    claims: manager.client.resource(persistentVolumeClaimDefinition),
-    volumes: manager.client.resource(persistentVolumeDefinition),
-    recorder: createComponentRecorder(manager, BINDER_EVENT_SOURCE),
-  });
-  const controller = createController({ name: BINDER_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(BINDER_CONTROLLER_NAME) });
-  const enqueueClaim = (claim: DeepReadonly<PersistentVolumeClaim>) =>
-    controller.queue.add(requestKey({ namespace: claim.metadata.namespace ?? '', name: claim.metadata.name ?? '' }));
-  const enqueueVolumeClaim = (volume: DeepReadonly<PersistentVolume>) => {
-    const ref = volume.spec.claimRef;
-    if (ref?.name) controller.queue.add(requestKey({ namespace: ref.namespace ?? '', name: ref.name }));
-  };
-  const claimHandlers: EventHandlers<PersistentVolumeClaim> = { onAdd: enqueueClaim, onUpdate: (_old, cur) => enqueueClaim(cur), onDelete: enqueueClaim };
-  const volumeHandlers: EventHandlers<PersistentVolume> = { onAdd: enqueueVolumeClaim, onUpdate: (_old, cur) => enqueueVolumeClaim(cur), onDelete: enqueueVolumeClaim };
-  claimInformer.addEventHandlers(claimHandlers);
-  volumeInformer.addEventHandlers(volumeHandlers);
-  manager.add(controller);
-  return controller;
+  return newControllerManagedBy(manager)
+    .named(BINDER_CONTROLLER_NAME)
+    .for(persistentVolumeClaimDefinition)
+    .watches(persistentVolumeDefinition, boundClaim)
+    .withIndexer(persistentVolumeDefinition, CLAIM_KEY_INDEX, indexByClaimKey)
+    .workers(workers)
+    .complete(({ lister }) =>
+      createBinderReconciler({
+        claimLister: lister(persistentVolumeClaimDefinition),
+        volumeLister: lister(persistentVolumeDefinition),
+        claims: manager.client.resource(persistentVolumeClaimDefinition),
+        volumes: manager.client.resource(persistentVolumeDefinition),
+        recorder: createComponentRecorder(manager, BINDER_EVENT_SOURCE),
+      }),
+    );
+}
+
+/** boundClaim maps a volume to the claim its claimRef names. */
+function boundClaim(volume: DeepReadonly<PersistentVolume>): string[] {
+  const ref = volume.spec.claimRef;
+  return ref?.name ? [requestKey({ namespace: ref.namespace ?? '', name: ref.name })] : [];
 }

@@ -2,6 +2,13 @@
  * The ReplicaSet controller's wiring: which informers it reads, which events wake which
  * ReplicaSet, and the reconciler and workers that do the work (reconcile.ts). Nothing here
  * makes decisions.
+ *
+ * Wired by hand, not with the controller builder (runtime/builder.ts): its pod handlers are
+ * the loop's bookkeeping, not a mapping — an owned pod resolves to its ReplicaSet only when the
+ * uid matches, an orphan wakes every ReplicaSet selecting it (adoption), creations and
+ * deletions (including the start of a graceful one) tick off expectations, a re-created
+ * ReplicaSet drops the old one's, and a pod turning ready requeues its owner after
+ * minReadySeconds. Expressed through the builder it would be the same handlers behind hooks.
  */
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';

@@ -33,4 +33,5 @@ export * from './event-recorder.js';
 export * from './component-recorder.js';
 export * from './leader-election.js';
 export * from './manager.js';
+export * from './builder.js';
 export * from './expectations.js';

@@ -1,7 +1,15 @@
 /**
- * A small structured logger: one JSON object per line, pino's shape, no dependencies (the
- * processes built on controllers/runtime do not load fastify just to log).
+ * The structured logger of every kubesim process: pino, set up so that the API server (fastify
+ * is given the same pino logger), the controllers, the scheduler and kubelet-sim all write the
+ * same JSON lines:
+ *
+ *   {"level":"warn","time":1700000000000,"component":"replicaset-controller",…bindings,…fields,"msg":"…"}
+ *
+ * `level` is the level's name (not pino's number), `time` is read from the clock the process
+ * runs on (the cluster clock, so a cluster at --speed 10 logs cluster time), `component` names
+ * the process or part writing. cli/log-format.ts turns these lines into short ones for a terminal.
  */
+import { pino, stdSerializers, type Logger as PinoLogger } from 'pino';
 import { createRealClock } from './clock.js';
 import type { Clock, Logger } from './types.js';
 
@@ -10,6 +18,11 @@ export const LOG_LEVELS = { debug: 20, info: 30, warn: 40, error: 50, silent: Nu
 
 /** LogLevel is a level name a logger can be set to. */
 export type LogLevel = keyof typeof LOG_LEVELS;
+
+/** isLogLevel says whether a flag's text names a level. */
+export function isLogLevel(text: string): text is LogLevel {
+  return Object.hasOwn(LOG_LEVELS, text);
+}
 
 /** LogDestination receives whole lines, each ending in '\n' (process.stderr fits). */
 export interface LogDestination {
@@ -28,61 +41,45 @@ export interface LoggerOptions {
   clock?: Clock;
 }
 
-interface LoggerConfig {
-  threshold: number;
-  destination: LogDestination;
-  clock: Clock;
-}
+/** ProcessLogger is what createLogger returns: a Logger that fastify also accepts (a pino logger). */
+export type ProcessLogger = PinoLogger;
 
 /**
- * createLogger returns a Logger writing one JSON line per entry at or above `level`:
- * `{"time":<ms>,"level":"info","component":…, …bindings, …fields,"msg":…}`. `time`, `level`
- * and `msg` cannot be overridden by fields; `component` can (by a child's bindings). Error
- * values anywhere in the fields are written as `{ type, message, stack, cause, …own fields }`.
- * Logging never throws: an entry that cannot be serialised is written as its message plus
- * the serialisation error.
+ * createLogger returns a logger writing one JSON line per entry at or above `level`. A field
+ * cannot forge `time`, `level` or `msg` (such fields are dropped); a child's bindings may
+ * repeat `component` (the line then holds both, and JSON readers take the last). Error values
+ * at the top of the fields are written as `{ type, message, stack, cause, …own fields }`.
+ * Logging never throws: cyclic values are written as "[Circular]".
  */
-export function createLogger(options: LoggerOptions): Logger {
-  const config: LoggerConfig = {
-    threshold: LOG_LEVELS[options.level ?? 'info'],
-    destination: options.destination ?? process.stderr,
-    clock: options.clock ?? createRealClock(),
-  };
-  return boundLogger(config, { component: options.component });
+export function createLogger(options: LoggerOptions): ProcessLogger {
+  const clock = options.clock ?? createRealClock();
+  const destination = options.destination ?? process.stderr;
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: { component: options.component },
+      timestamp: () => `,"time":${clock.now()}`,
+      formatters: { level: (label) => ({ level: label }), log: fieldsOf },
+      serializers: { err: stdSerializers.errWithCause },
+    },
+    { write: (line: string) => void destination.write(line) },
+  );
 }
 
-function boundLogger(config: LoggerConfig, bindings: object): Logger {
-  const log =
-    (level: Exclude<LogLevel, 'silent'>) =>
-    (fields: object, message: string): void => {
-      if (LOG_LEVELS[level] < config.threshold) return;
-      const head = { time: config.clock.now(), level };
-      config.destination.write(`${serialise({ ...head, ...bindings, ...fields, ...head, msg: message })}\n`);
-    };
-  return {
-    debug: log('debug'),
-    info: log('info'),
-    warn: log('warn'),
-    error: log('error'),
-    child: (fields) => boundLogger(config, { ...bindings, ...fields }),
-  };
-}
+/** Keys every line sets itself; a field of the same name would shadow it for JSON readers. */
+const OWN_KEYS = new Set(['time', 'level', 'msg']);
 
-function serialise(entry: { time: number; level: string; msg: string }): string {
-  try {
-    return JSON.stringify(entry, jsonValue);
-  } catch (err) {
-    // A cyclic or otherwise unserialisable field: keep the message rather than lose the line.
-    const { time, level, msg } = entry;
-    return JSON.stringify({ time, level, msg, logError: err instanceof Error ? err.message : String(err) });
+/** fieldsOf prepares an entry's fields for pino: its own keys dropped, Errors (under `err` pino's
+ * serializer does it) and bigints made writable. */
+function fieldsOf(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (OWN_KEYS.has(key)) continue;
+    if (typeof value === 'bigint') out[key] = value.toString();
+    else if (value instanceof Error && key !== 'err') out[key] = stdSerializers.errWithCause(value);
+    else out[key] = value;
   }
-}
-
-/** jsonValue is a JSON.stringify replacer for what JSON cannot show by itself. */
-function jsonValue(_key: string, value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (!(value instanceof Error)) return value;
-  return { ...value, type: value.name, message: value.message, stack: value.stack, cause: value.cause };
+  return out;
 }
 
 const noop = (): void => undefined;

@@ -1,41 +1,22 @@
 /**
- * Which events wake which StatefulSet. Handlers are synchronous and only enqueue keys.
+ * Which objects wake which StatefulSet (a set wakes itself: the builder's for()).
  *
- *   StatefulSet added/updated/deleted → that set
- *   Pod or ControllerRevision added/updated/deleted → the set controlling it (the previous
- *       controller too when the reference changed)
+ *   Pod or ControllerRevision added/updated/deleted → the set controlling it, if that set is
+ *       cached with the reference's uid (the builder maps both versions of an update, so a
+ *       changed reference wakes the previous controller too)
  */
 import type { StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
-import type { DeepReadonly, EventHandlers, Lister } from '../runtime/types.js';
+import type { MapToKeys } from '../runtime/builder.js';
+import { requestKey } from '../runtime/reconciler.js';
+import type { Lister } from '../runtime/types.js';
 
-/** SetHandlerDeps are what the handlers read and where they put keys. */
-export interface SetHandlerDeps {
-  setLister: Lister<StatefulSet>;
-  enqueue(namespace: string, name: string): void;
-}
-
-/** statefulSetEventHandlers enqueue the set on every change, deletion included. */
-export function statefulSetEventHandlers(deps: SetHandlerDeps): EventHandlers<StatefulSet> {
-  const enqueue = (set: DeepReadonly<StatefulSet>) => deps.enqueue(set.metadata.namespace ?? '', set.metadata.name ?? '');
-  return { onAdd: enqueue, onUpdate: (_old, cur) => enqueue(cur), onDelete: enqueue };
-}
-
-/** ownedEventHandlers enqueue the StatefulSet controlling a pod or revision, if it still exists. */
-export function ownedEventHandlers<T extends KubeObject>(deps: SetHandlerDeps): EventHandlers<T> {
-  const enqueueOwner = (object: DeepReadonly<T>) => {
+/** controllingSet maps a pod or revision to the StatefulSet controlling it, if it still exists. */
+export function controllingSet(setLister: Lister<StatefulSet>): MapToKeys<KubeObject> {
+  return (object) => {
     const ref = object.metadata.ownerReferences?.find((reference) => reference.controller === true);
-    if (ref?.kind !== 'StatefulSet') return;
+    if (ref?.kind !== 'StatefulSet') return [];
     const namespace = object.metadata.namespace ?? '';
-    if (deps.setLister.get(namespace, ref.name)?.metadata.uid === ref.uid) deps.enqueue(namespace, ref.name);
-  };
-  return {
-    onAdd: enqueueOwner,
-    onUpdate: (old, cur) => {
-      if (old.metadata.resourceVersion === cur.metadata.resourceVersion) return;
-      enqueueOwner(old);
-      enqueueOwner(cur);
-    },
-    onDelete: enqueueOwner,
+    return setLister.get(namespace, ref.name)?.metadata.uid === ref.uid ? [requestKey({ namespace, name: ref.name })] : [];
   };
 }

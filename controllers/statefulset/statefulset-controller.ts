@@ -8,12 +8,12 @@ import { statefulSetDefinition } from '../../apiserver/api/apps/stateful-set.js'
 import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { newControllerManagedBy } from '../runtime/builder.js';
+import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
-import { requestKey } from '../runtime/reconciler.js';
 import type { EventRecorder } from '../runtime/types.js';
 import { indexBySetUid, SET_UID_INDEX } from './deps.js';
-import { ownedEventHandlers, statefulSetEventHandlers } from './event-handlers.js';
+import { controllingSet } from './event-handlers.js';
 import { createStatefulSetReconciler } from './reconcile.js';
 
 /** STATEFULSET_CONTROLLER_NAME names the controller in logs and counters. */
@@ -35,30 +35,30 @@ export interface StatefulSetControllerOptions {
  * shared pod or revision informer by another registrant.
  */
 export function registerStatefulSetController(manager: Manager, { workers = 5, recorder }: StatefulSetControllerOptions = {}): Controller {
-  const setInformer = manager.informer(statefulSetDefinition);
-  const podInformer = manager.informer(podDefinition);
-  const revisionInformer = manager.informer(controllerRevisionDefinition);
-  const claimInformer = manager.informer(persistentVolumeClaimDefinition);
-  podInformer.addIndexer(SET_UID_INDEX, indexBySetUid);
-  revisionInformer.addIndexer(SET_UID_INDEX, indexBySetUid);
-  const reconciler = createStatefulSetReconciler({
-    setLister: setInformer.lister,
-    podLister: podInformer.lister,
-    revisionLister: revisionInformer.lister,
-    claimLister: claimInformer.lister,
-    sets: manager.client.resource(statefulSetDefinition),
-    pods: manager.client.resource(podDefinition),
-    revisions: manager.client.resource(controllerRevisionDefinition),
-    claims: manager.client.resource(persistentVolumeClaimDefinition),
-    recorder: recorder ?? createComponentRecorder(manager, STATEFULSET_EVENT_SOURCE),
-    clock: manager.clock,
-    logger: manager.logger,
-  });
-  const controller = createController({ name: STATEFULSET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(STATEFULSET_CONTROLLER_NAME) });
-  const handlerDeps = { setLister: setInformer.lister, enqueue: (namespace: string, name: string) => controller.queue.add(requestKey({ namespace, name })) };
-  setInformer.addEventHandlers(statefulSetEventHandlers(handlerDeps));
-  podInformer.addEventHandlers(ownedEventHandlers(handlerDeps));
-  revisionInformer.addEventHandlers(ownedEventHandlers(handlerDeps));
-  manager.add(controller);
-  return controller;
+  const setLister = manager.informer(statefulSetDefinition).lister;
+  return newControllerManagedBy(manager)
+    .named(STATEFULSET_CONTROLLER_NAME)
+    .for(statefulSetDefinition)
+    // watches, not owns: an object whose controller is not the cached set of that uid (a
+    // deleted set, or an older one of the same name) wakes nobody, as in Kubernetes.
+    .watches(podDefinition, controllingSet(setLister))
+    .watches(controllerRevisionDefinition, controllingSet(setLister))
+    .withIndexer(podDefinition, SET_UID_INDEX, indexBySetUid)
+    .withIndexer(controllerRevisionDefinition, SET_UID_INDEX, indexBySetUid)
+    .workers(workers)
+    .complete(({ lister }) =>
+      createStatefulSetReconciler({
+        setLister,
+        podLister: lister(podDefinition),
+        revisionLister: lister(controllerRevisionDefinition),
+        claimLister: lister(persistentVolumeClaimDefinition),
+        sets: manager.client.resource(statefulSetDefinition),
+        pods: manager.client.resource(podDefinition),
+        revisions: manager.client.resource(controllerRevisionDefinition),
+        claims: manager.client.resource(persistentVolumeClaimDefinition),
+        recorder: recorder ?? createComponentRecorder(manager, STATEFULSET_EVENT_SOURCE),
+        clock: manager.clock,
+        logger: manager.logger,
+      }),
+    );
 }

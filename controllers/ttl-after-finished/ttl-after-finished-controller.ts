@@ -7,9 +7,9 @@
  */
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import { hasJobCondition, jobDefinition, type Job } from '../../apiserver/api/batch/index.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { newControllerManagedBy } from '../runtime/builder.js';
+import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
-import { keyOf } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, Lister, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 
 /** TTL_AFTER_FINISHED_CONTROLLER_NAME names the controller in logs. */
@@ -62,15 +62,16 @@ async function processJob(deps: TtlReconcilerDeps, request: Request): Promise<Re
   return {};
 }
 
-/** registerTtlAfterFinishedController adds the controller to `manager` (a Job informer). */
+/** registerTtlAfterFinishedController adds the controller to `manager` (a Job informer).
+ * Only finished Jobs with a TTL are enqueued, and a deleted Job needs nothing. */
 export function registerTtlAfterFinishedController(manager: Manager, { workers = 5 }: { workers?: number } = {}): Controller {
-  const jobInformer = manager.informer(jobDefinition);
-  const reconciler = createTtlAfterFinishedReconciler({ jobLister: jobInformer.lister, jobs: manager.client.resource(jobDefinition), clock: manager.clock });
-  const controller = createController({ name: TTL_AFTER_FINISHED_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(TTL_AFTER_FINISHED_CONTROLLER_NAME) });
-  const enqueue = (job: DeepReadonly<Job>) => {
-    if (job.spec.ttlSecondsAfterFinished !== undefined && (hasJobCondition(job, 'Complete') || hasJobCondition(job, 'Failed'))) controller.queue.add(keyOf(job));
-  };
-  jobInformer.addEventHandlers({ onAdd: enqueue, onUpdate: (_old, job) => enqueue(job) });
-  manager.add(controller);
-  return controller;
+  return newControllerManagedBy(manager)
+    .named(TTL_AFTER_FINISHED_CONTROLLER_NAME)
+    .for(jobDefinition, { predicates: { add: finishedWithTtl, update: (_old, job) => finishedWithTtl(job), delete: () => false } })
+    .workers(workers)
+    .complete(({ lister }) => createTtlAfterFinishedReconciler({ jobLister: lister(jobDefinition), jobs: manager.client.resource(jobDefinition), clock: manager.clock }));
+}
+
+function finishedWithTtl(job: DeepReadonly<Job>): boolean {
+  return job.spec.ttlSecondsAfterFinished !== undefined && (hasJobCondition(job, 'Complete') || hasJobCondition(job, 'Failed'));
 }

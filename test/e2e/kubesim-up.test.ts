@@ -3,7 +3,7 @@
  * learner stops the ReplicaSet loop, sees nothing converge, starts it again and sees the
  * cluster heal; `kubesim down` stops everything.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,23 @@ describe('kubesim up', () => {
     });
   });
 
+  it('logs JSON lines with named levels to a file per process, the API server and the loops alike', async () => {
+    const entries = (name: string) =>
+      readFileSync(join(dir, 'logs', `${name}.log`), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    await eventually(() => {
+      expect(entries('apiserver')).toContainEqual(expect.objectContaining({ component: 'apiserver', level: 'info', msg: expect.stringMatching(/listening/i) }));
+      expect(entries('replicaset')).toContainEqual(expect.objectContaining({ component: 'replicaset-controller', level: 'info', msg: 'Starting workers' }));
+    });
+    for (const entry of [...entries('apiserver'), ...entries('replicaset')]) {
+      expect(entry).toMatchObject({ time: expect.any(Number), level: expect.stringMatching(/^(debug|info|warn|error|fatal)$/), component: expect.any(String), msg: expect.any(String) });
+    }
+    // The terminal shows short lines, never the JSON.
+    expect(up.output()).not.toMatch(/^\{/m);
+  });
+
   it('stops converging while the ReplicaSet loop is stopped and heals when it starts again', async () => {
     expect(await run(['stop', 'replicaset', '--kubeconfig', kubeconfig])).toMatch(/replicaset\s+stopped/);
     await client.resource(deploymentDefinition).create(deployment as never);
@@ -74,7 +91,8 @@ describe('kubesim up', () => {
     const before = await run(['status', '--kubeconfig', kubeconfig]);
     const pid = Number(before.match(/deployment\s+running \(pid (\d+)\)/)?.[1]);
     process.kill(pid, 'SIGKILL');
-    await up.waitForOutput(/deployment was killed by SIGKILL; restarting in 1\.0s/);
+    // A warning, so a short line (no colour: the output is a pipe here).
+    await up.waitForOutput(/^\d\d:\d\d:\d\d supervisor warn  deployment was killed by SIGKILL; restarting in 1\.0s/m);
     await eventually(async () => expect(await run(['status', '--kubeconfig', kubeconfig])).toMatch(/deployment\s+running \(pid \d+\), 1 restart/));
   });
 
