@@ -9,10 +9,10 @@ import { createClusterClock, type ClusterClock } from '../controllers/runtime/cl
 import { createRandom, type Random } from '../controllers/runtime/random.js';
 import { pathNotFound } from './api/api-error.js';
 import { Registry } from './api/registry.js';
-import { builtinDefinitions } from './api/builtin.js';
 import { toApiError } from './errors.js';
 import type { HandlerContext } from './handlers/types.js';
 import { registryRandom } from './registry/context.js';
+import { serverDefinitions } from './server-definitions.js';
 import { createMetricsPipeline, type MetricsScraper } from './metrics/index.js';
 import { createClusterControl, type ClusterControl } from './kubesim/cluster-control.js';
 import { registerClusterRoutes } from './kubesim/cluster-routes.js';
@@ -77,7 +77,7 @@ export function serverTime(options: Pick<ServerOptions, 'clock' | 'now'>): { clo
 }
 
 export function buildServer(options: ServerOptions): ApiServer {
-  const registry = options.registry ?? new Registry(builtinDefinitions());
+  const registry = options.registry ?? new Registry(serverDefinitions());
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const { clock, now } = serverTime(options);
   // Per-request lines would drown the log of a busy cluster; errors are logged by the handler.

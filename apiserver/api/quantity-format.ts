@@ -1,8 +1,25 @@
 /**
  * Exact rounding and canonical printing for quantity.ts (Kubernetes' CanonicalizeBytes rules).
- * Works on plain parts so it has no runtime dependency on the Quantity class.
+ * Works on plain parts (defined here, re-exported by quantity.ts), so it does not depend on
+ * the Quantity class.
  */
-import type { QuantityParts } from './quantity.js';
+
+/** QuantityFormats are the three ways a quantity remembers to print itself. */
+export const QuantityFormats = {
+  DecimalExponent: 'DecimalExponent',
+  BinarySI: 'BinarySI',
+  DecimalSI: 'DecimalSI',
+} as const;
+
+/** QuantityFormat is one of QuantityFormats: e.g. 12e6, 12Mi, 12M. */
+export type QuantityFormat = (typeof QuantityFormats)[keyof typeof QuantityFormats];
+
+/** QuantityParts is the exact value `unscaled × 10^exponent` and the format to print it in. */
+export interface QuantityParts {
+  readonly unscaled: bigint;
+  readonly exponent: number;
+  readonly format: QuantityFormat;
+}
 
 const DECIMAL_SUFFIX_BY_EXPONENT: ReadonlyMap<number, string> = new Map([
   [-9, 'n'], [-6, 'u'], [-3, 'm'], [0, ''], [3, 'k'], [6, 'M'], [9, 'G'], [12, 'T'], [15, 'P'], [18, 'E'],

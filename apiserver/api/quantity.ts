@@ -15,17 +15,9 @@
  *
  * Imports nothing outside apiserver/api/ (the server, controllers and scheduler all use it).
  */
-import { canonicalQuantityString, divideAwayFromZero, roundUpToNano } from './quantity-format.js';
+import { canonicalQuantityString, divideAwayFromZero, QuantityFormats, roundUpToNano, type QuantityFormat, type QuantityParts } from './quantity-format.js';
 
-/** QuantityFormats are the three ways a quantity remembers to print itself. */
-export const QuantityFormats = {
-  DecimalExponent: 'DecimalExponent',
-  BinarySI: 'BinarySI',
-  DecimalSI: 'DecimalSI',
-} as const;
-
-/** QuantityFormat is one of QuantityFormats: e.g. 12e6, 12Mi, 12M. */
-export type QuantityFormat = (typeof QuantityFormats)[keyof typeof QuantityFormats];
+export { QuantityFormats, type QuantityFormat, type QuantityParts };
 
 /** QuantityParseError is thrown for text that is not a Kubernetes quantity; its message is one of
  * Kubernetes' (ErrFormatWrong or ErrSuffix), suitable for a 400/422 response. */
@@ -42,13 +34,6 @@ const SUFFIX_WRONG = "unable to parse quantity's suffix";
 /** Largest |n| accepted in an `e<n>` suffix, and so the largest exponent any Quantity holds. */
 const MAX_EXPONENT = 1000;
 const MAX_INT64 = 2n ** 63n - 1n;
-
-/** QuantityParts is the exact value `unscaled × 10^exponent` and the format to print it in. */
-export interface QuantityParts {
-  readonly unscaled: bigint;
-  readonly exponent: number;
-  readonly format: QuantityFormat;
-}
 
 /** Quantity is an immutable, exact resource quantity. Arithmetic returns new instances. */
 export class Quantity {

@@ -3,11 +3,13 @@
  * schema, defaulting, extra validation, printer columns, field selectors, subresources and
  * storage. The registry lists a group's versions in preference order (autoscaling/v2
  * before autoscaling/v1). Routes, discovery, OpenAPI, Tables and clients are all derived from these
- * definitions; adding a kind means one schema file plus one definition.
+ * definitions, and so is each kind's behaviour (strategy hooks, protobuf table, live-view
+ * interest): adding a kind is one file plus one line in its group's list
+ * (docs/adding-a-kind.md).
  */
 import type { z } from 'zod';
+import type { MessageType } from './protobuf/message-type.js';
 import type { SchemaDocument } from './schema-node.js';
-import type { NameRule } from './validation.js';
 
 /** KubeObject is the loose shape every stored object has. Code that knows the kind uses
  * the kind's own `z.infer` type instead. */
@@ -32,6 +34,9 @@ export interface KubeObject {
   };
   [key: string]: unknown;
 }
+
+/** NameRule names the validator a kind applies to metadata.name (validation.ts validateName). */
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label';
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date';
 
@@ -118,6 +123,9 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   defaults?: (object: T) => void;
   /** Semantic validation beyond the schema's types. Pure. `old` is set on update. */
   validate?: (object: T, old?: T) => FieldError[];
+  /** How the kind departs from the generic create/update/delete flow (see KindStrategy);
+   * the generic flow when absent. */
+  strategy?: KindStrategy;
   /** `metadata.generation` is maintained: 1 on create, +1 on every spec change. */
   tracksGeneration: boolean;
   subresources: Subresources;
@@ -134,7 +142,68 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * registers under `storage.resource` that computes them on each read (metrics.k8s.io,
    * gathered from the kubelets). Virtual kinds are never stored and serve only get/list. */
   source?: ResourceSource;
+  /** The kind's protobuf message (k8s.io/api generated.proto): objects may then arrive as
+   * `application/vnd.kubernetes.protobuf` bodies, as kubectl ≥ 1.32's typed clients send
+   * them. JSON and YAML only when absent. builtin-protobuf.test.ts checks it against `schema`
+   * both ways. */
+  protobuf?: MessageType;
+  /** The live view (apiserver/ui) draws the kind's objects in its graph under this name. */
+  liveView?: LiveViewKind;
   storage: StorageMapping;
+}
+
+/** LiveViewKind is the live view's name for a kind its page knows how to draw. */
+export type LiveViewKind = 'pods' | 'nodes' | 'deployments' | 'replicasets' | 'services' | 'endpointslices' | 'hpas';
+
+/**
+ * Strategies. KindStrategy holds the few places where a kind's lifecycle departs from the generic
+ * create/update/delete flow, as kube-apiserver's per-resource REST strategies
+ * (RESTCreateStrategy, RESTUpdateStrategy, RESTDeleteStrategy) do: Services allocate cluster
+ * IPs, Pods are deleted gracefully, Namespaces terminate instead of vanishing. It is a field
+ * of the kind's ResourceDefinition (`strategy`), so everything a kind does is in one place.
+ *
+ * Why hooks receive a StrategyContext: apiserver/api imports nothing outside itself (the
+ * store, the server's random streams live elsewhere), so a hook cannot reach them directly.
+ * The registry passes in the little a hook may use, the arrow keeps pointing from the server
+ * to the API types, and the hook can still be written next to its kind's schema. A hook that
+ * needs server code the API package cannot hold (the CRD strategy, which compiles schemas) is
+ * attached to its definition where the server assembles its registry (apiserver/server-definitions.ts).
+ */
+
+/** StrategyContext is what a strategy hook may read of the server. */
+export interface StrategyContext {
+  /** Every stored object of a storage resource (`services`), in all namespaces. */
+  listStored(resource: string): KubeObject[];
+  /** An integer in [0, n) from the server's random stream for `purpose`; each purpose has
+   * its own stream so a seeded server's other choices do not shift. */
+  randomInt(purpose: 'clusterIp' | 'nodePort', n: number): number;
+  /** Milliseconds since the epoch; the cluster clock. */
+  now(): number;
+}
+
+/** DeleteRequest is a decoded DeleteOptions (body and query). */
+export interface DeleteRequest {
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun: boolean;
+}
+
+/** KindStrategy knows how one kind departs from the generic create/update/delete flow.
+ * Hooks mutate the object they are given (a private copy) and may throw ApiError. */
+export interface KindStrategy {
+  /** After defaulting, before validation, on create (allocate cluster IPs, node ports). */
+  beforeCreate?(object: KubeObject, ctx: StrategyContext): void;
+  /** After defaulting, before validation, on update. */
+  beforeUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /** The grace period of a graceful deletion, or undefined to delete without grace. */
+  gracePeriodSeconds?(object: KubeObject, request: DeleteRequest): number | undefined;
+  /** Extra conditions for an object marked for deletion to be removed (Namespace: spec.finalizers empty). */
+  canBeRemoved?(object: KubeObject): boolean;
+  /** Called when an object is first marked for deletion (Namespace: phase Terminating). */
+  onMarkedForDeletion?(object: KubeObject): void;
+  /** DELETE answers with the deleted object instead of a Status (Pods, Namespaces). */
+  returnDeletedObject?: boolean;
 }
 
 /** ResourceSource says where a kind's objects come from (see ResourceDefinition.source). */

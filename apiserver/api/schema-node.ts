@@ -4,7 +4,6 @@
  * OpenAPI generator. Only the subset those walkers need is typed.
  */
 import { z } from 'zod';
-import type { ResourceDefinition } from './resource-definition.js';
 
 export interface SchemaNode {
   type?: string | string[];
@@ -90,6 +89,6 @@ export function schemaDocumentOf(schema: z.ZodType): SchemaDocument {
 /** schemaDocumentFor is the JSON-schema document of a served kind: its `openApiSchema`
  * (custom resources, from their CRD) or the document derived from its zod schema. Every
  * walker (patches, apply, unknown fields, OpenAPI) reads a kind's shape through this. */
-export function schemaDocumentFor(def: Pick<ResourceDefinition, 'schema' | 'openApiSchema'>): SchemaDocument {
+export function schemaDocumentFor(def: { schema: z.ZodType<any>; openApiSchema?: SchemaDocument }): SchemaDocument {
   return def.openApiSchema ?? schemaDocumentOf(def.schema);
 }

@@ -4,7 +4,7 @@
  */
 import type { LabelSelector } from './meta.js';
 import { validateLabelKey, validateLabelValue } from './label-validation.js';
-import type { FieldError } from './resource-definition.js';
+import type { FieldError, NameRule } from './resource-definition.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -55,8 +55,6 @@ export const isQualifiedName = validateLabelKey;
 /** isValidLabelValue checks a label value: empty, or ≤ 63 characters as a qualified name part. */
 export const isValidLabelValue = validateLabelValue;
 
-/** NameRule names the validator a kind applies to metadata.name. */
-export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label';
 
 const NAME_RULES: Record<NameRule, (value: string) => string[]> = {
   'dns1123-subdomain': isDns1123Subdomain,

@@ -7,11 +7,10 @@
  */
 import { badRequest, invalid } from '../api/api-error.js';
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, customResourceDefinitionDefinition, type CustomResourceDefinition } from '../api/apiextensions/index.js';
-import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
+import type { KindStrategy, KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { rfc3339 } from '../registry/context.js';
 import { validateMetadata } from '../registry/metadata.js';
 import { formatPath } from '../registry/object-codec.js';
-import type { KindStrategy } from '../registry/strategy.js';
 import { setCondition } from './crd-conditions.js';
 import { validateCrd } from './crd-validation.js';
 import { JSONSchemaPropsSchema } from './schema/index.js';

@@ -1,10 +1,9 @@
 /** DELETE of one object and of a collection (deletecollection), with DeleteOptions from the
  * body (kubectl: `{"propagationPolicy":"Background"}`) or the query string. */
-import { apiVersionOf } from '../api/resource-definition.js';
+import { apiVersionOf, type DeleteRequest } from '../api/resource-definition.js';
 import { badRequest } from '../api/api-error.js';
 import { deleteObject } from '../registry/delete.js';
-import { strategyFor } from '../registry/strategies/index.js';
-import type { DeleteRequest } from '../registry/strategy.js';
+import { strategyOf } from '../registry/context.js';
 import { decodeOptionalJson } from '../request/body.js';
 import { isDryRun, queryBool, queryInt, queryString } from '../request/query.js';
 import { readListPage } from './read-handlers.js';
@@ -42,7 +41,7 @@ function orphanPolicy(body: Record<string, unknown>, request: ApiRequest): strin
 export function deleteHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const target = targetOf(request.path);
   const outcome = deleteObject(ctx, target, parseDeleteRequest(request));
-  if (!outcome.removed || strategyFor(target.def.storage.resource).returnDeletedObject) return { status: 200, body: outcome.object };
+  if (!outcome.removed || strategyOf(ctx, target.def).returnDeletedObject) return { status: 200, body: outcome.object };
   return {
     status: 200,
     body: {

@@ -8,11 +8,10 @@
 import { ApiError, badRequest, forbidden, internalError } from '../api/api-error.js';
 import { labelSelectorFromStructured } from '../api/labels.js';
 import { DISRUPTION_ALLOWED_CONDITION, type PodDisruptionBudget } from '../api/policy/pod-disruption-budget.js';
-import type { KubeObject } from '../api/resource-definition.js';
+import type { DeleteRequest, KubeObject } from '../api/resource-definition.js';
 import { asKube, readStored, rfc3339, type Target } from '../registry/context.js';
 import { deleteObject } from '../registry/delete.js';
 import { toServed } from '../registry/object-codec.js';
-import type { DeleteRequest } from '../registry/strategy.js';
 import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, isPlainObject } from '../request/body.js';
 import { parseDeleteRequest } from './delete-handlers.js';

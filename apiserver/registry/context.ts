@@ -7,7 +7,7 @@ import type { Store, ObjectRef, StoredActor, StoredObject } from '../../store/in
 import type { Random } from '../../controllers/runtime/random.js';
 import { notFound, pathNotFound, type ResourceName } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
-import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
+import type { KindStrategy, KubeObject, ResourceDefinition, StrategyContext } from '../api/resource-definition.js';
 
 export interface RegistryContext {
   store: Store;
@@ -81,4 +81,21 @@ export function readStored(ctx: RegistryContext, target: Target): KubeObject {
     if ((err as { code?: string }).code === 'NotFound') throw notFound(resourceName(target));
     throw err;
   }
+}
+
+const GENERIC: KindStrategy = {};
+
+/** strategyOf returns the kind's strategy (the generic flow when it has none). All served
+ * versions of a kind share the strategy of the version whose shape is stored. */
+export function strategyOf(ctx: RegistryContext, def: ResourceDefinition): KindStrategy {
+  return (ctx.registry.storageDefinition(def.storage.resource) ?? def).strategy ?? GENERIC;
+}
+
+/** strategyContext is the view of the server a strategy hook receives. */
+export function strategyContext(ctx: RegistryContext): StrategyContext {
+  return {
+    listStored: (resource) => ctx.store.list({ resource }).items.map(asKube),
+    randomInt: (purpose, n) => ctx.random[purpose].int(n),
+    now: ctx.now,
+  };
 }

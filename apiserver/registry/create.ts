@@ -6,10 +6,9 @@ import { isAlreadyExists } from '../../store/index.js';
 import { alreadyExists, badRequest, invalid } from '../api/api-error.js';
 import type { KubeObject } from '../api/resource-definition.js';
 import { admitCreate } from './admission.js';
-import { asKube, objectRef, resourceName, storageDefinitionOf, type RegistryContext, type Target } from './context.js';
+import { asKube, objectRef, resourceName, storageDefinitionOf, strategyContext, strategyOf, type RegistryContext, type Target } from './context.js';
 import { generateNameSuffix, prepareForCreate, validateMetadata } from './metadata.js';
 import { toServed, toStored } from './object-codec.js';
-import { strategyFor } from './strategies/index.js';
 import type { WriteOptions } from './write-options.js';
 
 const GENERATE_NAME_ATTEMPTS = 5;
@@ -31,7 +30,7 @@ export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>,
     const name = object.metadata.name ?? '';
     const fullTarget: Target = { ...target, name };
     admitCreate(ctx, def, target.namespace, name);
-    strategyFor(def.storage.resource).beforeCreate?.(object, ctx);
+    strategyOf(ctx, def).beforeCreate?.(object, strategyContext(ctx));
     const errors = [...validateMetadata(def, object), ...(def.validate?.(object) ?? [])];
     if (errors.length > 0) throw invalid(resourceName(fullTarget), errors);
     const stored = toStored(def, object, storageDef);

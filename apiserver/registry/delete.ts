@@ -6,11 +6,9 @@
 import { isConflict } from '../../store/index.js';
 import { conflict } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
-import type { KubeObject } from '../api/resource-definition.js';
-import { asKube, objectRef, readStored, resourceName, rfc3339, type RegistryContext, type Target } from './context.js';
+import type { DeleteRequest, KubeObject } from '../api/resource-definition.js';
+import { asKube, objectRef, readStored, resourceName, rfc3339, strategyOf, type RegistryContext, type Target } from './context.js';
 import { toServed } from './object-codec.js';
-import { strategyFor } from './strategies/index.js';
-import type { DeleteRequest } from './strategy.js';
 import { shouldRemove } from './update.js';
 
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
@@ -26,7 +24,7 @@ export interface DeleteOutcome {
 export function deleteObject(ctx: RegistryContext, target: Target, request: DeleteRequest): DeleteOutcome {
   const stored = readStored(ctx, target);
   checkPreconditions(target, stored, request);
-  const strategy = strategyFor(target.def.storage.resource);
+  const strategy = strategyOf(ctx, target.def);
   const next = structuredClone(stored);
   applyPropagationFinalizers(next, request.propagationPolicy);
   const grace = strategy.gracePeriodSeconds?.(next, request);

@@ -8,10 +8,9 @@ import { isConflict } from '../../store/index.js';
 import { badRequest, conflict, invalid } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { KubeObject } from '../api/resource-definition.js';
-import { asKube, objectRef, readStored, resourceName, storageDefinitionOf, type RegistryContext, type Target } from './context.js';
+import { asKube, objectRef, readStored, resourceName, storageDefinitionOf, strategyContext, strategyOf, type RegistryContext, type Target } from './context.js';
 import { carryServerFields, validateMetadata } from './metadata.js';
 import { toServed, toStored } from './object-codec.js';
-import { strategyFor } from './strategies/index.js';
 import type { WriteOptions } from './write-options.js';
 
 /** UpdateScope says which part of the object a request may write: the main resource
@@ -41,7 +40,7 @@ export function updateObject(ctx: RegistryContext, target: Target, request: Upda
   // Before the strategy, as in kube-apiserver: values a strategy keeps or assigns are not
   // attributed to the writer. May throw the 409 of a conflicting apply.
   request.fieldTracker?.track(current, next);
-  strategyFor(def.storage.resource).beforeUpdate?.(next, current, ctx);
+  strategyOf(ctx, def).beforeUpdate?.(next, current, strategyContext(ctx));
   const errors = [...validateMetadata(def, next, current), ...(def.validate?.(next, current) ?? [])];
   if (errors.length > 0) throw invalid(resourceName(target), errors);
   const nextStored = toStored(def, next, storageDef);
@@ -102,7 +101,7 @@ function setOrDelete(object: KubeObject, key: string, value: unknown): void {
 export function shouldRemove(ctx: RegistryContext, target: Target, object: KubeObject): boolean {
   const meta = object.metadata;
   if (!meta.deletionTimestamp || (meta.finalizers ?? []).length > 0 || (meta.deletionGracePeriodSeconds ?? 0) > 0) return false;
-  return strategyFor(target.def.storage.resource).canBeRemoved?.(object) ?? true;
+  return strategyOf(ctx, target.def).canBeRemoved?.(object) ?? true;
 }
 
 function writeOrRemove(ctx: RegistryContext, target: Target, next: KubeObject, stored: KubeObject): KubeObject {

@@ -18,7 +18,7 @@ import type { Registry } from '../api/registry.js';
 import type { HistoryItem } from '../api/kubesim/history.js';
 import type { StoreEvent, Store, StoreWatch, StoredObject } from '../../store/index.js';
 import { toHistoryItem } from '../kubesim/history-routes.js';
-import { isQuietResource, isTimelineWorthy, LIVE_KINDS, liveKindOf, slimObject, type LiveKind } from './live-objects.js';
+import { isQuietResource, isTimelineWorthy, liveKindOf, liveKinds, slimObject, type LiveKind } from './live-objects.js';
 
 /** LiveChange is one object's latest change in a batch. */
 export interface LiveChange {
@@ -108,7 +108,7 @@ export class LiveHub {
   snapshot(): LiveSnapshot {
     const { store, registry } = this.options;
     const objects = {} as Record<LiveKind, StoredObject[]>;
-    for (const { kind, resource } of LIVE_KINDS) objects[kind] = store.list({ resource }).items.map(slimObject);
+    for (const { kind, resource } of liveKinds(registry)) objects[kind] = store.list({ resource }).items.map(slimObject);
     const afterRevision = Math.max(store.compactedRevision, store.currentRevision - HISTORY_LOOKBACK_REVISIONS);
     const page = store.history({ afterRevision, predicate: (event) => !isQuietResource(event.ref.resource) });
     // Newest first, so only the entries shown pay for their diffs.
@@ -137,7 +137,7 @@ export class LiveHub {
 
   private add(event: StoreEvent): void {
     this.lastRevision = event.revision;
-    const kind = liveKindOf(event.ref.resource);
+    const kind = liveKindOf(this.options.registry, event.ref.resource);
     if (kind) {
       const key = `${event.ref.resource}/${event.ref.namespace}/${event.ref.name}`;
       // Re-inserting moves the key to the end: changes stay in the order they last happened.

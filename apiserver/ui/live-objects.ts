@@ -4,25 +4,39 @@
  */
 import type { StoredObject } from '../../store/index.js';
 import type { HistoryItem } from '../api/kubesim/history.js';
+import type { Registry } from '../api/registry.js';
+import type { LiveViewKind } from '../api/resource-definition.js';
 
-/** LIVE_KINDS are the graph's kinds: the page's name for each, and its storage resource. */
-export const LIVE_KINDS = [
-  { kind: 'pods', resource: 'pods' },
-  { kind: 'nodes', resource: 'nodes' },
-  { kind: 'deployments', resource: 'deployments.apps' },
-  { kind: 'replicasets', resource: 'replicasets.apps' },
-  { kind: 'services', resource: 'services' },
-  { kind: 'endpointslices', resource: 'endpointslices.discovery.k8s.io' },
-  { kind: 'hpas', resource: 'horizontalpodautoscalers.autoscaling' },
-] as const;
+/** LiveKind is the page's name for a kind of its graph (a definition's `liveView`). */
+export type LiveKind = LiveViewKind;
 
-export type LiveKind = (typeof LIVE_KINDS)[number]['kind'];
+/** LiveKindEntry is one kind of the graph: the page's name for it and its storage resource. */
+export interface LiveKindEntry {
+  kind: LiveKind;
+  resource: string;
+}
 
-const KIND_OF_RESOURCE: ReadonlyMap<string, LiveKind> = new Map(LIVE_KINDS.map((k) => [k.resource, k.kind]));
+const cache = new WeakMap<Registry, { generation: number; byResource: ReadonlyMap<string, LiveKind> }>();
+
+/** kindsByResource maps the storage resource of every served kind that asks to be drawn
+ * (ResourceDefinition.liveView) to its page name; rebuilt when the registry changes. */
+function kindsByResource(registry: Registry): ReadonlyMap<string, LiveKind> {
+  const cached = cache.get(registry);
+  if (cached?.generation === registry.generation) return cached.byResource;
+  const byResource = new Map<string, LiveKind>();
+  for (const def of registry.all()) if (def.liveView) byResource.set(def.storage.resource, def.liveView);
+  cache.set(registry, { generation: registry.generation, byResource });
+  return byResource;
+}
+
+/** liveKinds lists the graph's kinds, read from the registry's definitions. */
+export function liveKinds(registry: Registry): LiveKindEntry[] {
+  return [...kindsByResource(registry)].map(([resource, kind]) => ({ kind, resource }));
+}
 
 /** liveKindOf is the page's kind of a storage resource, or undefined when the graph skips it. */
-export function liveKindOf(resource: string): LiveKind | undefined {
-  return KIND_OF_RESOURCE.get(resource);
+export function liveKindOf(registry: Registry, resource: string): LiveKind | undefined {
+  return kindsByResource(registry).get(resource);
 }
 
 /** Resources whose every change would drown the timeline: heartbeats and Events (which

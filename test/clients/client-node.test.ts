@@ -19,7 +19,7 @@ import {
   type V1Deployment,
 } from '@kubernetes/client-node';
 import { eventually } from '../support/eventually.js';
-import { contentTypes, startRecordingCluster, type RecordingCluster } from './request-log.js';
+import { contentTypes, useRecordingCluster } from './request-log.js';
 
 const NS = 'default';
 
@@ -52,14 +52,13 @@ interface WatchRun {
 }
 
 describe('@kubernetes/client-node 1.4 script', () => {
-  let recording: RecordingCluster;
+  const recording = useRecordingCluster();
   let kc: KubeConfig;
   let core: CoreV1Api;
   let apps: AppsV1Api;
   const aborts: AbortController[] = [];
 
   beforeAll(async () => {
-    recording = await startRecordingCluster();
     kc = new KubeConfig();
     // The kubeconfig sets insecure-skip-tls-verify: client-node refuses plain http without it.
     kc.loadFromString(recording.cluster.kubeconfig);
@@ -69,7 +68,6 @@ describe('@kubernetes/client-node 1.4 script', () => {
 
   afterAll(async () => {
     for (const controller of aborts) controller.abort();
-    await recording.cluster.stop();
   });
 
   /** startWatch watches configmaps labelled suite=watch from `resourceVersion`. */

@@ -10,7 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentTypes, startRecordingCluster, type RecordingCluster } from './request-log.js';
+import { contentTypes, useRecordingCluster, type RecordingCluster } from './request-log.js';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = resolve(import.meta.dirname, 'python/client_script.py');
@@ -76,19 +76,17 @@ function runScript(recording: RecordingCluster, track: (child: ChildProcess) => 
 }
 
 describe('the Python kubernetes client (python3-kubernetes 22.6)', () => {
-  let recording: RecordingCluster;
+  const recording = useRecordingCluster();
   let result: ScriptResult;
   let child: ChildProcess | undefined;
   const problem = pythonKubernetesProblem();
 
   beforeAll(async () => {
-    recording = await startRecordingCluster();
     if (!problem) result = await runScript(recording, (c) => (child = c));
   }, 60_000);
 
   afterAll(async () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await recording.cluster.stop();
   });
 
   it('is installed for /usr/bin/python3', () => {

@@ -3,7 +3,7 @@
  * User-Agent), so the client-library suites can assert the patch types and watch parameters
  * each library chooses on its own.
  */
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster, type ClusterHandle } from '../support/use-test-cluster.js';
 
 /** One request as the API server received it. */
 export interface RecordedRequest {
@@ -14,16 +14,18 @@ export interface RecordedRequest {
   userAgent: string | undefined;
 }
 
-/** A running test cluster and the requests it has received so far. */
+/** A test cluster (one for the describe block) and the requests it has received so far. */
 export interface RecordingCluster {
-  cluster: TestCluster;
+  cluster: ClusterHandle;
   requests: RecordedRequest[];
 }
 
-/** startRecordingCluster starts an in-process test cluster that logs every request. */
-export async function startRecordingCluster(): Promise<RecordingCluster> {
+/** useRecordingCluster starts, for the enclosing describe block, an in-process test cluster
+ * that logs every request. */
+export function useRecordingCluster(): RecordingCluster {
   const requests: RecordedRequest[] = [];
-  const cluster = await startTestCluster({
+  const cluster = useTestCluster({
+    lifetime: 'file',
     plugins: [
       (app) =>
         app.addHook('onRequest', async (request) => {

@@ -3,14 +3,14 @@
  * A ReplicaSet controller killed with SIGKILL mid-scale never double-creates after its
  * restart, and two copies with --leader-elect never both act.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { replicaSetDefinition, type ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 function replicaSet(name: string, replicas: number): ReplicaSet {
   return {
@@ -39,27 +39,19 @@ function tallyPods(client: KubeClient, signal: AbortSignal) {
 }
 
 describe('controllers as processes', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
+  const cluster = useTestCluster({ userAgent: 'e2e-test' });
   const watches = new AbortController();
-
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-    client = createKubeClient({ server: cluster.url, userAgent: 'e2e-test' });
-  });
 
   afterEach(async () => {
     watches.abort();
     await stopAllKubesim();
-    client.close();
-    await cluster.stop();
   });
 
   it('converges to exactly spec.replicas after the ReplicaSet controller is killed mid-scale', async () => {
     const replicas = 200;
-    const { tally } = tallyPods(client, watches.signal);
+    const { tally } = tallyPods(cluster.client, watches.signal);
     const first = spawnKubesim(['controller', 'replicaset', '--kubeconfig', cluster.kubeconfigPath, '--log-level', 'warn']);
-    await client.resource(replicaSetDefinition).create(replicaSet('web', replicas));
+    await cluster.client.resource(replicaSetDefinition).create(replicaSet('web', replicas));
     await eventually(() => expect(tally.added.size).toBeGreaterThan(0), { timeoutMs: 15_000, intervalMs: 1 });
     first.child.kill('SIGKILL');
     await first.exited;
@@ -68,11 +60,11 @@ describe('controllers as processes', () => {
     expect(createdBeforeRestart).toBeLessThan(replicas);
     spawnKubesim(['controller', 'replicaset', '--kubeconfig', cluster.kubeconfigPath, '--log-level', 'warn']);
     await eventually(async () => {
-      const pods = await client.resource(podDefinition).list({ namespace: 'default' });
+      const pods = await cluster.client.resource(podDefinition).list({ namespace: 'default' });
       expect(pods.items).toHaveLength(replicas);
     }, { timeoutMs: 30_000 });
     await eventually(async () => {
-      const rs = await client.resource(replicaSetDefinition).get('default', 'web');
+      const rs = await cluster.client.resource(replicaSetDefinition).get('default', 'web');
       expect(rs.status?.replicas).toBe(replicas);
     });
     expect(tally.added.size).toBe(replicas);
@@ -85,7 +77,7 @@ describe('controllers as processes', () => {
     const args = ['controller', 'replicaset', '--kubeconfig', cluster.kubeconfigPath, '--leader-elect', '--speed', '5', '--clock-origin', origin, '--log-level', 'info'];
     const copies = [spawnKubesim(args), spawnKubesim(args)];
     const holder = async () =>
-      (await client.resource(leaseDefinition).get('kube-system', 'kubesim-replicaset-controller')).spec?.holderIdentity ?? '';
+      (await cluster.client.resource(leaseDefinition).get('kube-system', 'kubesim-replicaset-controller')).spec?.holderIdentity ?? '';
     const leaderIdentity = await eventually(async () => {
       const identity = await holder();
       expect(identity).toMatch(/_\d+$/);
@@ -94,15 +86,15 @@ describe('controllers as processes', () => {
     const leader = copies.find((c) => leaderIdentity.endsWith(`_${c.child.pid}`))!;
     const follower = copies.find((c) => c !== leader)!;
     await leader.waitForOutput(/starting runnables/);
-    await client.resource(replicaSetDefinition).create(replicaSet('api', 3));
-    await eventually(async () => expect((await client.resource(podDefinition).list({ namespace: 'default' })).items).toHaveLength(3));
+    await cluster.client.resource(replicaSetDefinition).create(replicaSet('api', 3));
+    await eventually(async () => expect((await cluster.client.resource(podDefinition).list({ namespace: 'default' })).items).toHaveLength(3));
     expect(follower.output()).not.toMatch(/starting runnables/);
 
     leader.child.kill('SIGKILL');
     await leader.exited;
     await follower.waitForOutput(/starting runnables/, 20_000);
     expect(await holder()).toBe(leaderIdentity.replace(/_\d+$/, `_${follower.child.pid}`));
-    await client.resource(replicaSetDefinition).patch('default', 'api', { spec: { replicas: 5 } }, { type: 'merge' });
-    await eventually(async () => expect((await client.resource(podDefinition).list({ namespace: 'default' })).items).toHaveLength(5));
+    await cluster.client.resource(replicaSetDefinition).patch('default', 'api', { spec: { replicas: 5 } }, { type: 'merge' });
+    await eventually(async () => expect((await cluster.client.resource(podDefinition).list({ namespace: 'default' })).items).toHaveLength(5));
   });
 });

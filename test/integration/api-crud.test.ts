@@ -1,22 +1,15 @@
 /** Create, read, update and delete through real HTTP, with Kubernetes' error bodies. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
 import { configMap, deployment, names, namespace, paths, pod } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RFC3339_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 describe('API CRUD', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   const url = (path: string) => `${cluster.url}${path}`;
-
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-  });
-  afterEach(async () => {
-    await cluster.stop();
-  });
 
   describe('create', () => {
     it('answers 201 with server-set metadata, ignoring what the client sent for it', async () => {

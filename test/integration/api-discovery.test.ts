@@ -1,11 +1,11 @@
 /** /version, discovery (aggregated and legacy), OpenAPI v3, health endpoints, and a live
  * registry: kinds added or removed at run time are served without a restart. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { configMapDefinition, ConfigMapSchema } from '../../apiserver/api/core/config-map.js';
 import type { ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { request } from '../support/http.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const AGGREGATED_ACCEPT =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
@@ -13,15 +13,8 @@ const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDi
 const CRUD_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 describe('discovery and OpenAPI', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   const url = (path: string) => `${cluster.url}${path}`;
-
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-  });
-  afterEach(async () => {
-    await cluster.stop();
-  });
 
   it('/version reports Kubernetes 1.33 (so the kubectl dispatcher picks the newest bundled kubectl)', async () => {
     const res = await request(url('/version?timeout=5s'));

@@ -1,24 +1,17 @@
 /** Deletion that waits: finalizers, propagation policies, namespace termination and
  * /finalize, deletecollection, and graceful pod deletion after pods/binding. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
 import { configMap, deployment, names, namespace, paths, pod } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 import { openWatch, type WatchEvent } from '../support/watch-client.js';
 
 const MERGE = 'application/merge-patch+json';
 const RFC3339_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 describe('finalizers and graceful deletion', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   const url = (path: string) => `${cluster.url}${path}`;
-
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-  });
-  afterEach(async () => {
-    await cluster.stop();
-  });
 
   async function createHeld(name: string, finalizers = ['example.com/hold']): Promise<any> {
     const body = configMap(name);

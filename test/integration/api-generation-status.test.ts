@@ -1,9 +1,9 @@
 /** metadata.generation, the status subresource split, no-op writes and optimistic
  * concurrency (resourceVersion conflicts). */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
 import { configMap, deployment, paths } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 import { openWatch } from '../support/watch-client.js';
 
 const MERGE = 'application/merge-patch+json';
@@ -12,18 +12,14 @@ const CONFLICT_MESSAGE =
   'Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again';
 
 describe('generation, status and concurrency', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   const url = (path: string) => `${cluster.url}${path}`;
   const web = () => url(paths.deployment('web'));
   const patch = (target: string, body: unknown, contentType = MERGE) => request(target, { method: 'PATCH', body, contentType });
 
   beforeEach(async () => {
-    cluster = await startTestCluster();
     const created = await request(url(paths.deployments()), { method: 'POST', body: deployment('web') });
     expect(created.status).toBe(201);
-  });
-  afterEach(async () => {
-    await cluster.stop();
   });
 
   describe('generation', () => {

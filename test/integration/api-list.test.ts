@@ -1,15 +1,15 @@
 /** Lists: selectors, all-namespaces paths, pagination, snapshot reads by resourceVersion,
  * and server-side Tables (`kubectl get`). */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
 import { configMap, deployment, event, names, paths, pod } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 const MERGE = 'application/merge-patch+json';
 
 describe('API lists', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   const url = (path: string) => `${cluster.url}${path}`;
   const list = (path: string, accept?: string) => request(url(path), { accept });
   const post = async (collection: string, body: unknown) => {
@@ -17,13 +17,6 @@ describe('API lists', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body;
   };
-
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-  });
-  afterEach(async () => {
-    await cluster.stop();
-  });
 
   describe('label selectors', () => {
     beforeEach(async () => {

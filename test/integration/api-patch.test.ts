@@ -1,9 +1,9 @@
 /** PATCH in its four content types with the bodies kubectl sends (KUBECTL-WIRE §2), the
  * /scale subresource, and autoscaling v1 ⇄ v2 conversion of HPAs. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
 import { deployment, paths } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const MERGE = 'application/merge-patch+json';
 const STRATEGIC = 'application/strategic-merge-patch+json';
@@ -11,22 +11,18 @@ const JSON_PATCH = 'application/json-patch+json';
 const APPLY = 'application/apply-patch+yaml';
 
 describe('PATCH and subresources', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   const url = (path: string) => `${cluster.url}${path}`;
   const web = () => url(paths.deployment('web'));
   const patch = (target: string, body: unknown, contentType: string) => request(target, { method: 'PATCH', body, contentType });
 
   beforeEach(async () => {
-    cluster = await startTestCluster();
     const body = deployment('web');
     body.spec.template.spec.containers = [
       { name: 'nginx', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] },
       { name: 'sidecar', image: 'busybox:1.36' },
     ];
     expect((await request(url(paths.deployments()), { method: 'POST', body })).status).toBe(201);
-  });
-  afterEach(async () => {
-    await cluster.stop();
   });
 
   describe('merge patch (label, annotate, patch --type=merge)', () => {

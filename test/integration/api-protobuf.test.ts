@@ -4,27 +4,20 @@
  * take protobuf too; broken bodies get a 400 or 415 Status and change nothing.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { entry, envelope, int, msg, str } from '../../apiserver/api/protobuf/testing/proto-writer.js';
 import { request } from '../support/http.js';
 import { paths } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const recorded = (name: string) => readFileSync(new URL(`../../apiserver/protobuf/testdata/${name}.pb`, import.meta.url));
 
 describe('protobuf request bodies', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster({ lifetime: 'file' });
   const url = (path: string) => `${cluster.url}${path}`;
   const post = (path: string, raw: Uint8Array) =>
     request(url(`${path}?fieldManager=kubectl-create&fieldValidation=Strict`), { method: 'POST', raw: Buffer.from(raw), contentType: PROTOBUF });
-
-  beforeAll(async () => {
-    cluster = await startTestCluster();
-  });
-  afterAll(async () => {
-    await cluster.stop();
-  });
 
   it('creates what kubectl create deployment|service|namespace|configmap|secret sends', async () => {
     const writes: Array<[string, string]> = [

@@ -1,20 +1,14 @@
 /** Request decoding and validation: 400 / 413 / 415 / 422 Status bodies, fieldValidation,
  * YAML bodies, and that a rejected write leaves nothing behind. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
 import { configMap, deployment, names, paths } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { startTestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 describe('API request validation', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   const url = (path: string) => `${cluster.url}${path}`;
-
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-  });
-  afterEach(async () => {
-    await cluster.stop();
-  });
 
   /** expectNoWrite runs `write` and checks it changed neither the revision nor the list. */
   async function expectNoWrite(collection: string, write: () => Promise<void>): Promise<void> {

@@ -3,22 +3,16 @@
  * logs job/x, create cronjob, create job --from=cronjob/x, get jobs,cronjobs.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRealClock } from '../../controllers/runtime/clock.js';
-import { startBatchCluster, type BatchCluster } from '../support/batch-cluster.js';
+import { batchClusterOptions } from '../support/batch-cluster.js';
 import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 describe.each(findKubectlBinaries().map((binary) => [binary.label, binary] as const))('batch/v1 with %s', (_label, binary) => {
-  let env: BatchCluster;
+  const cluster = useTestCluster({ lifetime: 'file', ...batchClusterOptions({ names: ['job', 'cronjob'], clock: createRealClock({ speed: 60 }) }) });
   const kubectl = (args: string[], timeoutMs?: number) =>
-    runKubectl(binary, args, { kubeconfigPath: env.cluster.kubeconfigPath, cacheDir: join(env.cluster.dir, `cache-${binary.minor}`), timeoutMs });
-
-  beforeAll(async () => {
-    env = await startBatchCluster({ names: ['job', 'cronjob'], clock: createRealClock({ speed: 60 }) });
-  });
-  afterAll(async () => {
-    await env?.stop();
-  });
+    runKubectl(binary, args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, `cache-${binary.minor}`), timeoutMs });
 
   it('create job, wait for Complete, read its logs', async () => {
     const created = await kubectl(['create', 'job', 'hello', '--image=busybox', '--', 'echo', 'hi']);

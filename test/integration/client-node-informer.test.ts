@@ -18,7 +18,8 @@ import {
   type V1Deployment,
 } from '@kubernetes/client-node';
 import { eventually } from '../support/eventually.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import type { TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NAMESPACE = 'default';
 const CONFIGMAPS_PATH = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
@@ -81,20 +82,18 @@ function cacheState(informer: ConfigMapInformer): Record<string, string | undefi
 }
 
 describe('@kubernetes/client-node informer', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   let clients: Clients;
   let core: CoreV1Api;
   const informers: Array<Informer<V1ConfigMap>> = [];
 
   beforeEach(async () => {
-    cluster = await startTestCluster();
     clients = makeClients(cluster);
     core = clients.core;
   });
 
   afterEach(async () => {
     for (const informer of informers.splice(0)) await informer.stop();
-    await cluster.stop();
   });
 
   async function startRecording(): Promise<RecordingInformer> {
@@ -171,16 +170,14 @@ describe('@kubernetes/client-node informer', () => {
 });
 
 describe('@kubernetes/client-node typed API', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   let apps: AppsV1Api;
 
   beforeEach(async () => {
-    cluster = await startTestCluster();
     ({ apps } = makeClients(cluster));
   });
 
   afterEach(async () => {
-    await cluster.stop();
   });
 
   const deployment: V1Deployment = {

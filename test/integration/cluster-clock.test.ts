@@ -13,25 +13,20 @@ import { followServerClock } from '../../controllers/runtime/remote-clock.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { configMap, paths } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { startTestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const START = Date.UTC(2030, 0, 1);
 const HOUR = 3_600_000;
 
 describe('cluster clock API', () => {
-  let cluster: TestCluster;
   let clock: ClusterClock;
+  const cluster = useTestCluster({ lifetime: 'file' }, () => {
+    clock = createClusterClock({ mode: 'virtual', startMs: START });
+    return { clock };
+  });
   const url = (path: string) => `${cluster.url}${path}`;
   const post = (action: string, body?: unknown) => request(url(`${CLOCK_PATH}/${action}`), { method: 'POST', body });
-
-  beforeAll(async () => {
-    clock = createClusterClock({ mode: 'virtual', startMs: START });
-    cluster = await startTestCluster({ clock });
-  });
-
-  afterAll(async () => {
-    await cluster.stop();
-  });
 
   it('serves the clock', async () => {
     const { status, body } = await request(url(CLOCK_PATH));

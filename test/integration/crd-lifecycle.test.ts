@@ -7,12 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../apiserver/start-api-server.js';
 import { CRDS_PATH, createCrd, cronTab, cronTabCrd, waitForCondition } from '../support/crds.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 import { openWatch } from '../support/watch-client.js';
 
 const TABLE = 'application/json;as=Table;g=meta.k8s.io;v=v1';
@@ -20,15 +20,11 @@ const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDisco
 const CRONTABS = '/apis/stable.example.com/v1/namespaces/default/crontabs';
 
 describe('CustomResourceDefinitions', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster({ lifetime: 'file' });
   const url = (path: string) => `${cluster.url}${path}`;
 
   beforeAll(async () => {
-    cluster = await startTestCluster();
     await createCrd(cluster.url, cronTabCrd());
-  });
-  afterAll(async () => {
-    await cluster.stop();
   });
 
   it('are served as apiextensions.k8s.io/v1 with short names, category and the default table', async () => {

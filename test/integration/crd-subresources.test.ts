@@ -3,10 +3,10 @@
  * the status and scale subresources, and the patch types kube-apiserver takes for them (JSON
  * and merge patch, server-side apply by list-map keys; strategic merge patch is a 415).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCrd, cronTab, cronTabCrd } from '../support/crds.js';
 import { request } from '../support/http.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const V1 = '/apis/stable.example.com/v1/namespaces/default/crontabs';
 const V1BETA1 = '/apis/stable.example.com/v1beta1/namespaces/default/crontabs';
@@ -14,15 +14,11 @@ const MERGE = 'application/merge-patch+json';
 const APPLY = 'application/apply-patch+yaml';
 
 describe('custom resource versions, subresources and patches', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster({ lifetime: 'file' });
   const url = (path: string) => `${cluster.url}${path}`;
 
   beforeAll(async () => {
-    cluster = await startTestCluster();
     await createCrd(cluster.url, cronTabCrd({ withBeta: true }));
-  });
-  afterAll(async () => {
-    await cluster.stop();
   });
 
   it('serves every served version over one storage, v1 preferred', async () => {

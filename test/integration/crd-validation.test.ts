@@ -4,26 +4,22 @@
  * about or refused per fieldValidation), validated against the OpenAPI schema and its CEL
  * rules (transition rules included), and nullable fields keep their nulls.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CRDS_PATH, createCrd, cronTab, cronTabCrd } from '../support/crds.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const CRONTABS = '/apis/stable.example.com/v1/namespaces/default/crontabs';
 const MERGE = 'application/merge-patch+json';
 
 describe('CRD validation', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster({ lifetime: 'file' });
   const url = (path: string) => `${cluster.url}${path}`;
   const causes = (body: any) => (body.details?.causes ?? []).map((c: any) => `${c.field}: ${c.message}`);
 
   beforeAll(async () => {
-    cluster = await startTestCluster();
     await createCrd(cluster.url, cronTabCrd());
-  });
-  afterAll(async () => {
-    await cluster.stop();
   });
 
   it('refuses a CRD whose name, versions and names are wrong, naming each problem', async () => {

@@ -6,20 +6,16 @@
  * reads the DaemonSet (`get ds`, `rollout status`).
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { daemonSetDefinition, type DaemonSet } from '../../apiserver/api/apps/daemon-set.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import { runControllers } from '../../controllers/run-controllers.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
-import { createLogger, silentLogger } from '../../controllers/runtime/logger.js';
-import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
-import { runScheduler } from '../../scheduler/main.js';
+import { createLogger } from '../../controllers/runtime/logger.js';
+import { startKubelet } from '../../kubelet-sim/kubelet.js';
 import { eventually } from '../support/eventually.js';
 import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 const SPEED = 10;
@@ -40,14 +36,17 @@ function daemonSet(name: string, spec: Partial<DaemonSet['spec']['template']['sp
 const isReady = (pod: Pod) => pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 describe('DaemonSet controller (with scheduler and kubelet-sim)', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
-  let clock: RealClock;
-  let kubelet: RunningKubelet;
-  const stop = new AbortController();
-  let components: Promise<unknown>;
-  const daemonSets = () => client.resource(daemonSetDefinition);
-  const pods = () => client.resource(podDefinition);
+  const cluster = useTestCluster({
+    lifetime: 'file',
+    speed: SPEED,
+    userAgent: 'daemonset-test/0.1',
+    nodes: 3,
+    kubelet: { logLevel: 'warn' },
+    controllers: ['daemonset'],
+    scheduler: true,
+  });
+  const daemonSets = () => cluster.client.resource(daemonSetDefinition);
+  const pods = () => cluster.client.resource(podDefinition);
   const livePods = async (app: string) =>
     (await pods().list({ namespace: NS, labelSelector: `app=${app}` })).items.filter((pod) => pod.metadata.deletionTimestamp === undefined);
   const podNodes = async (app: string) => (await livePods(app)).map((pod) => pod.spec.nodeName ?? '').sort();
@@ -62,23 +61,7 @@ describe('DaemonSet controller (with scheduler and kubelet-sim)', () => {
     }, WAIT);
 
   beforeAll(async () => {
-    clock = createRealClock({ speed: SPEED });
-    cluster = await startTestCluster({ now: () => clock.now() });
-    client = createKubeClient({ server: cluster.url, userAgent: 'daemonset-test/0.1' });
-    const logger = createLogger({ component: 'kubelet', level: 'warn', clock });
-    kubelet = await startKubelet({ server: cluster.url, nodes: 3, clock, logger, signal: stop.signal });
-    components = Promise.all([
-      runControllers({ server: cluster.url, names: ['daemonset'], clock, logger: silentLogger, signal: stop.signal }),
-      runScheduler({ server: cluster.url, clock, logger: silentLogger, signal: stop.signal }),
-    ]);
-    await eventually(async () => expect((await client.resource(nodeDefinition).list()).items).toHaveLength(3), WAIT);
-  });
-
-  afterAll(async () => {
-    stop.abort();
-    await Promise.all([kubelet?.done, components]);
-    client?.close();
-    await cluster?.stop();
+    await eventually(async () => expect((await cluster.client.resource(nodeDefinition).list()).items).toHaveLength(3), WAIT);
   });
 
   it('runs one pod per node, pinned by node affinity and bound by the scheduler', async () => {
@@ -102,7 +85,7 @@ describe('DaemonSet controller (with scheduler and kubelet-sim)', () => {
   });
 
   it('skips a node with an untolerated NoSchedule taint, and uses it when tolerated', async () => {
-    const nodes = client.resource(nodeDefinition);
+    const nodes = cluster.client.resource(nodeDefinition);
     await nodes.patch('', 'node-3', { spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } }, { type: 'merge' });
     await daemonSets().create(daemonSet('plain'));
     await daemonSets().create(daemonSet('tolerant', { tolerations: [{ key: 'dedicated', operator: 'Exists', effect: 'NoSchedule' }] }));
@@ -116,13 +99,13 @@ describe('DaemonSet controller (with scheduler and kubelet-sim)', () => {
 
   it('adds a pod on a new node and removes it when the node object is deleted', async () => {
     const extraStop = new AbortController();
-    const logger = createLogger({ component: 'kubelet', level: 'warn', clock });
-    const extra = await startKubelet({ server: cluster.url, nodes: 1, nodePrefix: 'extra-', clock, logger, signal: extraStop.signal });
+    const logger = createLogger({ component: 'kubelet', level: 'warn', clock: cluster.clock });
+    const extra = await startKubelet({ server: cluster.url, nodes: 1, nodePrefix: 'extra-', clock: cluster.clock, logger, signal: extraStop.signal });
     await runningOn('agent', ['extra-1', 'node-1', 'node-2', 'node-3']);
     // Stop its kubelet first: a running one would register the node again.
     extraStop.abort();
     await extra.done;
-    await client.resource(nodeDefinition).delete('', 'extra-1');
+    await cluster.client.resource(nodeDefinition).delete('', 'extra-1');
     await eventually(async () => expect(await podNodes('agent')).toEqual(['node-1', 'node-2', 'node-3']), WAIT);
     await eventually(async () => expect((await pods().list({ namespace: NS, labelSelector: 'app=agent' })).items).toHaveLength(3), WAIT);
     await eventually(async () => expect((await daemonSets().get(NS, 'agent')).status?.desiredNumberScheduled).toBe(3), WAIT);
@@ -157,7 +140,7 @@ describe('DaemonSet controller (with scheduler and kubelet-sim)', () => {
   });
 
   it('records SuccessfulCreate and SuccessfulDelete events', async () => {
-    const events = await client.resource(eventDefinition).list({ namespace: NS });
+    const events = await cluster.client.resource(eventDefinition).list({ namespace: NS });
     const reasons = events.items
       .filter((e) => e.involvedObject?.kind === 'DaemonSet' && e.involvedObject.name === 'agent')
       .map((e) => e.reason);

@@ -3,14 +3,13 @@
  * same Manager and a fake kubelet making pods Running and Ready: what `kubectl create`,
  * `set image`, `scale`, `rollout status|undo|restart|pause|resume` see on a real cluster.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { replicaSetDefinition, type ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { computeHash } from '../../controllers/deployment/index.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import {
   controlledBy,
   deploymentManifest,
@@ -22,28 +21,20 @@ import {
   type InvariantTracker,
 } from '../support/deployment-harness.js';
 import { eventually } from '../support/eventually.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 const HASH = 'pod-template-hash';
 const REVISION = 'deployment.kubernetes.io/revision';
 
 describe('Deployment controller', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
+  const cluster = useTestCluster({ userAgent: 'deployment-controller-test' });
   const running: Array<ControlPlane | InvariantTracker> = [];
-  const deployments = () => client.resource(deploymentDefinition);
-  const replicaSets = () => client.resource(replicaSetDefinition);
-
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-    client = createKubeClient({ server: cluster.url, userAgent: 'deployment-controller-test' });
-  });
+  const deployments = () => cluster.client.resource(deploymentDefinition);
+  const replicaSets = () => cluster.client.resource(replicaSetDefinition);
 
   afterEach(async () => {
     await Promise.all(running.splice(0).map((r) => r.stop()));
-    client.close();
-    await cluster.stop();
   });
 
   async function start(isReady?: (pod: { spec: { containers: ReadonlyArray<{ image?: string }> } }) => boolean): Promise<void> {
@@ -65,7 +56,7 @@ describe('Deployment controller', () => {
   const setImage = (name: string, image: string) =>
     deployments().patch(NS, name, { spec: { template: { spec: { containers: [{ name: 'nginx', image }] } } } }, { type: 'strategic' });
   const scalingEvents = async (name: string) =>
-    (await client.resource(eventDefinition).list({ namespace: NS })).items.filter((e) => e.involvedObject.name === name && e.reason === 'ScalingReplicaSet');
+    (await cluster.client.resource(eventDefinition).list({ namespace: NS })).items.filter((e) => e.involvedObject.name === name && e.reason === 'ScalingReplicaSet');
 
   it('creates <name>-<pod-template-hash> with pods and reports what rollout status reads', async () => {
     await start();
@@ -88,7 +79,7 @@ describe('Deployment controller', () => {
       'kubernetes.io/change-cause': 'first',
     });
     expect(d.metadata.annotations?.[REVISION]).toBe('1');
-    const pods = controlledBy((await client.resource(podDefinition).list({ namespace: NS })).items, rs!);
+    const pods = controlledBy((await cluster.client.resource(podDefinition).list({ namespace: NS })).items, rs!);
     expect(pods.map((pod) => pod.metadata.labels?.[HASH])).toEqual([hash, hash, hash]);
     expect(d.status?.conditions?.map(({ type, status, reason, message }) => ({ type, status, reason, message }))).toEqual(
       expect.arrayContaining([
@@ -114,7 +105,7 @@ describe('Deployment controller', () => {
     const strategy = { type: 'RollingUpdate' as const, rollingUpdate: { maxSurge, maxUnavailable } };
     const before = await deployments().create(deploymentManifest('web', { replicas, strategy }));
     await rolledOut('web');
-    const tracker = await trackInvariant(client, NS, ({ pods, replicaSets: rss }) => {
+    const tracker = await trackInvariant(cluster.client, NS, ({ pods, replicaSets: rss }) => {
       const specTotal = controlledBy([...rss] as ReplicaSet[], before).reduce((n, rs) => n + (rs.spec.replicas ?? 0), 0);
       if (specTotal > replicas + surge) return `ReplicaSets want ${specTotal} pods > ${replicas} + ${surge}`;
       const available = pods.filter((pod) => pod.metadata.labels?.['app'] === 'web' && isAvailablePod(pod)).length;
@@ -138,7 +129,7 @@ describe('Deployment controller', () => {
     await deployments().create(deploymentManifest('web', { replicas: 3, strategy: { type: 'Recreate' } }));
     const before = await rolledOut('web');
     const oldHash = computeHash(before.spec.template);
-    const tracker = await trackInvariant(client, NS, ({ pods }) => {
+    const tracker = await trackInvariant(cluster.client, NS, ({ pods }) => {
       const hashes = new Set(pods.map((pod) => pod.metadata.labels?.[HASH]));
       return hashes.size > 1 ? `old and new pods side by side: ${[...hashes].join(', ')}` : undefined;
     });

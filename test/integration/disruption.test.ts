@@ -6,51 +6,26 @@
  * leaving fewer than minAvailable pods Ready.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { podDisruptionBudgetDefinition, type PodDisruptionBudget } from '../../apiserver/api/policy/pod-disruption-budget.js';
-import { runControllers } from '../../controllers/run-controllers.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
-import { silentLogger } from '../../controllers/runtime/logger.js';
-import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
-import { runScheduler } from '../../scheduler/main.js';
+import { type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { runKubectl } from '../support/kubectl.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import type { TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 /** Cluster time runs this much faster than wall time (pods become Ready within ~0.1 s). */
 const SPEED = 10;
 
-interface Running {
-  cluster: TestCluster;
-  client: KubeClient;
-  stop(): Promise<void>;
-}
-
-/** startCluster runs the API server, 3 kubelet-sim nodes, the scheduler and the controllers. */
-async function startCluster(): Promise<Running> {
-  const clock = createRealClock({ speed: SPEED });
-  const cluster = await startTestCluster({ now: () => clock.now() });
-  const client = createKubeClient({ server: cluster.url, userAgent: 'disruption-test/0.1' });
-  const abort = new AbortController();
-  const kubelet: RunningKubelet = await startKubelet({ server: cluster.url, nodes: 3, clock, logger: silentLogger, signal: abort.signal });
-  const components = Promise.all([
-    runControllers({ server: cluster.url, names: ['replicaset', 'deployment', 'disruption'], clock, logger: silentLogger, signal: abort.signal }),
-    runScheduler({ server: cluster.url, clock, logger: silentLogger, signal: abort.signal }),
-  ]);
-  const stop = async () => {
-    abort.abort();
-    await Promise.all([kubelet.done, components]);
-    client.close();
-    await cluster.stop();
-  };
-  return { cluster, client, stop };
-}
+/** useDisruptionCluster runs, for the enclosing describe block, the API server, 3 kubelet-sim
+ * nodes, the scheduler and the controllers. */
+const useDisruptionCluster = () =>
+  useTestCluster({ lifetime: 'file', speed: SPEED, userAgent: 'disruption-test/0.1', nodes: 3, controllers: ['replicaset', 'deployment', 'disruption'], scheduler: true });
 
 function deployment(name: string, replicas: number): Deployment {
   return {
@@ -97,31 +72,26 @@ const evict = (cluster: TestCluster, name: string) =>
   });
 
 describe('PodDisruptionBudgets and pods/eviction', () => {
-  let env: Running;
-  const kubectl = (args: string[]) => runKubectl('kubectl', args, { kubeconfigPath: env.cluster.kubeconfigPath, cacheDir: join(env.cluster.dir, 'cache') });
-
-  beforeAll(async () => {
-    env = await startCluster();
-  });
-  afterAll(() => env?.stop());
+  const cluster = useDisruptionCluster();
+  const kubectl = (args: string[]) => runKubectl('kubectl', args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, 'cache') });
 
   it('reports expectedPods, desiredHealthy and disruptionsAllowed for 50% minAvailable and maxUnavailable 1', async () => {
-    await env.client.resource(deploymentDefinition).create(deployment('api', 4));
-    await env.client.resource(podDisruptionBudgetDefinition).create(budget('api-half', 'api', { minAvailable: '50%' }));
-    await readyPods(env.client, 'api', 4);
-    const half = await budgetStatus(env.client, 'api-half', { expectedPods: 4, currentHealthy: 4, desiredHealthy: 2, disruptionsAllowed: 2, observedGeneration: 1 });
+    await cluster.client.resource(deploymentDefinition).create(deployment('api', 4));
+    await cluster.client.resource(podDisruptionBudgetDefinition).create(budget('api-half', 'api', { minAvailable: '50%' }));
+    await readyPods(cluster.client, 'api', 4);
+    const half = await budgetStatus(cluster.client, 'api-half', { expectedPods: 4, currentHealthy: 4, desiredHealthy: 2, disruptionsAllowed: 2, observedGeneration: 1 });
     expect(half?.conditions).toEqual([expect.objectContaining({ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods' })]);
-    await env.client.resource(podDisruptionBudgetDefinition).delete(NS, 'api-half');
-    await env.client.resource(podDisruptionBudgetDefinition).create(budget('api-one', 'api', { maxUnavailable: 1 }));
-    await budgetStatus(env.client, 'api-one', { expectedPods: 4, currentHealthy: 4, desiredHealthy: 3, disruptionsAllowed: 1 });
+    await cluster.client.resource(podDisruptionBudgetDefinition).delete(NS, 'api-half');
+    await cluster.client.resource(podDisruptionBudgetDefinition).create(budget('api-one', 'api', { maxUnavailable: 1 }));
+    await budgetStatus(cluster.client, 'api-one', { expectedPods: 4, currentHealthy: 4, desiredHealthy: 3, disruptionsAllowed: 1 });
   });
 
   it('answers 429 with Kubernetes’ Status when the budget allows no disruption', async () => {
-    await env.client.resource(deploymentDefinition).create(deployment('db', 3));
-    await env.client.resource(podDisruptionBudgetDefinition).create(budget('db', 'db', { minAvailable: 3 }));
-    const [pod] = await readyPods(env.client, 'db', 3);
-    await budgetStatus(env.client, 'db', { disruptionsAllowed: 0, currentHealthy: 3, desiredHealthy: 3 });
-    const denied = await evict(env.cluster, pod!.metadata.name!);
+    await cluster.client.resource(deploymentDefinition).create(deployment('db', 3));
+    await cluster.client.resource(podDisruptionBudgetDefinition).create(budget('db', 'db', { minAvailable: 3 }));
+    const [pod] = await readyPods(cluster.client, 'db', 3);
+    await budgetStatus(cluster.client, 'db', { disruptionsAllowed: 0, currentHealthy: 3, desiredHealthy: 3 });
+    const denied = await evict(cluster, pod!.metadata.name!);
     expect(denied.status).toBe(429);
     expect(denied.body).toEqual({
       kind: 'Status',
@@ -133,39 +103,39 @@ describe('PodDisruptionBudgets and pods/eviction', () => {
       details: { causes: [{ reason: 'DisruptionBudget', message: 'The disruption budget db needs 3 healthy pods and has 3 currently' }] },
       code: 429,
     });
-    expect((await env.client.resource(podDefinition).get(NS, pod!.metadata.name!)).metadata.deletionTimestamp).toBeUndefined();
+    expect((await cluster.client.resource(podDefinition).get(NS, pod!.metadata.name!)).metadata.deletionTimestamp).toBeUndefined();
   });
 
   it('spends an allowed disruption in the same request as the delete', async () => {
-    await env.client.resource(podDisruptionBudgetDefinition).patch(NS, 'db', { spec: { minAvailable: 2 } }, { type: 'merge' });
-    await budgetStatus(env.client, 'db', { disruptionsAllowed: 1, observedGeneration: 2 });
-    const [first, second] = await readyPods(env.client, 'db', 3);
-    expect((await evict(env.cluster, first!.metadata.name!)).status).toBe(201);
-    const spent = await env.client.resource(podDisruptionBudgetDefinition).get(NS, 'db');
+    await cluster.client.resource(podDisruptionBudgetDefinition).patch(NS, 'db', { spec: { minAvailable: 2 } }, { type: 'merge' });
+    await budgetStatus(cluster.client, 'db', { disruptionsAllowed: 1, observedGeneration: 2 });
+    const [first, second] = await readyPods(cluster.client, 'db', 3);
+    expect((await evict(cluster, first!.metadata.name!)).status).toBe(201);
+    const spent = await cluster.client.resource(podDisruptionBudgetDefinition).get(NS, 'db');
     expect(spent.status?.disruptionsAllowed).toBe(0);
     expect(Object.keys(spent.status?.disruptedPods ?? {})).toContain(first!.metadata.name);
     expect(spent.status?.conditions?.find((c) => c.type === 'DisruptionAllowed')).toMatchObject({ status: 'False', reason: 'InsufficientPods' });
-    const denied = await evict(env.cluster, second!.metadata.name!);
+    const denied = await evict(cluster, second!.metadata.name!);
     expect(denied.status).toBe(429);
     // Until the controller recounts, status still says 3 healthy: Kubernetes words that case so.
     expect(denied.body.details.causes[0].message).toMatch(/^The disruption budget db (does not allow evicting pods currently|needs 2 healthy pods and has 2 currently)$/);
   });
 
   it('answers 500 when two budgets select the pod', async () => {
-    await env.client.resource(podDisruptionBudgetDefinition).create(budget('db-2', 'db', { maxUnavailable: 1 }));
-    const [pod] = await readyPods(env.client, 'db', 3);
-    const res = await evict(env.cluster, pod!.metadata.name!);
+    await cluster.client.resource(podDisruptionBudgetDefinition).create(budget('db-2', 'db', { maxUnavailable: 1 }));
+    const [pod] = await readyPods(cluster.client, 'db', 3);
+    const res = await evict(cluster, pod!.metadata.name!);
     expect(res.status).toBe(500);
     expect(res.body.message).toBe('Internal error occurred: This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
-    await env.client.resource(podDisruptionBudgetDefinition).delete(NS, 'db-2');
+    await cluster.client.resource(podDisruptionBudgetDefinition).delete(NS, 'db-2');
   });
 
   it('just deletes a pod no budget selects', async () => {
-    await env.client.resource(deploymentDefinition).create(deployment('free', 1));
-    const [pod] = await readyPods(env.client, 'free', 1);
-    expect((await evict(env.cluster, pod!.metadata.name!)).status).toBe(201);
+    await cluster.client.resource(deploymentDefinition).create(deployment('free', 1));
+    const [pod] = await readyPods(cluster.client, 'free', 1);
+    expect((await evict(cluster, pod!.metadata.name!)).status).toBe(201);
     await eventually(async () => {
-      const current = await env.client.resource(podDefinition).get(NS, pod!.metadata.name!).catch(() => undefined);
+      const current = await cluster.client.resource(podDefinition).get(NS, pod!.metadata.name!).catch(() => undefined);
       expect(current === undefined || current.metadata.deletionTimestamp !== undefined).toBe(true);
     });
   });
@@ -174,11 +144,11 @@ describe('PodDisruptionBudgets and pods/eviction', () => {
     const result = await kubectl(['create', 'pdb', 'free', '--selector=app=free', '--max-unavailable=1']);
     expect(result.stderr).toBe('');
     expect(result.stdout.trim()).toBe('poddisruptionbudget.policy/free created');
-    await budgetStatus(env.client, 'free', { expectedPods: 1, desiredHealthy: 0, disruptionsAllowed: 1 });
+    await budgetStatus(cluster.client, 'free', { expectedPods: 1, desiredHealthy: 0, disruptionsAllowed: 1 });
   });
 
   it('kubectl get pdb prints MIN AVAILABLE, MAX UNAVAILABLE and ALLOWED DISRUPTIONS', async () => {
-    await budgetStatus(env.client, 'api-one', { disruptionsAllowed: 1 });
+    await budgetStatus(cluster.client, 'api-one', { disruptionsAllowed: 1 });
     const result = await kubectl(['get', 'pdb', 'api-one', 'db']);
     expect(result.stderr).toBe('');
     const rows = result.stdout.trim().split('\n').map((line) => line.split(/\s{2,}/));
@@ -189,29 +159,24 @@ describe('PodDisruptionBudgets and pods/eviction', () => {
 });
 
 describe('kubectl drain', () => {
-  let env: Running;
-
-  beforeAll(async () => {
-    env = await startCluster();
-  });
-  afterAll(() => env?.stop());
+  const cluster = useDisruptionCluster();
 
   it('cordons the node and evicts its pods, retrying 429s, while at least minAvailable stay Ready', async () => {
-    const nodes = env.client.resource(nodeDefinition);
+    const nodes = cluster.client.resource(nodeDefinition);
     // Two schedulable nodes for three pods: one node gets two, so draining it must wait for
     // the first pod's replacement before the budget lets the second go.
     await eventually(() => nodes.get('', 'node-3'));
     await nodes.patch('', 'node-3', { spec: { unschedulable: true } }, { type: 'merge' });
-    await env.client.resource(deploymentDefinition).create(deployment('web', 3));
-    await env.client.resource(podDisruptionBudgetDefinition).create(budget('web', 'web', { minAvailable: 2 }));
-    const pods = await readyPods(env.client, 'web', 3);
+    await cluster.client.resource(deploymentDefinition).create(deployment('web', 3));
+    await cluster.client.resource(podDisruptionBudgetDefinition).create(budget('web', 'web', { minAvailable: 2 }));
+    const pods = await readyPods(cluster.client, 'web', 3);
     await nodes.patch('', 'node-3', { spec: { unschedulable: null } }, { type: 'merge' });
-    await budgetStatus(env.client, 'web', { disruptionsAllowed: 1 });
+    await budgetStatus(cluster.client, 'web', { disruptionsAllowed: 1 });
     const node = ['node-1', 'node-2'].find((n) => pods.filter((pod) => pod.spec.nodeName === n).length === 2)!;
-    const watch = watchReadyCount(env.client, 'web', 3);
+    const watch = watchReadyCount(cluster.client, 'web', 3);
     const result = await runKubectl('kubectl', ['drain', node, '--ignore-daemonsets', '--delete-emptydir-data'], {
-      kubeconfigPath: env.cluster.kubeconfigPath,
-      cacheDir: join(env.cluster.dir, 'cache'),
+      kubeconfigPath: cluster.kubeconfigPath,
+      cacheDir: join(cluster.dir, 'cache'),
       timeoutMs: 60_000,
     });
     expect(result, result.stderr).toMatchObject({ code: 0 });
@@ -219,10 +184,10 @@ describe('kubectl drain', () => {
     expect(result.stdout).toContain(`node/${node} drained`);
     expect(result.stderr).toContain("(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.");
     expect((await nodes.get('', node)).spec?.unschedulable).toBe(true);
-    const after = await readyPods(env.client, 'web', 3);
+    const after = await readyPods(cluster.client, 'web', 3);
     expect(after.every((pod) => pod.spec.nodeName !== node)).toBe(true);
     expect(watch.stop()).toBeGreaterThanOrEqual(2);
-    const get = await runKubectl('kubectl', ['get', 'node', node], { kubeconfigPath: env.cluster.kubeconfigPath, cacheDir: join(env.cluster.dir, 'cache') });
+    const get = await runKubectl('kubectl', ['get', 'node', node], { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, 'cache') });
     expect(get.stdout).toMatch(/Ready,SchedulingDisabled/);
   }, 90_000);
 });

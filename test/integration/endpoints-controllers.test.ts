@@ -6,7 +6,7 @@
  * two slices; deleting the Service removes both. The real kubectl exposes, lists and describes.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
 import { endpointsDefinition, type Endpoints } from '../../apiserver/api/core/endpoints.js';
 import { namespaceDefinition } from '../../apiserver/api/core/namespace.js';
@@ -14,15 +14,9 @@ import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { serviceDefinition, type Service } from '../../apiserver/api/core/service.js';
 import { endpointSliceDefinition, type EndpointSlice } from '../../apiserver/api/discovery/endpoint-slice.js';
-import { runControllers } from '../../controllers/run-controllers.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
-import { createLogger, silentLogger } from '../../controllers/runtime/logger.js';
-import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
-import { runScheduler } from '../../scheduler/main.js';
 import { eventually } from '../support/eventually.js';
 import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 const SPEED = 10;
@@ -47,41 +41,25 @@ function webDeployment(name: string, namespace: string, replicas: number): Deplo
 }
 
 describe('endpointslice and endpoints controllers', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
-  let clock: RealClock;
-  let kubelet: RunningKubelet;
-  const stop = new AbortController();
-  let components: Promise<unknown>;
+  const cluster = useTestCluster({
+    lifetime: 'file',
+    speed: SPEED,
+    userAgent: 'endpoints-test/0.1',
+    nodes: 3,
+    kubelet: { logLevel: 'warn' },
+    controllers: ['replicaset', 'deployment', 'endpointslice', 'endpoints'],
+    scheduler: true,
+  });
   const slicesOf = async (service: string, namespace = NS) =>
-    (await client.resource(endpointSliceDefinition).list({ namespace, labelSelector: `kubernetes.io/service-name=${service}` })).items as EndpointSlice[];
-  const endpointsOf = (service: string, namespace = NS) => client.resource(endpointsDefinition).get(namespace, service) as Promise<Endpoints>;
-  const podsOf = async (app: string, namespace = NS) => (await client.resource(podDefinition).list({ namespace, labelSelector: `app=${app}` })).items as Pod[];
+    (await cluster.client.resource(endpointSliceDefinition).list({ namespace, labelSelector: `kubernetes.io/service-name=${service}` })).items as EndpointSlice[];
+  const endpointsOf = (service: string, namespace = NS) => cluster.client.resource(endpointsDefinition).get(namespace, service) as Promise<Endpoints>;
+  const podsOf = async (app: string, namespace = NS) => (await cluster.client.resource(podDefinition).list({ namespace, labelSelector: `app=${app}` })).items as Pod[];
 
-  beforeAll(async () => {
-    clock = createRealClock({ speed: SPEED });
-    cluster = await startTestCluster({ now: () => clock.now() });
-    client = createKubeClient({ server: cluster.url, userAgent: 'endpoints-test/0.1' });
-    const logger = createLogger({ component: 'kubelet', level: 'warn', clock });
-    kubelet = await startKubelet({ server: cluster.url, nodes: 3, clock, logger, signal: stop.signal });
-    const names = ['replicaset', 'deployment', 'endpointslice', 'endpoints'] as const;
-    components = Promise.all([
-      runControllers({ server: cluster.url, names: [...names], clock, logger: silentLogger, signal: stop.signal }),
-      runScheduler({ server: cluster.url, clock, logger: silentLogger, signal: stop.signal }),
-    ]);
-  });
-
-  afterAll(async () => {
-    stop.abort();
-    await Promise.all([kubelet?.done, components]);
-    client?.close();
-    await cluster?.stop();
-  });
 
   it('publishes a Deployment’s 3 ready pods in one EndpointSlice and in Endpoints', async () => {
-    await client.resource(deploymentDefinition).create(webDeployment('web', NS, 3));
+    await cluster.client.resource(deploymentDefinition).create(webDeployment('web', NS, 3));
     const service: Service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: NS }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }] } };
-    const created = await client.resource(serviceDefinition).create(service);
+    const created = await cluster.client.resource(serviceDefinition).create(service);
     const slice = await eventually(async () => {
       const slices = await slicesOf('web');
       expect(slices).toHaveLength(1);
@@ -89,7 +67,7 @@ describe('endpointslice and endpoints controllers', () => {
       return slices[0] as EndpointSlice;
     }, { timeoutMs: 15_000 });
     const pods = await podsOf('web');
-    const zones = new Map((await client.resource(nodeDefinition).list()).items.map((n) => [n.metadata.name, n.metadata.labels?.['topology.kubernetes.io/zone']]));
+    const zones = new Map((await cluster.client.resource(nodeDefinition).list()).items.map((n) => [n.metadata.name, n.metadata.labels?.['topology.kubernetes.io/zone']]));
     expect(slice.metadata.generateName).toBe('web-');
     expect(slice.metadata.labels).toMatchObject({ 'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' });
     expect(slice.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: created.metadata.uid, controller: true, blockOwnerDeletion: true }]);
@@ -113,7 +91,7 @@ describe('endpointslice and endpoints controllers', () => {
       metadata: { name: 'gated', namespace: NS, labels: { app: 'web' } },
       spec: { readinessGates: [{ conditionType: GATE }], containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 8080 }] }] },
     };
-    await client.resource(podDefinition).create(gated);
+    await cluster.client.resource(podDefinition).create(gated);
     const gatedEndpoint = async () => (await slicesOf('web')).flatMap((s) => s.endpoints).find((e) => e.targetRef?.name === 'gated');
     const ip = await eventually(async () => {
       const endpoint = await gatedEndpoint();
@@ -122,14 +100,14 @@ describe('endpointslice and endpoints controllers', () => {
     }, { timeoutMs: 15_000 });
     await eventually(async () => expect((await endpointsOf('web')).subsets?.[0]?.notReadyAddresses?.map((a) => a.ip)).toEqual([ip]));
     const setGate = (status: string) =>
-      client.resource(podDefinition).patch(NS, 'gated', { status: { conditions: [{ type: GATE, status }] } }, { type: 'strategic', subresource: 'status' });
+      cluster.client.resource(podDefinition).patch(NS, 'gated', { status: { conditions: [{ type: GATE, status }] } }, { type: 'strategic', subresource: 'status' });
     await setGate('True');
     await eventually(async () => expect((await gatedEndpoint())?.conditions?.ready).toBe(true));
     await eventually(async () => expect((await endpointsOf('web')).subsets?.[0]?.addresses?.map((a) => a.ip)).toContain(ip));
     await setGate('False');
     await eventually(async () => expect((await gatedEndpoint())?.conditions?.ready).toBe(false), { timeoutMs: 2_000 });
     await eventually(async () => expect((await endpointsOf('web')).subsets?.[0]?.addresses?.map((a) => a.ip)).not.toContain(ip), { timeoutMs: 2_000 });
-    await client.resource(podDefinition).delete(NS, 'gated', { gracePeriodSeconds: 0 });
+    await cluster.client.resource(podDefinition).delete(NS, 'gated', { gracePeriodSeconds: 0 });
   });
 
   describe.each(findKubectlBinaries().map((binary, i) => [binary.label, binary, i] as const))('%s', (_label, binary, index) => {
@@ -137,8 +115,8 @@ describe('endpointslice and endpoints controllers', () => {
     const kubectl = (args: string[]) => runKubectl(binary, [...args, '-n', ns], { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, `cache-${index}`) });
 
     it('kubectl expose, get endpointslices / endpoints and describe svc show the pod IPs', async () => {
-      await client.resource(namespaceDefinition).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-      await client.resource(deploymentDefinition).create(webDeployment('web', ns, 2));
+      await cluster.client.resource(namespaceDefinition).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      await cluster.client.resource(deploymentDefinition).create(webDeployment('web', ns, 2));
       const exposed = await kubectl(['expose', 'deployment', 'web', '--port=80', '--target-port=8080']);
       expect(exposed.stderr).toBe('');
       expect(exposed.stdout.trim()).toBe('service/web exposed');
@@ -167,7 +145,7 @@ describe('endpointslice and endpoints controllers', () => {
   });
 
   it('cuts 120 endpoints into two slices', async () => {
-    await client.resource(deploymentDefinition).patch(NS, 'web', { spec: { replicas: 120 } }, { type: 'merge' });
+    await cluster.client.resource(deploymentDefinition).patch(NS, 'web', { spec: { replicas: 120 } }, { type: 'merge' });
     await eventually(async () => {
       const slices = await slicesOf('web');
       const sizes = slices.map((s) => s.endpoints.filter((e) => e.conditions?.ready).length).sort((a, b) => b - a);
@@ -177,7 +155,7 @@ describe('endpointslice and endpoints controllers', () => {
   }, 70_000);
 
   it('removes the slices and the Endpoints when the Service is deleted', async () => {
-    await client.resource(serviceDefinition).delete(NS, 'web');
+    await cluster.client.resource(serviceDefinition).delete(NS, 'web');
     await eventually(async () => {
       expect(await slicesOf('web')).toEqual([]);
       await expect(endpointsOf('web')).rejects.toMatchObject({ reason: 'NotFound' });

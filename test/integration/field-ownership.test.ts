@@ -16,7 +16,8 @@ import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { requireKubectl, runKubectl } from '../support/kubectl.js';
 import { deployment, paths } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import type { TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const APPLY = 'application/apply-patch+yaml';
 const MERGE = 'application/merge-patch+json';
@@ -31,18 +32,11 @@ interface Entry {
 }
 
 describe('managedFields over HTTP', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   const web = (suffix = '') => `${cluster.url}${paths.deployment('web')}${suffix}`;
   const settings = () => `${cluster.url}/api/v1/namespaces/default/configmaps/settings`;
   const entries = async (): Promise<Entry[]> => (await request(web())).body.metadata.managedFields;
   const owners = async () => (await entries()).map((e) => [e.manager, e.operation, e.subresource ?? ''].join('/'));
-
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-  });
-  afterEach(async () => {
-    await cluster.stop();
-  });
 
   it('records every write: create, PUT (manager from the User-Agent), merge patch, /status and /scale', async () => {
     const created = await request(`${cluster.url}${paths.deployments()}?fieldManager=creator`, { method: 'POST', body: deployment('web') });
@@ -127,7 +121,7 @@ const kubectl = requireKubectl();
 
 // The seed's drill needs the real kubectl; without one the block is skipped.
 describe('the drill: an HPA and a manifest both set spec.replicas', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster();
   let stopHpa: (() => Promise<void>) | undefined;
   const run = (args: string[], stdin?: string) =>
     runKubectl(kubectl!, args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: `${cluster.dir}/kubectl-cache`, stdin });
@@ -138,12 +132,10 @@ describe('the drill: an HPA and a manifest both set spec.replicas', () => {
   };
 
   beforeEach(async () => {
-    cluster = await startTestCluster();
     stopHpa = startHpaController(cluster);
   });
   afterEach(async () => {
     await stopHpa?.();
-    await cluster.stop();
   });
 
   it('refuses the apply naming the HPA\'s manager; without replicas it applies; --force-conflicts starts the fight', async () => {

@@ -5,7 +5,7 @@
  * (ConfigMaps and Secrets owned by a ConfigMap; Deployment → ReplicaSet → Pods), so no other
  * controller is involved. Pods stay unscheduled, so their deletion is immediate.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
@@ -20,7 +20,7 @@ import { silentLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { serveWidgets, widgetDefinition } from '../support/custom-kind.js';
 import { eventually } from '../support/eventually.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 const NEVER_EXISTED = '00000000-0000-4000-8000-000000000000';
@@ -28,19 +28,11 @@ const NEVER_EXISTED = '00000000-0000-4000-8000-000000000000';
 type OwnerRef = NonNullable<KubeObject['metadata']['ownerReferences']>[number];
 
 describe('garbage collector', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
+  const cluster = useTestCluster({ userAgent: 'test' });
   const stops: Array<() => Promise<void>> = [];
-
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-    client = createKubeClient({ server: cluster.url, userAgent: 'test' });
-  });
 
   afterEach(async () => {
     for (const stop of stops.splice(0)) await stop();
-    client.close();
-    await cluster.stop();
   });
 
   /** startGc runs a Manager with the garbage collector and waits until it collects. */
@@ -59,7 +51,7 @@ describe('garbage collector', () => {
     return gc;
   }
 
-  const api = <T extends KubeObject>(def: ResourceDefinition<T>) => client.resource(def) as unknown as ReturnType<KubeClient['resource']>;
+  const api = <T extends KubeObject>(def: ResourceDefinition<T>) => cluster.client.resource(def) as unknown as ReturnType<KubeClient['resource']>;
 
   async function create(def: ResourceDefinition<any>, object: KubeObject): Promise<KubeObject> {
     return api(def).create({ ...object, metadata: { namespace: NS, ...object.metadata } });
@@ -114,14 +106,14 @@ describe('garbage collector', () => {
 
   describe('discovery', () => {
     it('lists every served kind once, at its preferred version, as reusable definitions', async () => {
-      const served = await client.discover();
+      const served = await cluster.client.discover();
       const ids = served.map((r) => `${r.group}/${r.version}/${r.plural}`);
       expect(ids).toEqual(expect.arrayContaining(['/v1/pods', '/v1/configmaps', 'apps/v1/deployments', 'autoscaling/v2/horizontalpodautoscalers']));
       expect(ids).not.toContain('autoscaling/v1/horizontalpodautoscalers');
       expect(new Set(ids).size).toBe(ids.length);
-      const again = await client.discover();
+      const again = await cluster.client.discover();
       expect(again.find((r) => r.plural === 'pods')).toBe(served.find((r) => r.plural === 'pods'));
-      expect((await client.resource(served.find((r) => r.plural === 'namespaces')!).list()).items.length).toBeGreaterThan(0);
+      expect((await cluster.client.resource(served.find((r) => r.plural === 'namespaces')!).list()).items.length).toBeGreaterThan(0);
     });
   });
 

@@ -4,22 +4,17 @@
  * Deployment, and the history API shows who made every resulting write and what event made
  * them do it — user → deployment controller → replicaset controller → scheduler → kubelet.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
 import { configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import type { HistoryItem, HistoryList } from '../../apiserver/api/kubesim/history.js';
 import { followHistory, HISTORY_PATH } from '../../cli/commands/history-client.js';
 import { buildTraceTree, countNodes } from '../../cli/commands/trace-tree.js';
-import { runControllers } from '../../controllers/run-controllers.js';
 import { CAUSE_HEADER } from '../../controllers/runtime/cause.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
-import { silentLogger } from '../../controllers/runtime/logger.js';
-import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
-import { runScheduler } from '../../scheduler/main.js';
+import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 /** Cluster time runs this much faster than wall time: pods start within a fraction of a second. */
@@ -45,44 +40,30 @@ const triggeredBy = (item: HistoryItem, kind: string) => ({
 });
 
 describe('history: causes on every write', () => {
-  let cluster: TestCluster;
-  let clock: RealClock;
-  let user: KubeClient;
-  let kubelet: RunningKubelet;
-  let components: Promise<unknown>;
-  const stop = new AbortController();
+  // Writes as a user makes them with kubectl: a User-Agent and a bearer token, no cause.
+  const cluster = useTestCluster({
+    lifetime: 'file',
+    speed: SPEED,
+    userAgent: 'kubectl/v1.32.0 (linux/amd64)',
+    token: 'alice',
+    nodes: 2,
+    controllers: ['replicaset', 'deployment'],
+    scheduler: true,
+  });
   const history = async (query: string): Promise<HistoryList> => {
     const response = await request<HistoryList>(`${cluster.url}${HISTORY_PATH}?${query}`);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return response.body;
   };
 
-  beforeAll(async () => {
-    clock = createRealClock({ speed: SPEED });
-    cluster = await startTestCluster({ now: () => clock.now() });
-    // Writes as a user makes them with kubectl: a User-Agent and a bearer token, no cause.
-    user = createKubeClient({ server: cluster.url, userAgent: 'kubectl/v1.32.0 (linux/amd64)', token: 'alice' });
-    kubelet = await startKubelet({ server: cluster.url, nodes: 2, clock, logger: silentLogger, signal: stop.signal });
-    components = Promise.all([
-      runControllers({ server: cluster.url, names: ['replicaset', 'deployment'], clock, logger: silentLogger, signal: stop.signal }),
-      runScheduler({ server: cluster.url, clock, logger: silentLogger, signal: stop.signal }),
-    ]);
-  });
-
-  afterAll(async () => {
-    stop.abort();
-    await Promise.all([kubelet?.done, components]);
-    user?.close();
-    await cluster?.stop();
-  });
 
   const readyReplicas = async (count: number) =>
-    eventually(async () => expect((await user.resource(deploymentDefinition).get(NS, 'web')).status?.readyReplicas).toBe(count), { timeoutMs: 20_000 });
+    eventually(async () => expect((await cluster.client.resource(deploymentDefinition).get(NS, 'web')).status?.readyReplicas).toBe(count), { timeoutMs: 20_000 });
 
   it('scaling a Deployment records user → deployment → replicaset → scheduler → kubelet, each with its trigger', async () => {
-    await user.resource(deploymentDefinition).create(web(3));
+    await cluster.client.resource(deploymentDefinition).create(web(3));
     await readyReplicas(3);
-    const scaled = await user.resource(deploymentDefinition).patch(NS, 'web', { spec: { replicas: 5 } }, { type: 'merge' });
+    const scaled = await cluster.client.resource(deploymentDefinition).patch(NS, 'web', { spec: { replicas: 5 } }, { type: 'merge' });
     await readyReplicas(5);
     const from = Number(scaled.metadata.resourceVersion);
     const { items } = await history(`fromRevision=${from}`);
@@ -167,8 +148,8 @@ describe('history: causes on every write', () => {
     })();
     // The stream starts "from now": write once the server accepted it.
     await open;
-    const configMaps = user.resource(configMapDefinition);
-    await user.resource(deploymentDefinition).patch(NS, 'web', { metadata: { annotations: { unrelated: 'yes' } } }, { type: 'merge' });
+    const configMaps = cluster.client.resource(configMapDefinition);
+    await cluster.client.resource(deploymentDefinition).patch(NS, 'web', { metadata: { annotations: { unrelated: 'yes' } } }, { type: 'merge' });
     const first = await configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'streamed', namespace: NS }, data: { a: '1' } });
     await configMaps.update({ ...first, data: { a: '2' } });
     await following;
@@ -202,15 +183,7 @@ describe('history: causes on every write', () => {
 });
 
 describe('history: compaction', () => {
-  let cluster: TestCluster;
-
-  beforeAll(async () => {
-    cluster = await startTestCluster();
-  });
-
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const cluster = useTestCluster({ lifetime: 'file' });
 
   it('answers a fromRevision whose history was compacted with 410 Expired, for reads and streams', async () => {
     const client = createKubeClient({ server: cluster.url, userAgent: 'kubectl/v1.32.0' });

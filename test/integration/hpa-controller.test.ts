@@ -20,7 +20,7 @@ import type { HorizontalPodAutoscalerV1 } from '../../apiserver/api/autoscaling/
 import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { registerHpaController } from '../../controllers/hpa/index.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
 import { createLogger, type LogLevel } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
@@ -29,7 +29,8 @@ import { isAvailablePod, startControlPlane } from '../support/deployment-harness
 import { eventually } from '../support/eventually.js';
 import { startFakeMetricsPipeline, type FakeMetricsPipeline } from '../support/fake-metrics-pipeline.js';
 import { request } from '../support/http.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import type { TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 const SPEED = 60;
@@ -80,29 +81,24 @@ function seedHpa(target: { apiVersion: string; kind: string; name: string }, beh
 const WEB = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
 
 describe('HPA controller', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
+  const cluster = useTestCluster({ userAgent: 'hpa-controller-test' });
   let clock: RealClock;
   const running: Stoppable[] = [];
-  const hpas = () => client.resource(horizontalPodAutoscalerDefinition);
-  const deployments = () => client.resource(deploymentDefinition);
+  const hpas = () => cluster.client.resource(horizontalPodAutoscalerDefinition);
+  const deployments = () => cluster.client.resource(deploymentDefinition);
 
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-    client = createKubeClient({ server: cluster.url, userAgent: 'hpa-controller-test' });
+  beforeEach(() => {
     clock = createRealClock({ speed: SPEED });
   });
 
   afterEach(async () => {
     // Newest first: the HPA stops before the control plane, the pipeline last.
     for (const r of running.splice(0).reverse()) await r.stop();
-    client.close();
-    await cluster.stop();
   });
 
   /** startAll runs the metrics stand-in for `selector`, the control plane and the HPA controller. */
   async function startAll(selector = 'app=web'): Promise<FakeMetricsPipeline> {
-    const pipeline = startFakeMetricsPipeline({ cluster, client, clock, namespace: NS, selector });
+    const pipeline = startFakeMetricsPipeline({ cluster, client: cluster.client, clock, namespace: NS, selector });
     running.push(pipeline);
     running.push(await startControlPlane(cluster, { clock }));
     running.push(startHpaController(cluster, clock));
@@ -114,7 +110,7 @@ describe('HPA controller', () => {
   async function warmPods(count: number, selector = 'app=web'): Promise<void> {
     const pods = await eventually(
       async () => {
-        const items = (await client.resource(podDefinition).list({ namespace: NS, labelSelector: selector })).items.filter((p) => !p.metadata.deletionTimestamp);
+        const items = (await cluster.client.resource(podDefinition).list({ namespace: NS, labelSelector: selector })).items.filter((p) => !p.metadata.deletionTimestamp);
         expect(items).toHaveLength(count);
         expect(items.filter(isAvailablePod)).toHaveLength(count);
         return items;
@@ -126,7 +122,7 @@ describe('HPA controller', () => {
   }
 
   const hpaEvents = async (name = 'web'): Promise<Event[]> =>
-    (await client.resource(eventDefinition).list({ namespace: NS })).items.filter((e) => e.involvedObject.kind === 'HorizontalPodAutoscaler' && e.involvedObject.name === name);
+    (await cluster.client.resource(eventDefinition).list({ namespace: NS })).items.filter((e) => e.involvedObject.kind === 'HorizontalPodAutoscaler' && e.involvedObject.name === name);
 
   const eventWith = (reason: string, name = 'web') =>
     eventually(async () => {
@@ -161,7 +157,7 @@ describe('HPA controller', () => {
     await warmPods(6);
     await pipeline.scraped(); // the load is now spread over six pods: 70m each, on target
     await eventually(async () => {
-      const v1 = (await client.raw({ method: 'GET', path: `/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers/web` })) as HorizontalPodAutoscalerV1;
+      const v1 = (await cluster.client.raw({ method: 'GET', path: `/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers/web` })) as HorizontalPodAutoscalerV1;
       expect(v1.spec.targetCPUUtilizationPercentage).toBe(70);
       expect(v1.status).toMatchObject({ currentReplicas: 6, desiredReplicas: 6, currentCPUUtilizationPercentage: 70 });
     });
@@ -228,13 +224,13 @@ describe('HPA controller', () => {
       metadata: { name: 'worker', namespace: NS },
       spec: { replicas: 2, selector: { matchLabels: { app: 'worker' } }, template: workloadTemplate('worker') },
     };
-    await client.resource(replicaSetDefinition).create(rs);
+    await cluster.client.resource(replicaSetDefinition).create(rs);
     await warmPods(2, 'app=worker');
     pipeline.setCpuLoad(300); // 150% per pod at a 70% target: ceil(2 × 150/70) = 5
     await pipeline.scraped();
     await hpas().create(seedHpa({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'worker' }, false));
 
-    await eventually(async () => expect((await client.resource(replicaSetDefinition).get(NS, 'worker')).spec.replicas).toBe(5), { timeoutMs: 10_000 });
+    await eventually(async () => expect((await cluster.client.resource(replicaSetDefinition).get(NS, 'worker')).spec.replicas).toBe(5), { timeoutMs: 10_000 });
     expect((await eventWith('SuccessfulRescale', 'worker')).message).toBe(`New size: 5; reason: ${CPU_RESOURCE_REASON} above target`);
   });
 
@@ -248,7 +244,7 @@ describe('HPA controller', () => {
       metadata: { name: 'cron', namespace: NS },
       spec: { replicas: 2, selector: { matchLabels: { app: 'cron' } }, template: workloadTemplate('cron') },
     };
-    await client.resource(replicaSetDefinition).create(rs);
+    await cluster.client.resource(replicaSetDefinition).create(rs);
     const cronTabs = `${cluster.url}/apis/stable.example.com/v1/namespaces/${NS}/crontabs`;
     await request(cronTabs, { method: 'POST', body: cronTab('cron', { replicas: 2 }) });
     await request(`${cronTabs}/cron/status`, { method: 'PATCH', contentType: 'application/merge-patch+json', body: { status: { replicas: 2, selector: 'app=cron' } } });

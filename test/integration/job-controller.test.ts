@@ -3,13 +3,14 @@
  * ttl-after-finished and garbage-collector loops in process on a clock 60× faster than wall
  * time (a Job pod's 1 s run takes ~17 ms).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jobDefinition, type Job } from '../../apiserver/api/batch/index.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../controllers/job/index.js';
 import { createRealClock } from '../../controllers/runtime/clock.js';
-import { startBatchCluster, type BatchCluster } from '../support/batch-cluster.js';
+import { batchClusterOptions } from '../support/batch-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 const SPEED = 60;
@@ -27,9 +28,9 @@ function job(name: string, spec: Partial<Job['spec']> = {}, annotations: Record<
 }
 
 describe('Job controller', () => {
-  let env: BatchCluster;
-  const jobs = () => env.client.resource(jobDefinition);
-  const podsOf = async (name: string) => (await env.client.resource(podDefinition).list({ namespace: NS, labelSelector: `batch.kubernetes.io/job-name=${name}` })).items;
+  const cluster = useTestCluster({ lifetime: 'file', ...batchClusterOptions({ names: ['job', 'ttl-after-finished', 'garbage-collector'], clock: createRealClock({ speed: SPEED }) }) });
+  const jobs = () => cluster.client.resource(jobDefinition);
+  const podsOf = async (name: string) => (await cluster.client.resource(podDefinition).list({ namespace: NS, labelSelector: `batch.kubernetes.io/job-name=${name}` })).items;
   const condition = (j: Job, type: string) => j.status?.conditions?.find((c) => c.type === type);
   const waitFor = (name: string, type: string, timeoutMs = 15_000) =>
     eventually(
@@ -40,14 +41,6 @@ describe('Job controller', () => {
       },
       { timeoutMs },
     );
-
-  beforeAll(async () => {
-    env = await startBatchCluster({ names: ['job', 'ttl-after-finished', 'garbage-collector'], clock: createRealClock({ speed: SPEED }) });
-  });
-
-  afterAll(async () => {
-    await env?.stop();
-  });
 
   it('defaults the Job and generates its selector and template labels on create', async () => {
     const created = await jobs().create(job('defaults', { suspend: true }));

@@ -6,46 +6,24 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
 import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
-import { createLogger } from '../../controllers/runtime/logger.js';
 import type { WatchEvent } from '../../controllers/runtime/types.js';
-import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { requireKubectl, runKubectl, type KubectlResult } from '../support/kubectl.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 /** Cluster time runs this much faster than wall time: a 10 s lease period takes 0.5 s. */
 const SPEED = 20;
 
 describe('kubelet-sim', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
-  let clock: RealClock;
-  let kubelet: RunningKubelet;
-  const stopKubelet = new AbortController();
-  const pods = () => client.resource(podDefinition);
+  const cluster = useTestCluster({ lifetime: 'file', speed: SPEED, userAgent: 'kubelet-sim-test/0.1', nodes: 2, kubelet: { logLevel: 'warn' } });
+  const pods = () => cluster.client.resource(podDefinition);
 
-  beforeAll(async () => {
-    clock = createRealClock({ speed: SPEED });
-    cluster = await startTestCluster({ now: () => clock.now() });
-    client = createKubeClient({ server: cluster.url, userAgent: 'kubelet-sim-test/0.1' });
-    const logger = createLogger({ component: 'kubelet', level: 'warn' });
-    kubelet = await startKubelet({ server: cluster.url, nodes: 2, clock, logger, signal: stopKubelet.signal });
-  });
-
-  afterAll(async () => {
-    stopKubelet.abort();
-    await kubelet?.done;
-    client?.close();
-    await cluster?.stop();
-  });
 
   function pod(name: string, annotations: Record<string, string> = {}, spec: Partial<Pod['spec']> = {}): Pod {
     return {
@@ -71,8 +49,8 @@ describe('kubelet-sim', () => {
   const containerStatus = async (name: string) => (await pods().get(NS, name)).status?.containerStatuses?.[0];
 
   it('registers its nodes with labels, capacity, addresses, nodeInfo and conditions', async () => {
-    const node1 = await eventually(() => client.resource(nodeDefinition).get('', 'node-1'));
-    const node2 = await eventually(() => client.resource(nodeDefinition).get('', 'node-2'));
+    const node1 = await eventually(() => cluster.client.resource(nodeDefinition).get('', 'node-1'));
+    const node2 = await eventually(() => cluster.client.resource(nodeDefinition).get('', 'node-2'));
     expect(node1.metadata.labels).toMatchObject({
       'kubernetes.io/hostname': 'node-1',
       'kubernetes.io/os': 'linux',
@@ -84,7 +62,7 @@ describe('kubelet-sim', () => {
     expect(node1.status?.capacity).toEqual({ cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' });
     expect(node1.status?.allocatable).toEqual(node1.status?.capacity);
     expect(node1.status?.addresses).toContainEqual({ type: 'InternalIP', address: '127.0.0.1' });
-    expect(node1.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(kubelet.port);
+    expect(node1.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(cluster.kubelet.port);
     expect(node1.status?.nodeInfo).toMatchObject({ kubeletVersion: 'v1.33.0', operatingSystem: 'linux', architecture: 'amd64' });
     expect(node1.status?.nodeInfo?.containerRuntimeVersion).toMatch(/^containerd:\/\//);
     const conditions = Object.fromEntries((node1.status?.conditions ?? []).map((c) => [c.type, [c.status, c.reason]]));
@@ -98,9 +76,9 @@ describe('kubelet-sim', () => {
   });
 
   it('renews a Lease per node in kube-node-lease', async () => {
-    const leases = client.resource(leaseDefinition);
+    const leases = cluster.client.resource(leaseDefinition);
     const first = await eventually(() => leases.get('kube-node-lease', 'node-1'));
-    const node = await client.resource(nodeDefinition).get('', 'node-1');
+    const node = await cluster.client.resource(nodeDefinition).get('', 'node-1');
     expect(first.spec).toMatchObject({ holderIdentity: 'node-1', leaseDurationSeconds: 40 });
     expect(first.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: node.metadata.uid }]);
     await eventually(async () => {
@@ -182,14 +160,14 @@ describe('kubelet-sim', () => {
   });
 
   it('stops heartbeats and pod updates for a stopped node and resumes on start', async () => {
-    const admin = `${kubelet.url}/simulation/nodes`;
-    const leases = client.resource(leaseDefinition);
+    const admin = `${cluster.kubelet.url}/simulation/nodes`;
+    const leases = cluster.client.resource(leaseDefinition);
     const stopped = await request(`${admin}/node-2/stop`, { method: 'POST' });
     expect(stopped.body).toMatchObject({ name: 'node-2', state: 'Stopped' });
     const frozen = (await leases.get('kube-node-lease', 'node-2')).spec?.renewTime;
     await createBound(pod('on-stopped-node'), 'node-2');
     // Three lease periods of cluster time: a running node would have renewed three times.
-    await clock.sleep(30_000);
+    await cluster.clock.sleep(30_000);
     expect((await leases.get('kube-node-lease', 'node-2')).spec?.renewTime).toBe(frozen);
     expect((await pods().get(NS, 'on-stopped-node')).status?.startTime).toBeUndefined();
     expect((await request(admin)).body.items.map((n: { name: string; state: string }) => `${n.name}:${n.state}`)).toEqual(['node-1:Running', 'node-2:Stopped']);
@@ -217,7 +195,7 @@ describe('kubelet-sim', () => {
       });
     });
     const ghost: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'ghost' }, status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: closedPort } } } };
-    await client.resource(nodeDefinition).create(ghost);
+    await cluster.client.resource(nodeDefinition).create(ghost);
     await createBound(pod('haunted'), 'ghost');
     const response = await request(`${cluster.url}/api/v1/namespaces/${NS}/pods/haunted/log?container=nginx`);
     expect(response.status).toBe(500);
@@ -234,7 +212,7 @@ describe('kubelet-sim', () => {
     it('prints the simulated lines; --tail and --timestamps work', async () => {
       await createBound(pod('logged', { 'kubesim.io/log-interval-seconds': '1' }));
       await eventually(async () => expect((await containerStatus('logged'))?.ready).toBe(true));
-      await clock.sleep(5_000);
+      await cluster.clock.sleep(5_000);
       const all = await run(['logs', 'logged']);
       expect(all.code, all.stderr).toBe(0);
       expect(all.stdout).toContain('[notice] 1#1: start worker processes');

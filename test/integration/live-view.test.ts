@@ -3,12 +3,13 @@
  * its WebSocket feed (snapshot, batches of changes with the timeline, activity, clock), and
  * the clear 503 its loop and chaos controls get from a cluster that `kubesim up` did not start.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { paths, pod } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { startTestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 interface Feed {
   messages: any[];
@@ -28,16 +29,11 @@ function openFeed(url: string, headers: Record<string, string> = {}): Promise<Fe
 }
 
 describe('the live view', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster({ lifetime: 'file' });
   const feeds: Feed[] = [];
-
-  beforeAll(async () => {
-    cluster = await startTestCluster();
-  });
 
   afterAll(async () => {
     for (const feed of feeds) feed.socket.terminate();
-    await cluster.stop();
   });
 
   it('serves the page, its module and its style sheet, and nothing else under /kubesim/ui/', async () => {

@@ -6,22 +6,16 @@
  * 1400m / ready pods per pod, and the real kubectl prints it with `kubectl top`.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
 import { nodeMetricsDefinition, podMetricsDefinition, type NodeMetrics, type PodMetrics } from '../../apiserver/api/metrics/index.js';
 import { setLoad } from '../../cli/commands/load.js';
-import { runControllers } from '../../controllers/run-controllers.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
-import { createLogger, silentLogger } from '../../controllers/runtime/logger.js';
-import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
-import { runScheduler } from '../../scheduler/main.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 /** Cluster time runs this much faster than wall time: pods are ready within ~0.1 s. */
@@ -49,13 +43,17 @@ const milli = (text: string | undefined) => tryParseQuantity(text ?? '')?.milliV
 const podCpu = (metrics: PodMetrics) => metrics.containers.reduce((sum, c) => sum + milli(c.usage['cpu']), 0);
 
 describe('resource metrics (metrics.k8s.io fed by kubelet-sim)', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
-  let clock: RealClock;
-  let kubelet: RunningKubelet;
-  const stop = new AbortController();
-  let components: Promise<unknown>;
-  const podMetrics = (labelSelector?: string) => client.resource(podMetricsDefinition).list({ namespace: NS, labelSelector });
+  const cluster = useTestCluster({
+    lifetime: 'file',
+    speed: SPEED,
+    metricsIntervalMs: 100,
+    userAgent: 'metrics-test/0.1',
+    nodes: 2,
+    kubelet: { logLevel: 'warn' },
+    controllers: ['replicaset', 'deployment'],
+    scheduler: true,
+  });
+  const podMetrics = (labelSelector?: string) => cluster.client.resource(podMetricsDefinition).list({ namespace: NS, labelSelector });
 
   /** webUsage waits until exactly `count` web pods report metrics, each within `expected`
    * (plus the idle baseline), and returns their CPU in millicores. */
@@ -70,52 +68,34 @@ describe('resource metrics (metrics.k8s.io fed by kubelet-sim)', () => {
       { timeoutMs: 15_000 },
     );
 
-  beforeAll(async () => {
-    clock = createRealClock({ speed: SPEED });
-    cluster = await startTestCluster({ now: () => clock.now(), metricsIntervalMs: 100 });
-    client = createKubeClient({ server: cluster.url, userAgent: 'metrics-test/0.1' });
-    const logger = createLogger({ component: 'kubelet', level: 'warn', clock });
-    kubelet = await startKubelet({ server: cluster.url, nodes: 2, clock, logger, signal: stop.signal });
-    components = Promise.all([
-      runControllers({ server: cluster.url, names: ['replicaset', 'deployment'], clock, logger: silentLogger, signal: stop.signal }),
-      runScheduler({ server: cluster.url, clock, logger: silentLogger, signal: stop.signal }),
-    ]);
-  });
-
-  afterAll(async () => {
-    stop.abort();
-    await Promise.all([kubelet?.done, components]);
-    client?.close();
-    await cluster?.stop();
-  });
 
   it('kubelet-sim reports usage per node, pod and container at /stats/summary', async () => {
-    const summary = await request(`${kubelet.url}/stats/summary`);
+    const summary = await request(`${cluster.kubelet.url}/stats/summary`);
     expect(summary.status).toBe(200);
     expect(summary.body.kind).toBe('SummaryList');
     expect(summary.body.items.map((s: { node: { nodeName: string } }) => s.node.nodeName)).toEqual(['node-1', 'node-2']);
-    const one = await request(`${kubelet.url}/stats/summary?node=node-2`);
+    const one = await request(`${cluster.kubelet.url}/stats/summary?node=node-2`);
     expect(one.body.node).toMatchObject({ nodeName: 'node-2', cpu: { usageNanoCores: expect.any(Number) }, memory: { workingSetBytes: expect.any(Number) } });
-    expect((await request(`${kubelet.url}/stats/summary?node=node-9`)).status).toBe(404);
+    expect((await request(`${cluster.kubelet.url}/stats/summary?node=node-9`)).status).toBe(404);
   });
 
   it('spreads a Deployment’s load over its ready pods: 1400m over 3 is ~466m each, over 6 ~233m', async () => {
-    await client.resource(deploymentDefinition).create(webDeployment(3));
+    await cluster.client.resource(deploymentDefinition).create(webDeployment(3));
     const three = await webUsage(3, 1400 / 3);
     expect(three.every((cpu) => cpu >= 467)).toBe(true);
-    await client.resource(deploymentDefinition).patch(NS, 'web', { spec: { replicas: 6 } }, { type: 'merge' });
+    await cluster.client.resource(deploymentDefinition).patch(NS, 'web', { spec: { replicas: 6 } }, { type: 'merge' });
     await webUsage(6, 1400 / 6);
   });
 
   it('kubesim load changes the demand and --off removes it, from the next scrape', async () => {
     // The message counts status.readyReplicas, which the controllers update just after the pods.
-    await eventually(async () => expect((await client.resource(deploymentDefinition).get(NS, 'web')).status?.readyReplicas).toBe(6));
+    await eventually(async () => expect((await cluster.client.resource(deploymentDefinition).get(NS, 'web')).status?.readyReplicas).toBe(6));
     const set = await setLoad({ kubeconfig: cluster.kubeconfigPath, namespace: NS, def: deploymentDefinition, name: 'web', cpu: '600m' });
     expect(set).toBe('deployment.apps/web: load set to cpu 600m (spread over 6 ready pods)');
     await webUsage(6, 100);
     const off = await setLoad({ kubeconfig: cluster.kubeconfigPath, namespace: NS, def: deploymentDefinition, name: 'web', off: true });
     expect(off).toBe('deployment.apps/web: load removed');
-    const deployment = await client.resource(deploymentDefinition).get(NS, 'web');
+    const deployment = await cluster.client.resource(deploymentDefinition).get(NS, 'web');
     expect(deployment.metadata.annotations?.['kubesim.io/load-cpu']).toBeUndefined();
     await webUsage(6, 0);
     await setLoad({ kubeconfig: cluster.kubeconfigPath, namespace: NS, def: deploymentDefinition, name: 'web', cpu: '1400m' });
@@ -123,13 +103,13 @@ describe('resource metrics (metrics.k8s.io fed by kubelet-sim)', () => {
   });
 
   it('selects PodMetrics by label, gets one by name, and takes labels from the pod', async () => {
-    await client.resource(podDefinition).create({
+    await cluster.client.resource(podDefinition).create({
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'lone', namespace: NS, labels: { app: 'lone' }, annotations: { 'kubesim.io/cpu': '42m', 'kubesim.io/memory': '100Mi' } },
       spec: { containers: [{ name: 'main', image: 'busybox' }] },
     });
-    const lone = await eventually(() => client.resource(podMetricsDefinition).get(NS, 'lone'), { timeoutMs: 15_000 });
+    const lone = await eventually(() => cluster.client.resource(podMetricsDefinition).get(NS, 'lone'), { timeoutMs: 15_000 });
     expect(lone).toMatchObject({ metadata: { name: 'lone', namespace: NS, labels: { app: 'lone' } }, window: '15s', containers: [{ name: 'main', usage: { cpu: '42m', memory: '100Mi' } }] });
     expect((await podMetrics('app=lone')).items.map((m) => m.metadata.name)).toEqual(['lone']);
     expect((await podMetrics('app=web')).items.every((m) => m.metadata.labels?.['app'] === 'web')).toBe(true);
@@ -137,7 +117,7 @@ describe('resource metrics (metrics.k8s.io fed by kubelet-sim)', () => {
 
   it('lists NodeMetrics: each node’s pods plus its system overhead', async () => {
     const nodes = await eventually(async () => {
-      const items = (await client.resource(nodeMetricsDefinition).list()).items as NodeMetrics[];
+      const items = (await cluster.client.resource(nodeMetricsDefinition).list()).items as NodeMetrics[];
       expect(items.map((n) => n.metadata.name)).toEqual(['node-1', 'node-2']);
       return items;
     });

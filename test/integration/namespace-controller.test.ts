@@ -14,26 +14,23 @@ import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { secretDefinition } from '../../apiserver/api/core/secret.js';
 import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { registerNamespaceController } from '../../controllers/namespace/index.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../../controllers/runtime/clock.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import type { ResourceClient } from '../../controllers/runtime/types.js';
 import { serveWidgets, widgetDefinition } from '../support/custom-kind.js';
 import { eventually } from '../support/eventually.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'team';
 const HOLD = 'example.com/hold';
 
 describe('namespace controller', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
+  const cluster = useTestCluster({ userAgent: 'test' });
   const stops: Array<() => Promise<void>> = [];
 
   beforeEach(async () => {
-    cluster = await startTestCluster();
-    client = createKubeClient({ server: cluster.url, userAgent: 'test' });
     const managerClient = createKubeClient({ server: cluster.url, userAgent: 'test' });
     const manager = createManager({ client: managerClient, clock: createRealClock(), logger: silentLogger, component: 'namespace-controller' });
     registerNamespaceController(manager, { recheckMs: 100 });
@@ -49,12 +46,10 @@ describe('namespace controller', () => {
 
   afterEach(async () => {
     for (const stop of stops.splice(0)) await stop();
-    client.close();
-    await cluster.stop();
   });
 
-  const namespaces = () => client.resource(namespaceDefinition);
-  const api = (def: ResourceDefinition<any>) => client.resource(def) as ResourceClient;
+  const namespaces = () => cluster.client.resource(namespaceDefinition);
+  const api = (def: ResourceDefinition<any>) => cluster.client.resource(def) as ResourceClient;
   const create = (def: ResourceDefinition<any>, object: KubeObject) => api(def).create({ ...object, metadata: { namespace: NS, ...object.metadata } });
   const names = async (def: ResourceDefinition<any>) => (await api(def).list({ namespace: NS })).items.map((o) => o.metadata.name);
 

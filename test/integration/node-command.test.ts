@@ -13,10 +13,9 @@ import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { UsageError } from '../../cli/args.js';
 import { listNodes, node, setNodeKubelet } from '../../cli/commands/node.js';
 import { kubeconfigYaml } from '../../cli/kubeconfig.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../../controllers/runtime/clock.js';
 import { startFakeNode, type FakeNode } from '../support/fake-node.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 /** AdminApi stands in for kubelet-sim's admin API: it records requests and answers `reply`. */
 interface AdminApi {
@@ -50,25 +49,20 @@ async function freePort(): Promise<number> {
 }
 
 describe('kubesim node', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
+  const cluster = useTestCluster({ userAgent: 'test' });
   let admin: AdminApi;
   const fakeNodes: FakeNode[] = [];
 
   beforeEach(async () => {
-    cluster = await startTestCluster();
-    client = createKubeClient({ server: cluster.url, userAgent: 'test' });
     admin = await startAdminApi();
     const clock = createRealClock();
-    fakeNodes.push(await startFakeNode({ client, clock, name: 'node-1', kubeletPort: admin.port }));
-    fakeNodes.push(await startFakeNode({ client, clock, name: 'node-2', kubeletPort: await freePort() }));
+    fakeNodes.push(await startFakeNode({ client: cluster.client, clock, name: 'node-1', kubeletPort: admin.port }));
+    fakeNodes.push(await startFakeNode({ client: cluster.client, clock, name: 'node-2', kubeletPort: await freePort() }));
   });
 
   afterEach(async () => {
     for (const fake of fakeNodes.splice(0)) await fake.close();
     await admin.close();
-    client.close();
-    await cluster.stop();
   });
 
   const kubeconfig = () => cluster.kubeconfigPath;
@@ -84,7 +78,7 @@ describe('kubesim node', () => {
   });
 
   it('says when the kubelet of a node cannot be reached', async () => {
-    const port = (await client.resource(nodeDefinition).get('', 'node-2')).status?.daemonEndpoints?.kubeletEndpoint?.Port;
+    const port = (await cluster.client.resource(nodeDefinition).get('', 'node-2')).status?.daemonEndpoints?.kubeletEndpoint?.Port;
     await expect(setNodeKubelet({ kubeconfig: kubeconfig(), name: 'node-2', action: 'stop' })).rejects.toThrow(
       `cannot reach the kubelet of node-2 at 127.0.0.1:${port}: is its kubelet process running?`,
     );

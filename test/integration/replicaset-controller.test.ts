@@ -4,18 +4,18 @@
  * user would. Kubelets do not exist here, so pods stay unscheduled and tests make them
  * Running and Ready themselves (markPodRunningReady).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { replicaSetDefinition, type ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
 import { registerReplicaSetController } from '../../controllers/replicaset/index.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../../controllers/runtime/clock.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { eventually } from '../support/eventually.js';
 import { markPodRunningReady } from '../support/pods.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 
@@ -24,11 +24,10 @@ interface RunningManager {
 }
 
 describe('ReplicaSet controller', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
+  const cluster = useTestCluster({ userAgent: 'replicaset-controller-test' });
   const managers: RunningManager[] = [];
-  const replicaSets = () => client.resource(replicaSetDefinition);
-  const pods = () => client.resource(podDefinition);
+  const replicaSets = () => cluster.client.resource(replicaSetDefinition);
+  const pods = () => cluster.client.resource(podDefinition);
 
   /** startController runs a fresh Manager with the ReplicaSet controller (no leader election). */
   function startController(): RunningManager {
@@ -71,7 +70,7 @@ describe('ReplicaSet controller', () => {
   const ownedBy = (pod: Pod, rs: ReplicaSet) => pod.metadata.ownerReferences?.some((ref) => ref.uid === rs.metadata.uid && ref.controller) ?? false;
 
   async function eventsAbout(name: string, reason: string): Promise<string[]> {
-    const events = await client.resource(eventDefinition).list({ namespace: NS });
+    const events = await cluster.client.resource(eventDefinition).list({ namespace: NS });
     return events.items.filter((e) => e.involvedObject.name === name && e.reason === reason).map((e) => e.message ?? '');
   }
 
@@ -87,15 +86,8 @@ describe('ReplicaSet controller', () => {
     });
   }
 
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-    client = createKubeClient({ server: cluster.url, userAgent: 'replicaset-controller-test' });
-  });
-
   afterEach(async () => {
     await Promise.all(managers.splice(0).map((manager) => manager.stop()));
-    client.close();
-    await cluster.stop();
   });
 
   it('scales up from 0 to 5 with pods built from the template', async () => {

@@ -15,22 +15,21 @@ import { WatchDecodeError } from '../../controllers/runtime/client/watch-stream.
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import type { Logger, WatchEvent } from '../../controllers/runtime/types.js';
 import { configMap, deployment } from '../support/objects.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
-let cluster: TestCluster;
+const cluster = useTestCluster();
 let client: KubeClient;
 const servers: Server[] = [];
 
-beforeEach(async () => {
-  cluster = await startTestCluster();
+beforeEach(() => {
+  // This client reads the cluster's kubeconfig, as a controller process does.
   const { server, token } = loadKubeconfig(cluster.kubeconfigPath);
   client = createKubeClient({ server, token, userAgent: 'runtime-client-test/0.1' });
+  cluster.defer(() => client.close());
 });
 
-afterEach(async () => {
-  client.close();
+afterEach(() => {
   for (const server of servers.splice(0)) server.close();
-  await cluster.stop();
 });
 
 const cm = (name: string, data: Record<string, string> = { k: 'v' }): ConfigMap => ({ ...configMap(name, { app: 'test' }, data), metadata: { name, namespace: 'default', labels: { app: 'test' } } });

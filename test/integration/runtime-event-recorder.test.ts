@@ -1,43 +1,34 @@
 /** controllers/runtime's event recorder against a real API server: the Event it writes, and
  * repeats aggregated into one Event's count (client-go's EventCorrelator, simplified). */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
 import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { FakeClock } from '../../controllers/runtime/clock.js';
 import { AGGREGATION_WINDOW_MS, createEventRecorder, type HttpEventRecorder } from '../../controllers/runtime/event-recorder.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { createRandom } from '../../controllers/runtime/random.js';
 import type { Logger } from '../../controllers/runtime/types.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
-let cluster: TestCluster;
-let client: KubeClient;
+const cluster = useTestCluster({ userAgent: 'runtime-event-recorder-test' });
 let clock: FakeClock;
 
 const START_MS = Date.parse('2025-03-01T10:00:00.750Z');
 
-beforeEach(async () => {
-  cluster = await startTestCluster();
-  client = createKubeClient({ server: cluster.url, userAgent: 'runtime-event-recorder-test' });
+beforeEach(() => {
   clock = new FakeClock(START_MS);
 });
 
-afterEach(async () => {
-  client.close();
-  await cluster.stop();
-});
-
 function recorder(logger: Logger = silentLogger, maxCachedEvents?: number): HttpEventRecorder {
-  return createEventRecorder({ client, component: 'test-controller', host: 'node-1', clock, logger, maxCachedEvents });
+  return createEventRecorder({ client: cluster.client, component: 'test-controller', host: 'node-1', clock, logger, maxCachedEvents });
 }
 
 async function subject(name = 'web'): Promise<ConfigMap> {
-  return client.resource(configMapDefinition).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
+  return cluster.client.resource(configMapDefinition).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
 }
 
 async function events(namespace = 'default'): Promise<Event[]> {
-  return (await client.resource(eventDefinition).list({ namespace })).items;
+  return (await cluster.client.resource(eventDefinition).list({ namespace })).items;
 }
 
 describe('event recorder', () => {
@@ -105,14 +96,14 @@ describe('event recorder', () => {
     r.event(object, 'Normal', 'Synced', 'ok');
     await r.flush();
     const [first] = await events();
-    await client.resource(eventDefinition).delete('default', first!.metadata.name!);
+    await cluster.client.resource(eventDefinition).delete('default', first!.metadata.name!);
     r.event(object, 'Normal', 'Synced', 'ok');
     await r.flush();
     expect((await events()).map((e) => e.count)).toEqual([2]);
   });
 
   it('files events about cluster-scoped objects in default', async () => {
-    const namespace = await client.forKind('v1', 'Namespace').create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+    const namespace = await cluster.client.forKind('v1', 'Namespace').create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
     const r = recorder();
     r.event(namespace, 'Normal', 'Hello', 'cluster scoped');
     await r.flush();
@@ -136,7 +127,7 @@ describe('event names in deterministic mode', () => {
   /** suffixes records one event on each of `subjects` with a recorder seeded by `seed` and
    * returns the hex part of the Event names it chose. */
   async function suffixes(seed: number, subjects: string[]): Promise<string[]> {
-    const seeded = createEventRecorder({ client, component: 'test-controller', clock, logger: silentLogger, random: createRandom(seed) });
+    const seeded = createEventRecorder({ client: cluster.client, component: 'test-controller', clock, logger: silentLogger, random: createRandom(seed) });
     for (const name of subjects) seeded.event(await subject(name), 'Normal', 'Seeded', `seed ${seed}`);
     await seeded.flush();
     const written = (await events()).filter((e) => e.reason === 'Seeded' && e.message === `seed ${seed}`);

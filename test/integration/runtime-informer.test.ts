@@ -1,9 +1,8 @@
 /** controllers/runtime's informer against a real API server: initial sync, handlers, the
  * lister, re-watch after a dropped connection (nothing lost, no re-list), re-list after
  * compaction (the gap's deletes synthesised), resync, indexers and handler isolation. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { NetworkError } from '../../controllers/runtime/client/http-transport.js';
 import { createRealClock, FakeClock, isAbortError } from '../../controllers/runtime/clock.js';
 import { OWNER_UID_INDEX, indexByOwnerUid } from '../../controllers/runtime/indexers.js';
@@ -11,24 +10,16 @@ import { createInformer, type InformerOptions } from '../../controllers/runtime/
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import type { Clock, DeepReadonly, Informer, ListOptions, Logger, ResourceClient, WatchOptions } from '../../controllers/runtime/types.js';
 import { eventually } from '../support/eventually.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
-let cluster: TestCluster;
-let client: KubeClient;
+const cluster = useTestCluster({ userAgent: 'runtime-informer-test' });
 const stops: Array<() => Promise<void>> = [];
-
-beforeEach(async () => {
-  cluster = await startTestCluster();
-  client = createKubeClient({ server: cluster.url, userAgent: 'runtime-informer-test' });
-});
 
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  client.close();
-  await cluster.stop();
 });
 
-const configMaps = () => client.resource(configMapDefinition);
+const configMaps = () => cluster.client.resource(configMapDefinition);
 const cm = (name: string, extra: Partial<ConfigMap['metadata']> = {}): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...extra }, data: { k: name } });
 
 /** GatedClient counts lists and watches, and can hold new watches back (gate closed) so a

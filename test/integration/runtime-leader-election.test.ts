@@ -2,26 +2,17 @@
  * take-over after the leader stops renewing, and a leader that finds the lease taken. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../../controllers/runtime/clock.js';
 import { createLeaderElector, microTime, type LeaderElector } from '../../controllers/runtime/leader-election.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { eventually } from '../support/eventually.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
-let cluster: TestCluster;
-let client: KubeClient;
+const cluster = useTestCluster({ userAgent: 'runtime-leader-election-test' });
 const stops: Array<() => Promise<void>> = [];
-
-beforeEach(async () => {
-  cluster = await startTestCluster();
-  client = createKubeClient({ server: cluster.url, userAgent: 'runtime-leader-election-test' });
-});
 
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  client.close();
-  await cluster.stop();
 });
 
 /** Short timings so a take-over happens within a test: the lease lasts 1s. */
@@ -37,7 +28,7 @@ interface Candidate {
 }
 
 function candidate(identity: string): Candidate {
-  const elector = createLeaderElector({ client, name: 'test-lock', identity, clock: createRealClock(), logger: silentLogger, ...TIMING });
+  const elector = createLeaderElector({ client: cluster.client, name: 'test-lock', identity, clock: createRealClock(), logger: silentLogger, ...TIMING });
   const abort = new AbortController();
   let leaderSignal: AbortSignal | undefined;
   const done = elector.run(abort.signal, {
@@ -57,7 +48,7 @@ function candidate(identity: string): Candidate {
   return { elector, stop, leaderSignal: () => leaderSignal };
 }
 
-const lease = () => client.resource(leaseDefinition).get('kube-system', 'test-lock');
+const lease = () => cluster.client.resource(leaseDefinition).get('kube-system', 'test-lock');
 
 beforeEach(() => {
   timeline.leaders.clear();
@@ -93,13 +84,13 @@ describe('leader election', () => {
     await eventually(() => expect(a.elector.isLeader()).toBe(true));
     const current = await lease();
     const stolen: Lease = { ...current, spec: { ...current.spec, holderIdentity: 'thief', leaseDurationSeconds: 3600, renewTime: microTime(Date.now()) } };
-    await eventually(async () => void (await client.resource(leaseDefinition).update({ ...(await lease()), spec: stolen.spec })));
+    await eventually(async () => void (await cluster.client.resource(leaseDefinition).update({ ...(await lease()), spec: stolen.spec })));
     await eventually(() => expect(a.leaderSignal()?.aborted).toBe(true));
     expect(a.elector.isLeader()).toBe(false);
     expect(timeline.log).toEqual(['a started', 'a stopped']);
   });
 
   it('rejects timings that cannot work', () => {
-    expect(() => createLeaderElector({ client, name: 'x', identity: 'a', clock: createRealClock(), logger: silentLogger, leaseDurationMs: 1000, renewDeadlineMs: 1000 })).toThrow(RangeError);
+    expect(() => createLeaderElector({ client: cluster.client, name: 'x', identity: 'a', clock: createRealClock(), logger: silentLogger, leaseDurationMs: 1000, renewDeadlineMs: 1000 })).toThrow(RangeError);
   });
 });

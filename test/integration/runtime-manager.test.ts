@@ -1,36 +1,27 @@
 /** controllers/runtime's manager against a real API server: shared informers synced before
  * runnables start, clean stop on abort, runnable failures, and leader election (only the
  * leader runs its runnables; a lost lease ends start()). */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
 import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../../controllers/runtime/clock.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { microTime } from '../../controllers/runtime/leader-election.js';
 import { createManager, type Manager, type ManagerOptions } from '../../controllers/runtime/manager.js';
 import type { Runnable } from '../../controllers/runtime/types.js';
 import { eventually } from '../support/eventually.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
-let cluster: TestCluster;
-let client: KubeClient;
+const cluster = useTestCluster({ userAgent: 'runtime-manager-test' });
 const stops: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  cluster = await startTestCluster();
-  client = createKubeClient({ server: cluster.url, userAgent: 'runtime-manager-test' });
-});
 
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  client.close();
-  await cluster.stop();
 });
 
 function manager(overrides: Partial<ManagerOptions> = {}): Manager {
-  return createManager({ client, clock: createRealClock(), logger: silentLogger, component: 'test-manager', ...overrides });
+  return createManager({ client: cluster.client, clock: createRealClock(), logger: silentLogger, component: 'test-manager', ...overrides });
 }
 
 function start(m: Manager): { abort: AbortController; done: Promise<unknown> } {
@@ -62,7 +53,7 @@ const cm = (name: string): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', 
 
 describe('manager', () => {
   it('starts runnables after the informers synced, shares informers, and stops cleanly', async () => {
-    await client.resource(configMapDefinition).create(cm('a'));
+    await cluster.client.resource(configMapDefinition).create(cm('a'));
     const m = manager();
     const informer = m.informer(configMapDefinition, { namespace: 'default' });
     expect(m.informer(configMapDefinition, { namespace: 'default' })).toBe(informer);
@@ -74,13 +65,13 @@ describe('manager', () => {
     await eventually(() => expect(r.started).toBe(true));
     expect(seenAtStart).toEqual(['a']);
     expect(() => m.add(runnable())).toThrow(/before starting/);
-    await client.resource(configMapDefinition).create(cm('b'));
+    await cluster.client.resource(configMapDefinition).create(cm('b'));
     await eventually(() => expect(informer.lister.list()).toHaveLength(2));
     m.recorder().event(informer.lister.get('default', 'a')!, 'Normal', 'Seen', 'by the manager');
     abort.abort();
     expect(await done).toBe('resolved');
     expect(r.stopped).toBe(true);
-    const events = await client.resource(eventDefinition).list({ namespace: 'default' });
+    const events = await cluster.client.resource(eventDefinition).list({ namespace: 'default' });
     expect(events.items.map((e) => `${e.source?.component} ${e.reason}`)).toEqual(['test-manager Seen']);
   });
 
@@ -105,7 +96,7 @@ describe('manager', () => {
     const one = start(first);
     await eventually(() => expect(r1.started).toBe(true));
     const two = start(second);
-    const leases = client.resource(leaseDefinition);
+    const leases = cluster.client.resource(leaseDefinition);
     await eventually(async () => expect((await leases.get('kube-system', 'test-manager')).spec?.holderIdentity).toBe('one'));
     expect(r2.started).toBe(false);
 

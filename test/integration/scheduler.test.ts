@@ -3,18 +3,17 @@
  * watches); nodes and pods created through the API as a kubelet and a user would. No
  * kubelets run, so bound pods stay Pending; only placement is checked.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../../controllers/runtime/clock.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
 import { LAST_DECISION_ANNOTATION, type Decision } from '../../scheduler/explain.js';
 import { runScheduler } from '../../scheduler/main.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
 import { eventually } from '../support/eventually.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 
@@ -51,11 +50,10 @@ function requesting(cpu: string): Partial<Pod['spec']> {
 }
 
 describe('scheduler', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
+  const cluster = useTestCluster({ userAgent: 'scheduler-test' });
   let stopScheduler: (() => Promise<void>) | undefined;
-  const pods = () => client.resource(podDefinition);
-  const nodes = () => client.resource(nodeDefinition);
+  const pods = () => cluster.client.resource(podDefinition);
+  const nodes = () => cluster.client.resource(nodeDefinition);
 
   async function startScheduler(): Promise<Scheduler> {
     const abort = new AbortController();
@@ -82,7 +80,7 @@ describe('scheduler', () => {
   }
 
   async function eventMessages(name: string, reason: string): Promise<string[]> {
-    const events = await client.resource(eventDefinition).list({ namespace: NS });
+    const events = await cluster.client.resource(eventDefinition).list({ namespace: NS });
     return events.items.filter((e) => e.involvedObject.name === name && e.reason === reason).map((e) => e.message ?? '');
   }
 
@@ -99,16 +97,9 @@ describe('scheduler', () => {
 
   const decisionOf = (p: Pod): Decision => JSON.parse(p.metadata.annotations?.[LAST_DECISION_ANNOTATION] ?? '{}') as Decision;
 
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-    client = createKubeClient({ server: cluster.url, userAgent: 'scheduler-test' });
-  });
-
   afterEach(async () => {
     await stopScheduler?.();
     stopScheduler = undefined;
-    client.close();
-    await cluster.stop();
   });
 
   it('binds a pod through pods/binding and explains the choice', async () => {

@@ -3,9 +3,9 @@
  * released on delete, headless and ExternalName services, requested IPs and node ports
  * checked (422 when taken or out of range), node ports allocated from 30000-32767.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const SERVICES = '/api/v1/namespaces/default/services';
 
@@ -14,16 +14,9 @@ function service(name: string, spec: Record<string, unknown> = {}): Record<strin
 }
 
 describe('Service allocation', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster({ lifetime: 'file' });
   const create = (body: Record<string, unknown>) => request(`${cluster.url}${SERVICES}`, { method: 'POST', body });
   const remove = (name: string) => request(`${cluster.url}${SERVICES}/${name}`, { method: 'DELETE' });
-
-  beforeAll(async () => {
-    cluster = await startTestCluster();
-  });
-  afterAll(async () => {
-    await cluster?.stop();
-  });
 
   it('gives every Service its own cluster IP from the service CIDR', async () => {
     const ips: string[] = [];

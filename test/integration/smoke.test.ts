@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { describe, expect, it } from 'vitest';
+import { useTestCluster } from '../support/use-test-cluster.js';
 import { request } from '../support/http.js';
 
 describe('test cluster', () => {
-  let cluster: TestCluster;
-  beforeEach(async () => {
-    cluster = await startTestCluster();
-  });
-  afterEach(async () => {
-    await cluster.stop();
-  });
+  const cluster = useTestCluster();
 
   it('serves the bootstrapped namespaces and the kubernetes service', async () => {
     const namespaces = await request(`${cluster.url}/api/v1/namespaces`);

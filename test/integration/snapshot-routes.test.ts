@@ -13,6 +13,7 @@ import { cronTab, cronTabCrd, createCrd } from '../support/crds.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 import { openWatch } from '../support/watch-client.js';
 
 const SNAPSHOT = '/apis/kubesim.io/v1alpha1/snapshot';
@@ -21,7 +22,7 @@ const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 const configMap = (name: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
 
 describe('cluster snapshots over HTTP', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster({ lifetime: 'file' });
   const url = (path: string) => `${cluster.url}${path}`;
   const save = async () => {
     const response = await request(url(SNAPSHOT));
@@ -30,13 +31,6 @@ describe('cluster snapshots over HTTP', () => {
   };
   const restore = (body: unknown) => request(url(`${SNAPSHOT}/restore`), { method: 'POST', body });
   const configMaps = async () => (await request(url(CONFIGMAPS))).body.items as Array<{ metadata: Record<string, string>; data: unknown }>;
-
-  beforeAll(async () => {
-    cluster = await startTestCluster();
-  });
-  afterAll(async () => {
-    await cluster?.stop();
-  });
 
   it('GET answers a ClusterSnapshot of every stored object at the current revision', async () => {
     await request(url(CONFIGMAPS), { method: 'POST', body: configMap('listed', { a: '1' }) });
@@ -161,17 +155,15 @@ describe('snapshots with custom resources', () => {
 });
 
 describe('kubesim snapshot save|restore', () => {
-  let cluster: TestCluster;
+  const cluster = useTestCluster({ lifetime: 'file' });
   const lines: string[] = [];
   const run = (...argv: string[]) => snapshot([...argv, '--kubeconfig', cluster.kubeconfigPath]);
 
   beforeAll(async () => {
-    cluster = await startTestCluster();
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
   });
   afterAll(async () => {
     vi.restoreAllMocks();
-    await cluster?.stop();
   });
 
   it('saves the cluster to a file and restores it, printing counts', async () => {

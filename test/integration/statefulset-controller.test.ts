@@ -6,21 +6,15 @@
  * `kubectl rollout status/history/undo statefulset` with the real kubectl.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { controllerRevisionDefinition } from '../../apiserver/api/apps/controller-revision.js';
 import { statefulSetDefinition, type StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
 import { persistentVolumeDefinition } from '../../apiserver/api/core/persistent-volume.js';
 import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
 import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import { runControllers } from '../../controllers/run-controllers.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../controllers/runtime/clock.js';
-import { silentLogger } from '../../controllers/runtime/logger.js';
-import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
-import { runScheduler } from '../../scheduler/main.js';
 import { eventually } from '../support/eventually.js';
 import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
 const SPEED = 10;
@@ -44,33 +38,19 @@ function webSet(name: string, over: Partial<StatefulSet['spec']> = {}): Stateful
 const isReady = (pod: Pod) => pod.status?.phase === 'Running' && pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
 describe('statefulset controller', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
-  let kubelet: RunningKubelet;
-  const stop = new AbortController();
-  let components: Promise<unknown>;
-  const sets = () => client.resource(statefulSetDefinition);
-  const pods = () => client.resource(podDefinition);
+  const cluster = useTestCluster({
+    lifetime: 'file',
+    speed: SPEED,
+    userAgent: 'statefulset-test/0.1',
+    nodes: 2,
+    controllers: ['statefulset', 'persistentvolume-binder', 'garbage-collector'],
+    scheduler: true,
+  });
+  const sets = () => cluster.client.resource(statefulSetDefinition);
+  const pods = () => cluster.client.resource(podDefinition);
   const podsOf = async (app: string) => (await pods().list({ namespace: NS, labelSelector: `app=${app}` })).items.filter((p) => !p.metadata.deletionTimestamp);
   const names = (items: Pod[]) => items.map((p) => p.metadata.name ?? '').sort();
 
-  beforeAll(async () => {
-    const clock = createRealClock({ speed: SPEED });
-    cluster = await startTestCluster({ now: () => clock.now() });
-    client = createKubeClient({ server: cluster.url, userAgent: 'statefulset-test/0.1' });
-    kubelet = await startKubelet({ server: cluster.url, nodes: 2, clock, logger: silentLogger, signal: stop.signal });
-    components = Promise.all([
-      runControllers({ server: cluster.url, names: ['statefulset', 'persistentvolume-binder', 'garbage-collector'], clock, logger: silentLogger, signal: stop.signal }),
-      runScheduler({ server: cluster.url, clock, logger: silentLogger, signal: stop.signal }),
-    ]);
-  });
-
-  afterAll(async () => {
-    stop.abort();
-    await Promise.all([kubelet?.done, components]);
-    client?.close();
-    await cluster?.stop();
-  });
 
   /** settled waits until the set reports every replica ready at its update revision. */
   const settled = (name: string, replicas: number) =>
@@ -106,9 +86,9 @@ describe('statefulset controller', () => {
     expect(web1.metadata.labels).toMatchObject({ 'statefulset.kubernetes.io/pod-name': 'web-1', 'apps.kubernetes.io/pod-index': '1' });
     expect(web1.spec).toMatchObject({ hostname: 'web-1', subdomain: 'nginx' });
     await eventually(async () => {
-      const claims = (await client.resource(persistentVolumeClaimDefinition).list({ namespace: NS })).items;
+      const claims = (await cluster.client.resource(persistentVolumeClaimDefinition).list({ namespace: NS })).items;
       expect(claims.map((c) => [c.metadata.name, c.status?.phase]).sort()).toEqual([['www-web-0', 'Bound'], ['www-web-1', 'Bound'], ['www-web-2', 'Bound']]);
-      const volume = await client.resource(persistentVolumeDefinition).get('', claims[0]!.spec.volumeName ?? '');
+      const volume = await cluster.client.resource(persistentVolumeDefinition).get('', claims[0]!.spec.volumeName ?? '');
       expect(volume.spec).toMatchObject({ capacity: { storage: '1Gi' }, storageClassName: 'standard', claimRef: { name: claims[0]!.metadata.name } });
       expect(volume.status?.phase).toBe('Bound');
     });
@@ -141,7 +121,7 @@ describe('statefulset controller', () => {
     expect(set.status?.currentRevision).toBe(before.status?.currentRevision);
     const images = Object.fromEntries((await podsOf('web')).map((p) => [p.metadata.name, p.spec.containers[0]?.image]));
     expect(images).toEqual({ 'web-0': 'nginx:1.25', 'web-1': 'nginx:1.27', 'web-2': 'nginx:1.27' });
-    const revisions = (await client.resource(controllerRevisionDefinition).list({ namespace: NS })).items;
+    const revisions = (await cluster.client.resource(controllerRevisionDefinition).list({ namespace: NS })).items;
     expect(revisions.map((r) => r.revision).sort()).toEqual([1, 2]);
   });
 
@@ -191,7 +171,7 @@ describe('statefulset controller', () => {
     await eventually(async () => expect(names(await podsOf('db'))).toEqual(['db-0', 'db-1', 'db-2']), { timeoutMs: 5_000 });
     await settled('db', 3);
     await sets().patch(NS, 'db', { spec: { replicas: 1 } }, { type: 'merge' });
-    const claimNames = async () => (await client.resource(persistentVolumeClaimDefinition).list({ namespace: NS, labelSelector: 'app=db' })).items.map((c) => c.metadata.name).sort();
+    const claimNames = async () => (await cluster.client.resource(persistentVolumeClaimDefinition).list({ namespace: NS, labelSelector: 'app=db' })).items.map((c) => c.metadata.name).sort();
     await eventually(
       async () => {
         expect(await claimNames()).toEqual(['www-db-0']);

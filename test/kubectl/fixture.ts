@@ -2,7 +2,7 @@
  * Shared setup for the kubectl suite: one test cluster per describe block (one per kubectl
  * binary), a kubectl cache dir reused within it, and small wrappers over runKubectl.
  */
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { join } from 'node:path';
 import {
   needsOpenApiV2,
@@ -14,7 +14,8 @@ import {
   type KubectlResult,
   type KubectlWatch,
 } from '../support/kubectl.js';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
+import type { TestCluster } from '../support/test-cluster.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 export type CallOptions = Pick<KubectlOptions, 'stdin' | 'env' | 'timeoutMs'>;
 
@@ -33,20 +34,13 @@ export interface KubectlFixture {
 
 /** useKubectlCluster starts a cluster in beforeAll and stops it (and stray watches) in afterAll. */
 export function useKubectlCluster(binary: KubectlBinary): KubectlFixture {
-  let cluster: TestCluster | undefined;
-  const options = (extra: CallOptions = {}): KubectlOptions => {
-    if (!cluster) throw new Error('the test cluster is not running');
-    return { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, 'kubectl-cache'), ...extra };
-  };
-  beforeAll(async () => {
-    cluster = await startTestCluster();
-  });
+  const cluster = useTestCluster({ lifetime: 'file' });
+  const options = (extra: CallOptions = {}): KubectlOptions => ({ kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, 'kubectl-cache'), ...extra });
   afterEach(async () => {
     await stopKubectlWatches();
   });
   afterAll(async () => {
     await stopKubectlWatches();
-    await cluster?.stop();
   });
   const run = (args: string[], extra?: CallOptions) => runKubectl(binary, withValidation(binary, args), options(extra));
   const ok = async (args: string[], extra?: CallOptions) => {
@@ -57,10 +51,7 @@ export function useKubectlCluster(binary: KubectlBinary): KubectlFixture {
     return result;
   };
   return {
-    cluster: () => {
-      if (!cluster) throw new Error('the test cluster is not running');
-      return cluster;
-    },
+    cluster: () => cluster.testCluster,
     run,
     ok,
     json: async (args) => JSON.parse((await ok(['get', ...args, '-o', 'json'])).stdout),

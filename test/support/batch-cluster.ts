@@ -2,23 +2,21 @@
  * startBatchCluster: a real API server with kubelet-sim (2 nodes), the scheduler and the
  * given controllers, all in this process on one fast real clock — what the Job and CronJob
  * integration tests run against. `startControllers` starts another set (with its own stop)
- * for tests that stop and restart a loop.
+ * for tests that stop and restart a loop. A describe block that wants one for all its tests
+ * passes batchClusterOptions to useTestCluster.
  */
-import { runControllers } from '../../controllers/run-controllers.js';
 import type { ControllerName } from '../../controllers/catalog.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
-import { silentLogger } from '../../controllers/runtime/logger.js';
-import { startKubelet } from '../../kubelet-sim/kubelet.js';
-import { runScheduler } from '../../scheduler/main.js';
-import { startTestCluster, type TestCluster } from './test-cluster.js';
+import type { TestCluster } from './test-cluster.js';
+import { startClusterWith, type ClusterWithOptions, type RunningControllers } from './use-test-cluster.js';
 
 /** BatchCluster is a running cluster; stop() ends every component and the server. */
 export interface BatchCluster {
   cluster: TestCluster;
   client: KubeClient;
   clock: RealClock;
-  startControllers(names: ControllerName[]): { stop(): Promise<void> };
+  startControllers(names: ControllerName[]): RunningControllers;
   stop(): Promise<void>;
 }
 
@@ -29,37 +27,13 @@ export function clockAt(nowMs: number, speed: number): RealClock {
   return createRealClock({ speed, originMs: (nowMs - wall * speed) / (1 - speed) });
 }
 
+/** batchClusterOptions are the useTestCluster options of a batch cluster running `names` on `clock`. */
+export function batchClusterOptions(options: { names: ControllerName[]; clock: RealClock }): ClusterWithOptions {
+  return { realClock: options.clock, userAgent: 'batch-test/0.1', nodes: 2, kubelet: { recordEvents: false }, controllers: options.names, scheduler: true };
+}
+
 /** startBatchCluster starts the cluster (controllers `names` run until stop()). */
 export async function startBatchCluster(options: { names: ControllerName[]; clock: RealClock }): Promise<BatchCluster> {
-  const { clock } = options;
-  const cluster = await startTestCluster({ now: () => clock.now() });
-  const client = createKubeClient({ server: cluster.url, userAgent: 'batch-test/0.1' });
-  const stopAll = new AbortController();
-  const kubelet = await startKubelet({ server: cluster.url, nodes: 2, clock, logger: silentLogger, recordEvents: false, signal: stopAll.signal });
-  const running: Array<Promise<unknown>> = [kubelet.done, runScheduler({ server: cluster.url, clock, logger: silentLogger, signal: stopAll.signal })];
-  const startControllers = (names: ControllerName[]) => {
-    const stop = new AbortController();
-    const done = runControllers({ server: cluster.url, names, clock, logger: silentLogger, signal: stop.signal });
-    running.push(done);
-    return {
-      stop: async () => {
-        stop.abort();
-        await done;
-      },
-    };
-  };
-  const main = startControllers(options.names);
-  return {
-    cluster,
-    client,
-    clock,
-    startControllers,
-    async stop() {
-      await main.stop();
-      stopAll.abort();
-      await Promise.allSettled(running);
-      client.close();
-      await cluster.stop();
-    },
-  };
+  const handle = await startClusterWith(batchClusterOptions(options));
+  return { cluster: handle.testCluster, client: handle.client, clock: handle.clock, startControllers: handle.startControllers, stop: handle.stop };
 }

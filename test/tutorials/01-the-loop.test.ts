@@ -2,10 +2,10 @@
  * docs/tutorials/01-the-loop.md, run as written: delete a pod of a Deployment, and the trace
  * and the history name the replicaset loop and the event that woke it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseTable, parseTables } from './tables.js';
 import { find, one, parseTrace, render } from './trace-tree.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput } from './tutorial.js';
+import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput } from './tutorial.js';
 
 const steps = tutorialSteps('01-the-loop.md');
 
@@ -13,13 +13,7 @@ const steps = tutorialSteps('01-the-loop.md');
 const output = (results: CommandResult[], prefix: string): string => commandOutput(results, prefix);
 
 describe('tutorial 01: the loop', () => {
-  let cluster: TutorialCluster;
-  beforeAll(async () => {
-    cluster = await startTutorialCluster();
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const cluster = useTutorialCluster();
 
   it('replaces a deleted pod, and the trace and history say the replicaset loop did it', async () => {
     expect(steps.map((s) => s.heading)).toEqual([

@@ -3,10 +3,10 @@
  * trace shows each link of the chain the loops close — deployment → replicaset → scheduler →
  * kubelet → status back up — then a stopped replicaset loop breaks the chain until it returns.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseTable } from './tables.js';
 import { find, one, parseTrace, render, type TraceLine } from './trace-tree.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput } from './tutorial.js';
+import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput } from './tutorial.js';
 
 const steps = tutorialSteps('02-the-cascade.md');
 
@@ -20,13 +20,7 @@ function isBelow(line: TraceLine, ancestor: TraceLine): boolean {
 }
 
 describe('tutorial 02: the cascade', () => {
-  let cluster: TutorialCluster;
-  beforeAll(async () => {
-    cluster = await startTutorialCluster();
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const cluster = useTutorialCluster();
 
   it('closes the chain loop by loop, and waits for a stopped loop without losing the desired state', async () => {
     expect(steps.map((s) => s.heading)).toEqual([

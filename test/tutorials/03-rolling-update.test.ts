@@ -3,10 +3,10 @@
  * update completes; a release whose pods never get Ready stalls, and `kubectl rollout status`
  * fails with ProgressDeadlineExceeded; `kubectl rollout undo` converges back.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseTable, type Row } from './tables.js';
 import { find, one, parseTrace, render } from './trace-tree.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandResult } from './tutorial.js';
+import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandResult } from './tutorial.js';
 
 const steps = tutorialSteps('03-rolling-update.md');
 
@@ -26,13 +26,7 @@ function byImage(rows: Row[]): Record<string, Row> {
 const CONDITIONS = "kubectl get deployment web -o jsonpath='{range .status.conditions[*]}";
 
 describe('tutorial 03: a rolling update', () => {
-  let cluster: TutorialCluster;
-  beforeAll(async () => {
-    cluster = await startTutorialCluster(['--speed', '10']);
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const cluster = useTutorialCluster(['--speed', '10']);
 
   it('rolls out, stalls at the progress deadline, and rolls back', async () => {
     expect(steps.map((s) => s.heading)).toEqual([

@@ -3,10 +3,10 @@
  * stopped, a scale and a delete change nothing but the ReplicaSet's spec; started again, the
  * loop converges in one reconcile from what it lists; killed, it is restarted and does the same.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable, parseTables, type Row } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput } from './tutorial.js';
+import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput } from './tutorial.js';
 
 const steps = tutorialSteps('04-level-triggered-recovery.md');
 
@@ -34,13 +34,7 @@ function expectRunningPods(pods: Row[], count: number): void {
 }
 
 describe('tutorial 04: level-triggered recovery', () => {
-  let cluster: TutorialCluster;
-  beforeAll(async () => {
-    cluster = await startTutorialCluster();
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const cluster = useTutorialCluster();
 
   it('converges from the current state after a stop and after a kill', async () => {
     expect(steps.map((s) => s.heading)).toEqual([

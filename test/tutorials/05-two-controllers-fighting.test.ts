@@ -6,11 +6,11 @@
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable } from './tables.js';
 import { find, one, parseTrace, render } from './trace-tree.js';
-import { startTutorialCluster, TUTORIALS_DIR, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput, commandResult } from './tutorial.js';
+import { useTutorialCluster, TUTORIALS_DIR, tutorialSteps, type CommandResult, type Step, commandOutput, commandResult } from './tutorial.js';
 
 const steps = tutorialSteps('05-two-controllers-fighting.md');
 const MANIFEST = 'docs/examples/hpa.yaml';
@@ -32,16 +32,12 @@ interface HistoryItem {
 }
 
 describe('tutorial 05: two controllers fighting', () => {
-  let cluster: TutorialCluster;
-  beforeAll(async () => {
-    cluster = await startTutorialCluster(['--speed', '20']);
+  const cluster = useTutorialCluster(['--speed', '20']);
+  beforeAll(() => {
     // The page is followed from the repository root, where the manifest is.
     const dir = dirname(cluster.kubeconfig);
     mkdirSync(join(dir, 'docs/examples'), { recursive: true });
     copyFileSync(resolve(TUTORIALS_DIR, '..', 'examples/hpa.yaml'), join(dir, MANIFEST));
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
   });
 
   /** Every change of the Deployment's spec.replicas, as `who old→new`. */

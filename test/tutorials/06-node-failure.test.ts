@@ -3,9 +3,9 @@
  * Unknown and tainted after the grace period, its pods turn not Ready and are evicted after
  * their 300 s toleration and replaced on the other nodes; back, it is untainted and new pods use it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseTable, type Row } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput } from './tutorial.js';
+import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput } from './tutorial.js';
 
 const steps = tutorialSteps('06-node-failure.md');
 
@@ -36,13 +36,7 @@ interface NodeCondition {
 const UNREACHABLE = 'node.kubernetes.io/unreachable:NoSchedule,node.kubernetes.io/unreachable:NoExecute';
 
 describe('tutorial 06: node failure', () => {
-  let cluster: TutorialCluster;
-  beforeAll(async () => {
-    cluster = await startTutorialCluster(['--speed', '20']);
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const cluster = useTutorialCluster(['--speed', '20']);
 
   it('evicts the pods of a silent node, replaces them elsewhere, and untaints it when it is back', async () => {
     expect(steps.map((s) => s.heading)).toEqual([

@@ -5,10 +5,10 @@
  * the Deployment's history in cluster time, which is what `kubesim watch deployment/web` prints
  * in the page's second terminal.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput, onlyCommands } from './tutorial.js';
+import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput, onlyCommands } from './tutorial.js';
 
 const steps = tutorialSteps('07-hpa-behavior.md');
 const SPEED = 20;
@@ -24,13 +24,7 @@ function cpuPercent(targets: string | undefined): number {
 }
 
 describe('tutorial 07: HPA behavior', () => {
-  let cluster: TutorialCluster;
-  beforeAll(async () => {
-    cluster = await startTutorialCluster(['--speed', String(SPEED)]);
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const cluster = useTutorialCluster(['--speed', String(SPEED)]);
 
   /** Runs a one-command step until `check` passes on its table (time-driven: HPA syncs, scrapes). */
   const untilTable = (step: Step, check: (rows: ReturnType<typeof parseTable>) => void, timeoutMs = 20_000) =>

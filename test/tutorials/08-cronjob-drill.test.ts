@@ -4,11 +4,11 @@
  * through a second copy of the cronjob loop (the page's second terminal, spawned here), a
  * minute with the loop stopped (caught up when it starts) and a restart inside a minute.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { spawnKubesim, type KubesimProcess } from '../support/processes.js';
 import { parseTable, type Row } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandResult, onlyCommands } from './tutorial.js';
+import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandResult, onlyCommands } from './tutorial.js';
 
 const steps = tutorialSteps('08-cronjob-drill.md');
 
@@ -28,14 +28,10 @@ function minuteOf(name: string | undefined): number {
 const range = (first: number, count: number) => Array.from({ length: count }, (_, i) => first + i);
 
 describe('tutorial 08: the CronJob drill', () => {
-  let cluster: TutorialCluster;
+  const cluster = useTutorialCluster(['--clock', 'virtual']);
   let secondCopy: KubesimProcess | undefined;
-  beforeAll(async () => {
-    cluster = await startTutorialCluster(['--clock', 'virtual']);
-  }, 60_000);
   afterAll(async () => {
     await secondCopy?.stop();
-    await cluster?.stop();
   });
 
   /** Runs the step, then checks the minutes of the Jobs its `kubectl get jobs` lists; if they

@@ -7,10 +7,10 @@
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandOutput } from './tutorial.js';
+import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput } from './tutorial.js';
 
 const steps = tutorialSteps('09-write-your-own-controller.md');
 const REPO = resolve(import.meta.dirname, '../..');
@@ -47,13 +47,9 @@ async function startController(kubeconfig: string): Promise<ControllerRun> {
 const running = new Set<ControllerRun>();
 
 describe('tutorial 09: write your own controller', () => {
-  let cluster: TutorialCluster;
-  beforeAll(async () => {
-    cluster = await startTutorialCluster();
-  }, 60_000);
+  const cluster = useTutorialCluster();
   afterAll(async () => {
     await Promise.all([...running].map((run) => run.interrupt()));
-    await cluster?.stop();
   });
 
   /** The controller prints a line just after its write returns, a moment after kubectl can see it. */

@@ -11,6 +11,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { requireKubectl } from '../support/kubectl.js';
 import { KUBESIM_BIN, spawnKubesim, type KubesimProcess } from '../support/processes.js';
 
@@ -103,6 +104,38 @@ export async function startTutorialCluster(args: string[] = []): Promise<Tutoria
   };
   await cluster.run({ heading: 'start', commands: ['kubesim settle --timeout 60s'] });
   return cluster;
+}
+
+/**
+ * useTutorialCluster starts the tutorial's cluster once for the enclosing describe block
+ * (beforeAll, with a minute to settle) and stops it afterwards; the handle reads the running one.
+ */
+export function useTutorialCluster(args: string[] = []): TutorialCluster {
+  let current: TutorialCluster | undefined;
+  beforeAll(async () => {
+    current = await startTutorialCluster(args);
+  }, 60_000);
+  afterAll(async () => {
+    await current?.stop();
+  });
+  const running = (): TutorialCluster => {
+    if (!current) throw new Error('the tutorial cluster is not running');
+    return current;
+  };
+  return {
+    get kubeconfig() {
+      return running().kubeconfig;
+    },
+    get url() {
+      return running().url;
+    },
+    get process() {
+      return running().process;
+    },
+    sh: (command) => running().sh(command),
+    run: (step) => running().run(step),
+    stop: () => running().stop(),
+  };
 }
 
 /** commandResult finds the result of the first (or last) command of `results` starting with

@@ -9,7 +9,7 @@ import { typeMetaFields } from '../meta.js';
 import { column, ageColumn, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid } from '../validation.js';
-import { APPS_V1 } from './replica-set.js';
+import { APPS_V1 } from './apps-v1.js';
 
 export const ControllerRevisionSchema = z
   .object({

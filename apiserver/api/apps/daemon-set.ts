@@ -6,15 +6,18 @@
  * It is the only writer of `status`; `kubectl rollout status daemonset/x` reads that status.
  */
 import { z } from 'zod';
-import { defaultPodSpec, PodTemplateSpecSchema } from '../core/pod-spec.js';
+import { PodTemplateSpecSchema } from '../core/pod-spec.js';
+import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { enumOf } from '../core/schema-helpers.js';
 import { formatLabelSelector } from '../labels.js';
 import { IntOrStringSchema, LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey, retainKeys } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
-import type { ResourceDefinition } from '../resource-definition.js';
-import { validateDaemonSet } from './daemon-set-validation.js';
-import { APPS_V1 } from './replica-set.js';
+import type { FieldError, ResourceDefinition } from '../resource-definition.js';
+import { forbidden, invalid, notSupported, validateNonnegativeField } from '../validation.js';
+import { APPS_V1 } from './apps-v1.js';
+import { intOrPercentValue, type IntOrString, percentValue, validateIntOrPercent } from './int-or-percent.js';
+import { validateImmutableSelector, validateSelectorAndTemplate } from './pod-template-validation.js';
 import { workloadWideColumns } from './workload-columns.js';
 
 export const RollingUpdateDaemonSetSchema = z
@@ -59,7 +62,8 @@ export const DaemonSetConditionSchema = z
   })
   .meta({ id: `${APPS_V1}.DaemonSetCondition`, description: 'DaemonSetCondition describes the state of a DaemonSet at a certain point.' });
 
-const count = (description: string) => z.number().int().describe(description);
+/** The four counts Kubernetes always serves (int32 without omitempty): 0 until the controller counts. */
+const count = (description: string) => z.number().int().default(0).describe(description);
 
 export const DaemonSetStatusSchema = z
   .object({
@@ -115,6 +119,57 @@ function nodeSelectorText(ds: DaemonSet): string {
 
 const statusColumn = (name: string, read: (s: Partial<DaemonSetStatus>) => number | undefined, description: string) =>
   column(name, (ds: DaemonSet) => read(ds.status ?? {}) ?? 0, { type: 'integer', description });
+
+/*
+ * DaemonSet validation after Kubernetes' ValidateDaemonSetSpec: the selector and template a
+ * ReplicaSet's must satisfy, the update strategy (RollingUpdate's maxUnavailable/maxSurge or
+ * OnDelete), minReadySeconds and revisionHistoryLimit. Messages and paths are Kubernetes'.
+ */
+
+type UpdateStrategy = NonNullable<DaemonSet['spec']['updateStrategy']>;
+
+/** validateDaemonSet checks a defaulted DaemonSet (pure); `old` is set on update, where the
+ * selector must not change. */
+export function validateDaemonSet(ds: DaemonSet, old?: DaemonSet): FieldError[] {
+  const { spec } = ds;
+  return [
+    ...validateSelectorAndTemplate(spec),
+    ...validateUpdateStrategy(spec.updateStrategy ?? {}, 'spec.updateStrategy'),
+    ...validateNonnegativeField(spec.minReadySeconds, 'spec.minReadySeconds'),
+    ...validateNonnegativeField(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'),
+    ...(old ? validateImmutableSelector(spec.selector, old.spec.selector, 'spec.selector') : []),
+  ];
+}
+
+function validateUpdateStrategy(strategy: UpdateStrategy, field: string): FieldError[] {
+  switch (strategy.type) {
+    case 'OnDelete':
+      return strategy.rollingUpdate ? [forbidden(`${field}.rollingUpdate`, "may not be specified when strategy `type` is 'OnDelete'")] : [];
+    case 'RollingUpdate':
+      if (!strategy.rollingUpdate) return [{ type: 'FieldValueRequired', field: `${field}.rollingUpdate`, detail: 'this should be defaulted and never be nil' }];
+      return validateRollingUpdate(strategy.rollingUpdate, `${field}.rollingUpdate`);
+    case undefined:
+      return [notSupported(`${field}.type`, '', ['OnDelete', 'RollingUpdate'])];
+    default: {
+      const unreachable: never = strategy.type;
+      return [notSupported(`${field}.type`, unreachable, ['OnDelete', 'RollingUpdate'])];
+    }
+  }
+}
+
+function validateRollingUpdate(rollingUpdate: { maxUnavailable?: IntOrString; maxSurge?: IntOrString }, field: string): FieldError[] {
+  const maxUnavailable = rollingUpdate.maxUnavailable ?? 0;
+  const maxSurge = rollingUpdate.maxSurge ?? 0;
+  const errors = [...validateIntOrPercent(maxUnavailable, `${field}.maxUnavailable`), ...validateIntOrPercent(maxSurge, `${field}.maxSurge`)];
+  if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) {
+    errors.push(invalid(`${field}.maxUnavailable`, maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+  }
+  for (const [name, value] of [['maxUnavailable', maxUnavailable], ['maxSurge', maxSurge]] as const) {
+    const percent = percentValue(value);
+    if (percent !== undefined && percent > 100) errors.push(invalid(`${field}.${name}`, value, 'must not be greater than 100%'));
+  }
+  return errors;
+}
 
 /** daemonSetDefinition serves apps/v1 daemonsets (ds), with /status. */
 export const daemonSetDefinition: ResourceDefinition<DaemonSet> = {

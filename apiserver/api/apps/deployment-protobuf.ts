@@ -2,7 +2,7 @@
 import { PodTemplateSpecMessage } from '../core/pod-spec-protobuf.js';
 import { IntOrStringMessage, LabelSelectorMessage, ObjectMetaMessage, TimeMessage } from '../meta-protobuf.js';
 import { field, KEEP_ZERO, message } from '../protobuf/message-type.js';
-import { APPS_V1 } from './replica-set.js';
+import { APPS_V1 } from './apps-v1.js';
 
 export const RollingUpdateDeploymentMessage = message(`${APPS_V1}.RollingUpdateDeployment`, {
   1: field.message('maxUnavailable', IntOrStringMessage),

@@ -24,11 +24,11 @@ export {
   RollingUpdateDeploymentSchema,
   type Deployment,
   type DeploymentCondition,
+  validateDeployment,
 } from './deployment.js';
-export { validateDeployment } from './deployment-validation.js';
 export { daemonSetDefinition, DaemonSetSchema, defaultDaemonSet, type DaemonSet, type DaemonSetStatus } from './daemon-set.js';
+export { APPS_V1 } from './apps-v1.js';
 export {
-  APPS_V1,
   defaultReplicaSet,
   replicaSetDefinition,
   ReplicaSetConditionSchema,
@@ -40,7 +40,6 @@ export {
 } from './replica-set.js';
 export * from './stateful-set.js';
 export * from './controller-revision.js';
-export { validateStatefulSet } from './stateful-set-validation.js';
 
 /** appsDefinitions lists the group's served kinds. */
 export const appsDefinitions: ResourceDefinition<any>[] = [deploymentDefinition, replicaSetDefinition, daemonSetDefinition, statefulSetDefinition, controllerRevisionDefinition];

@@ -5,7 +5,7 @@
  * the template's labels must match it, and the pods must restart forever.
  */
 import type { PodTemplateSpec } from '../core/pod-spec.js';
-import { validatePodTemplateSpec } from '../core/pod-spec.js';
+import { validatePodTemplateSpec } from '../core/pod-spec-validation.js';
 import { isSelectorParseError, labelSelectorFromStructured, type LabelSelectorQuery } from '../labels.js';
 import type { LabelSelector } from '../meta.js';
 import type { FieldError } from '../resource-definition.js';

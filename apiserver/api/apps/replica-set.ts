@@ -4,7 +4,9 @@
  * pod template. The ReplicaSet controller is the only writer of `status`.
  */
 import { z } from 'zod';
-import { defaultPodSpec, PodTemplateSpecSchema } from '../core/pod-spec.js';
+import { APPS_V1 } from './apps-v1.js';
+import { PodTemplateSpecSchema } from '../core/pod-spec.js';
+import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { formatLabelSelector } from '../labels.js';
@@ -13,9 +15,7 @@ import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { validateNonnegativeField } from '../validation.js';
 import { validateImmutableSelector, validateSelectorAndTemplate } from './pod-template-validation.js';
 import { workloadWideColumns } from './workload-columns.js';
-
-/** APPS_V1 is the OpenAPI definition prefix of apps/v1 types. */
-export const APPS_V1 = 'io.k8s.api.apps.v1';
+import { ReplicaSetMessage } from './replica-set-protobuf.js';
 
 export const ReplicaSetSpecSchema = z
   .object({
@@ -122,5 +122,7 @@ export const replicaSetDefinition: ResourceDefinition<ReplicaSet> = {
     ...workloadWideColumns(formatLabelSelector, 'Selector is a label query over pods that should match the replica count.'),
   ],
   fieldSelectors: { 'status.replicas': (rs) => String(rs.status?.replicas ?? 0) },
+  protobuf: ReplicaSetMessage,
+  liveView: 'replicasets',
   storage: { resource: 'replicasets.apps' },
 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error.js';
 import type { KubeObject } from '../resource-definition.js';
 import { toSchemaDocument } from '../schema-node.js';
-import { HpaRoundTripAnnotations, hpaV1ToV2, hpaV2ToV1 } from './horizontal-pod-autoscaler-conversion.js';
+import { HpaRoundTripAnnotations, hpaV1ToV2, hpaV2ToV1 } from './horizontal-pod-autoscaler-v1.js';
 import { horizontalPodAutoscalerV1Definition as v1Def, HorizontalPodAutoscalerV1Schema } from './horizontal-pod-autoscaler-v1.js';
 import { horizontalPodAutoscalerDefinition as v2Def, HorizontalPodAutoscalerSchema, type HorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
 import { autoscalingDefinitions } from './index.js';

@@ -41,8 +41,8 @@ export {
   validateHorizontalPodAutoscalerV1,
   type HorizontalPodAutoscalerV1,
 } from './horizontal-pod-autoscaler-v1.js';
-export { hpaV1ToV2, hpaV2ToV1, HpaRoundTripAnnotations } from './horizontal-pod-autoscaler-conversion.js';
-export { validateHorizontalPodAutoscaler } from './horizontal-pod-autoscaler-validation.js';
+export { hpaV1ToV2, hpaV2ToV1, HpaRoundTripAnnotations } from './horizontal-pod-autoscaler-v1.js';
+export { validateHorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
 export { formatHpaMetrics } from './format-hpa-metrics.js';
 export {
   CrossVersionObjectReferenceSchema,

@@ -2,7 +2,7 @@
  * autoscaling/v2 MetricSpec and its sources: what an HPA scales on (a resource such as cpu,
  * a per-pod custom metric, a metric of another object, or an external metric) and the
  * target value for it. Source and target types are plain strings here, as in
- * k8s.io/api/autoscaling/v2; horizontal-pod-autoscaler-validation.ts checks them with
+ * k8s.io/api/autoscaling/v2; horizontal-pod-autoscaler.ts checks them with
  * Kubernetes' own messages.
  */
 import { z } from 'zod';

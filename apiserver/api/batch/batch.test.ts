@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultCronJob, validateCronJob, type CronJob } from './cron-job.js';
 import { defaultJob, jobCompletionsText, jobStatusText, type Job } from './job.js';
-import { validateJob } from './job-validation.js';
+import { validateJob } from './job.js';
 
 const template = { spec: { restartPolicy: 'Never' as const, containers: [{ name: 'c', image: 'busybox' }] } };
 

@@ -7,7 +7,7 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { ObjectReferenceSchema } from '../core/object-reference.js';
-import { defaultPodSpec } from '../core/pod-spec.js';
+import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { formatLabelSelector } from '../labels.js';
 import { TimeSchema, typeMetaFields } from '../meta.js';
 import { age, ageColumn, column, nameColumn, orNone } from '../printing.js';
@@ -15,7 +15,8 @@ import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, notSupported, required, validateNonnegativeField } from '../validation.js';
 import { workloadWideColumns } from '../apps/workload-columns.js';
 import { BATCH_V1, JobTemplateSpecSchema } from './job-spec.js';
-import { validateJobSpec } from './job-validation.js';
+import { validateJobSpec } from './job.js';
+import { CronJobMessage } from './job-protobuf.js';
 
 export const CONCURRENCY_POLICIES = ['Allow', 'Forbid', 'Replace'] as const;
 export type ConcurrencyPolicy = (typeof CONCURRENCY_POLICIES)[number];
@@ -136,5 +137,6 @@ export const cronJobDefinition: ResourceDefinition<CronJob> = {
       cell: (cj: CronJob, context: { nowMs: number }) => c.cell({ spec: cj.spec?.jobTemplate?.spec }, context),
     })),
   ],
+  protobuf: CronJobMessage,
   storage: { resource: 'cronjobs.batch' },
 };

@@ -30,9 +30,10 @@ export {
   LEGACY_CONTROLLER_UID_LABEL,
   LEGACY_JOB_NAME_LABEL,
   type Job,
+  validateJob,
+  validateJobSpec,
 } from './job.js';
 export { BATCH_V1, JobSpecSchema, JobStatusSchema, JobTemplateSpecSchema, type JobCondition, type JobStatus, type PodFailurePolicyRule } from './job-spec.js';
-export { validateJob, validateJobSpec } from './job-validation.js';
 
 /** batchDefinitions lists the group's served kinds. */
 export const batchDefinitions: ResourceDefinition<any>[] = [jobDefinition, cronJobDefinition];

@@ -10,6 +10,7 @@ import { MicroTimeSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { forbidden, invalid, isQualifiedName, notSupported } from '../validation.js';
+import { LeaseMessage } from './lease-protobuf.js';
 
 const COORDINATION_V1 = 'io.k8s.api.coordination.v1';
 
@@ -95,5 +96,6 @@ export const leaseDefinition: ResourceDefinition<Lease> = {
     }),
     ageColumn,
   ],
+  protobuf: LeaseMessage,
   storage: { resource: 'leases.coordination.k8s.io' },
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { ResourceDefinition } from '../resource-definition.js';
+import { ConfigMapMessage } from './config-map-protobuf.js';
 
 export const ConfigMapSchema = z
   .object({
@@ -38,5 +39,6 @@ export const configMapDefinition: ResourceDefinition<ConfigMap> = {
     old?.immutable && JSON.stringify([old.data, old.binaryData]) !== JSON.stringify([cm.data, cm.binaryData])
       ? [{ type: 'FieldValueForbidden', field: 'data', detail: 'field is immutable when `immutable` is set' }]
       : [],
+  protobuf: ConfigMapMessage,
   storage: { resource: 'configmaps' },
 };

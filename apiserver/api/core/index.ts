@@ -22,7 +22,6 @@ export * from './config-map.js';
 export * from './container.js';
 export * from './endpoints.js';
 export * from './event.js';
-export * from './event-printing.js';
 export * from './namespace.js';
 export * from './node.js';
 export * from './object-reference.js';
@@ -30,17 +29,16 @@ export * from './pod.js';
 export * from './persistent-volume-claim.js';
 export * from './persistent-volume.js';
 export * from './pod-defaults.js';
-export * from './pod-printing.js';
 export * from './pod-qos.js';
 export * from './pod-spec.js';
-export { allContainers, defaultImagePullPolicy } from './pod-spec-defaults.js';
+export { allContainers, defaultImagePullPolicy, defaultPodSpec } from './pod-spec-defaults.js';
+export { validatePodSpec, validatePodTemplateSpec } from './pod-spec-validation.js';
 export * from './pod-status.js';
 export * from './probe.js';
 export * from './quantity.js';
 export * from './secret.js';
 export * from './service.js';
 export * from './service-account.js';
-export * from './service-printing.js';
 export * from './volume.js';
 
 /** coreDefinitions lists the core/v1 kinds in registration (and discovery) order. */

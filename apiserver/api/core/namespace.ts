@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { KindStrategy, KubeObject, ResourceDefinition } from '../resource-definition.js';
 import { CONDITION_STATUSES } from './pod-status.js';
 import { K8S_CORE, enumOf } from './schema-helpers.js';
+import { NamespaceMessage } from './namespace-protobuf.js';
 
 /** KUBERNETES_FINALIZER holds a namespace until everything in it has been deleted. */
 export const KUBERNETES_FINALIZER = 'kubernetes';
@@ -54,6 +55,19 @@ export function defaultNamespace(namespace: Namespace): void {
   status.phase ??= 'Active';
 }
 
+/** Deleting a Namespace moves it to Terminating; it is removed only when the namespace
+ * controller has emptied it and cleared spec.finalizers (through /finalize). */
+const namespaceStrategy: KindStrategy = {
+  returnDeletedObject: true,
+  canBeRemoved(object: KubeObject): boolean {
+    return ((object as unknown as Namespace).spec?.finalizers ?? []).length === 0;
+  },
+  onMarkedForDeletion(object: KubeObject): void {
+    const namespace = object as unknown as Namespace;
+    namespace.status = { ...namespace.status, phase: 'Terminating' };
+  },
+};
+
 export const namespaceDefinition: ResourceDefinition<Namespace> = {
   group: '',
   version: 'v1',
@@ -66,6 +80,7 @@ export const namespaceDefinition: ResourceDefinition<Namespace> = {
   nameRule: 'dns1123-label',
   schema: NamespaceSchema,
   defaults: defaultNamespace,
+  strategy: namespaceStrategy,
   tracksGeneration: false,
   subresources: { status: true, extra: ['finalize'] },
   printColumns: [
@@ -76,5 +91,6 @@ export const namespaceDefinition: ResourceDefinition<Namespace> = {
   fieldSelectors: {
     'status.phase': (ns) => ns.status?.phase ?? '',
   },
+  protobuf: NamespaceMessage,
   storage: { resource: 'namespaces' },
 };

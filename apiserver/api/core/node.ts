@@ -175,5 +175,6 @@ export const nodeDefinition: ResourceDefinition<Node> = {
   fieldSelectors: {
     'spec.unschedulable': (node) => String(node.spec?.unschedulable ?? false),
   },
+  liveView: 'nodes',
   storage: { resource: 'nodes' },
 };

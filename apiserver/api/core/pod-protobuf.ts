@@ -1,6 +1,7 @@
 /** Protobuf tables of pod.ts and pod-status.ts (k8s.io/api/core/v1 generated.proto). */
-import { ObjectMetaMessage, TimeMessage } from '../meta-protobuf.js';
+import { ObjectMetaMessage, QuantityMessage, TimeMessage } from '../meta-protobuf.js';
 import { field, KEEP_ZERO, message } from '../protobuf/message-type.js';
+import { ResourceRequirementsMessage } from './container-protobuf.js';
 import { PodSpecMessage } from './pod-spec-protobuf.js';
 import { K8S_CORE } from './schema-helpers.js';
 
@@ -41,6 +42,8 @@ export const ContainerStatusMessage = message(`${K8S_CORE}.ContainerStatus`, {
   7: field.string('imageID', KEEP_ZERO),
   8: field.string('containerID'),
   9: field.bool('started', KEEP_ZERO),
+  10: field.map('allocatedResources', QuantityMessage),
+  11: field.message('resources', ResourceRequirementsMessage),
 });
 
 const ip = (name: string) => message(`${K8S_CORE}.${name}`, { 1: field.string('ip', KEEP_ZERO) });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultImagePullPolicy } from './pod-spec-defaults.js';
-import { PodTemplateSpecSchema, defaultPodSpec, validatePodSpec, validatePodTemplateSpec } from './pod-spec.js';
+import { PodTemplateSpecSchema } from './pod-spec.js';
+import { defaultPodSpec } from './pod-spec-defaults.js';
+import { validatePodSpec, validatePodTemplateSpec } from './pod-spec-validation.js';
 
 const template = () =>
   PodTemplateSpecSchema.parse({

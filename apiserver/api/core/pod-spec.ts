@@ -1,7 +1,8 @@
 /**
  * core/v1 PodSpec and PodTemplateSpec, shared by Pod and every workload kind (Deployment,
- * ReplicaSet, Job, ...). Defaulting and validation live next door and are re-exported here,
- * so workload kinds import everything pod-shaped from this one module.
+ * ReplicaSet, Job, ...). Defaulting (pod-spec-defaults.ts) and validation
+ * (pod-spec-validation.ts) live next door and import these types; this module imports
+ * neither, so the schema has no import circle with them.
  */
 import { z } from 'zod';
 import { ObjectMetaSchema, StringMapSchema } from '../meta.js';
@@ -17,9 +18,6 @@ import { LocalObjectReferenceSchema } from './object-reference.js';
 import { ResourceListSchema } from './quantity.js';
 import { K8S_CORE, enumOf, looseObject } from './schema-helpers.js';
 import { VolumeSchema } from './volume.js';
-
-export { defaultPodSpec } from './pod-spec-defaults.js';
-export { validatePodSpec, validatePodTemplateSpec } from './pod-spec-validation.js';
 
 export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'] as const;
 export type RestartPolicy = (typeof RESTART_POLICIES)[number];

@@ -6,6 +6,7 @@ import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { forbidden, invalid } from '../validation.js';
 import { deepEqual } from '../deep-equal.js';
 import { K8S_CORE } from './schema-helpers.js';
+import { SecretMessage } from './secret-protobuf.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
@@ -74,5 +75,6 @@ export const secretDefinition: ResourceDefinition<Secret> = {
   fieldSelectors: {
     type: (s) => s.type ?? '',
   },
+  protobuf: SecretMessage,
   storage: { resource: 'secrets' },
 };

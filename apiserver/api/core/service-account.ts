@@ -6,6 +6,7 @@ import { ageColumn, column, nameColumn } from '../printing.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { LocalObjectReferenceSchema, ObjectReferenceSchema } from './object-reference.js';
 import { K8S_CORE } from './schema-helpers.js';
+import { ServiceAccountMessage } from './service-account-protobuf.js';
 
 export const ServiceAccountSchema = z
   .object({
@@ -45,5 +46,6 @@ export const serviceAccountDefinition: ResourceDefinition<ServiceAccount> = {
     column('Secrets', (sa: ServiceAccount) => (sa.secrets ?? []).length, { type: 'integer', description: 'Number of secrets.' }),
     ageColumn,
   ],
+  protobuf: ServiceAccountMessage,
   storage: { resource: 'serviceaccounts' },
 };

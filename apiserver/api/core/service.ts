@@ -2,11 +2,13 @@
 import { z } from 'zod';
 import { IntOrStringSchema, StringMapSchema, typeMetaFields } from '../meta.js';
 import { keyDefault, mergeByKey } from '../patch-meta.js';
-import type { ResourceDefinition } from '../resource-definition.js';
+import { ageColumn, column, formatLabels, nameColumn } from '../printing.js';
+import type { FieldError, PrintColumn, ResourceDefinition } from '../resource-definition.js';
+import { duplicate, forbidden, invalid, isDns1123Label, isDns1123Subdomain, isValidPortName, isValidPortNum, required, validateLabels } from '../validation.js';
 import { PROTOCOLS } from './container.js';
-import { K8S_CORE, enumOf } from './schema-helpers.js';
-import { serviceColumns } from './service-printing.js';
-import { validateService } from './service-validation.js';
+import { enumOf, K8S_CORE } from './schema-helpers.js';
+import { serviceStrategy } from './service-allocation.js';
+import { ServiceMessage } from './service-protobuf.js';
 
 export const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'] as const;
 export type ServiceType = (typeof SERVICE_TYPES)[number];
@@ -118,6 +120,106 @@ export function defaultService(service: Service): void {
   spec.ipFamilyPolicy ??= 'SingleStack';
 }
 
+/* Service validation after Kubernetes' ValidateService, for the fields kubesim serves. */
+
+/** validateService checks a (defaulted) Service; `old` is set on update. Pure. */
+export function validateService(service: Service, old?: Service): FieldError[] {
+  const spec = service.spec ?? {};
+  const type = spec.type ?? 'ClusterIP';
+  const errors: FieldError[] = [];
+  const isHeadless = spec.clusterIP === 'None';
+  if (type === 'ExternalName') {
+    if (!spec.externalName) errors.push(required('spec.externalName'));
+    else errors.push(...isDns1123Subdomain(spec.externalName).map((d) => invalid('spec.externalName', spec.externalName, d)));
+  } else if ((spec.ports ?? []).length === 0 && !isHeadless) {
+    errors.push(required('spec.ports'));
+  }
+  errors.push(...validatePorts(spec.ports ?? [], type));
+  errors.push(...validateLabels(spec.selector, 'spec.selector'));
+  const oldIP = old?.spec?.clusterIP;
+  if (oldIP && spec.clusterIP && oldIP !== spec.clusterIP && type !== 'ExternalName' && old?.spec?.type !== 'ExternalName') {
+    errors.push(invalid('spec.clusterIP', spec.clusterIP, 'field is immutable'));
+  }
+  return errors;
+}
+
+function validatePorts(ports: ServicePort[], type: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const names = new Set<string>();
+  const keys = new Set<string>();
+  ports.forEach((port, i) => {
+    const at = `spec.ports[${i}]`;
+    if (!port.name && ports.length > 1) errors.push(required(`${at}.name`));
+    if (port.name) {
+      errors.push(...isDns1123Label(port.name).map((d) => invalid(`${at}.name`, port.name, d)));
+      if (names.has(port.name)) errors.push(duplicate(`${at}.name`, port.name));
+      names.add(port.name);
+    }
+    errors.push(...isValidPortNum(port.port).map((d) => invalid(`${at}.port`, port.port, d)));
+    errors.push(...validateTargetPort(port.targetPort, `${at}.targetPort`));
+    if (port.nodePort) {
+      if (type !== 'NodePort' && type !== 'LoadBalancer') errors.push(forbidden(`${at}.nodePort`, `may not be used when \`type\` is '${type}'`));
+      errors.push(...isValidPortNum(port.nodePort).map((d) => invalid(`${at}.nodePort`, port.nodePort, d)));
+    }
+    const key = `${port.port}/${port.protocol ?? 'TCP'}`;
+    if (keys.has(key)) errors.push(duplicate(at, { port: port.port, protocol: port.protocol ?? 'TCP' }));
+    keys.add(key);
+  });
+  return errors;
+}
+
+function validateTargetPort(target: number | string | undefined, field: string): FieldError[] {
+  if (target === undefined) return [];
+  const problems = typeof target === 'number' ? isValidPortNum(target) : isValidPortName(target);
+  return problems.map((d) => invalid(field, target, d));
+}
+
+/* The service Table row, after kube's printService (rendered wide, as the server does). */
+
+/** serviceExternalIPCell is the EXTERNAL-IP cell: external IPs for ClusterIP/NodePort
+ * (`<none>` without), load balancer ingress points then external IPs for LoadBalancer
+ * (`<pending>` while there are none), the external name for ExternalName. */
+export function serviceExternalIPCell(service: Service): string {
+  const externalIPs = service.spec?.externalIPs ?? [];
+  switch (service.spec?.type ?? 'ClusterIP') {
+    case 'ClusterIP':
+    case 'NodePort':
+      return externalIPs.length > 0 ? externalIPs.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const ingress = (service.status?.loadBalancer?.ingress ?? []).map((i) => i.ip || i.hostname || '').filter(Boolean);
+      const all = [...ingress, ...externalIPs];
+      return all.length > 0 ? all.join(',') : '<pending>';
+    }
+    case 'ExternalName':
+      return service.spec?.externalName ?? '';
+    default:
+      return '<unknown>';
+  }
+}
+
+/** servicePortsCell renders ports as `port/PROTO` or `port:nodePort/PROTO`, comma-joined,
+ * `<none>` without ports. */
+export function servicePortsCell(service: Service): string {
+  const ports = service.spec?.ports ?? [];
+  if (ports.length === 0) return '<none>';
+  return ports
+    .map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`))
+    .join(',');
+}
+
+/** serviceColumns are the service Table columns (KUBECTL-WIRE §1.6). */
+export const serviceColumns: PrintColumn[] = [
+  nameColumn,
+  column('Type', (s: Service) => s.spec?.type ?? '', { description: 'How the service is exposed.' }),
+  column('Cluster-IP', (s: Service) => s.spec?.clusterIPs?.[0] || s.spec?.clusterIP || '<none>', {
+    description: 'Virtual IP of the service.',
+  }),
+  column('External-IP', serviceExternalIPCell, { description: 'Addresses on which the service is reachable from outside.' }),
+  column('Port(s)', servicePortsCell, { description: 'Ports exposed by the service.' }),
+  ageColumn,
+  column('Selector', (s: Service) => formatLabels(s.spec?.selector), { wide: true, description: 'Pods the service routes to.' }),
+];
+
 export const serviceDefinition: ResourceDefinition<Service> = {
   group: '',
   version: 'v1',
@@ -131,6 +233,7 @@ export const serviceDefinition: ResourceDefinition<Service> = {
   schema: ServiceSchema,
   defaults: defaultService,
   validate: validateService,
+  strategy: serviceStrategy,
   tracksGeneration: false,
   subresources: { status: true },
   printColumns: serviceColumns,
@@ -138,5 +241,7 @@ export const serviceDefinition: ResourceDefinition<Service> = {
     'spec.clusterIP': (service) => service.spec?.clusterIP ?? '',
     'spec.type': (service) => service.spec?.type ?? '',
   },
+  protobuf: ServiceMessage,
+  liveView: 'services',
   storage: { resource: 'services' },
 };

@@ -1,10 +1,10 @@
 /**
  * Protobuf tables of volume.ts (k8s.io/api/core/v1 generated.proto). Volume embeds
  * VolumeSource inline. The modelled sources are decoded, plus those kubesim keeps as
- * pass-through objects (projected, downwardAPI, csi, nfs, image); the cloud-disk sources
- * and `ephemeral` (a whole PersistentVolumeClaimSpec) are skipped with a warning.
+ * pass-through objects (projected, downwardAPI, csi, nfs, image, ephemeral); the cloud-disk
+ * sources, which kubesim does not model, are skipped with a warning.
  */
-import { LabelSelectorMessage, QuantityMessage } from '../meta-protobuf.js';
+import { LabelSelectorMessage, ObjectMetaMessage, QuantityMessage } from '../meta-protobuf.js';
 import { field, KEEP_ZERO, message } from '../protobuf/message-type.js';
 import { ObjectFieldSelectorMessage, ResourceFieldSelectorMessage } from './container-protobuf.js';
 import { LocalObjectReferenceMessage } from './object-reference-protobuf.js';
@@ -112,6 +112,36 @@ export const ImageVolumeSourceMessage = message(`${K8S_CORE}.ImageVolumeSource`,
   2: field.string('pullPolicy'),
 });
 
+const typedReference = (name: string) =>
+  message(`${K8S_CORE}.${name}`, {
+    1: field.string('apiGroup', KEEP_ZERO),
+    2: field.string('kind', KEEP_ZERO),
+    3: field.string('name', KEEP_ZERO),
+    4: field.string('namespace', KEEP_ZERO),
+  });
+
+export const PersistentVolumeClaimSpecMessage = message(`${K8S_CORE}.PersistentVolumeClaimSpec`, {
+  1: field.repeated('accessModes', 'string'),
+  2: field.message(
+    'resources',
+    message(`${K8S_CORE}.VolumeResourceRequirements`, { 1: field.map('limits', QuantityMessage), 2: field.map('requests', QuantityMessage) }),
+  ),
+  3: field.string('volumeName'),
+  4: field.message('selector', LabelSelectorMessage),
+  5: field.string('storageClassName', KEEP_ZERO),
+  6: field.string('volumeMode', KEEP_ZERO),
+  7: field.message('dataSource', typedReference('TypedLocalObjectReference')),
+  8: field.message('dataSourceRef', typedReference('TypedObjectReference')),
+  9: field.string('volumeAttributesClassName', KEEP_ZERO),
+});
+
+export const EphemeralVolumeSourceMessage = message(`${K8S_CORE}.EphemeralVolumeSource`, {
+  1: field.message(
+    'volumeClaimTemplate',
+    message(`${K8S_CORE}.PersistentVolumeClaimTemplate`, { 1: field.message('metadata', ObjectMetaMessage), 2: field.message('spec', PersistentVolumeClaimSpecMessage) }),
+  ),
+});
+
 export const VolumeSourceMessage = message(`${K8S_CORE}.VolumeSource`, {
   1: field.message('hostPath', HostPathVolumeSourceMessage),
   2: field.message('emptyDir', EmptyDirVolumeSourceMessage),
@@ -122,6 +152,7 @@ export const VolumeSourceMessage = message(`${K8S_CORE}.VolumeSource`, {
   19: field.message('configMap', ConfigMapVolumeSourceMessage),
   26: field.message('projected', ProjectedVolumeSourceMessage),
   28: field.message('csi', CSIVolumeSourceMessage),
+  29: field.message('ephemeral', EphemeralVolumeSourceMessage),
   30: field.message('image', ImageVolumeSourceMessage),
 });
 

@@ -122,5 +122,6 @@ export const endpointSliceDefinition: ResourceDefinition<EndpointSlice> = {
     column('Endpoints', (s: EndpointSlice) => formatSliceEndpoints(s), { description: 'Addresses of the endpoints.' }),
     ageColumn,
   ],
+  liveView: 'endpointslices',
   storage: { resource: 'endpointslices.discovery.k8s.io' },
 };

@@ -10,6 +10,7 @@ import { ConditionSchema, IntOrStringSchema, LabelSelectorSchema, TimeSchema, ty
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, isValidPercent, notSupported, validateLabelSelector } from '../validation.js';
+import { PodDisruptionBudgetMessage } from './pod-disruption-budget-protobuf.js';
 
 const POLICY_V1 = 'io.k8s.api.policy.v1';
 
@@ -108,5 +109,6 @@ export const podDisruptionBudgetDefinition: ResourceDefinition<PodDisruptionBudg
     }),
     ageColumn,
   ],
+  protobuf: PodDisruptionBudgetMessage,
   storage: { resource: 'poddisruptionbudgets.policy' },
 };

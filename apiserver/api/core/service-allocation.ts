@@ -1,10 +1,8 @@
 /** Services get a cluster IP from the service CIDR (10.96.0.0/12, 10.96.0.1 being the
  * `kubernetes` Service) and node ports from 30000-32767, as kube-apiserver allocates them.
  * Allocated values survive updates that omit them. */
-import { invalid as invalidError } from '../../api/api-error.js';
-import type { KubeObject } from '../../api/resource-definition.js';
-import { asKube, type RegistryContext } from '../context.js';
-import type { KindStrategy } from '../strategy.js';
+import { invalid as invalidError } from '../api-error.js';
+import type { KindStrategy, KubeObject, StrategyContext } from '../resource-definition.js';
 
 interface ServicePort { port?: number; nodePort?: number }
 interface ServiceSpec { type?: string; clusterIP?: string; clusterIPs?: string[]; ports?: ServicePort[] }
@@ -22,19 +20,18 @@ function ipToString(n: number): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
 
-function allocatedIps(ctx: RegistryContext): Set<string> {
+function allocatedIps(ctx: StrategyContext): Set<string> {
   const used = new Set<string>();
-  for (const item of ctx.store.list({ resource: 'services' }).items) {
-    for (const ip of specOf(asKube(item)).clusterIPs ?? []) used.add(ip);
+  for (const service of ctx.listStored('services')) {
+    for (const ip of specOf(service).clusterIPs ?? []) used.add(ip);
   }
   return used;
 }
 
 /** allocatedNodePorts are the node ports of every stored Service but `self` (the one being updated). */
-function allocatedNodePorts(ctx: RegistryContext, self?: KubeObject): Set<number> {
+function allocatedNodePorts(ctx: StrategyContext, self?: KubeObject): Set<number> {
   const used = new Set<number>();
-  for (const item of ctx.store.list({ resource: 'services' }).items) {
-    const service = asKube(item);
+  for (const service of ctx.listStored('services')) {
     if (self !== undefined && service.metadata.uid === self.metadata.uid) continue;
     for (const port of specOf(service).ports ?? []) if (port.nodePort) used.add(port.nodePort);
   }
@@ -49,7 +46,7 @@ function pickFree<T>(candidate: () => T, used: Set<T>, attempts: number): T | un
   return undefined;
 }
 
-function assignClusterIp(service: KubeObject, ctx: RegistryContext): void {
+function assignClusterIp(service: KubeObject, ctx: StrategyContext): void {
   const spec = specOf(service);
   if (spec.type === 'ExternalName') return;
   if (spec.clusterIP === 'None') {
@@ -65,7 +62,7 @@ function assignClusterIp(service: KubeObject, ctx: RegistryContext): void {
     if (used.has(requested)) throw allocationError(service, 'spec.clusterIPs', [requested], `failed to allocate IP ${requested}: provided IP is already allocated`);
   } else {
     // Offsets 0 and 1 are the network address and the `kubernetes` Service.
-    const ip = pickFree(() => ipToString(CIDR_BASE + 2 + ctx.random.clusterIp.int(CIDR_SIZE - 3)), used, 100);
+    const ip = pickFree(() => ipToString(CIDR_BASE + 2 + ctx.randomInt('clusterIp', CIDR_SIZE - 3)), used, 100);
     if (!ip) throw allocationError(service, 'spec.clusterIPs', [], 'failed to allocate a serviceIP: range is full');
     spec.clusterIP = ip;
   }
@@ -74,7 +71,7 @@ function assignClusterIp(service: KubeObject, ctx: RegistryContext): void {
 
 /** assignNodePorts checks requested node ports (free, in range) and allocates the missing
  * ones; `old` is the stored Service on update, whose own ports do not conflict. */
-function assignNodePorts(service: KubeObject, ctx: RegistryContext, old?: KubeObject): void {
+function assignNodePorts(service: KubeObject, ctx: StrategyContext, old?: KubeObject): void {
   const spec = specOf(service);
   if (spec.type !== 'NodePort' && spec.type !== 'LoadBalancer') return;
   const used = allocatedNodePorts(ctx, old);
@@ -83,7 +80,7 @@ function assignNodePorts(service: KubeObject, ctx: RegistryContext, old?: KubeOb
   });
   for (const port of spec.ports ?? []) {
     if (port.nodePort) continue;
-    const nodePort = pickFree(() => NODE_PORT_MIN + ctx.random.nodePort.int(NODE_PORT_MAX - NODE_PORT_MIN + 1), used, 200);
+    const nodePort = pickFree(() => NODE_PORT_MIN + ctx.randomInt('nodePort', NODE_PORT_MAX - NODE_PORT_MIN + 1), used, 200);
     if (!nodePort) throw allocationError(service, 'spec.ports', [], 'failed to allocate a nodePort: range is full');
     port.nodePort = nodePort;
     used.add(nodePort);
@@ -129,6 +126,7 @@ function keepAllocations(service: KubeObject, old: KubeObject): void {
   }
 }
 
+/** serviceStrategy is the Service kind's strategy (see serviceDefinition). */
 export const serviceStrategy: KindStrategy = {
   beforeCreate(service, ctx) {
     assignClusterIp(service, ctx);
