@@ -21,9 +21,15 @@ export function protocolErrorOptions(): Pick<FastifyServerOptions, 'frameworkErr
     },
     clientErrorHandler: (error, socket: Socket) => {
       if (!socket.writable) return void socket.destroy();
-      const body = statusJson(badRequest(`malformed HTTP request: ${(error as { code?: string }).code ?? error.message}`));
-      const head = `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
-      socket.end(head + body);
+      const { code, rawPacket } = error as unknown as { code?: string; rawPacket?: unknown };
+      const tooLarge = code === 'HPE_HEADER_OVERFLOW';
+      const apiError = tooLarge
+        ? new ApiError('BadRequest', 431, 'the request line and headers are larger than the 16 KiB this server reads: shorten the URL (selectors, continue tokens) or the headers')
+        : badRequest(`malformed HTTP request: ${code ?? error.message}`);
+      // A HEAD request gets no body, or its client would read the body as the next response.
+      const body = Buffer.isBuffer(rawPacket) && rawPacket.toString('latin1', 0, 5) === 'HEAD ' ? '' : statusJson(apiError);
+      const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+      socket.end(`HTTP/1.1 ${apiError.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     },
   };
 }

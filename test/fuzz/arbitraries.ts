@@ -122,14 +122,14 @@ export const hostileQuery: fc.Arbitrary<Record<string, string>> = fc.dictionary(
 
 /** queryString renders parameters (values encoded; the names are known-safe). */
 export function queryString(query: Record<string, string>): string {
-  const parts = Object.entries(query).map(([key, value]) => `${key}=${encodeURIComponent(value)}`);
+  const parts = Object.entries(query).map(([key, value]) => `${key}=${encodeURIComponent(Buffer.from(value).toString())}`);
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
 /** A path segment a client might send for a name: valid, or not. */
 export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('fuzz', 'fuzz-a', '..', '.', '%2e%2e', '%zz', '%', '%E0%A4%A', 'a%00b', 'x'.repeat(300), '€', '%E2%82%AC'),
-  hostileString.map((s) => encodeURIComponent(s)),
+  hostileString.map((s) => encodeURIComponent(Buffer.from(s).toString())),
 );
 
 /** Headers a client (or a page) may add. */
