@@ -136,7 +136,8 @@ export interface ResourceRouteOptions extends WatchSettings {
 /** registerResourceRoutes mounts the REST surface for the registry's kinds. */
 export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext, registry: Registry, watch: ResourceRouteOptions): void {
   const handle = (group: string, version: string, rest: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const segments = rest.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    // fastify has decoded the wildcard already: decoding again broke names holding `%` (a 500).
+    const segments = rest.split('/').filter((s) => s !== '');
     const path = resolveResourcePath(registry, group, version, segments);
     if (!path) {
       if (request.method !== 'GET') throw methodNotAllowed(request.method);

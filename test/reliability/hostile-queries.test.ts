@@ -52,4 +52,11 @@ describe('hostile query parameters and patches', () => {
     expect(response.body).toMatchObject({ kind: 'Status', message: 'the patched object must be a JSON object, got a string' });
     expect((await request(url(`${CM}/target`))).body).toEqual(before);
   });
+
+  it('reads a name holding a percent sign once, as sent', async () => {
+    const response = await request(url(`${CM}/a%25zz`));
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'configmaps "a%zz" not found' });
+  });
 });
+
