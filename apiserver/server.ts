@@ -28,6 +28,8 @@ import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
 import { registerVersionRoutes } from './routes/version.js';
 import { registerLiveView } from './ui/index.js';
+import { protocolErrorOptions, registerProtocolGuards } from './request/protocol-errors.js';
+import { registerBrowserGuard } from './request/browser-guard.js';
 
 /** Kubernetes' default limit for a request body (3 MiB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -81,7 +83,9 @@ export function buildServer(options: ServerOptions): ApiServer {
   // Per-request lines would drown the log of a busy cluster; errors are logged by the handler.
   const logController = new LogController({ disableRequestLogging: true });
   const logging = options.logger ? { loggerInstance: options.logger } : { logger: false };
-  const app = Fastify({ ...logging, bodyLimit, logController, return503OnClosing: false });
+  const app = Fastify({ ...logging, bodyLimit, logController, return503OnClosing: false, ...protocolErrorOptions() });
+  registerProtocolGuards(app);
+  registerBrowserGuard(app);
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
   const serverRandom = options.random ?? createRandom();
   const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: metrics.sources };

@@ -3,6 +3,7 @@
  * dir), bootstraps the cluster, listens, and compacts history periodically. Used by
  * `kubesim up`, the standalone apiserver process and the test cluster.
  */
+import { serverUrl } from './listen-address.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -41,7 +42,8 @@ export interface RunningApiServer extends ApiServer {
 }
 
 export async function startApiServer(options: StartApiServerOptions = {}): Promise<RunningApiServer> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  // The data dir holds Secrets in clear: its owner alone may enter it.
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const time = serverTime(options);
   const store = openSqliteStore({
     path: options.dataDir ? join(options.dataDir, 'kubesim.db') : ':memory:',
@@ -68,7 +70,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const stopScraping = startScraping(server, options.metricsIntervalMs, time.clock);
   return {
     ...server,
-    url: `http://${host}:${port}`,
+    url: serverUrl(host, port),
     port,
     store,
     async close() {

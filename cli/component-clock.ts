@@ -10,6 +10,7 @@ import type { KubeconfigTarget } from '../controllers/runtime/client/kubeconfig.
 import { followServerClock } from '../controllers/runtime/remote-clock.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';
 import { UsageError, type FlagSpec, type Flags } from './args.js';
+import { clockSpeedProblem } from '../apiserver/api/kubesim/clock.js';
 
 /** componentClockFlags are the clock flags every component command accepts. */
 export const componentClockFlags: Record<string, FlagSpec> = {
@@ -31,6 +32,7 @@ export async function componentClock(flags: Flags, target: KubeconfigTarget, sig
   }
   if (mode !== 'local') throw new UsageError(`--clock must be server or local, got ${JSON.stringify(mode)}`);
   const speed = (flags['speed'] as number | undefined) ?? 1;
-  if (!(speed > 0) || !Number.isFinite(speed)) throw new UsageError(`--speed must be a positive number, got ${speed}`);
+  const speedProblem = clockSpeedProblem(speed);
+  if (speedProblem) throw new UsageError(`--speed ${speedProblem}, got ${speed}`);
   return createRealClock({ speed, originMs: flags['clock-origin'] as number | undefined });
 }

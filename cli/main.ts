@@ -15,6 +15,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; summary
   status: { run: status, summary: 'list the control loops of a running cluster and their state' },
   stop: { run: (argv) => componentAction('stop', argv), summary: 'stop one control loop of a running cluster' },
   start: { run: (argv) => componentAction('start', argv), summary: 'start a stopped control loop again' },
+  apiserver: { run: async (argv) => (await import('./commands/apiserver.js')).apiserver(argv), summary: 'run only the API server as this process (loops, scheduler and nodes run elsewhere)' },
   controller: { run: controller, summary: 'run control loops as this process against a kubeconfig' },
   kubelet: { run: async (argv) => (await import('./commands/kubelet.js')).kubelet(argv), summary: 'run simulated nodes (kubelet-sim) as this process against a kubeconfig' },
   node: { run: node, summary: 'list simulated nodes; stop or start one node\'s kubelet (the self-healing drill)' },

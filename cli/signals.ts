@@ -1,13 +1,26 @@
-/** untilSignal returns an AbortController that aborts on SIGINT or SIGTERM, the one place a
- * kubesim process turns signals into cancellation (STYLE §3.3 Runnable). */
+/**
+ * untilSignal returns an AbortController that aborts on SIGINT or SIGTERM — or, in a process
+ * `kubesim up` supervises, when the supervisor goes away: the supervisor opens an IPC channel
+ * to each child, and the channel closes when it dies, even by kill -9. Without that, a child
+ * outlived its supervisor and ran beside the next `kubesim up`'s loops. The one place a kubesim
+ * process turns signals into cancellation.
+ */
 export function untilSignal(): AbortController {
   const controller = new AbortController();
-  const abort = (signal: NodeJS.Signals) => {
-    process.off('SIGINT', abort);
-    process.off('SIGTERM', abort);
-    controller.abort(new Error(`received ${signal}`));
+  const abort = (reason: string) => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('disconnect', onOrphaned);
+    controller.abort(new Error(reason));
   };
-  process.on('SIGINT', abort);
-  process.on('SIGTERM', abort);
+  const onSignal = (signal: NodeJS.Signals) => abort(`received ${signal}`);
+  const onOrphaned = () => abort('the supervising process went away');
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  if (process.channel) {
+    process.on('disconnect', onOrphaned);
+    // The channel only watches the parent: it must not keep this process alive by itself.
+    process.channel.unref();
+  }
   return controller;
 }

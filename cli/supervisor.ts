@@ -147,7 +147,7 @@ export class Supervisor {
     const { spec } = component;
     for (const listener of this.launchListeners) listener(spec.name);
     component.log ??= createWriteStream(join(this.options.logDir, `${spec.name}.log`), { flags: 'a' });
-    const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }); // ipc: the child ends with us (cli/signals.ts)
     for (const output of [child.stdout, child.stderr]) if (output) this.capture(spec.name, output, component.log);
     component.child = child;
     component.state = 'running';

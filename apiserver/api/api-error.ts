@@ -131,7 +131,8 @@ export function conflict(r: Omit<ResourceName, 'kind'>, why = 'the object has be
 export function invalid(r: ResourceName, errors: FieldError[]): ApiError {
   const causes = errors.map((e) => ({ reason: e.type, message: describeFieldError(e), field: e.field }));
   const groupKind = r.group ? `${r.kind}.${r.group}` : r.kind;
-  const summary = causes.map((c) => `${c.field}: ${c.message}`);
+  const summary = causes.slice(0, MAX_LISTED_ERRORS).map((c) => `${c.field}: ${c.message}`);
+  if (causes.length > MAX_LISTED_ERRORS) summary.push(`and ${causes.length - MAX_LISTED_ERRORS} more errors`);
   const joined = summary.length === 1 ? summary[0] : `[${summary.join(', ')}]`;
   return new ApiError('Invalid', 422, `${groupKind} "${r.name}" is invalid: ${joined}`, {
     name: r.name,
@@ -164,9 +165,23 @@ const FIELD_ERROR_LABELS: Record<FieldError['type'], string> = {
   FieldValueTypeInvalid: 'Invalid value',
 };
 
-/** formatValue quotes a value as Go's %#v does in Kubernetes' messages for the shapes that
- * show up there: strings, string maps (label selectors), string lists; JSON otherwise. */
+/** MAX_ECHOED_VALUE bounds how much of a bad value an error message repeats back: a
+ * megabyte-sized invalid field must not come back as a megabyte (or, once per error, many). */
+export const MAX_ECHOED_VALUE = 1024;
+
+/** MAX_LISTED_ERRORS bounds the errors spelled out in an Invalid message (all stay as causes). */
+export const MAX_LISTED_ERRORS = 100;
+
+/** formatValue quotes a value as Go's %#v does in Kubernetes' messages, cut to MAX_ECHOED_VALUE. */
 function formatValue(value: unknown): string {
+  const text = formatWholeValue(value);
+  if (text.length <= MAX_ECHOED_VALUE) return text;
+  return `${text.slice(0, MAX_ECHOED_VALUE)}...(${text.length - MAX_ECHOED_VALUE} more characters)`;
+}
+
+/** formatWholeValue quotes a value for the shapes that show up in Kubernetes' messages:
+ * strings, string maps (label selectors), string lists; JSON otherwise. */
+function formatWholeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === undefined || value === null) return 'null';
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;

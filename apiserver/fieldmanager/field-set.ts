@@ -125,10 +125,21 @@ export class FieldSet {
    * first, then its children's paths, each in element order. */
   paths(): Path[] {
     const out: Path[] = [];
-    const entries = this.entries();
-    for (const { element, isMember } of entries) if (isMember) out.push([element]);
-    for (const { element, child } of entries) for (const rest of child?.paths() ?? []) out.push([element, ...rest]);
+    this.collectPaths([], out);
     return out;
+  }
+
+  /** collectPaths appends every path below this node to `out`, each prefixed by `prefix`;
+   * a path is copied once, at its end, so a deep chain costs its length, not its square. */
+  private collectPaths(prefix: PathElement[], out: Path[]): void {
+    const entries = this.entries();
+    for (const { element, isMember } of entries) if (isMember) out.push([...prefix, element]);
+    for (const { element, child } of entries) {
+      if (!child) continue;
+      prefix.push(element);
+      child.collectPaths(prefix, out);
+      prefix.pop();
+    }
   }
 
   private descend(path: Path): FieldSet | undefined {

@@ -13,7 +13,7 @@ const POLICIES = ['Foreground', 'Background', 'Orphan'] as const;
 
 /** parseDeleteRequest merges DeleteOptions from the body and the query (the body wins). */
 export function parseDeleteRequest(request: ApiRequest): DeleteRequest {
-  const body = decodeOptionalJson(request.body) ?? {};
+  const body = decodeOptionalJson(request.contentType, request.body) ?? {};
   const policy = body['propagationPolicy'] ?? queryString(request.query, 'propagationPolicy') ?? orphanPolicy(body, request);
   if (policy !== undefined && !POLICIES.includes(policy as (typeof POLICIES)[number])) {
     throw badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan"`);

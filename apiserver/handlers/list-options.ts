@@ -7,7 +7,7 @@ import { ApiError, badRequest, expired } from '../api/api-error.js';
 import { parseFieldSelector, type FieldSelectorQuery } from '../api/fields.js';
 import { parseLabelSelector, type LabelSelectorQuery } from '../api/labels.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
-import { queryInt, queryString, type Query } from '../request/query.js';
+import { parseUint64, queryInt, queryString, type Query } from '../request/query.js';
 
 export interface Selection {
   labels: LabelSelectorQuery;
@@ -111,8 +111,9 @@ export function parseListWindow(query: Query, currentRevision: number): ListWind
 
 /** parseResourceVersion reads a resourceVersion parameter, 400 when it is not one of ours. */
 export function parseResourceVersion(text: string): number {
-  if (!/^\d+$/.test(text)) throw badRequest(`invalid resource version: ${JSON.stringify(text)}`);
-  return Number(text);
+  const parsed = parseUint64(text);
+  if ('error' in parsed) throw badRequest(`invalid resource version: ${JSON.stringify(text)}${parsed.error === 'value out of range' ? ': value out of range' : ''}`);
+  return parsed.value;
 }
 
 /** tooLargeResourceVersion is kube-apiserver's 504 for a revision it has not reached yet;

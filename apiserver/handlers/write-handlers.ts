@@ -8,7 +8,7 @@ import { createObject } from '../registry/create.js';
 import { readStored } from '../registry/context.js';
 import { decodeObject } from '../registry/object-codec.js';
 import { updateObject, type UpdateScope } from '../registry/update.js';
-import { decodeObjectBody, decodePatchBody, patchTypeOf, type PatchType } from '../request/body.js';
+import { decodeObjectBody, decodePatchBody, describeJsonType, isPlainObject, patchTypeOf, type PatchType } from '../request/body.js';
 import { servedKind } from '../protobuf/decode.js';
 import { fieldValidation, isDryRun } from '../request/query.js';
 import { badRequest, isNotFound } from '../api/api-error.js';
@@ -68,7 +68,7 @@ export function patchHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
     scope,
     dryRun: isDryRun(request.query),
     fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
-    computeNext: (current) => decodeObject(target.def, applyPatch(type, current, patch, target.def) as Record<string, unknown>, options),
+    computeNext: (current) => decodeObject(target.def, applyPatch(type, current, patch, target.def), options),
   });
   return { status: 200, body: updated, warnings };
 }
@@ -121,7 +121,14 @@ function exists(ctx: HandlerContext, request: ApiRequest): boolean {
 /** applyPatch applies a decoded patch of the given type to a JSON document. For 'apply'
  * (only the /scale view uses it here: real server-side apply goes through applyHandler and
  * its field ownership) it merges as a strategic merge patch would. */
-export function applyPatch(type: PatchType, document: KubeObject | object, patch: unknown, shape: KindShape): unknown {
+export function applyPatch(type: PatchType, document: KubeObject | object, patch: unknown, shape: KindShape): Record<string, unknown> {
+  const patched = patchDocument(type, document, patch, shape);
+  // A JSON patch on the path "" replaces the whole document, with anything at all.
+  if (!isPlainObject(patched)) throw badRequest(`the patched object must be a JSON object, got ${describeJsonType(patched)}`);
+  return patched;
+}
+
+function patchDocument(type: PatchType, document: KubeObject | object, patch: unknown, shape: KindShape): unknown {
   switch (type) {
     case 'json':
       return applyJsonPatch(document, patch);

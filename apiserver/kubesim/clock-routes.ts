@@ -6,9 +6,17 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { badRequest } from '../api/api-error.js';
+import { badRequest, invalid } from '../api/api-error.js';
 import { parseDuration } from '../api/machinery/duration.js';
-import { AdvanceRequestSchema, CLOCK_API_VERSION, CLOCK_PATH, SpeedRequestSchema, type ClusterClockObject } from '../api/kubesim/clock.js';
+import {
+  AdvanceRequestSchema,
+  CLOCK_ADVANCE_MAX_MS,
+  CLOCK_API_VERSION,
+  CLOCK_PATH,
+  clockSpeedProblem,
+  SpeedRequestSchema,
+  type ClusterClockObject,
+} from '../api/kubesim/clock.js';
 import type { ClockMode, ClockState, ClusterClock } from '../api/machinery/cluster-clock.js';
 import { queryBool, type Query } from '../request/query.js';
 import { parseBody } from './cluster-routes.js';
@@ -26,7 +34,8 @@ export function registerClockRoutes(app: FastifyInstance, clock: ClusterClock): 
     return reply;
   });
   app.post(`${CLOCK_PATH}/advance`, async (request, reply) => {
-    const ms = advanceMs(parseBody(AdvanceRequestSchema, request.body, {}));
+    const ms = advanceMs(parseBody(AdvanceRequestSchema, request, {}));
+    if (ms > CLOCK_ADVANCE_MAX_MS) throw invalidClock('ms', ms, `must be at most ${CLOCK_ADVANCE_MAX_MS} (a year)`);
     if (clock.now() + ms > MAX_TIME_MS) throw badRequest(`advancing by ${ms} ms would take cluster time past the year 275760`);
     await clock.advance(ms);
     return send(reply, current());
@@ -40,9 +49,17 @@ export function registerClockRoutes(app: FastifyInstance, clock: ClusterClock): 
     return send(reply, current());
   });
   app.post(`${CLOCK_PATH}/speed`, async (request, reply) => {
-    clock.setSpeed(parseBody(SpeedRequestSchema, request.body).speed);
+    const { speed } = parseBody(SpeedRequestSchema, request);
+    const problem = clockSpeedProblem(speed);
+    if (problem) throw invalidClock('speed', speed, problem);
+    clock.setSpeed(speed);
     return send(reply, current());
   });
+}
+
+/** invalidClock is the 422 for a clock request outside the clock's bounds. */
+function invalidClock(field: string, value: number, detail: string) {
+  return invalid({ group: 'kubesim.io', resource: 'clock', kind: 'ClusterClock', name: 'clock' }, [{ type: 'FieldValueInvalid', field, value, detail }]);
 }
 
 /** clockObject renders a clock state as the ClusterClock the API serves. */
@@ -80,11 +97,19 @@ function advanceMs(body: { ms?: number; duration?: string }): number {
 function streamClock(clock: ClusterClock, raw: ServerResponse): void {
   raw.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   raw.socket?.setNoDelay(true);
+  let unsubscribe = () => {};
   const write = (state: ClockState): void => {
-    if (!raw.destroyed) raw.write(`${JSON.stringify(clockObject(state, clock.mode))}\n`);
+    if (raw.destroyed) return;
+    try {
+      raw.write(`${JSON.stringify(clockObject(state, clock.mode))}\n`);
+    } catch (err) {
+      // A listener runs inside whatever changed the clock: a failure here ends this stream only.
+      unsubscribe();
+      raw.destroy(err as Error);
+    }
   };
   write(clock.state());
-  const unsubscribe = clock.onChange(write);
+  unsubscribe = clock.onChange(write);
   raw.on('close', unsubscribe);
 }
 

@@ -6,10 +6,12 @@
  *   POST /settle                 wait until the cluster is quiescent; 504 names what was busy
  *   POST /reset                  back to the just-started state
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiError, badRequest } from '../api/api-error.js';
 import type { ComponentActivity } from '../api/machinery/activity.js';
+import { decodeJsonBody } from '../request/body.js';
 import type { ClusterControl } from './cluster-control.js';
 import { SettleTimeoutError } from './settle.js';
 
@@ -31,7 +33,7 @@ const SettleRequestSchema = z.object({ timeoutMs: z.number().positive().optional
 
 export function registerClusterRoutes(app: FastifyInstance, control: ClusterControl): void {
   app.put<{ Params: { component: string } }>(`${KUBESIM_API}/activity/:component`, async (request, reply) => {
-    const report = parseBody(ActivityReportSchema, request.body);
+    const report = parseBody(ActivityReportSchema, request);
     control.board.report({ component: request.params.component, loops: report.loops } as ComponentActivity);
     return send(reply, 200, { apiVersion: API_VERSION, kind: 'Status', status: 'Success' });
   });
@@ -39,7 +41,7 @@ export function registerClusterRoutes(app: FastifyInstance, control: ClusterCont
     send(reply, 200, { apiVersion: API_VERSION, kind: 'ComponentActivityList', busy: control.busy(), items: control.board.current() }),
   );
   app.post(`${KUBESIM_API}/settle`, async (request, reply) => {
-    const options = parseBody(SettleRequestSchema, request.body, {});
+    const options = parseBody(SettleRequestSchema, request, {});
     try {
       const result = await control.settle(options);
       return send(reply, 200, { apiVersion: API_VERSION, kind: 'SettleResult', ...result });
@@ -55,17 +57,13 @@ export function registerClusterRoutes(app: FastifyInstance, control: ClusterCont
   });
 }
 
-/** parseBody decodes a JSON body (raw Buffer: the server parses no bodies itself) with `schema`. */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown, empty?: T): T {
-  const text = Buffer.isBuffer(body) ? body.toString('utf8') : '';
-  if (text.trim() === '' && empty !== undefined) return empty;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw badRequest(`the request body is not valid JSON: ${(err as Error).message}`);
-  }
-  const result = schema.safeParse(value);
+/** parseBody decodes a request's JSON body (raw Buffer: the server parses no bodies itself)
+ * with `schema`; `empty` stands for an absent body where one is optional. A body needs a JSON
+ * Content-Type, which no web page can send across origins without a preflight. */
+export function parseBody<T>(schema: z.ZodType<T>, request: { body: unknown; headers: IncomingHttpHeaders }, empty?: T): T {
+  const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
+  if ((raw === undefined || raw.toString('utf8').trim() === '') && empty !== undefined) return empty;
+  const result = schema.safeParse(decodeJsonBody(request.headers['content-type'], raw));
   if (!result.success) {
     const issue = result.error.issues[0];
     throw badRequest(`invalid request body: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);

@@ -21,7 +21,7 @@ export const INJECTED_FAULTS_PATH = `${FAULTS_PATH}/injected`;
 /** registerFaultRoutes mounts the routes above for `faults`. */
 export function registerFaultRoutes(app: FastifyInstance, faults: FaultInjector): void {
   app.get(FAULTS_PATH, async (_request, reply) => send(reply, 200, list('FaultRuleList', faults.list())));
-  app.post(FAULTS_PATH, async (request, reply) => send(reply, 201, faults.add(parseBody(z.unknown(), request.body) as FaultRuleInput)));
+  app.post(FAULTS_PATH, async (request, reply) => send(reply, 201, faults.add(parseBody(z.unknown(), request) as FaultRuleInput)));
   app.delete(FAULTS_PATH, async (_request, reply) => {
     const removed = faults.list();
     faults.clear();

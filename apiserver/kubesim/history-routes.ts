@@ -18,6 +18,7 @@ import type { Query } from '../request/query.js';
 import { KUBESIM_API } from './cluster-routes.js';
 import { parseHistoryQuery, type HistoryQuery } from './history-query.js';
 import { diffObjects } from './object-diff.js';
+import { redactChanges, redactObject } from './redact.js';
 
 /** KEEPALIVE_MS is how often an idle stream gets an empty line (wall time), so clients and
  * proxies that time out silent responses keep it open. Readers skip empty lines. */
@@ -102,8 +103,8 @@ export function toHistoryItem(registry: Registry, event: StoreEvent, includeObje
     name: ref.name,
     time: new Date(event.timeMs ?? 0).toISOString(),
     actor: (event.actor as HistoryActor | undefined) ?? null,
-    diff: event.type === 'MODIFIED' && event.prevObject ? diffObjects(event.prevObject, object) : [],
+    diff: event.type === 'MODIFIED' && event.prevObject ? redactChanges(ref.resource, diffObjects(event.prevObject, object)) : [],
   };
-  if (includeObject) item.object = object;
+  if (includeObject) item.object = redactObject(ref.resource, object);
   return item;
 }

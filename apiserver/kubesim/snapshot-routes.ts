@@ -24,8 +24,10 @@ import { KUBESIM_API, parseBody } from './cluster-routes.js';
 
 const API_VERSION = 'kubesim.io/v1alpha1';
 const KIND = 'ClusterSnapshot';
-/** A snapshot holds every object of the cluster, far beyond the 3 MiB of an object write. */
-const RESTORE_BODY_LIMIT_BYTES = 1024 * 1024 * 1024;
+/** A snapshot holds every object of the cluster, far beyond the 3 MiB of an object write:
+ * 128 MiB holds a cluster of 10,000 pods several times over, and bounds what one request can
+ * make the server hold in memory (the body, then its parsed form). */
+export const RESTORE_BODY_LIMIT_BYTES = 128 * 1024 * 1024;
 /** Causes listed in a 422; a broken file can have thousands of problems. */
 const MAX_CAUSES = 20;
 
@@ -60,7 +62,7 @@ export function registerSnapshotRoutes(app: FastifyInstance, ctx: RegistryContex
     return send(reply, { apiVersion: API_VERSION, kind: KIND, ...snapshot });
   });
   app.post(`${KUBESIM_API}/snapshot/restore`, { bodyLimit: RESTORE_BODY_LIMIT_BYTES }, async (request, reply) => {
-    const snapshot = parseBody(ClusterSnapshotSchema, request.body);
+    const snapshot = parseBody(ClusterSnapshotSchema, request);
     const errors = checkEntries(ctx.registry, snapshot.objects);
     if (errors.length > 0) throw invalidSnapshot(errors);
     const { formatVersion, revision, objects } = snapshot;

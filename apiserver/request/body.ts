@@ -3,8 +3,9 @@
  * raw buffers (the server registers no parsers of its own) so every failure becomes a
  * Status error naming the problem, never a crash.
  */
-import { parse as parseYaml } from 'yaml';
+import { isMap, isScalar, parseDocument, type Node as YamlNode } from 'yaml';
 import { ApiError, badRequest } from '../api/api-error.js';
+import { checkJsonDepth, checkYamlShape } from './body-bounds.js';
 import { acceptsProtobuf, decodeProtobufObject, PROTOBUF_MEDIA_TYPE, unsupportedMediaType, type ExpectedKind } from '../protobuf/decode.js';
 
 export const PatchTypes = {
@@ -49,7 +50,8 @@ export function decodeObjectBody(
   const { expected } = options;
   const protobuf = expected !== undefined && acceptsProtobuf(expected);
   if (type === PROTOBUF_MEDIA_TYPE && protobuf) return decodeProtobufObject(raw, expected, options.warnings);
-  if (type !== '' && !OBJECT_MEDIA_TYPES.includes(type)) throw unsupportedMediaType(protobuf);
+  // No type is no JSON: a browser sends a Blob body without one, and no preflight.
+  if (!OBJECT_MEDIA_TYPES.includes(type)) throw unsupportedMediaType(protobuf);
   const value = type === 'application/yaml' ? parseYamlText(raw) : parseJsonText(raw);
   if (!isPlainObject(value)) throw badRequest(`the request body must be a JSON object, got ${describeJsonType(value)}`);
   return value;
@@ -76,17 +78,25 @@ export function decodePatchBody(type: PatchType, raw: Buffer | undefined): unkno
   return value;
 }
 
-/** decodeOptionalJson parses an optional JSON body (DeleteOptions); empty → undefined. */
-export function decodeOptionalJson(raw: Buffer | undefined): Record<string, unknown> | undefined {
+/** decodeOptionalJson parses an optional JSON object body (DeleteOptions); empty → undefined. */
+export function decodeOptionalJson(contentType: string | undefined, raw: Buffer | undefined): Record<string, unknown> | undefined {
   if (!raw || raw.length === 0 || raw.toString('utf8').trim() === '') return undefined;
-  const value = parseJsonText(raw);
+  const value = decodeJsonBody(contentType, raw);
   if (!isPlainObject(value)) throw badRequest(`the request body must be a JSON object, got ${describeJsonType(value)}`);
   return value;
+}
+
+/** decodeJsonBody parses a body that must be JSON (kubesim's own endpoints, DeleteOptions):
+ * 415 for any other Content-Type, a missing one included. */
+export function decodeJsonBody(contentType: string | undefined, raw: Buffer | undefined): unknown {
+  if (mediaType(contentType) !== 'application/json') throw unsupported(['application/json']);
+  return parseJsonText(raw);
 }
 
 function parseJsonText(raw: Buffer | undefined): unknown {
   const text = raw?.toString('utf8') ?? '';
   if (text.trim() === '') throw badRequest('the request body is empty: expected a JSON document');
+  checkJsonDepth(text);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -94,13 +104,52 @@ function parseJsonText(raw: Buffer | undefined): unknown {
   }
 }
 
+/** parseYamlText parses YAML, and JSON (a subset of YAML, what kubectl sends even as
+ * apply-patch+yaml) natively: the YAML parser is far slower per node. */
 function parseYamlText(raw: Buffer | undefined): unknown {
   const text = raw?.toString('utf8') ?? '';
   if (text.trim() === '') throw badRequest('the request body is empty: expected a YAML or JSON document');
+  if (/^\s*[[{]/.test(text)) {
+    checkJsonDepth(text);
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Flow-style YAML that is not JSON (`{a: b}`): the YAML parser below reads it.
+    }
+  }
+  checkYamlShape(text);
+  // uniqueKeys is checked below in one pass: the parser's own check is quadratic in a map's size.
+  const doc = parseDocument(text, { uniqueKeys: false });
+  const error = doc.errors[0];
+  if (error) throw badRequest(`the request body is not valid YAML: ${error.message.split('\n')[0]}`);
+  checkUniqueKeys(doc.contents);
   try {
-    return parseYaml(text, { maxAliasCount: 100 });
+    return doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
     throw badRequest(`the request body is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** checkUniqueKeys rejects a mapping that repeats a key, as Kubernetes' YAML decoder does,
+ * walking the document without recursion. */
+function checkUniqueKeys(root: unknown): void {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (seen.has(key)) {
+          const line = (pair.key as YamlNode | null)?.range ? ` (at offset ${(pair.key as YamlNode).range![0]})` : '';
+          throw badRequest(`the request body is not valid YAML: mapping key ${JSON.stringify(String(key))} already defined${line}`);
+        }
+        seen.add(key);
+        pending.push(pair.value);
+      }
+    } else if (node && typeof node === 'object' && 'items' in node && Array.isArray((node as { items: unknown[] }).items)) {
+      for (const item of (node as { items: unknown[] }).items) pending.push(item);
+    }
   }
 }
 
@@ -108,7 +157,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function describeJsonType(value: unknown): string {
+export function describeJsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;

@@ -25,11 +25,37 @@ export function queryBool(query: Query, name: string): boolean | undefined {
   throw badRequest(`invalid boolean value for parameter ${name}: ${JSON.stringify(value)}`);
 }
 
-/** queryInt parses a non-negative integer parameter; absent or empty → undefined. */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * queryInt parses an integer parameter as kube-apiserver does, a Go int64 (limit,
+ * timeoutSeconds, gracePeriodSeconds); absent or empty → undefined. Outside int64 is a 400;
+ * inside it, magnitudes past 2^53 come back clamped to ±Number.MAX_SAFE_INTEGER, which every
+ * caller treats as "no bound" anyway, so no imprecise number reaches the store or a timer.
+ */
 export function queryInt(query: Query, name: string): number | undefined {
   const value = queryString(query, name);
   if (value === undefined || value === '') return undefined;
-  if (!/^-?\d+$/.test(value)) throw badRequest(`invalid integer value for parameter ${name}: ${JSON.stringify(value)}`);
+  if (!/^[-+]?\d+$/.test(value)) throw badRequest(`invalid integer value for parameter ${name}: ${JSON.stringify(value)}`);
+  const parsed = BigInt(value);
+  if (parsed < INT64_MIN || parsed > INT64_MAX) throw badRequest(`invalid integer value for parameter ${name}: ${JSON.stringify(value)}: value out of range`);
+  return clampToSafe(parsed);
+}
+
+/** parseUint64 parses a Go uint64 text (a resourceVersion), clamped to Number.MAX_SAFE_INTEGER
+ * past 2^53 (a revision no store reaches, so still "too large"), or says why it is not one. */
+export function parseUint64(text: string): { value: number } | { error: 'invalid syntax' | 'value out of range' } {
+  if (!/^\d+$/.test(text)) return { error: 'invalid syntax' };
+  const parsed = BigInt(text);
+  if (parsed > UINT64_MAX) return { error: 'value out of range' };
+  return { value: clampToSafe(parsed) };
+}
+
+function clampToSafe(value: bigint): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) return Number.MAX_SAFE_INTEGER;
+  if (value < BigInt(Number.MIN_SAFE_INTEGER)) return Number.MIN_SAFE_INTEGER;
   return Number(value);
 }
 

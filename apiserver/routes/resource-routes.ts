@@ -3,6 +3,7 @@
  * /apis/{group}/{version}, resolved per request (so kinds added at run time are served at
  * once). The bare group-version path answers its APIResourceList.
  */
+import { warningHeaderValue } from '../request/warning-header.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js';
 import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
@@ -58,10 +59,15 @@ function pickHandler(request: ApiRequest): Handler {
 }
 
 function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
-  for (const warning of response.warnings ?? []) reply.header('Warning', `299 - ${JSON.stringify(warning)}`);
+  const warned = (response.warnings?.length ?? 0) > 0;
+  // One header line per warning, as kube-apiserver sends them (reply.header would keep the last).
+  if (warned) reply.header('Warning', response.warnings!.map(warningHeaderValue));
   reply.code(response.status);
   if (response.contentType) return reply.type(response.contentType).send(response.body);
-  return reply.type('application/json').send(JSON.stringify(response.body));
+  const json = JSON.stringify(response.body);
+  // Node writes the headers in the body's encoding when the body is a string: a Buffer body
+  // keeps them Latin-1, so the warnings' UTF-8 bytes reach the client unchanged.
+  return reply.type('application/json').send(warned ? Buffer.from(json) : json);
 }
 
 /** failHijacked answers an error on a hijacked (watch or log) response: as a Status if
@@ -130,7 +136,8 @@ export interface ResourceRouteOptions extends WatchSettings {
 /** registerResourceRoutes mounts the REST surface for the registry's kinds. */
 export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext, registry: Registry, watch: ResourceRouteOptions): void {
   const handle = (group: string, version: string, rest: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const segments = rest.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    // fastify has decoded the wildcard already: decoding again broke names holding `%` (a 500).
+    const segments = rest.split('/').filter((s) => s !== '');
     const path = resolveResourcePath(registry, group, version, segments);
     if (!path) {
       if (request.method !== 'GET') throw methodNotAllowed(request.method);

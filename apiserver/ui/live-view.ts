@@ -8,6 +8,7 @@
  * A page that cannot keep up (its socket's send buffer passes MAX_BUFFERED_BYTES) is
  * disconnected, as a slow watch is: it reconnects and starts from a fresh snapshot.
  */
+import { browserRefusal } from '../request/browser-guard.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -52,8 +53,10 @@ export class LiveView {
         if (app.server.listenerCount('upgrade') === 1) socket.destroy();
         return;
       }
-      if (!sameOrigin(request)) {
-        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      const refusal = browserRefusal('GET', request.headers, true);
+      if (refusal) {
+        const body = JSON.stringify(refusal.toStatus());
+        socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
         return;
       }
       this.sockets.handleUpgrade(request, socket, head, (ws) => this.open(ws));
@@ -125,17 +128,5 @@ export class LiveView {
       return;
     }
     ws.send(text);
-  }
-}
-
-/** sameOrigin lets a page of this server (or a client that sends no Origin, like a test)
- * connect, and keeps other web sites' pages from reading the cluster through the browser. */
-function sameOrigin(request: IncomingMessage): boolean {
-  const origin = request.headers.origin;
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
   }
 }

@@ -13,7 +13,7 @@ import { Chaos, type ChaosDeps } from './chaos.js';
 export function registerChaosRoutes(app: FastifyInstance, deps: ChaosDeps): Chaos {
   const chaos = new Chaos(deps);
   app.post(CHAOS_PATH, async (request, reply) => {
-    const result = await chaos.run(parseBody(ChaosRequestSchema, request.body));
+    const result = await chaos.run(parseBody(ChaosRequestSchema, request));
     return reply.code(200).type('application/json').send(JSON.stringify(result));
   });
   app.addHook('onClose', async () => chaos.stop());

@@ -1,6 +1,7 @@
 /** The options of startCluster and how they are checked (a wrong option fails at once, naming it). */
 import { CONTROLLER_NAMES, isControllerName, type ControllerName } from '../../controllers/catalog.js';
 import type { LogLevel } from '../../controllers/runtime/logger.js';
+import { clockSpeedProblem } from '../../apiserver/api/kubesim/clock.js';
 
 /** ClockOption: `real` (wall time), `virtual` (frozen until advanced), or a speed factor. */
 export type ClockOption = 'real' | 'virtual' | { speed: number };
@@ -39,7 +40,8 @@ export function resolveOptions(options: StartClusterOptions): ResolvedOptions {
   if (!Number.isInteger(nodes) || nodes < 0) throw new TypeError(`startCluster: nodes must be a whole number ≥ 0, got ${String(nodes)}`);
   const clock = options.clock ?? 'real';
   const speed = typeof clock === 'object' ? clock.speed : 1;
-  if (!(speed > 0) || !Number.isFinite(speed)) throw new TypeError(`startCluster: clock.speed must be a positive number, got ${String(speed)}`);
+  const speedProblem = clockSpeedProblem(speed);
+  if (speedProblem) throw new TypeError(`startCluster: clock.speed ${speedProblem}, got ${String(speed)}`);
   if (typeof clock === 'string' && clock !== 'real' && clock !== 'virtual') {
     throw new TypeError(`startCluster: clock must be 'real', 'virtual' or { speed }, got ${JSON.stringify(clock)}`);
   }

@@ -46,7 +46,7 @@ export async function snapshot(argv: string[]): Promise<void> {
     const text = await call(server, 'GET', SNAPSHOT_PATH);
     const saved = JSON.parse(text) as SavedSnapshot;
     // Write beside the target, then rename: an interrupted save never leaves half a file.
-    writeFileSync(`${path}.tmp`, text);
+    writeFileSync(`${path}.tmp`, text, { mode: 0o600 }); // a snapshot holds Secrets in clear
     renameSync(`${path}.tmp`, path);
     console.log(`saved ${saved.objects.length} objects at revision ${saved.revision} to ${file}`);
     return;

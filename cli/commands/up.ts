@@ -19,11 +19,14 @@ import { writeKubeconfig } from '../kubeconfig.js';
 import { randomFromFlags, seedArgs, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 import { Supervisor } from '../supervisor.js';
+import { clockSpeedProblem } from '../../apiserver/api/kubesim/clock.js';
+import { isLoopbackHost } from '../../apiserver/listen-address.js';
 import { createUpLogs, type UpLogs } from '../up-logs.js';
 
 export const upFlags: Record<string, FlagSpec> = {
   port: { type: 'number', description: 'API server port on 127.0.0.1 (0 picks a free one)', default: 6443 },
-  host: { type: 'string', description: 'address to listen on', default: '127.0.0.1' },
+  host: { type: 'string', description: 'address to listen on (a non-loopback address needs --allow-remote)', default: '127.0.0.1' },
+  'allow-remote': { type: 'boolean', description: 'listen on a non-loopback --host although the server has no authentication yet: anyone who reaches it controls the cluster', default: false },
   kubeconfig: { type: 'string', description: 'where to write the kubeconfig', default: '.kubesim/kubeconfig' },
   'data-dir': { type: 'string', description: 'keep cluster state in this directory (in memory when absent)' },
   speed: { type: 'number', description: 'cluster clock speed factor: 10 runs a 5-minute window in 30 s', default: 1 },
@@ -70,6 +73,19 @@ function startComponents(supervisor: Supervisor, plan: ComponentPlan, kubeconfig
   }
 }
 
+/** checkListenAddress refuses a non-loopback --host without --allow-remote, and warns loudly with it. */
+function checkListenAddress(flags: Flags): void {
+  const host = String(flags['host']);
+  if (isLoopbackHost(host)) return;
+  if (!flags['allow-remote']) {
+    throw new UsageError(
+      `--host ${host} would let anyone who reaches this machine control the cluster: the API server has no authentication yet. ` +
+        'Listen on 127.0.0.1 (the default), or add --allow-remote if you accept that.',
+    );
+  }
+  console.error(`kubesim: WARNING: listening on ${host} without authentication: anyone who can reach this port can read Secrets and change or delete anything.`);
+}
+
 async function startServer(flags: Flags, clock: ClusterClock, supervisor: Supervisor, logs: UpLogs, stop: AbortController): Promise<RunningApiServer> {
   const random = randomFromFlags(flags, 'apiserver');
   // Made here, as buildServer would make it, because chaos adds fault rules to it.
@@ -99,7 +115,8 @@ function createClock(flags: Flags): ClusterClock {
   const mode = String(flags['clock']);
   if (!(CLOCK_MODES as readonly string[]).includes(mode)) throw new UsageError(`--clock must be real or virtual, got ${JSON.stringify(mode)}`);
   const speed = Number(flags['speed']);
-  if (!(speed > 0) || !Number.isFinite(speed)) throw new UsageError(`--speed must be a positive number, got ${String(flags['speed'])}`);
+  const speedProblem = clockSpeedProblem(speed);
+  if (speedProblem) throw new UsageError(`--speed ${speedProblem}, got ${String(flags['speed'])}`);
   return createClusterClock({ mode: mode as ClockMode, speed });
 }
 
@@ -140,6 +157,7 @@ export async function up(argv: string[]): Promise<void> {
   const started = performance.now();
   const { flags } = parseFlags(argv, upFlags);
   if (flags['help']) return void console.log(upUsage);
+  checkListenAddress(flags);
   const terminalLevel = String(flags['log-level']);
   if (!isLogLevel(terminalLevel)) throw new UsageError(`--log-level must be one of ${Object.keys(LOG_LEVELS).join(', ')}, got ${JSON.stringify(terminalLevel)}`);
   const clock = createClock(flags);

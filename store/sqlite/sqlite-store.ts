@@ -8,6 +8,7 @@
  * to the hub without another line of JavaScript running in between, so watchers see
  * revisions in order and a watch registered right after reading history misses nothing.
  */
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StoreError } from '../errors.js';
 import type { CompactionPolicy, ListOptions, ListResult, ObjectRef, Store } from '../types.js';
@@ -40,11 +41,20 @@ export const DefaultCompactionPolicy: Readonly<CompactionPolicy> = {
   maxAgeMs: 5 * 60_000,
 };
 
+/** createPrivately makes sure a database file exists readable by its owner only (it holds
+ * Secrets in clear); SQLite gives its -wal and -shm files the same permissions. An existing
+ * file is narrowed too: a store from an older kubesim was created 0644. */
+function createPrivately(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
+}
+
 /** openSqliteStore opens (creating and migrating if needed) a store at `options.path`.
  * Only one store may have a given file open: the revision counter lives in the process.
  * Throws if the file cannot be opened or has a newer schema. */
 export function openSqliteStore(options: SqliteStoreOptions = {}): SqliteStore {
   const path = options.path ?? ':memory:';
+  if (path !== ':memory:' && path !== '') createPrivately(path);
   const db = new Database(path);
   try {
     if (path !== ':memory:' && path !== '') {

@@ -73,7 +73,6 @@ describe('cluster clock API', () => {
       ['advance', { duration: '5' }, /missing unit/],
       ['advance', { duration: '-5m' }, /only moves forward/],
       ['advance', { ms: -1 }, /ms/],
-      ['advance', { ms: 1e20 }, /past the year/],
       ['speed', { speed: 0 }, /speed/],
       ['speed', {}, /speed/],
     ];
@@ -83,6 +82,8 @@ describe('cluster clock API', () => {
       expect(answer).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
       expect(answer.message).toMatch(message);
     }
+    // Within the schema but outside the clock's bounds: 422 (test/reliability/hostile-clock.test.ts).
+    expect((await post('advance', { ms: 1e20 })).status).toBe(422);
     const notJson = await request(url(`${CLOCK_PATH}/advance`), { method: 'POST', raw: '{oops' });
     expect(notJson.body).toMatchObject({ kind: 'Status', code: 400 });
     expect(clock.now()).toBe(before);

@@ -1,0 +1,62 @@
+/**
+ * A `kubesim up` killed with kill -9 takes its loops, scheduler and kubelets with it: none of
+ * them may outlive it and run beside the next cluster's.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { eventually } from '../support/eventually.js';
+import { request } from '../support/http.js';
+import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kubesim-orphans-'));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('kubesim up killed with SIGKILL', () => {
+  afterAll(async () => {
+    await stopAllKubesim();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('leaves no component process behind, even when a new cluster takes its port at once', async () => {
+    const kubeconfig = join(dir, 'kubeconfig');
+    const port = await freePort();
+    const args = ['up', '--port', String(port), '--kubeconfig', kubeconfig, '--controllers', 'replicaset,deployment', '--nodes', '1'];
+    const up = spawnKubesim(args);
+    await up.waitForOutput(/kubesim is up/);
+    const server = String(parse(readFileSync(kubeconfig, 'utf8')).clusters[0].cluster.server);
+    const pids = await eventually(async () => {
+      const { components } = (await request(`${server}/kubesim/v1/components`)).body as { components: Array<{ name: string; pid?: number; state: string }> };
+      expect(components.map((c) => c.state)).toEqual(['running', 'running', 'running', 'running']);
+      return components.map((c) => c.pid!);
+    });
+    expect(pids.every(alive)).toBe(true);
+    up.child.kill('SIGKILL');
+    await up.exited;
+    // The old loops would reconnect to this server on their port and run beside its own.
+    const next = spawnKubesim([...args.slice(0, 4), join(dir, 'kubeconfig-2'), ...args.slice(5)]);
+    await next.waitForOutput(/kubesim is up/);
+    await eventually(() => expect(pids.filter(alive)).toEqual([]), { timeoutMs: 5_000, intervalMs: 100 });
+  });
+});
