@@ -3,26 +3,26 @@
  * It never listens and starts no timers; start-api-server.ts does that. Tests use it with
  * `listen({ port: 0 })` or `inject()`.
  */
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { Store } from '../store/index.js';
-import { createClusterClock, type ClusterClock } from '../controllers/runtime/cluster-clock.js';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { type ClusterClock, createClusterClock } from '../controllers/runtime/cluster-clock.js';
 import { createRandom, type Random } from '../controllers/runtime/random.js';
+import type { Store } from '../store/index.js';
 import { pathNotFound } from './api/api-error.js';
-import { Registry } from './api/registry.js';
 import { builtinDefinitions } from './api/builtin.js';
-import { toApiError } from './errors.js';
-import type { HandlerContext } from './handlers/types.js';
-import { registryRandom } from './registry/context.js';
-import { createMetricsPipeline, type MetricsScraper } from './metrics/index.js';
-import { createClusterControl, type ClusterControl } from './kubesim/cluster-control.js';
-import { registerClusterRoutes } from './kubesim/cluster-routes.js';
-import { registerHistoryRoutes } from './kubesim/history-routes.js';
-import { registerClockRoutes } from './kubesim/clock-routes.js';
-import { registerSnapshotRoutes } from './kubesim/snapshot-routes.js';
-import { FaultInjector } from './faults/injector.js';
-import { isInjectedError } from './faults/hooks.js';
-import { registerFaultRoutes } from './kubesim/fault-routes.js';
+import { Registry } from './api/registry.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
+import { toApiError } from './errors.js';
+import { isInjectedError } from './faults/hooks.js';
+import { FaultInjector } from './faults/injector.js';
+import type { HandlerContext } from './handlers/types.js';
+import { registerClockRoutes } from './kubesim/clock-routes.js';
+import { type ClusterControl, createClusterControl } from './kubesim/cluster-control.js';
+import { registerClusterRoutes } from './kubesim/cluster-routes.js';
+import { registerFaultRoutes } from './kubesim/fault-routes.js';
+import { registerHistoryRoutes } from './kubesim/history-routes.js';
+import { registerSnapshotRoutes } from './kubesim/snapshot-routes.js';
+import { createMetricsPipeline, type MetricsScraper } from './metrics/index.js';
+import { registryRandom } from './registry/context.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';

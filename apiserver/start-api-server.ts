@@ -4,12 +4,12 @@
  * `kubesim up`, the standalone apiserver process and the test cluster.
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { ClusterClock } from '../controllers/runtime/cluster-clock.js';
 import { openSqliteStore, type Store } from '../store/index.js';
 import { bootstrapCluster } from './bootstrap.js';
-import type { ClusterClock } from '../controllers/runtime/cluster-clock.js';
-import { buildServer, serverTime, type ApiServer, type ServerOptions } from './server.js';
+import { type ApiServer, buildServer, type ServerOptions, serverTime } from './server.js';
 
 export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   host?: string;

@@ -5,8 +5,8 @@
  */
 import { hostname } from 'node:os';
 import { CONTROLLERS, type ControllerName } from './catalog.js';
-import { createRealClock } from './runtime/clock.js';
 import { createKubeClient } from './runtime/client/http-client.js';
+import { createRealClock } from './runtime/clock.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
 import { createManager, type Manager } from './runtime/manager.js';
 import type { Random } from './runtime/random.js';

@@ -4,9 +4,9 @@
  * is reported and replaced by its default, never fatal — a typo must not wedge a pod.
  */
 import { z } from 'zod';
+import type { Pod } from '../apiserver/api/core/pod.js';
 import { parseQuantity } from '../apiserver/api/quantity.js';
 import type { DeepReadonly } from '../controllers/runtime/types.js';
-import type { Pod } from '../apiserver/api/core/pod.js';
 
 /** BEHAVIOUR_PREFIX is the annotation prefix every behaviour key carries. */
 export const BEHAVIOUR_PREFIX = 'kubesim.io/';

@@ -4,8 +4,8 @@
  * does the I/O.
  */
 import type { Lease } from '../apiserver/api/coordination/lease.js';
-import { deepEqual } from '../apiserver/api/deep-equal.js';
 import type { Node, NodeCondition } from '../apiserver/api/core/node.js';
+import { deepEqual } from '../apiserver/api/deep-equal.js';
 import { microTime } from '../controllers/runtime/leader-election.js';
 import { formatTime } from './stages/time.js';
 
@@ -84,7 +84,12 @@ export function nodeConditions(previous: readonly NodeCondition[], nowMs: number
 
 /** nodeStatus is the status the kubelet reports at nowMs, given the one the server holds. */
 export function nodeStatus(config: NodeConfig, previous: Node['status'], nowMs: number): NonNullable<Node['status']> {
-  const capacity = { cpu: config.capacity.cpu, 'ephemeral-storage': config.capacity.ephemeralStorage, memory: config.capacity.memory, pods: config.capacity.pods };
+  const capacity = {
+    cpu: config.capacity.cpu,
+    'ephemeral-storage': config.capacity.ephemeralStorage,
+    memory: config.capacity.memory,
+    pods: config.capacity.pods,
+  };
   return {
     ...previous,
     capacity,

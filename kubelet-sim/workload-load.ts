@@ -14,8 +14,9 @@
  * onto its ReplicaSets and never removes them, so a copy left behind after `kubesim load
  * --off` must not keep the load alive. A pod without a controller has no workload.
  */
-import { tryParseQuantity } from '../apiserver/api/core/quantity.js';
+
 import type { Pod } from '../apiserver/api/core/pod.js';
+import { tryParseQuantity } from '../apiserver/api/core/quantity.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import type { DeepReadonly, Lister } from '../controllers/runtime/types.js';
 import type { Usage } from './usage.js';

@@ -8,10 +8,10 @@
  *     already says the same, so an unchanged failure writes nothing.
  */
 import { isNotFound } from '../apiserver/api/api-error.js';
-import { podDefinition, type Pod } from '../apiserver/api/core/pod.js';
+import { type Pod, podDefinition } from '../apiserver/api/core/pod.js';
 import type { KubeClient } from '../controllers/runtime/client/http-client.js';
-import { keyOf } from '../controllers/runtime/reconciler.js';
 import { rfc3339Seconds } from '../controllers/runtime/event-recorder.js';
+import { keyOf } from '../controllers/runtime/reconciler.js';
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { LAST_DECISION_ANNOTATION } from './explain.js';
 import type { ReadonlyPod } from './framework.js';
@@ -84,7 +84,12 @@ async function patchCondition(pods: ResourceClient<Pod>, pod: ReadonlyPod, messa
   // The transition time moves only when the status does, as kube's UpdatePodCondition keeps it.
   const lastTransitionTime = current?.status === 'False' && current.lastTransitionTime ? current.lastTransitionTime : rfc3339Seconds(nowMs);
   const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastTransitionTime };
-  await pods.patch(pod.metadata.namespace ?? '', pod.metadata.name ?? '', { status: { conditions: [condition] } }, { type: 'strategic', subresource: 'status' });
+  await pods.patch(
+    pod.metadata.namespace ?? '',
+    pod.metadata.name ?? '',
+    { status: { conditions: [condition] } },
+    { type: 'strategic', subresource: 'status' },
+  );
 }
 
 async function patchAnnotation(pods: ResourceClient<Pod>, pod: ReadonlyPod, decision: string): Promise<void> {

@@ -12,5 +12,15 @@ import { policyDefinitions } from './policy/index.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
 export function builtinDefinitions(): ResourceDefinition<any>[] {
-  return [...coreDefinitions, ...appsDefinitions, ...autoscalingDefinitions, ...batchDefinitions, ...coordinationDefinitions, ...discoveryDefinitions, ...metricsDefinitions, ...policyDefinitions, ...apiextensionsDefinitions];
+  return [
+    ...coreDefinitions,
+    ...appsDefinitions,
+    ...autoscalingDefinitions,
+    ...batchDefinitions,
+    ...coordinationDefinitions,
+    ...discoveryDefinitions,
+    ...metricsDefinitions,
+    ...policyDefinitions,
+    ...apiextensionsDefinitions,
+  ];
 }

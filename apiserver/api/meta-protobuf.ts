@@ -25,9 +25,7 @@ export function formatMicroTime(seconds: number, nanos: number): string {
 const timestampFields = { 1: field.int64('seconds', KEEP_ZERO), 2: field.int32('nanos') };
 
 /** TimeMessage is metav1.Time → `2026-11-22T06:34:25Z`; an empty message is no time at all. */
-export const TimeMessage = message(`${META_V1}.Time`, timestampFields, ({ seconds }) =>
-  typeof seconds === 'number' ? formatTime(seconds) : undefined,
-);
+export const TimeMessage = message(`${META_V1}.Time`, timestampFields, ({ seconds }) => (typeof seconds === 'number' ? formatTime(seconds) : undefined));
 
 /** MicroTimeMessage is metav1.MicroTime → `2026-11-22T06:34:25.123456Z`. */
 export const MicroTimeMessage = message(`${META_V1}.MicroTime`, timestampFields, ({ seconds, nanos }) =>

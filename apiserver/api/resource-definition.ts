@@ -55,7 +55,15 @@ export interface PrintColumn {
 /** FieldError is one validation problem, worded as Kubernetes' field.Error:
  * `field` is a dotted path (spec.template.spec.containers[0].name). */
 export interface FieldError {
-  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTooMany' | 'FieldValueTypeInvalid';
+  type:
+    | 'FieldValueRequired'
+    | 'FieldValueInvalid'
+    | 'FieldValueNotSupported'
+    | 'FieldValueDuplicate'
+    | 'FieldValueForbidden'
+    | 'FieldValueTooLong'
+    | 'FieldValueTooMany'
+    | 'FieldValueTypeInvalid';
   field: string;
   /** The offending value, quoted in the message as Kubernetes does (omitted for Required;
    * leaving the key out omits it from any error, as field.OmitValue does). */

@@ -2,8 +2,9 @@
  * Name and value validators worded as k8s.io/apimachinery/pkg/util/validation, so that 422
  * messages read exactly as a real cluster's. Each returns the list of problems (empty = valid).
  */
-import type { LabelSelector } from './meta.js';
+
 import { validateLabelKey, validateLabelValue } from './label-validation.js';
+import type { LabelSelector } from './meta.js';
 import type { FieldError } from './resource-definition.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -122,7 +123,7 @@ export function isValidPortName(name: string): string[] {
   const errors: string[] = [];
   if (name.length > 15) errors.push(maxLength(15));
   if (!IANA_SVC_NAME.test(name)) {
-    errors.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+    errors.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
   }
   if (name.includes('--')) errors.push('must not contain consecutive hyphens');
   if (name.startsWith('-') || name.endsWith('-')) errors.push('must not begin or end with a hyphen');

@@ -11,7 +11,7 @@
 import type { StoreWatch } from '../../store/index.js';
 import { CRD_STORAGE_RESOURCE, type CustomResourceDefinition } from '../api/apiextensions/index.js';
 import { deepEqual } from '../api/deep-equal.js';
-import { rfc3339, type RegistryContext } from '../registry/context.js';
+import { type RegistryContext, rfc3339 } from '../registry/context.js';
 import { findCondition, isConditionTrue, isEquivalent, setCondition } from './crd-conditions.js';
 import { storageVersionDefinition } from './crd-definitions.js';
 import { finalizeCrd } from './crd-finalizer.js';

@@ -6,7 +6,7 @@
  * resources before the CRD goes.
  */
 import { badRequest, invalid } from '../api/api-error.js';
-import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, customResourceDefinitionDefinition, type CustomResourceDefinition } from '../api/apiextensions/index.js';
+import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, type CustomResourceDefinition, customResourceDefinitionDefinition } from '../api/apiextensions/index.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { rfc3339 } from '../registry/context.js';
 import { validateMetadata } from '../registry/metadata.js';
@@ -40,7 +40,9 @@ function decodeSchemas(crd: CustomResourceDefinition): void {
     }
     const issue = parsed.error.issues[0];
     const path = formatPath([`spec.versions[${i}].schema.openAPIV3Schema`, ...(issue?.path ?? [])]);
-    throw badRequest(`CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: ${path}: ${issue?.message ?? 'invalid schema'}`);
+    throw badRequest(
+      `CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: ${path}: ${issue?.message ?? 'invalid schema'}`,
+    );
   });
 }
 

@@ -8,10 +8,11 @@
  * applies to the request (watch faults only to watches), and — with a `probability` — its own
  * random stream says so. Every firing is logged and kept in a bounded list.
  */
-import { alreadyExists } from '../api/api-error.js';
+
 import { createRandom, type Random } from '../../controllers/runtime/random.js';
+import { alreadyExists } from '../api/api-error.js';
 import { matchesRequest } from './matcher.js';
-import { FAULTS_API_VERSION, parseFaultRule, type FaultRuleInput, type FaultRuleSpec } from './rule-schema.js';
+import { FAULTS_API_VERSION, type FaultRuleInput, type FaultRuleSpec, parseFaultRule } from './rule-schema.js';
 import type { Fault, FaultRequest, FaultRule, InjectedEffect, InjectedFault } from './types.js';
 
 /** FaultLogger is the slice of the fastify logger the injector writes to. */

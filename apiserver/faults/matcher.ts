@@ -2,7 +2,7 @@
  * Whether a rule's `match` selects a request. Every field given must hold; an empty match
  * selects every resource request.
  */
-import { isRegexPattern, type FaultMatch } from './rule-schema.js';
+import { type FaultMatch, isRegexPattern } from './rule-schema.js';
 import type { FaultRequest } from './types.js';
 
 /** matchesRequest says whether `match` selects `request`. Pure; patterns are validated by

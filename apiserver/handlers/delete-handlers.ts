@@ -1,14 +1,15 @@
 /** DELETE of one object and of a collection (deletecollection), with DeleteOptions from the
  * body (kubectl: `{"propagationPolicy":"Background"}`) or the query string. */
-import { apiVersionOf } from '../api/resource-definition.js';
+
 import { badRequest } from '../api/api-error.js';
+import { apiVersionOf } from '../api/resource-definition.js';
 import { deleteObject } from '../registry/delete.js';
 import { strategyFor } from '../registry/strategies/index.js';
 import type { DeleteRequest } from '../registry/strategy.js';
 import { decodeOptionalJson } from '../request/body.js';
 import { isDryRun, queryBool, queryInt, queryString } from '../request/query.js';
 import { readListPage } from './read-handlers.js';
-import { listKind, targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
+import { type ApiRequest, type ApiResponse, type HandlerContext, listKind, targetOf } from './types.js';
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'] as const;
 

@@ -4,10 +4,10 @@
  * deletecollection so all three select exactly the same objects.
  */
 import { ApiError, badRequest, expired } from '../api/api-error.js';
-import { parseFieldSelector, type FieldSelectorQuery } from '../api/fields.js';
-import { parseLabelSelector, type LabelSelectorQuery } from '../api/labels.js';
+import { type FieldSelectorQuery, parseFieldSelector } from '../api/fields.js';
+import { type LabelSelectorQuery, parseLabelSelector } from '../api/labels.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
-import { queryInt, queryString, type Query } from '../request/query.js';
+import { type Query, queryInt, queryString } from '../request/query.js';
 
 export interface Selection {
   labels: LabelSelectorQuery;

@@ -9,7 +9,7 @@ import { toServed } from '../registry/object-codec.js';
 import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, isPlainObject } from '../request/body.js';
 import { isDryRun, queryString } from '../request/query.js';
-import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
+import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';
 
 interface PodShape {
   spec?: { nodeName?: string; containers?: Array<{ name: string }>; initContainers?: Array<{ name: string }> };

@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { decodeCause } from '../../controllers/runtime/cause.js';
 import { badRequest } from '../api/api-error.js';
 import { CAUSE_HEADER, type HistoryActor } from '../api/kubesim/history.js';
-import { queryString, type Query } from '../request/query.js';
+import { type Query, queryString } from '../request/query.js';
 
 const BEARER = /^Bearer\s+(.+)$/i;
 

@@ -6,11 +6,11 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ClockMode, ClockState, ClusterClock } from '../../controllers/runtime/cluster-clock.js';
 import { badRequest } from '../api/api-error.js';
 import { parseDuration } from '../api/duration.js';
-import { AdvanceRequestSchema, CLOCK_API_VERSION, CLOCK_PATH, SpeedRequestSchema, type ClusterClockObject } from '../api/kubesim/clock.js';
-import type { ClockMode, ClockState, ClusterClock } from '../../controllers/runtime/cluster-clock.js';
-import { queryBool, type Query } from '../request/query.js';
+import { AdvanceRequestSchema, CLOCK_API_VERSION, CLOCK_PATH, type ClusterClockObject, SpeedRequestSchema } from '../api/kubesim/clock.js';
+import { type Query, queryBool } from '../request/query.js';
 import { parseBody } from './cluster-routes.js';
 
 /** The latest moment a JavaScript Date (and RFC 3339 text) can express. */

@@ -8,8 +8,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { ApiError, badRequest } from '../api/api-error.js';
 import type { ComponentActivity } from '../../controllers/runtime/activity.js';
+import { ApiError, badRequest } from '../api/api-error.js';
 import type { ClusterControl } from './cluster-control.js';
 import { SettleTimeoutError } from './settle.js';
 

@@ -7,7 +7,7 @@ import { isConflict } from '../../store/index.js';
 import { conflict } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { KubeObject } from '../api/resource-definition.js';
-import { asKube, objectRef, readStored, resourceName, rfc3339, type RegistryContext, type Target } from './context.js';
+import { asKube, objectRef, type RegistryContext, readStored, resourceName, rfc3339, type Target } from './context.js';
 import { toServed } from './object-codec.js';
 import { strategyFor } from './strategies/index.js';
 import type { DeleteRequest } from './strategy.js';

@@ -96,5 +96,11 @@ export function validateMetadata(def: ResourceDefinition, object: KubeObject, ol
 function noNewFinalizers(old: KubeObject, object: KubeObject): FieldError[] {
   const added = (object.metadata.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
   if (added.length === 0) return [];
-  return [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}` }];
+  return [
+    {
+      type: 'FieldValueForbidden',
+      field: 'metadata.finalizers',
+      detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+    },
+  ];
 }

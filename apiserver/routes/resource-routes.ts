@@ -8,22 +8,22 @@ import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js'
 import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
 import type { Registry } from '../api/registry.js';
 import { ALL_VERBS } from '../api/resource-definition.js';
+import { toApiError } from '../errors.js';
+import { faultRequestOf, injectFaults } from '../faults/hooks.js';
+import type { FaultInjector } from '../faults/injector.js';
 import { deleteCollectionHandler, deleteHandler } from '../handlers/delete-handlers.js';
-import { serveLog } from '../handlers/log-proxy.js';
 import { evictionHandler } from '../handlers/eviction-handler.js';
+import { serveLog } from '../handlers/log-proxy.js';
 import { bindingHandler } from '../handlers/pod-handlers.js';
 import { getObject, listObjects } from '../handlers/read-handlers.js';
 import { scaleHandler } from '../handlers/scale-handlers.js';
 import type { ApiRequest, ApiResponse, HandlerContext } from '../handlers/types.js';
 import { serveWatch, type WatchSettings } from '../handlers/watch-handler.js';
-import type { FaultInjector } from '../faults/injector.js';
-import { faultRequestOf, injectFaults } from '../faults/hooks.js';
 import { createHandler, patchHandler, updateHandler } from '../handlers/write-handlers.js';
-import { queryBool, queryString, type Query } from '../request/query.js';
+import { actorOf } from '../kubesim/actor.js';
+import { type Query, queryBool, queryString } from '../request/query.js';
 import { resourceList } from './discovery.js';
 import { resolveResourcePath } from './resource-path.js';
-import { toApiError } from '../errors.js';
-import { actorOf } from '../kubesim/actor.js';
 
 type Handler = (ctx: HandlerContext, request: ApiRequest) => ApiResponse;
 
@@ -51,7 +51,7 @@ function collectionHandlers(path: ApiRequest['path']): Partial<Record<string, Ha
 
 function pickHandler(request: ApiRequest): Handler {
   const { name, subresource } = request.path;
-  const table = subresource ? SUBRESOURCE_HANDLERS[subresource] ?? {} : name !== undefined ? OBJECT_HANDLERS : collectionHandlers(request.path);
+  const table = subresource ? (SUBRESOURCE_HANDLERS[subresource] ?? {}) : name !== undefined ? OBJECT_HANDLERS : collectionHandlers(request.path);
   const handler = table[request.method];
   if (!handler) throw methodNotAllowed(request.method);
   return handler;
@@ -106,11 +106,12 @@ function collectionWatch(request: ApiRequest): ApiRequest {
 function verbOf(request: ApiRequest, isWatch: boolean): string | undefined {
   if (isWatch) return 'watch';
   const { name, subresource } = request.path;
-  const verbs: Partial<Record<string, string>> = subresource !== undefined
-    ? { GET: 'get', PUT: 'update', PATCH: 'patch', POST: 'create', DELETE: 'delete' }
-    : name !== undefined
-      ? { GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }
-      : { GET: 'list', POST: 'create', DELETE: 'deletecollection' };
+  const verbs: Partial<Record<string, string>> =
+    subresource !== undefined
+      ? { GET: 'get', PUT: 'update', PATCH: 'patch', POST: 'create', DELETE: 'delete' }
+      : name !== undefined
+        ? { GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }
+        : { GET: 'list', POST: 'create', DELETE: 'deletecollection' };
   return verbs[request.method];
 }
 
@@ -130,7 +131,10 @@ export interface ResourceRouteOptions extends WatchSettings {
 /** registerResourceRoutes mounts the REST surface for the registry's kinds. */
 export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext, registry: Registry, watch: ResourceRouteOptions): void {
   const handle = (group: string, version: string, rest: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const segments = rest.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    const segments = rest
+      .split('/')
+      .filter((s) => s !== '')
+      .map(decodeURIComponent);
     const path = resolveResourcePath(registry, group, version, segments);
     if (!path) {
       if (request.method !== 'GET') throw methodNotAllowed(request.method);

@@ -11,13 +11,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { ClusterClock } from '../../controllers/runtime/cluster-clock.js';
 import type { FaultInjector } from '../faults/injector.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { clockObject } from '../kubesim/clock-routes.js';
 import type { ClusterControl } from '../kubesim/cluster-control.js';
-import { LiveHub, type LiveBatch, type LiveSnapshot, type Viewer } from './live-hub.js';
+import { type LiveBatch, LiveHub, type LiveSnapshot, type Viewer } from './live-hub.js';
 
 export const LIVE_SOCKET_PATH = '/kubesim/ui/ws';
 

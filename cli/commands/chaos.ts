@@ -2,7 +2,7 @@
  * say what convergence to expect (POST /apis/kubesim.io/v1alpha1/chaos; docs/live-view.md). */
 import { parseDuration } from '../../apiserver/api/duration.js';
 import { CHAOS_PATH, type ChaosAction, type ChaosRequest, type ChaosResult } from '../../apiserver/api/kubesim/chaos.js';
-import { formatFlagHelp, parseFlags, UsageError, type Flags, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { type FlagSpec, type Flags, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { call } from './component-control.js';
 
 const flags: Record<string, FlagSpec> = {

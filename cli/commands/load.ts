@@ -11,12 +11,12 @@ import { isNotFound } from '../../apiserver/api/api-error.js';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
-import { qualifiedResource, type KubeObject, type ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import { type KubeObject, qualifiedResource, type ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { isNetworkError } from '../../controllers/runtime/client/http-transport.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOAD_CPU_ANNOTATION, LOAD_MEMORY_ANNOTATION } from '../../kubelet-sim/workload-load.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 
 /** loadFlags are the flags of `kubesim load` (plus kubectl's `-n` and `-h`). */
 export const loadFlags: Record<string, FlagSpec> = {
@@ -106,7 +106,10 @@ function annotationsPatch(options: SetLoadOptions): Record<string, string | null
 function describeLoad(options: SetLoadOptions, workload: KubeObject): string {
   if (options.off) return 'load removed';
   const annotations = workload.metadata.annotations ?? {};
-  const parts = [['cpu', annotations[LOAD_CPU_ANNOTATION]], ['memory', annotations[LOAD_MEMORY_ANNOTATION]]].filter(([, v]) => v !== undefined);
+  const parts = [
+    ['cpu', annotations[LOAD_CPU_ANNOTATION]],
+    ['memory', annotations[LOAD_MEMORY_ANNOTATION]],
+  ].filter(([, v]) => v !== undefined);
   const ready = (workload as { status?: { readyReplicas?: number } }).status?.readyReplicas ?? 0;
   return `load set to ${parts.map(([k, v]) => `${k} ${v}`).join(', ')} (spread over ${ready} ready ${ready === 1 ? 'pod' : 'pods'})`;
 }
@@ -131,7 +134,8 @@ function optionalQuantity(flags: Record<string, unknown>, name: 'cpu' | 'memory'
   if (value === undefined) return undefined;
   const text = String(value).trim();
   const quantity = tryParseQuantity(text);
-  if (!quantity || quantity.sign() < 0) throw new UsageError(`--${name} needs a non-negative quantity such as ${name === 'cpu' ? '1400m' : '512Mi'}, got ${JSON.stringify(value)}`);
+  if (!quantity || quantity.sign() < 0)
+    throw new UsageError(`--${name} needs a non-negative quantity such as ${name === 'cpu' ? '1400m' : '512Mi'}, got ${JSON.stringify(value)}`);
   return text;
 }
 

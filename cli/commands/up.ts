@@ -3,13 +3,13 @@
  * cleanly on Ctrl-C (or `kubesim down`). */
 import { dirname, resolve } from 'node:path';
 import { FaultInjector } from '../../apiserver/faults/injector.js';
-import { startApiServer, type RunningApiServer } from '../../apiserver/start-api-server.js';
-import { UI_PATH } from '../../apiserver/ui/index.js';
 import { createResetter } from '../../apiserver/kubesim/reset.js';
+import { type RunningApiServer, startApiServer } from '../../apiserver/start-api-server.js';
+import { UI_PATH } from '../../apiserver/ui/index.js';
 import { CONTROLLER_NAMES, isControllerName } from '../../controllers/catalog.js';
 import { componentName } from '../../controllers/run-controllers.js';
-import { CLOCK_MODES, createClusterClock, type ClockMode, type ClusterClock } from '../../controllers/runtime/cluster-clock.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, type Flags } from '../args.js';
+import { CLOCK_MODES, type ClockMode, type ClusterClock, createClusterClock } from '../../controllers/runtime/cluster-clock.js';
+import { type FlagSpec, type Flags, formatFlagHelp, parseFlags, UsageError } from '../args.js';
 import type { ChaosDeps } from '../chaos/chaos.js';
 import { registerChaosRoutes } from '../chaos/chaos-routes.js';
 import { kubeconfigNodes } from '../chaos/node-control.js';
@@ -25,7 +25,11 @@ export const upFlags: Record<string, FlagSpec> = {
   kubeconfig: { type: 'string', description: 'where to write the kubeconfig', default: '.kubesim/kubeconfig' },
   'data-dir': { type: 'string', description: 'keep cluster state in this directory (in memory when absent)' },
   speed: { type: 'number', description: 'cluster clock speed factor: 10 runs a 5-minute window in 30 s', default: 1 },
-  clock: { type: 'string', description: 'real (time runs from the start) or virtual (time stands still until `kubesim clock advance` or `resume`)', default: 'real' },
+  clock: {
+    type: 'string',
+    description: 'real (time runs from the start) or virtual (time stands still until `kubesim clock advance` or `resume`)',
+    default: 'real',
+  },
   controllers: { type: 'string', description: `control loops to run, comma-separated, or "none"`, default: CONTROLLER_NAMES.join(',') },
   nodes: { type: 'number', description: 'simulated nodes (one kubelet-sim process); 0 for none', default: 3 },
   scheduler: { type: 'boolean', description: 'run the scheduler (--scheduler=false to place pods yourself)', default: true },
@@ -115,7 +119,12 @@ function reportName(name: string): string {
  * ones), and captures the just-started state for `reset` once the cluster first settles.
  */
 function watchComponents(server: RunningApiServer, supervisor: Supervisor): void {
-  server.control.expectComponents(() => supervisor.status().filter((c) => c.state === 'running').map((c) => reportName(c.name)));
+  server.control.expectComponents(() =>
+    supervisor
+      .status()
+      .filter((c) => c.state === 'running')
+      .map((c) => reportName(c.name)),
+  );
   // A new process of a component has synced nothing yet: its predecessor's last report says
   // nothing about it, so settle waits for the new one to report.
   supervisor.onLaunch((name) => server.control.board.forget(reportName(name)));
@@ -151,7 +160,9 @@ export async function up(argv: string[]): Promise<void> {
   startComponents(supervisor, plan, kubeconfig);
   watchComponents(server, supervisor);
   const readyMs = Math.round(performance.now() - started);
-  console.log(`kubesim is up: API server ${server.url} (ready in ${readyMs} ms, ${flags['data-dir'] ? `state in ${String(flags['data-dir'])}` : 'state in memory'}${describeClock(clock)})`);
+  console.log(
+    `kubesim is up: API server ${server.url} (ready in ${readyMs} ms, ${flags['data-dir'] ? `state in ${String(flags['data-dir'])}` : 'state in memory'}${describeClock(clock)})`,
+  );
   console.log(`components: ${supervisor.names().join(', ') || 'none'}; ${plan.nodes} simulated node(s) (logs in ${resolve(dirname(kubeconfig), 'logs')})`);
   console.log(`live view: ${server.url}${UI_PATH} (the object graph, every loop, the timeline; clock and chaos controls)`);
   console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n\nPress Ctrl-C to stop.`);

@@ -2,13 +2,13 @@
  * The CronJob controller's wiring: CronJob and Job informers (Jobs indexed by their
  * CronJob's uid), handlers that only enqueue, and the reconciler (reconcile.ts).
  */
-import { cronJobDefinition, jobDefinition, type Job } from '../../apiserver/api/batch/index.js';
+import { cronJobDefinition, type Job, jobDefinition } from '../../apiserver/api/batch/index.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { type Controller, createController } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly } from '../runtime/types.js';
-import { createCronJobReconciler, CRONJOB_UID_INDEX, indexByCronJobUid } from './reconcile.js';
+import { CRONJOB_UID_INDEX, createCronJobReconciler, indexByCronJobUid } from './reconcile.js';
 
 /** CRONJOB_CONTROLLER_NAME names the controller in logs; CRONJOB_EVENT_SOURCE its events. */
 export const CRONJOB_CONTROLLER_NAME = 'cronjob';
@@ -27,7 +27,14 @@ export function registerCronJobController(manager: Manager, { workers = 5 }: { w
     recorder: createComponentRecorder(manager, CRONJOB_EVENT_SOURCE),
     clock: manager.clock,
   });
-  const controller = createController({ name: CRONJOB_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(CRONJOB_CONTROLLER_NAME) });
+  const controller = createController({
+    name: CRONJOB_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(CRONJOB_CONTROLLER_NAME),
+  });
   const enqueue = (object: { metadata: { namespace?: string; name?: string } }) => controller.queue.add(keyOf(object));
   cronJobInformer.addEventHandlers({ onAdd: enqueue, onUpdate: (_old, cj) => enqueue(cj), onDelete: enqueue });
   const enqueueOwner = (job: DeepReadonly<Job>) => {

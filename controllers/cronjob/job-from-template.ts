@@ -13,7 +13,14 @@ export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-sched
 
 /** cronJobControllerRef is the ownerReference every Job of the CronJob carries. */
 export function cronJobControllerRef(cronJob: DeepReadonly<CronJob>): OwnerReference {
-  return { apiVersion: 'batch/v1', kind: 'CronJob', name: cronJob.metadata.name ?? '', uid: cronJob.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    name: cronJob.metadata.name ?? '',
+    uid: cronJob.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** jobFromTemplate builds the Job for `scheduledMs`. */

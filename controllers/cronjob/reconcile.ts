@@ -85,7 +85,12 @@ async function scheduleRun(deps: CronJobReconcilerDeps, ctx: RunContext): Promis
   const decision = mostRecentSchedule(ctx.cron, earliestTimeMs(cronJob, nowMs), nowMs);
   if (decision.scheduledMs === undefined) return;
   if (decision.missed > MAX_MISSED_COUNTED) {
-    deps.recorder.event(cronJob, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew');
+    deps.recorder.event(
+      cronJob,
+      'Warning',
+      'TooManyMissedTimes',
+      'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew',
+    );
   }
   const scheduledAt = new Date(decision.scheduledMs).toISOString().replace('.000Z', 'Z');
   // Already made for this time (the status write that should have said so was lost)?
@@ -127,7 +132,10 @@ async function createJob(deps: CronJobReconcilerDeps, cronJob: ReadonlyCronJob, 
 async function deleteJobs(deps: CronJobReconcilerDeps, cronJob: ReadonlyCronJob, jobs: readonly DeepReadonly<Job>[], reason: string): Promise<void> {
   for (const job of jobs) {
     try {
-      await deps.jobs.delete(job.metadata.namespace ?? '', job.metadata.name ?? '', { propagationPolicy: 'Background', preconditions: { uid: job.metadata.uid ?? '' } });
+      await deps.jobs.delete(job.metadata.namespace ?? '', job.metadata.name ?? '', {
+        propagationPolicy: 'Background',
+        preconditions: { uid: job.metadata.uid ?? '' },
+      });
       deps.recorder.event(cronJob, 'Normal', reason, `Deleted job ${job.metadata.name}`);
     } catch (err) {
       if (!isNotFound(err)) throw err;

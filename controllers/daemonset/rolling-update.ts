@@ -4,8 +4,9 @@
  * surge) or maxSurge (with surge). The manage step then recreates pods on emptied nodes and
  * prunes a node's extra pods. Pure: no I/O, no mutation.
  */
-import { isPodAvailable, type ReadonlyPod } from '../replicaset/pod-state.js';
+
 import { scaledValue } from '../deployment/rolling-math.js';
+import { isPodAvailable, type ReadonlyPod } from '../replicaset/pod-state.js';
 import { isPodUpdated } from './daemon-pods.js';
 import { nodeShouldRunDaemonPod, type ReadonlyDaemonSet, type ReadonlyNode } from './node-eligibility.js';
 
@@ -118,7 +119,7 @@ export function planWithSurge(nodes: readonly NodePods[], maxSurge: number, { av
     if (!ok) numSurge++;
     else if (oldPod === undefined) continue;
     else if (newPod === undefined) {
-      if (!available(oldPod)) (shouldRun(name) ? allowed.push(name) : podsToDelete.push(oldPod));
+      if (!available(oldPod)) shouldRun(name) ? allowed.push(name) : podsToDelete.push(oldPod);
       else if (numSurge < maxSurge) candidates.push(name);
     } else if (!available(newPod)) numSurge++;
     else podsToDelete.push(oldPod);

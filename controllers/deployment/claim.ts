@@ -109,7 +109,10 @@ async function release(deps: DeploymentDeps, d: Deployment, rs: ReadonlyReplicaS
  * ReplicaSet (of `rss`) that controls them (getPodMapForDeployment); every ReplicaSet gets an
  * entry. Terminal and terminating pods are kept: Recreate must see them.
  */
-export function podsByReplicaSet(deps: DeploymentDeps, input: { deployment: Deployment; selector: LabelSelectorQuery; rss: readonly ReadonlyReplicaSet[] }): PodsByReplicaSet {
+export function podsByReplicaSet(
+  deps: DeploymentDeps,
+  input: { deployment: Deployment; selector: LabelSelectorQuery; rss: readonly ReadonlyReplicaSet[] },
+): PodsByReplicaSet {
   const map = new Map<string, DeepReadonly<Pod>[]>(input.rss.map((rs) => [rs.metadata.uid ?? '', []]));
   for (const pod of deps.podLister.list(input.deployment.metadata.namespace ?? '', input.selector.toString())) {
     const uid = controllerUidOf(pod);

@@ -3,8 +3,10 @@
  * (deployment_util_test.go, rolling_test.go, sync_test.go), rewritten as tables.
  */
 import { describe, expect, it } from 'vitest';
+import { setReplicasAnnotations } from './revision.js';
 import {
   getProportion,
+  type IntOrString,
   maxScaledDown,
   maxSurge,
   maxUnavailable,
@@ -15,9 +17,7 @@ import {
   resolveFenceposts,
   scaledValue,
   unhealthyCleanupPlan,
-  type IntOrString,
 } from './rolling-math.js';
-import { setReplicasAnnotations } from './revision.js';
 import { deploymentFixture, replicaSetFixture } from './testing/fixtures.js';
 
 describe('scaledValue', () => {
@@ -159,7 +159,11 @@ describe('scaling down old replica sets (TestDeploymentController_reconcileOldRe
 
 /** scaleDown plays reconcileOldReplicaSets on one old and one new ReplicaSet: cleanup of
  * unhealthy replicas, then scale down, returning the old ReplicaSet's final size. */
-function scaleDownOld(d: ReturnType<typeof deploymentFixture>, oldRS: ReturnType<typeof replicaSetFixture>, newRS: ReturnType<typeof replicaSetFixture>): number {
+function scaleDownOld(
+  d: ReturnType<typeof deploymentFixture>,
+  oldRS: ReturnType<typeof replicaSetFixture>,
+  newRS: ReturnType<typeof replicaSetFixture>,
+): number {
   const budget = maxScaledDown(d, [oldRS, newRS], newRS);
   if (budget <= 0) return oldRS.spec.replicas ?? 0;
   const cleanup = unhealthyCleanupPlan([oldRS], budget)[0];

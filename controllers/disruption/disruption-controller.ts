@@ -5,7 +5,7 @@
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { podDisruptionBudgetDefinition } from '../../apiserver/api/policy/pod-disruption-budget.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { type Controller, createController } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { budgetEventHandlers, podEventHandlers } from './event-handlers.js';
 import { createDisruptionReconciler } from './reconcile.js';
@@ -37,7 +37,14 @@ export function registerDisruptionController(manager: Manager, { workers = 5 }: 
     recorder: createComponentRecorder(manager, DISRUPTION_EVENT_SOURCE),
     clock: manager.clock,
   });
-  const controller = createController({ name: DISRUPTION_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(DISRUPTION_CONTROLLER_NAME) });
+  const controller = createController({
+    name: DISRUPTION_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(DISRUPTION_CONTROLLER_NAME),
+  });
   const deps = { budgetLister: budgetInformer.lister, queue: controller.queue };
   budgetInformer.addEventHandlers(budgetEventHandlers(deps));
   podInformer.addEventHandlers(podEventHandlers(deps));

@@ -10,7 +10,7 @@ import type { Service } from '../../apiserver/api/core/service.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import { keyOf, requestKey } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
-import { serviceSelects, type ReadonlyPod } from './pod-endpoints.js';
+import { type ReadonlyPod, serviceSelects } from './pod-endpoints.js';
 
 /** serviceEventHandlers enqueue the Service on add, update and delete. */
 export function serviceEventHandlers(queue: WorkQueue): EventHandlers<Service> {

@@ -2,15 +2,21 @@
  * Wiring of the two endpoint loops: which informers each reads, which events wake which
  * Service, and the controllers running the reconcilers. Nothing here makes decisions.
  */
-import { endpointsDefinition, type Endpoints } from '../../apiserver/api/core/endpoints.js';
+import { type Endpoints, endpointsDefinition } from '../../apiserver/api/core/endpoints.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { serviceDefinition } from '../../apiserver/api/core/service.js';
-import { ENDPOINTSLICE_CONTROLLER_MANAGER, MANAGED_BY_LABEL, SERVICE_NAME_LABEL, endpointSliceDefinition, type EndpointSlice } from '../../apiserver/api/discovery/endpoint-slice.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import {
+  ENDPOINTSLICE_CONTROLLER_MANAGER,
+  type EndpointSlice,
+  endpointSliceDefinition,
+  MANAGED_BY_LABEL,
+  SERVICE_NAME_LABEL,
+} from '../../apiserver/api/discovery/endpoint-slice.js';
+import { type Controller, createController } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
-import { createEndpointSliceReconciler, indexSliceByService, SERVICE_SLICES_INDEX } from './endpointslice-reconcile.js';
 import { createEndpointsReconciler } from './endpoints-reconcile.js';
+import { createEndpointSliceReconciler, indexSliceByService, SERVICE_SLICES_INDEX } from './endpointslice-reconcile.js';
 import { ownedObjectHandlers, podEventHandlers, serviceEventHandlers } from './event-handlers.js';
 import { createWriteTracker } from './write-tracker.js';
 
@@ -44,7 +50,14 @@ export function registerEndpointSliceController(manager: Manager, { workers = 5 
     slices: manager.client.resource(endpointSliceDefinition),
     tracker: createWriteTracker(),
   });
-  const controller = createController({ name: ENDPOINTSLICE_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(ENDPOINTSLICE_CONTROLLER_NAME) });
+  const controller = createController({
+    name: ENDPOINTSLICE_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(ENDPOINTSLICE_CONTROLLER_NAME),
+  });
   services.addEventHandlers(serviceEventHandlers(controller.queue));
   pods.addEventHandlers(podEventHandlers(services.lister, controller.queue));
   slices.addEventHandlers(ownedObjectHandlers<EndpointSlice>(controller.queue, (s) => s.metadata.labels?.[SERVICE_NAME_LABEL]));
@@ -67,7 +80,14 @@ export function registerEndpointsController(manager: Manager, { workers = 5 }: E
     endpointsLister: endpoints.lister,
     endpoints: manager.client.resource(endpointsDefinition),
   });
-  const controller = createController({ name: ENDPOINTS_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(ENDPOINTS_CONTROLLER_NAME) });
+  const controller = createController({
+    name: ENDPOINTS_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(ENDPOINTS_CONTROLLER_NAME),
+  });
   services.addEventHandlers(serviceEventHandlers(controller.queue));
   pods.addEventHandlers(podEventHandlers(services.lister, controller.queue));
   endpoints.addEventHandlers(ownedObjectHandlers<Endpoints>(controller.queue, (e) => e.metadata.name));

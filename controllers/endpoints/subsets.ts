@@ -5,7 +5,16 @@
  * their first address, so the result is stable and comparable with what is stored.
  */
 import type { EndpointAddress, EndpointPort, EndpointSubset } from '../../apiserver/api/core/endpoints.js';
-import { isPodReady, podReference, portsKey, resolvePorts, shouldPodBeInEndpoints, type ReadonlyPod, type ReadonlyService, type ResolvedPort } from './pod-endpoints.js';
+import {
+  isPodReady,
+  podReference,
+  portsKey,
+  type ReadonlyPod,
+  type ReadonlyService,
+  type ResolvedPort,
+  resolvePorts,
+  shouldPodBeInEndpoints,
+} from './pod-endpoints.js';
 
 interface SubsetBuilder {
   ports: ResolvedPort[];

@@ -5,10 +5,10 @@
  * Kubernetes syncs every HPA on a fixed period rather than on events: a new HPA or a spec edit
  * is acted on at once, and every reconcile asks to be requeued one sync period later.
  */
-import { horizontalPodAutoscalerDefinition, type HorizontalPodAutoscaler } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
+import { type HorizontalPodAutoscaler, horizontalPodAutoscalerDefinition } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { type Controller, createController } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventHandlers, EventRecorder, WorkQueue } from '../runtime/types.js';
@@ -60,7 +60,14 @@ export function registerHpaController(manager: Manager, options: HpaControllerOp
     logger: manager.logger,
     config: hpaConfig(options),
   });
-  const controller = createController({ name: HPA_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(HPA_CONTROLLER_NAME) });
+  const controller = createController({
+    name: HPA_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(HPA_CONTROLLER_NAME),
+  });
   hpaInformer.addEventHandlers(hpaEventHandlers(controller.queue));
   manager.add(controller);
   return controller;

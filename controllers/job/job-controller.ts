@@ -2,14 +2,14 @@
  * The Job controller's wiring: Job and Pod informers, handlers that only enqueue the owning
  * Job's key (and tick off expectations), and the reconciler (reconcile.ts). No decisions here.
  */
-import { jobDefinition, type Job } from '../../apiserver/api/batch/index.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Job, jobDefinition } from '../../apiserver/api/batch/index.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { type Controller, createController } from '../runtime/controller.js';
+import { createExpectations, type Expectations } from '../runtime/expectations.js';
 import type { Manager } from '../runtime/manager.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventHandlers, WorkQueue } from '../runtime/types.js';
-import { createExpectations, type Expectations } from '../runtime/expectations.js';
 import { hasTrackingFinalizer, indexByJobUid, JOB_UID_INDEX } from './job-pods.js';
 import { createJobReconciler } from './reconcile.js';
 
@@ -45,7 +45,14 @@ export function registerJobController(manager: Manager, { workers = 5 }: JobCont
     writtenVersions: new Map(),
     clock: manager.clock,
   });
-  const controller = createController({ name: JOB_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(JOB_CONTROLLER_NAME) });
+  const controller = createController({
+    name: JOB_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(JOB_CONTROLLER_NAME),
+  });
   const enqueue = (job: DeepReadonly<Job>) => controller.queue.add(keyOf(job));
   jobInformer.addEventHandlers({ onAdd: enqueue, onUpdate: (_old, job) => enqueue(job), onDelete: enqueue });
   podInformer.addEventHandlers(jobPodHandlers({ queue: controller.queue, expectations, pendingRemovals }));

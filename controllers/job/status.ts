@@ -10,10 +10,10 @@ import {
   COMPLETIONS_REACHED,
   DEADLINE_EXCEEDED,
   findCondition,
+  type JobOutcome,
   setCondition,
   targetOf,
   terminalConditionOf,
-  type JobOutcome,
 } from './conditions.js';
 import { formatIndexes } from './indexes.js';
 import { hasTrackingFinalizer, isPodActive, isPodReady, isPodTerminal, type ReadonlyPod } from './job-pods.js';
@@ -47,7 +47,8 @@ export function computeJobStatus(inputs: StatusInputs): JobStatusResult {
   ({ conditions, startTime: status.startTime } = applySuspend({ conditions, startTime: job.status?.startTime, suspended, now }));
   const outcome = targetOf(conditions) ?? decideOutcome(inputs, status);
   if (outcome) conditions = setCondition(conditions, { ...outcome, status: 'True' }, now);
-  const finished = outcome !== undefined && (status.active ?? 0) === 0 && status.terminating === 0 && !hasUncounted(tracking) && !pods.some(hasTrackingFinalizer);
+  const finished =
+    outcome !== undefined && (status.active ?? 0) === 0 && status.terminating === 0 && !hasUncounted(tracking) && !pods.some(hasTrackingFinalizer);
   if (outcome && finished) {
     conditions = setCondition(conditions, { ...outcome, type: terminalConditionOf(outcome), status: 'True' }, now);
     if (outcome.type === 'SuccessCriteriaMet') status.completionTime = job.status?.completionTime ?? now;

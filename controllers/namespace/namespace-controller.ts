@@ -4,7 +4,7 @@
  * makes decisions.
  */
 import { namespaceDefinition } from '../../apiserver/api/core/namespace.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { type Controller, createController } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { keyOf } from '../runtime/reconciler.js';
 import { createNamespaceReconciler } from './reconcile.js';
@@ -39,7 +39,14 @@ export function registerNamespaceController(manager: Manager, options: Namespace
     logger: manager.logger,
     recheckMs: options.recheckMs ?? 2_000,
   });
-  const controller = createController({ name: NAMESPACE_CONTROLLER_NAME, reconciler, workers: options.workers ?? 10, clock: manager.clock, logger: manager.logger, random: manager.random.fork(NAMESPACE_CONTROLLER_NAME) });
+  const controller = createController({
+    name: NAMESPACE_CONTROLLER_NAME,
+    reconciler,
+    workers: options.workers ?? 10,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(NAMESPACE_CONTROLLER_NAME),
+  });
   // Every update is enqueued (resyncs included): deletion starts with one, and a namespace
   // stuck on remaining content is looked at again even if a requeue was lost.
   informer.addEventHandlers({

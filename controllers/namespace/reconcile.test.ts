@@ -24,7 +24,13 @@ function setup(namespace: Namespace | undefined) {
   return { reconcile, statusWrites };
 }
 
-const ns = (status?: Namespace['status']): Namespace => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team', resourceVersion: '7' }, spec: { finalizers: ['kubernetes'] }, ...(status ? { status } : {}) });
+const ns = (status?: Namespace['status']): Namespace => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name: 'team', resourceVersion: '7' },
+  spec: { finalizers: ['kubernetes'] },
+  ...(status ? { status } : {}),
+});
 
 describe('namespace reconciler (live namespaces)', () => {
   it('is done when the namespace is gone', async () => {

@@ -46,7 +46,10 @@ export interface TimedTaint {
  * 0). The earliest of these wins. Unlike Kubernetes, which starts one clock when it first sees
  * the pod tainted, each taint's clock starts at its own timeAdded, which survives restarts.
  */
-export function evictionTime(tolerations: ReadonlyArray<DeepReadonly<Toleration>>, taints: readonly TimedTaint[]): { atMs: number; taint: ReadonlyTaint } | undefined {
+export function evictionTime(
+  tolerations: ReadonlyArray<DeepReadonly<Toleration>>,
+  taints: readonly TimedTaint[],
+): { atMs: number; taint: ReadonlyTaint } | undefined {
   let earliest: { atMs: number; taint: ReadonlyTaint } | undefined;
   for (const { taint, addedAtMs } of taints) {
     const toleration = tolerations.find((candidate) => toleratesTaint(candidate, taint));

@@ -3,10 +3,10 @@
  * by node name), the node monitor (node-monitor.ts) with its ticker, and the taint eviction
  * controller (taint-eviction.ts). Nothing here makes decisions.
  */
-import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
-import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { type Lease, leaseDefinition } from '../../apiserver/api/coordination/lease.js';
+import { type Node, nodeDefinition } from '../../apiserver/api/core/node.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import { type Controller, createController } from '../runtime/controller.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../runtime/indexers.js';
 import type { Manager } from '../runtime/manager.js';
 import type { Informer } from '../runtime/types.js';
@@ -98,7 +98,14 @@ function createMonitorController(manager: Manager, informers: Informers, options
     gracePeriodMs: options.nodeMonitorGracePeriodMs ?? DEFAULT_NODE_MONITOR_GRACE_PERIOD_MS,
     startupGracePeriodMs: options.nodeStartupGracePeriodMs ?? DEFAULT_NODE_STARTUP_GRACE_PERIOD_MS,
   });
-  return createController({ name: NODE_LIFECYCLE_CONTROLLER_NAME, reconciler, workers: options.monitorWorkers ?? 4, clock, logger, random: manager.random.fork(NODE_LIFECYCLE_CONTROLLER_NAME) });
+  return createController({
+    name: NODE_LIFECYCLE_CONTROLLER_NAME,
+    reconciler,
+    workers: options.monitorWorkers ?? 4,
+    clock,
+    logger,
+    random: manager.random.fork(NODE_LIFECYCLE_CONTROLLER_NAME),
+  });
 }
 
 function createEvictionController(manager: Manager, informers: Informers, options: NodeLifecycleControllerOptions): Controller {
@@ -113,5 +120,12 @@ function createEvictionController(manager: Manager, informers: Informers, option
     clock,
     logger,
   });
-  return createController({ name: TAINT_EVICTION_CONTROLLER_NAME, reconciler, workers: options.evictionWorkers ?? 8, clock, logger, random: manager.random.fork(TAINT_EVICTION_CONTROLLER_NAME) });
+  return createController({
+    name: TAINT_EVICTION_CONTROLLER_NAME,
+    reconciler,
+    workers: options.evictionWorkers ?? 8,
+    clock,
+    logger,
+    random: manager.random.fork(TAINT_EVICTION_CONTROLLER_NAME),
+  });
 }

@@ -11,8 +11,9 @@
  * when it reports again the taints follow its conditions off the node. A ticker enqueues every
  * node each monitor period, because silence produces no watch event.
  */
-import type { Lease } from '../../apiserver/api/coordination/lease.js';
+
 import { isNotFound } from '../../apiserver/api/api-error.js';
+import type { Lease } from '../../apiserver/api/coordination/lease.js';
 import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { isAbortError } from '../runtime/clock.js';

@@ -18,7 +18,7 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import { rfc3339Seconds } from '../runtime/event-recorder.js';
 import { reconcileLogger } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, DeleteOptions, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
-import { planPodAction, PodActionKind, type TaintClock } from './eviction-plan.js';
+import { PodActionKind, planPodAction, type TaintClock } from './eviction-plan.js';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 

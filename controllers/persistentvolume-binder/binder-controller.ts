@@ -2,10 +2,10 @@
  * The persistentvolume-binder's wiring: informers for claims and volumes (volumes indexed by
  * claim), handlers that enqueue the claim concerned, and the reconciler's workers.
  */
-import { persistentVolumeDefinition, type PersistentVolume } from '../../apiserver/api/core/persistent-volume.js';
-import { persistentVolumeClaimDefinition, type PersistentVolumeClaim } from '../../apiserver/api/core/persistent-volume-claim.js';
+import { type PersistentVolume, persistentVolumeDefinition } from '../../apiserver/api/core/persistent-volume.js';
+import { type PersistentVolumeClaim, persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { type Controller, createController } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { requestKey } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventHandlers } from '../runtime/types.js';
@@ -28,7 +28,14 @@ export function registerPersistentVolumeBinder(manager: Manager, { workers = 5 }
     volumes: manager.client.resource(persistentVolumeDefinition),
     recorder: createComponentRecorder(manager, BINDER_EVENT_SOURCE),
   });
-  const controller = createController({ name: BINDER_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(BINDER_CONTROLLER_NAME) });
+  const controller = createController({
+    name: BINDER_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(BINDER_CONTROLLER_NAME),
+  });
   const enqueueClaim = (claim: DeepReadonly<PersistentVolumeClaim>) =>
     controller.queue.add(requestKey({ namespace: claim.metadata.namespace ?? '', name: claim.metadata.name ?? '' }));
   const enqueueVolumeClaim = (volume: DeepReadonly<PersistentVolume>) => {
@@ -36,7 +43,11 @@ export function registerPersistentVolumeBinder(manager: Manager, { workers = 5 }
     if (ref?.name) controller.queue.add(requestKey({ namespace: ref.namespace ?? '', name: ref.name }));
   };
   const claimHandlers: EventHandlers<PersistentVolumeClaim> = { onAdd: enqueueClaim, onUpdate: (_old, cur) => enqueueClaim(cur), onDelete: enqueueClaim };
-  const volumeHandlers: EventHandlers<PersistentVolume> = { onAdd: enqueueVolumeClaim, onUpdate: (_old, cur) => enqueueVolumeClaim(cur), onDelete: enqueueVolumeClaim };
+  const volumeHandlers: EventHandlers<PersistentVolume> = {
+    onAdd: enqueueVolumeClaim,
+    onUpdate: (_old, cur) => enqueueVolumeClaim(cur),
+    onDelete: enqueueVolumeClaim,
+  };
   claimInformer.addEventHandlers(claimHandlers);
   volumeInformer.addEventHandlers(volumeHandlers);
   manager.add(controller);

@@ -3,13 +3,14 @@
  * manageReplicas): create the missing pods from the template in slow-start batches, or delete
  * the surplus in deletion-rank order, recording expectations for the pod informer to meet.
  */
-import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+
 import { isNotFound } from '../../apiserver/api/api-error.js';
+import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
+import type { Expectations } from '../runtime/expectations.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventRecorder, Logger, ResourceClient } from '../runtime/types.js';
-import type { Expectations } from '../runtime/expectations.js';
 import { newControllerRef } from './owners.js';
 import type { ReadonlyPod } from './pod-state.js';
 import { getPodsToDelete } from './pods-to-delete.js';

@@ -18,7 +18,7 @@
  * pseudo-random but stable choice. Without `nowMs` times are compared exactly. When no rule
  * applies, uid and then name break the tie so the result never depends on input order.
  */
-import { isPodActive, isPodReady, maxContainerRestarts, podReadySinceMs, timeMs, type ReadonlyPod } from './pod-state.js';
+import { isPodActive, isPodReady, maxContainerRestarts, podReadySinceMs, type ReadonlyPod, timeMs } from './pod-state.js';
 
 /** POD_DELETION_COST_ANNOTATION lets users rank pods of one ReplicaSet for deletion. */
 export const POD_DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';

@@ -4,7 +4,7 @@
  * loop's queue. Every loop (controllers, the scheduler, the kubelet's pod workers) reports the
  * same shape; a component reports the list of its loops.
  */
-import type { ReconcileOutcome, LastReconcile } from './controller.js';
+import type { LastReconcile, ReconcileOutcome } from './controller.js';
 
 /** LoopActivity is a snapshot of one loop's queue and counters. */
 export interface LoopActivity {

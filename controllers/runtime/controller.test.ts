@@ -218,7 +218,9 @@ describe('createController: workers', () => {
 
   it('rejects a worker count that is not an integer ≥ 1', () => {
     for (const workers of [0, -1, 1.5]) {
-      expect(() => createController({ name: 'x', reconciler: { reconcile: async () => ({}) }, workers, clock: new FakeClock(0), logger: silentLogger })).toThrow(RangeError);
+      expect(() =>
+        createController({ name: 'x', reconciler: { reconcile: async () => ({}) }, workers, clock: new FakeClock(0), logger: silentLogger }),
+      ).toThrow(RangeError);
     }
   });
 });

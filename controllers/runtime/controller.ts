@@ -5,7 +5,7 @@
  */
 import { isConflict } from '../../apiserver/api/api-error.js';
 import type { ActivitySource, LoopActivity } from './activity.js';
-import { requeueTrigger, runWithCause, withTrigger, type Cause, type CauseTrigger } from './cause.js';
+import { type Cause, type CauseTrigger, requeueTrigger, runWithCause, withTrigger } from './cause.js';
 import { isAbortError } from './clock.js';
 import { createRandom, type Random } from './random.js';
 import { isTerminalError, parseKey, requestKey, runWithReconcileLogger, terminalError } from './reconciler.js';
@@ -221,7 +221,8 @@ class WorkerPoolController implements Controller {
         if (signal.aborted && isAbortError(err)) log.debug({ err }, 'Reconcile interrupted by shutdown');
         // A 409 is optimistic concurrency working as designed (the cache was behind our own
         // write): worth a line, not an alarm with a stack trace.
-        else if (isConflict(err)) log.info({ requeues: this.queue.numRequeues(key), reason: err.message }, 'Reconcile hit a conflict; retrying with fresh state');
+        else if (isConflict(err))
+          log.info({ requeues: this.queue.numRequeues(key), reason: err.message }, 'Reconcile hit a conflict; retrying with fresh state');
         else log.error({ err, requeues: this.queue.numRequeues(key) }, 'Reconciler error');
         return;
       case ReconcileOutcome.RequeueAfter: {

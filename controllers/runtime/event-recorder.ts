@@ -11,7 +11,7 @@
  * event must not fail a reconcile.
  */
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
+import { type Event, eventDefinition } from '../../apiserver/api/core/event.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from './client/http-client.js';
 import { createRandom, type Random } from './random.js';

@@ -9,28 +9,29 @@
  *
  * Keep this file a plain list of `export *` lines.
  */
-export * from './types.js';
-export * from './clock.js';
-export * from './random.js';
-export * from './cluster-clock.js';
-export * from './remote-clock.js';
-export * from './logger.js';
-export * from './reconciler.js';
+
 export * from './cause.js';
-export * from './controller.js';
-export * from './workqueue/rate-limiter.js';
-export * from './workqueue/queue.js';
-export * from './client/kubeconfig.js';
-export * from './client/http-transport.js';
 export * from './client/http-client.js';
+export * from './client/http-transport.js';
+export * from './client/kubeconfig.js';
 export * from './client/watch-stream.js';
+export * from './clock.js';
+export * from './cluster-clock.js';
+export * from './component-recorder.js';
+export * from './controller.js';
+export * from './event-recorder.js';
+export * from './expectations.js';
 export * from './index-store.js';
 export * from './indexers.js';
-export * from './lister.js';
-export * from './reflector.js';
 export * from './informer.js';
-export * from './event-recorder.js';
-export * from './component-recorder.js';
 export * from './leader-election.js';
+export * from './lister.js';
+export * from './logger.js';
 export * from './manager.js';
-export * from './expectations.js';
+export * from './random.js';
+export * from './reconciler.js';
+export * from './reflector.js';
+export * from './remote-clock.js';
+export * from './types.js';
+export * from './workqueue/queue.js';
+export * from './workqueue/rate-limiter.js';

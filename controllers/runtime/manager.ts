@@ -12,13 +12,13 @@
  * without the lock.
  */
 import { setMaxListeners } from 'node:events';
+import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import { hasActivity, type LoopActivity } from './activity.js';
+import type { KubeClient } from './client/http-client.js';
+import { isAbortError } from './clock.js';
 import { createEventRecorder, type HttpEventRecorder } from './event-recorder.js';
 import { createInformer } from './informer.js';
 import { createLeaderElector } from './leader-election.js';
-import { hasActivity, type LoopActivity } from './activity.js';
-import { isAbortError } from './clock.js';
-import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
-import type { KubeClient } from './client/http-client.js';
 import { createRandom, type Random } from './random.js';
 import type { Clock, EventRecorder, Informer, Logger, Runnable } from './types.js';
 
@@ -104,7 +104,16 @@ class ComponentManager implements Manager {
     if (!informer) {
       const { namespace, labelSelector, fieldSelector, resyncMs } = request;
       const random = this.random.fork(`informer:${key}`);
-      informer = createInformer<T>({ client: this.client.resource(def), namespace, labelSelector, fieldSelector, resyncMs, clock: this.clock, logger: this.logger, random });
+      informer = createInformer<T>({
+        client: this.client.resource(def),
+        namespace,
+        labelSelector,
+        fieldSelector,
+        resyncMs,
+        clock: this.clock,
+        logger: this.logger,
+        random,
+      });
       this.informers.set(key, informer);
       if (this.stopAll) this.run(informer, this.stopAll.signal);
     }
@@ -112,7 +121,13 @@ class ComponentManager implements Manager {
   }
 
   recorder(): EventRecorder {
-    this.eventRecorder ??= createEventRecorder({ client: this.client, component: this.options.component, clock: this.clock, logger: this.logger, random: this.random.fork('events') });
+    this.eventRecorder ??= createEventRecorder({
+      client: this.client,
+      component: this.options.component,
+      clock: this.clock,
+      logger: this.logger,
+      random: this.random.fork('events'),
+    });
     return this.eventRecorder;
   }
 

@@ -120,7 +120,13 @@ export class Reflector<T extends KubeObject> {
     const { client, namespace, labelSelector, fieldSelector } = this.options;
     const resourceVersion = this.relistFrom;
     try {
-      const list = await client.list({ namespace, labelSelector, fieldSelector, resourceVersion, resourceVersionMatch: resourceVersion ? 'NotOlderThan' : undefined });
+      const list = await client.list({
+        namespace,
+        labelSelector,
+        fieldSelector,
+        resourceVersion,
+        resourceVersionMatch: resourceVersion ? 'NotOlderThan' : undefined,
+      });
       if (signal.aborted) return 'aborted';
       this.options.sink.replace(list.items, list.metadata.resourceVersion);
       this.lastResourceVersion = this.relistFrom = list.metadata.resourceVersion;

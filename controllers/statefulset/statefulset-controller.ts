@@ -8,7 +8,7 @@ import { statefulSetDefinition } from '../../apiserver/api/apps/stateful-set.js'
 import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { type Controller, createController } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { requestKey } from '../runtime/reconciler.js';
 import type { EventRecorder } from '../runtime/types.js';
@@ -54,7 +54,14 @@ export function registerStatefulSetController(manager: Manager, { workers = 5, r
     clock: manager.clock,
     logger: manager.logger,
   });
-  const controller = createController({ name: STATEFULSET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(STATEFULSET_CONTROLLER_NAME) });
+  const controller = createController({
+    name: STATEFULSET_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(STATEFULSET_CONTROLLER_NAME),
+  });
   const handlerDeps = { setLister: setInformer.lister, enqueue: (namespace: string, name: string) => controller.queue.add(requestKey({ namespace, name })) };
   setInformer.addEventHandlers(statefulSetEventHandlers(handlerDeps));
   podInformer.addEventHandlers(ownedEventHandlers(handlerDeps));

@@ -6,8 +6,8 @@
  * a cached Job may be stale (the user may just have extended the TTL).
  */
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { hasJobCondition, jobDefinition, type Job } from '../../apiserver/api/batch/index.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { hasJobCondition, type Job, jobDefinition } from '../../apiserver/api/batch/index.js';
+import { type Controller, createController } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, Lister, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
@@ -66,9 +66,17 @@ async function processJob(deps: TtlReconcilerDeps, request: Request): Promise<Re
 export function registerTtlAfterFinishedController(manager: Manager, { workers = 5 }: { workers?: number } = {}): Controller {
   const jobInformer = manager.informer(jobDefinition);
   const reconciler = createTtlAfterFinishedReconciler({ jobLister: jobInformer.lister, jobs: manager.client.resource(jobDefinition), clock: manager.clock });
-  const controller = createController({ name: TTL_AFTER_FINISHED_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(TTL_AFTER_FINISHED_CONTROLLER_NAME) });
+  const controller = createController({
+    name: TTL_AFTER_FINISHED_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(TTL_AFTER_FINISHED_CONTROLLER_NAME),
+  });
   const enqueue = (job: DeepReadonly<Job>) => {
-    if (job.spec.ttlSecondsAfterFinished !== undefined && (hasJobCondition(job, 'Complete') || hasJobCondition(job, 'Failed'))) controller.queue.add(keyOf(job));
+    if (job.spec.ttlSecondsAfterFinished !== undefined && (hasJobCondition(job, 'Complete') || hasJobCondition(job, 'Failed')))
+      controller.queue.add(keyOf(job));
   };
   jobInformer.addEventHandlers({ onAdd: enqueue, onUpdate: (_old, job) => enqueue(job) });
   manager.add(controller);

@@ -114,5 +114,3 @@ export function podSinceFallbackMs(pod: DeepReadonly<Pod>): number | undefined {
   if (deletion === undefined) return undefined;
   return deletion - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
 }
-
-

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ContainerStatus } from '../../apiserver/api/core/pod-status.js';
-import { hasRun, type ContainerRef } from './classify.js';
+import { type ContainerRef, hasRun } from './classify.js';
 import { formatTime } from './time.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

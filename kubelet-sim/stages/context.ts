@@ -3,9 +3,9 @@
  * memory), shared by the guards, delays and actions. Pure helpers only.
  */
 import { backoffFromRestarts } from './backoff.js';
-import { POD_TARGET, containerPhase, containerRefs, type ContainerRef } from './classify.js';
-import { parseTime } from './time.js';
+import { type ContainerRef, containerPhase, containerRefs, POD_TARGET } from './classify.js';
 import { ContainerPhase } from './stage.js';
+import { parseTime } from './time.js';
 import type { BackoffEntry, PodMemory, StageInput } from './types.js';
 
 /** EvalContext is what every guard, delay and action reads. Never mutated. */

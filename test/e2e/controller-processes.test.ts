@@ -4,9 +4,9 @@
  * restart, and two copies with --leader-elect never both act.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replicaSetDefinition, type ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type ReplicaSet, replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
@@ -67,10 +67,13 @@ describe('controllers as processes', () => {
     // The kill must land mid-scale, or the test would prove nothing.
     expect(createdBeforeRestart).toBeLessThan(replicas);
     spawnKubesim(['controller', 'replicaset', '--kubeconfig', cluster.kubeconfigPath, '--log-level', 'warn']);
-    await eventually(async () => {
-      const pods = await client.resource(podDefinition).list({ namespace: 'default' });
-      expect(pods.items).toHaveLength(replicas);
-    }, { timeoutMs: 30_000 });
+    await eventually(
+      async () => {
+        const pods = await client.resource(podDefinition).list({ namespace: 'default' });
+        expect(pods.items).toHaveLength(replicas);
+      },
+      { timeoutMs: 30_000 },
+    );
     await eventually(async () => {
       const rs = await client.resource(replicaSetDefinition).get('default', 'web');
       expect(rs.status?.replicas).toBe(replicas);
@@ -82,10 +85,21 @@ describe('controllers as processes', () => {
   it('lets only the lease holder act when two copies run with --leader-elect', async () => {
     const origin = String(Date.now());
     // A ×5 clock turns the 15 s lease into 3 s of wall time.
-    const args = ['controller', 'replicaset', '--kubeconfig', cluster.kubeconfigPath, '--leader-elect', '--speed', '5', '--clock-origin', origin, '--log-level', 'info'];
+    const args = [
+      'controller',
+      'replicaset',
+      '--kubeconfig',
+      cluster.kubeconfigPath,
+      '--leader-elect',
+      '--speed',
+      '5',
+      '--clock-origin',
+      origin,
+      '--log-level',
+      'info',
+    ];
     const copies = [spawnKubesim(args), spawnKubesim(args)];
-    const holder = async () =>
-      (await client.resource(leaseDefinition).get('kube-system', 'kubesim-replicaset-controller')).spec?.holderIdentity ?? '';
+    const holder = async () => (await client.resource(leaseDefinition).get('kube-system', 'kubesim-replicaset-controller')).spec?.holderIdentity ?? '';
     const leaderIdentity = await eventually(async () => {
       const identity = await holder();
       expect(identity).toMatch(/_\d+$/);

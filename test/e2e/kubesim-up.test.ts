@@ -12,7 +12,7 @@ import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
-import { spawnKubesim, stopAllKubesim, type KubesimProcess } from '../support/processes.js';
+import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
 const deployment = {
   apiVersion: 'apps/v1',
@@ -80,10 +80,13 @@ describe('kubesim up', () => {
 
   it('cascades a Deployment delete to its ReplicaSets and pods', async () => {
     await client.resource(deploymentDefinition).delete('default', 'web');
-    await eventually(async () => {
-      expect((await client.resource(replicaSetDefinition).list({ namespace: 'default' })).items).toHaveLength(0);
-      expect((await client.resource(podDefinition).list({ namespace: 'default' })).items).toHaveLength(0);
-    }, { timeoutMs: 15_000 });
+    await eventually(
+      async () => {
+        expect((await client.resource(replicaSetDefinition).list({ namespace: 'default' })).items).toHaveLength(0);
+        expect((await client.resource(podDefinition).list({ namespace: 'default' })).items).toHaveLength(0);
+      },
+      { timeoutMs: 15_000 },
+    );
   });
 
   it('stops everything on kubesim down', async () => {

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRealClock } from '../../controllers/runtime/clock.js';
-import { startBatchCluster, type BatchCluster } from '../support/batch-cluster.js';
+import { type BatchCluster, startBatchCluster } from '../support/batch-cluster.js';
 import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
 
 describe.each(findKubectlBinaries().map((binary) => [binary.label, binary] as const))('batch/v1 with %s', (_label, binary) => {

@@ -55,8 +55,12 @@ describe('CRD validation', () => {
     const res = await request(url(CRDS_PATH), { method: 'POST', body: crd });
     expect(res.status).toBe(422);
     const found = causes(res.body);
-    expect(found).toContainEqual('spec.validation.openAPIV3Schema.properties[spec].properties[cronSpec].type: Required value: must not be empty for specified object fields');
-    expect(found.some((c: string) => c.startsWith('spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: '))).toBe(true);
+    expect(found).toContainEqual(
+      'spec.validation.openAPIV3Schema.properties[spec].properties[cronSpec].type: Required value: must not be empty for specified object fields',
+    );
+    expect(found.some((c: string) => c.startsWith('spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: '))).toBe(
+      true,
+    );
   });
 
   it('refuses a status subresource with a root schema that is not an object, and scale paths outside spec/status', async () => {

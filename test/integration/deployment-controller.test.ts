@@ -6,20 +6,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
-import { replicaSetDefinition, type ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+import { type ReplicaSet, replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { computeHash } from '../../controllers/deployment/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import {
+  type ControlPlane,
   controlledBy,
   deploymentManifest,
   expectRolledOut,
+  type InvariantTracker,
   isAvailablePod,
   startControlPlane,
   trackInvariant,
-  type ControlPlane,
-  type InvariantTracker,
 } from '../support/deployment-harness.js';
 import { eventually } from '../support/eventually.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
@@ -308,7 +308,11 @@ describe('Deployment controller', () => {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: { name: `web-${hash}`, namespace: NS, labels: { app: 'squatter' } },
-      spec: { replicas: 0, selector: { matchLabels: { app: 'squatter' } }, template: { metadata: { labels: { app: 'squatter' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'squatter' } },
+        template: { metadata: { labels: { app: 'squatter' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+      },
     };
     await replicaSets().create(squatter);
     await deployments().patch(NS, 'web', { spec: { paused: false } }, { type: 'merge' });

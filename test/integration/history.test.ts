@@ -5,7 +5,7 @@
  * them do it — user → deployment controller → replicaset controller → scheduler → kubelet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
+import { type Deployment, deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import type { HistoryItem, HistoryList } from '../../apiserver/api/kubesim/history.js';
 import { followHistory, HISTORY_PATH } from '../../cli/commands/history-client.js';
@@ -15,7 +15,7 @@ import { CAUSE_HEADER } from '../../controllers/runtime/cause.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
-import { startKubelet, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
+import { type RunningKubelet, startKubelet } from '../../kubelet-sim/kubelet.js';
 import { runScheduler } from '../../scheduler/main.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
@@ -92,13 +92,16 @@ describe('history: causes on every write', () => {
       return found;
     };
 
-    const [scale] = find('the user\'s scale', (i) => i.revision === from);
+    const [scale] = find("the user's scale", (i) => i.revision === from);
     expect(scale).toMatchObject({ resource: 'deployments.apps', kind: 'Deployment', name: 'web', type: 'MODIFIED' });
     expect(scale?.actor).toMatchObject({ userAgent: 'kubectl/v1.32.0 (linux/amd64)', user: 'alice' });
     expect(scale?.actor?.controller).toBeUndefined();
     expect(scale?.diff).toContainEqual({ path: 'spec.replicas', old: 3, new: 5 });
 
-    const [rsScale] = find('the deployment controller scaling the ReplicaSet', (i) => i.resource === 'replicasets.apps' && i.actor?.controller === 'deployment' && i.diff.some((c) => c.path === 'spec.replicas'));
+    const [rsScale] = find(
+      'the deployment controller scaling the ReplicaSet',
+      (i) => i.resource === 'replicasets.apps' && i.actor?.controller === 'deployment' && i.diff.some((c) => c.path === 'spec.replicas'),
+    );
     expect(rsScale?.actor?.trigger).toMatchObject({ ...triggeredBy(scale!, 'Deployment'), type: 'MODIFIED' });
     expect(rsScale?.actor).toMatchObject({ key: 'default/web', userAgent: expect.stringMatching(/^kubesim-/) });
     expect(rsScale?.diff).toContainEqual({ path: 'spec.replicas', old: 3, new: 5 });
@@ -106,7 +109,11 @@ describe('history: causes on every write', () => {
     const created = find('the replicaset controller creating pods', (i) => i.resource === 'pods' && i.type === 'ADDED');
     expect(created).toHaveLength(2);
     for (const pod of created) {
-      expect(pod.actor).toMatchObject({ controller: 'replicaset', key: `default/${rsScale!.name}`, trigger: { ...triggeredBy(rsScale!, 'ReplicaSet'), type: 'MODIFIED' } });
+      expect(pod.actor).toMatchObject({
+        controller: 'replicaset',
+        key: `default/${rsScale!.name}`,
+        trigger: { ...triggeredBy(rsScale!, 'ReplicaSet'), type: 'MODIFIED' },
+      });
       const [bound] = find(`the scheduler binding ${pod.name}`, (i) => i.name === pod.name && i.actor?.controller === 'scheduler');
       expect(bound?.diff).toContainEqual({ path: 'spec.nodeName', new: expect.stringMatching(/^node-/) });
       expect(bound?.actor).toMatchObject({ key: `default/${pod.name}`, trigger: { ...triggeredBy(pod, 'Pod'), type: 'ADDED' } });
@@ -193,7 +200,9 @@ describe('history: causes on every write', () => {
     const { items } = await history('resource=deployments.apps&name=web');
     const scale = items.find((i) => i.diff.some((c) => c.path === 'spec.replicas' && c.new === 5))!;
     const at = (revision: number) =>
-      request(`${cluster.url}/apis/apps/v1/namespaces/${NS}/deployments?fieldSelector=metadata.name%3Dweb&resourceVersion=${revision}&resourceVersionMatch=Exact`);
+      request(
+        `${cluster.url}/apis/apps/v1/namespaces/${NS}/deployments?fieldSelector=metadata.name%3Dweb&resourceVersion=${revision}&resourceVersionMatch=Exact`,
+      );
     const before = await at(scale.revision - 1);
     expect(before.status).toBe(200);
     expect(before.body.items.map((d: Deployment) => d.spec.replicas)).toEqual([3]);
@@ -214,7 +223,8 @@ describe('history: compaction', () => {
 
   it('answers a fromRevision whose history was compacted with 410 Expired, for reads and streams', async () => {
     const client = createKubeClient({ server: cluster.url, userAgent: 'kubectl/v1.32.0' });
-    for (let i = 0; i < 3; i++) await client.resource(configMapDefinition).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: NS } });
+    for (let i = 0; i < 3; i++)
+      await client.resource(configMapDefinition).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: NS } });
     client.close();
     const compacted = cluster.server.store.compact({ keepRevisions: 1, maxAgeMs: 0 });
     for (const watch of ['', '&watch=1']) {

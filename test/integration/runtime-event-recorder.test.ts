@@ -1,8 +1,8 @@
 /** controllers/runtime's event recorder against a real API server: the Event it writes, and
  * repeats aggregated into one Event's count (client-go's EventCorrelator, simplified). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
-import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
+import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
+import { type Event, eventDefinition } from '../../apiserver/api/core/event.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { FakeClock } from '../../controllers/runtime/clock.js';
 import { AGGREGATION_WINDOW_MS, createEventRecorder, type HttpEventRecorder } from '../../controllers/runtime/event-recorder.js';
@@ -50,7 +50,14 @@ describe('event recorder', () => {
     expect(rest).toEqual([]);
     expect(event?.metadata.name).toMatch(/^web\.[0-9a-f]+$/);
     expect(event).toMatchObject({
-      involvedObject: { kind: 'ConfigMap', apiVersion: 'v1', namespace: 'default', name: 'web', uid: object.metadata.uid, resourceVersion: object.metadata.resourceVersion },
+      involvedObject: {
+        kind: 'ConfigMap',
+        apiVersion: 'v1',
+        namespace: 'default',
+        name: 'web',
+        uid: object.metadata.uid,
+        resourceVersion: object.metadata.resourceVersion,
+      },
       reason: 'Created',
       message: 'created it',
       type: 'Normal',

@@ -2,11 +2,11 @@
  * lister, re-watch after a dropped connection (nothing lost, no re-list), re-list after
  * compaction (the gap's deletes synthesised), resync, indexers and handler isolation. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
+import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { NetworkError } from '../../controllers/runtime/client/http-transport.js';
 import { createRealClock, FakeClock, isAbortError } from '../../controllers/runtime/clock.js';
-import { OWNER_UID_INDEX, indexByOwnerUid } from '../../controllers/runtime/indexers.js';
+import { indexByOwnerUid, OWNER_UID_INDEX } from '../../controllers/runtime/indexers.js';
 import { createInformer, type InformerOptions } from '../../controllers/runtime/informer.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import type { Clock, DeepReadonly, Informer, ListOptions, Logger, ResourceClient, WatchOptions } from '../../controllers/runtime/types.js';
@@ -29,7 +29,12 @@ afterEach(async () => {
 });
 
 const configMaps = () => client.resource(configMapDefinition);
-const cm = (name: string, extra: Partial<ConfigMap['metadata']> = {}): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...extra }, data: { k: name } });
+const cm = (name: string, extra: Partial<ConfigMap['metadata']> = {}): ConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default', ...extra },
+  data: { k: name },
+});
 
 /** GatedClient counts lists and watches, and can hold new watches back (gate closed) so a
  * test can change the world while the informer is disconnected. */
@@ -217,7 +222,11 @@ describe('informer', () => {
     const r = record({ client: configMaps() });
     r.informer.addIndexer(OWNER_UID_INDEX, indexByOwnerUid);
     await r.start();
-    const byOwner = (uid: string) => r.informer.lister.byIndex(OWNER_UID_INDEX, uid).map((o) => o.metadata.name).sort();
+    const byOwner = (uid: string) =>
+      r.informer.lister
+        .byIndex(OWNER_UID_INDEX, uid)
+        .map((o) => o.metadata.name)
+        .sort();
     expect(byOwner('u1')).toEqual(['a', 'b']);
     await configMaps().delete('default', 'a');
     await configMaps().patch('default', 'c', { metadata: owner('u1') }, { type: 'merge' });

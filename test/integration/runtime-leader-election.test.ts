@@ -1,10 +1,10 @@
 /** controllers/runtime's leader election on a real Lease: one leader at a time, renewals,
  * take-over after the leader stops renewing, and a leader that finds the lease taken. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
+import { type Lease, leaseDefinition } from '../../apiserver/api/coordination/lease.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../../controllers/runtime/clock.js';
-import { createLeaderElector, microTime, type LeaderElector } from '../../controllers/runtime/leader-election.js';
+import { createLeaderElector, type LeaderElector, microTime } from '../../controllers/runtime/leader-election.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { eventually } from '../support/eventually.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
@@ -100,6 +100,8 @@ describe('leader election', () => {
   });
 
   it('rejects timings that cannot work', () => {
-    expect(() => createLeaderElector({ client, name: 'x', identity: 'a', clock: createRealClock(), logger: silentLogger, leaseDurationMs: 1000, renewDeadlineMs: 1000 })).toThrow(RangeError);
+    expect(() =>
+      createLeaderElector({ client, name: 'x', identity: 'a', clock: createRealClock(), logger: silentLogger, leaseDurationMs: 1000, renewDeadlineMs: 1000 }),
+    ).toThrow(RangeError);
   });
 });

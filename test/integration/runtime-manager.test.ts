@@ -3,12 +3,12 @@
  * leader runs its runnables; a lost lease ends start()). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
-import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
+import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../../controllers/runtime/clock.js';
-import { silentLogger } from '../../controllers/runtime/logger.js';
 import { microTime } from '../../controllers/runtime/leader-election.js';
+import { silentLogger } from '../../controllers/runtime/logger.js';
 import { createManager, type Manager, type ManagerOptions } from '../../controllers/runtime/manager.js';
 import type { Runnable } from '../../controllers/runtime/types.js';
 import { eventually } from '../support/eventually.js';

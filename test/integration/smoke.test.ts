@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
 import { request } from '../support/http.js';
+import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
 
 describe('test cluster', () => {
   let cluster: TestCluster;

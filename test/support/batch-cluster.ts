@@ -4,8 +4,9 @@
  * integration tests run against. `startControllers` starts another set (with its own stop)
  * for tests that stop and restart a loop.
  */
-import { runControllers } from '../../controllers/run-controllers.js';
+
 import type { ControllerName } from '../../controllers/catalog.js';
+import { runControllers } from '../../controllers/run-controllers.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock, type RealClock } from '../../controllers/runtime/clock.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';

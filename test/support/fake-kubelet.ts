@@ -10,7 +10,7 @@
  * conflicting write is simply retried.
  */
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock, isAbortError } from '../../controllers/runtime/clock.js';
 import { createController } from '../../controllers/runtime/controller.js';

@@ -5,8 +5,8 @@
  * resume) — the kubelet side of the node lifecycle drill, without pods or an admin API.
  */
 import { isConflict } from '../../apiserver/api/api-error.js';
-import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
-import { nodeDefinition, type Node, type NodeCondition } from '../../apiserver/api/core/node.js';
+import { type Lease, leaseDefinition } from '../../apiserver/api/coordination/lease.js';
+import { type Node, type NodeCondition, nodeDefinition } from '../../apiserver/api/core/node.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { isAbortError } from '../../controllers/runtime/clock.js';
 import type { Clock } from '../../controllers/runtime/types.js';

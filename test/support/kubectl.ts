@@ -4,7 +4,7 @@
  * cluster avoids stale caches), HOME pointing at a private directory and an environment
  * built from scratch: the developer's KUBECONFIG, KUBE_EDITOR and ~/.kube never leak in.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { spawnKubesim, type KubesimProcess } from '../support/processes.js';
+import { type KubesimProcess, spawnKubesim } from '../support/processes.js';
 import { parseTable, type Row } from './tables.js';
-import { startTutorialCluster, tutorialSteps, type CommandResult, type Step, type TutorialCluster, commandResult, onlyCommands } from './tutorial.js';
+import { type CommandResult, commandResult, onlyCommands, type Step, startTutorialCluster, type TutorialCluster, tutorialSteps } from './tutorial.js';
 
 const steps = tutorialSteps('08-cronjob-drill.md');
 

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { typeMetaFields } from '../meta.js';
-import { column, ageColumn, nameColumn } from '../printing.js';
+import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid } from '../validation.js';
 import { APPS_V1 } from './replica-set.js';

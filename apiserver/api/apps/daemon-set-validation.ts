@@ -5,11 +5,11 @@
  */
 import type { FieldError } from '../resource-definition.js';
 import { forbidden, invalid, notSupported, validateNonnegativeField } from '../validation.js';
-import { intOrPercentValue, percentValue, validateIntOrPercent } from './int-or-percent.js';
 import type { DaemonSet } from './daemon-set.js';
+import type { IntOrString } from './int-or-percent.js';
+import { intOrPercentValue, percentValue, validateIntOrPercent } from './int-or-percent.js';
 import { validateImmutableSelector, validateSelectorAndTemplate } from './pod-template-validation.js';
 
-import type { IntOrString } from './int-or-percent.js';
 type UpdateStrategy = NonNullable<DaemonSet['spec']['updateStrategy']>;
 
 /** validateDaemonSet checks a defaulted DaemonSet (pure); `old` is set on update, where the
@@ -30,7 +30,8 @@ function validateUpdateStrategy(strategy: UpdateStrategy, field: string): FieldE
     case 'OnDelete':
       return strategy.rollingUpdate ? [forbidden(`${field}.rollingUpdate`, "may not be specified when strategy `type` is 'OnDelete'")] : [];
     case 'RollingUpdate':
-      if (!strategy.rollingUpdate) return [{ type: 'FieldValueRequired', field: `${field}.rollingUpdate`, detail: 'this should be defaulted and never be nil' }];
+      if (!strategy.rollingUpdate)
+        return [{ type: 'FieldValueRequired', field: `${field}.rollingUpdate`, detail: 'this should be defaulted and never be nil' }];
       return validateRollingUpdate(strategy.rollingUpdate, `${field}.rollingUpdate`);
     case undefined:
       return [notSupported(`${field}.type`, '', ['OnDelete', 'RollingUpdate'])];
@@ -48,10 +49,12 @@ function validateRollingUpdate(rollingUpdate: { maxUnavailable?: IntOrString; ma
   if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) {
     errors.push(invalid(`${field}.maxUnavailable`, maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
   }
-  for (const [name, value] of [['maxUnavailable', maxUnavailable], ['maxSurge', maxSurge]] as const) {
+  for (const [name, value] of [
+    ['maxUnavailable', maxUnavailable],
+    ['maxSurge', maxSurge],
+  ] as const) {
     const percent = percentValue(value);
     if (percent !== undefined && percent > 100) errors.push(invalid(`${field}.${name}`, value, 'must not be greater than 100%'));
   }
   return errors;
 }
-

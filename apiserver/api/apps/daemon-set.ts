@@ -72,7 +72,11 @@ export const DaemonSetStatusSchema = z
     numberAvailable: z.number().int().optional().describe('numberAvailable is the number of nodes whose daemon pod is ready for at least minReadySeconds.'),
     numberUnavailable: z.number().int().optional().describe('numberUnavailable is the number of nodes that should run the pod but have none available.'),
     collisionCount: z.number().int().optional().describe('collisionCount is bumped when a revision name collides, to vary the hash.'),
-    conditions: z.array(DaemonSetConditionSchema).optional().meta(mergeByKey('type')).describe("conditions are the latest observations of the DaemonSet's state."),
+    conditions: z
+      .array(DaemonSetConditionSchema)
+      .optional()
+      .meta(mergeByKey('type'))
+      .describe("conditions are the latest observations of the DaemonSet's state."),
   })
   .meta({ id: `${APPS_V1}.DaemonSetStatus`, description: 'DaemonSetStatus is the most recently observed status of a DaemonSet.' });
 

@@ -5,11 +5,11 @@
  */
 import type { FieldError } from '../resource-definition.js';
 import { forbidden, invalid, validateNonnegativeField } from '../validation.js';
-import { intOrPercentValue, percentValue, validateIntOrPercent } from './int-or-percent.js';
 import type { Deployment } from './deployment.js';
+import type { IntOrString } from './int-or-percent.js';
+import { intOrPercentValue, percentValue, validateIntOrPercent } from './int-or-percent.js';
 import { validateImmutableSelector, validateSelectorAndTemplate } from './pod-template-validation.js';
 
-import type { IntOrString } from './int-or-percent.js';
 type DeploymentStrategy = NonNullable<Deployment['spec']['strategy']>;
 
 /** validateDeployment checks a defaulted Deployment (pure); `old` is set on update, where
@@ -41,7 +41,8 @@ function validateStrategy(strategy: DeploymentStrategy, field: string): FieldErr
     case 'RollingUpdate':
     case undefined:
       // Defaulting always fills rollingUpdate for RollingUpdate; absent means defaults were skipped.
-      if (!strategy.rollingUpdate) return [{ type: 'FieldValueRequired', field: `${field}.rollingUpdate`, detail: 'this should be defaulted and never be nil' }];
+      if (!strategy.rollingUpdate)
+        return [{ type: 'FieldValueRequired', field: `${field}.rollingUpdate`, detail: 'this should be defaulted and never be nil' }];
       return validateRollingUpdate(strategy.rollingUpdate, `${field}.rollingUpdate`);
     default:
       return assertNever(strategy.type);
@@ -60,7 +61,6 @@ function validateRollingUpdate(rollingUpdate: { maxUnavailable?: IntOrString; ma
   if (percent !== undefined && percent > 100) errors.push(invalid(`${field}.maxUnavailable`, maxUnavailable, 'must not be greater than 100%'));
   return errors;
 }
-
 
 function assertNever(value: never): never {
   throw new Error(`unexpected deployment strategy ${String(value)}`);

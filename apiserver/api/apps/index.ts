@@ -7,40 +7,46 @@
  * docs/api-conventions.md.
  */
 import type { ResourceDefinition } from '../resource-definition.js';
+import { controllerRevisionDefinition } from './controller-revision.js';
 import { daemonSetDefinition } from './daemon-set.js';
 import { deploymentDefinition } from './deployment.js';
 import { replicaSetDefinition } from './replica-set.js';
-import { controllerRevisionDefinition } from './controller-revision.js';
 import { statefulSetDefinition } from './stateful-set.js';
 
+export * from './controller-revision.js';
+export { type DaemonSet, DaemonSetSchema, type DaemonSetStatus, daemonSetDefinition, defaultDaemonSet } from './daemon-set.js';
 export {
-  defaultDeployment,
-  deploymentDefinition,
+  type Deployment,
+  type DeploymentCondition,
   DeploymentConditionSchema,
   DeploymentSchema,
   DeploymentSpecSchema,
   DeploymentStatusSchema,
   DeploymentStrategySchema,
+  defaultDeployment,
+  deploymentDefinition,
   RollingUpdateDeploymentSchema,
-  type Deployment,
-  type DeploymentCondition,
 } from './deployment.js';
 export { validateDeployment } from './deployment-validation.js';
-export { daemonSetDefinition, DaemonSetSchema, defaultDaemonSet, type DaemonSet, type DaemonSetStatus } from './daemon-set.js';
 export {
   APPS_V1,
   defaultReplicaSet,
-  replicaSetDefinition,
+  type ReplicaSet,
   ReplicaSetConditionSchema,
   ReplicaSetSchema,
   ReplicaSetSpecSchema,
   ReplicaSetStatusSchema,
+  replicaSetDefinition,
   validateReplicaSet,
-  type ReplicaSet,
 } from './replica-set.js';
 export * from './stateful-set.js';
-export * from './controller-revision.js';
 export { validateStatefulSet } from './stateful-set-validation.js';
 
 /** appsDefinitions lists the group's served kinds. */
-export const appsDefinitions: ResourceDefinition<any>[] = [deploymentDefinition, replicaSetDefinition, daemonSetDefinition, statefulSetDefinition, controllerRevisionDefinition];
+export const appsDefinitions: ResourceDefinition<any>[] = [
+  deploymentDefinition,
+  replicaSetDefinition,
+  daemonSetDefinition,
+  statefulSetDefinition,
+  controllerRevisionDefinition,
+];

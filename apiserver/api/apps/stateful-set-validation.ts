@@ -28,7 +28,7 @@ export function validateStatefulSet(set: StatefulSet, old?: StatefulSet): FieldE
 function validateStrategy({ spec }: StatefulSet): FieldError[] {
   const strategy = spec.updateStrategy;
   const field = 'spec.updateStrategy.rollingUpdate';
-  if (strategy?.type === 'OnDelete' && strategy.rollingUpdate) return [forbidden(field, 'only allowed for updateStrategy \'RollingUpdate\'')];
+  if (strategy?.type === 'OnDelete' && strategy.rollingUpdate) return [forbidden(field, "only allowed for updateStrategy 'RollingUpdate'")];
   const maxUnavailable = strategy?.rollingUpdate?.maxUnavailable;
   if (maxUnavailable === undefined) return [];
   if (typeof maxUnavailable === 'number') return maxUnavailable < 1 ? [invalid(`${field}.maxUnavailable`, maxUnavailable, 'must be greater than 0')] : [];
@@ -36,9 +36,7 @@ function validateStrategy({ spec }: StatefulSet): FieldError[] {
 }
 
 function validateUpdate(set: StatefulSet, old: StatefulSet): FieldError[] {
-  const changed = (['serviceName', 'podManagementPolicy', 'volumeClaimTemplates'] as const).filter(
-    (field) => !deepEqual(set.spec[field], old.spec[field]),
-  );
+  const changed = (['serviceName', 'podManagementPolicy', 'volumeClaimTemplates'] as const).filter((field) => !deepEqual(set.spec[field], old.spec[field]));
   const errors = validateImmutableSelector(set.spec.selector, old.spec.selector, 'spec.selector');
   if (changed.length > 0) {
     errors.push(

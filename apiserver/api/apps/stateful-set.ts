@@ -5,8 +5,8 @@
  * `kubectl rollout status/history/undo statefulset` read it and the set's ControllerRevisions.
  */
 import { z } from 'zod';
-import { defaultPodSpec, PodTemplateSpecSchema } from '../core/pod-spec.js';
 import { PersistentVolumeClaimSchema } from '../core/persistent-volume-claim.js';
+import { defaultPodSpec, PodTemplateSpecSchema } from '../core/pod-spec.js';
 import { enumOf } from '../core/schema-helpers.js';
 import { formatLabelSelector } from '../labels.js';
 import { IntOrStringSchema, LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
@@ -20,7 +20,9 @@ import { workloadWideColumns } from './workload-columns.js';
 export const RollingUpdateStatefulSetStrategySchema = z
   .object({
     partition: z.number().int().optional().describe('partition: only pods with an ordinal >= partition are updated. Defaults to 0.'),
-    maxUnavailable: IntOrStringSchema.optional().describe('maxUnavailable is how many pods (number or percentage) may be unavailable during the update. Defaults to 1.'),
+    maxUnavailable: IntOrStringSchema.optional().describe(
+      'maxUnavailable is how many pods (number or percentage) may be unavailable during the update. Defaults to 1.',
+    ),
   })
   .meta({ id: `${APPS_V1}.RollingUpdateStatefulSetStrategy`, description: 'RollingUpdateStatefulSetStrategy controls a StatefulSet rolling update.' });
 
@@ -44,7 +46,7 @@ export const StatefulSetPersistentVolumeClaimRetentionPolicySchema = z
 export const StatefulSetSpecSchema = z
   .object({
     replicas: z.number().int().optional().describe('replicas is the number of desired pods. Defaults to 1.'),
-    selector: LabelSelectorSchema.describe('selector is a label query over pods; it must match the template\'s labels and is immutable.'),
+    selector: LabelSelectorSchema.describe("selector is a label query over pods; it must match the template's labels and is immutable."),
     template: PodTemplateSpecSchema.describe('template describes the pods the set creates.'),
     volumeClaimTemplates: z
       .array(PersistentVolumeClaimSchema)
@@ -60,7 +62,7 @@ export const StatefulSetSpecSchema = z
     ),
     ordinals: z
       .object({ start: z.number().int().optional().describe('start is the first ordinal. Defaults to 0.') })
-      .meta({ id: `${APPS_V1}.StatefulSetOrdinals`, description: 'StatefulSetOrdinals describes the ordinals of the set\'s pods.' })
+      .meta({ id: `${APPS_V1}.StatefulSetOrdinals`, description: "StatefulSetOrdinals describes the ordinals of the set's pods." })
       .optional()
       .describe('ordinals controls the numbering of the pods.'),
   })

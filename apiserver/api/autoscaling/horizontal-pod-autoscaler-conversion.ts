@@ -28,8 +28,8 @@ import { decodeBehavior, encodeBehavior } from './behavior-annotation.js';
 import {
   cpuUtilizationMetric,
   DEFAULT_CPU_UTILIZATION,
-  HorizontalPodAutoscalerConditionSchema,
   type HorizontalPodAutoscaler,
+  HorizontalPodAutoscalerConditionSchema,
 } from './horizontal-pod-autoscaler.js';
 import type { HorizontalPodAutoscalerV1 } from './horizontal-pod-autoscaler-v1.js';
 import type { MetricSpec } from './metric-spec.js';
@@ -80,11 +80,7 @@ export function hpaV1ToV2(v1: HorizontalPodAutoscalerV1, options: ConversionOpti
   return withoutUndefined(v2);
 }
 
-function statusV1ToV2(
-  v1: HorizontalPodAutoscalerV1,
-  annotations: Record<string, string>,
-  options: ConversionOptions,
-): HorizontalPodAutoscaler['status'] {
+function statusV1ToV2(v1: HorizontalPodAutoscalerV1, annotations: Record<string, string>, options: ConversionOptions): HorizontalPodAutoscaler['status'] {
   const status = v1.status;
   const annotated = readAnnotation(annotations, HpaRoundTripAnnotations.currentMetrics, AlphaMetricStatusesSchema, options);
   const cpu = status?.currentCPUUtilizationPercentage;
@@ -164,12 +160,7 @@ function cpuCurrent(statuses: readonly MetricStatus[]): number | undefined {
 
 const ConditionsSchema = HorizontalPodAutoscalerConditionSchema.array();
 
-function readAnnotation<T>(
-  annotations: Record<string, string>,
-  key: string,
-  schema: z.ZodType<T>,
-  options: ConversionOptions,
-): T | undefined {
+function readAnnotation<T>(annotations: Record<string, string>, key: string, schema: z.ZodType<T>, options: ConversionOptions): T | undefined {
   const text = annotations[key];
   if (text === undefined) return undefined;
   const parsed = schema.safeParse(parseJson(text));

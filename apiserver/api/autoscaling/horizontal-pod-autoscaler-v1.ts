@@ -7,16 +7,16 @@
 import { z } from 'zod';
 import { TimeSchema, typeMetaFields } from '../meta.js';
 import type { FieldError, PrintColumn, ResourceDefinition } from '../resource-definition.js';
+import { horizontalPodAutoscalerColumns } from './horizontal-pod-autoscaler.js';
 import { hpaV1FromStorage, hpaV1ToStorage, hpaV1ToV2 } from './horizontal-pod-autoscaler-conversion.js';
 import { validateHorizontalPodAutoscaler } from './horizontal-pod-autoscaler-validation.js';
-import { horizontalPodAutoscalerColumns } from './horizontal-pod-autoscaler.js';
 
 const V1 = 'io.k8s.api.autoscaling.v1';
 
 export const CrossVersionObjectReferenceV1Schema = z
   .object({
     kind: z.string().describe('kind is the kind of the referent, e.g. Deployment.'),
-    name: z.string().describe('name is the name of the referent, in the autoscaler\'s namespace.'),
+    name: z.string().describe("name is the name of the referent, in the autoscaler's namespace."),
     apiVersion: z.string().optional().describe('apiVersion is the API version of the referent, e.g. apps/v1.'),
   })
   .meta({
@@ -28,7 +28,7 @@ export const CrossVersionObjectReferenceV1Schema = z
 export const HorizontalPodAutoscalerSpecV1Schema = z
   .object({
     scaleTargetRef: CrossVersionObjectReferenceV1Schema.describe(
-      'scaleTargetRef is the resource to scale; the autoscaler reads its pods\' CPU usage and sets its replica count through its scale subresource.',
+      "scaleTargetRef is the resource to scale; the autoscaler reads its pods' CPU usage and sets its replica count through its scale subresource.",
     ),
     minReplicas: z.number().int().optional().describe('minReplicas is the lower limit of the replica count. Defaults to 1.'),
     maxReplicas: z.number().int().describe('maxReplicas is the upper limit of the replica count; it cannot be less than minReplicas.'),
@@ -62,7 +62,7 @@ export const HorizontalPodAutoscalerV1Schema = z
   })
   .meta({
     id: `${V1}.HorizontalPodAutoscaler`,
-    description: 'HorizontalPodAutoscaler keeps the replica count of a scalable resource at the level its pods\' CPU utilization calls for.',
+    description: "HorizontalPodAutoscaler keeps the replica count of a scalable resource at the level its pods' CPU utilization calls for.",
   });
 
 export type HorizontalPodAutoscalerV1 = z.infer<typeof HorizontalPodAutoscalerV1Schema>;

@@ -6,6 +6,7 @@
 import { quantityError, tryParseQuantity } from '../core/quantity.js';
 import type { FieldError } from '../resource-definition.js';
 import { forbidden, invalid, isDns1123Label, isValidPathSegmentName, notSupported, required } from '../validation.js';
+import type { HorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
 import {
   type HorizontalPodAutoscalerBehavior,
   type HPAScalingPolicy,
@@ -13,8 +14,7 @@ import {
   type HPAScalingRules,
   ScalingPolicySelects,
 } from './horizontal-pod-autoscaler-behavior.js';
-import type { HorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
-import { type CrossVersionObjectReference, type MetricSpec, MetricSourceTypes, type MetricTarget } from './metric-spec.js';
+import { type CrossVersionObjectReference, MetricSourceTypes, type MetricSpec, type MetricTarget } from './metric-spec.js';
 
 const MAX_PERIOD_SECONDS = 1800;
 const MAX_STABILIZATION_WINDOW_SECONDS = 3600;

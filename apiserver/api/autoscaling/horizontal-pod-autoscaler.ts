@@ -86,8 +86,7 @@ export const HorizontalPodAutoscalerSchema = z
   })
   .meta({
     id: `${AUTOSCALING_V2}.HorizontalPodAutoscaler`,
-    description:
-      'HorizontalPodAutoscaler automatically manages the replica count of any resource with a scale subresource, based on the metrics specified.',
+    description: 'HorizontalPodAutoscaler automatically manages the replica count of any resource with a scale subresource, based on the metrics specified.',
   });
 
 export type HorizontalPodAutoscaler = z.infer<typeof HorizontalPodAutoscalerSchema>;

@@ -6,6 +6,7 @@
  */
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { workloadWideColumns } from '../apps/workload-columns.js';
 import { ObjectReferenceSchema } from '../core/object-reference.js';
 import { defaultPodSpec } from '../core/pod-spec.js';
 import { formatLabelSelector } from '../labels.js';
@@ -13,7 +14,6 @@ import { TimeSchema, typeMetaFields } from '../meta.js';
 import { age, ageColumn, column, nameColumn, orNone } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, notSupported, required, validateNonnegativeField } from '../validation.js';
-import { workloadWideColumns } from '../apps/workload-columns.js';
 import { BATCH_V1, JobTemplateSpecSchema } from './job-spec.js';
 import { validateJobSpec } from './job-validation.js';
 
@@ -26,7 +26,7 @@ export const CronJobSchema = z
     spec: z
       .object({
         schedule: z.string().describe('schedule in Cron format, or a macro such as @hourly.'),
-        timeZone: z.string().optional().describe('timeZone is the IANA zone the schedule is read in; the controller\'s (UTC) when unset.'),
+        timeZone: z.string().optional().describe("timeZone is the IANA zone the schedule is read in; the controller's (UTC) when unset."),
         startingDeadlineSeconds: z.number().int().optional().describe('startingDeadlineSeconds: how late a missed run may still start.'),
         concurrencyPolicy: z.enum(CONCURRENCY_POLICIES).optional().describe('concurrencyPolicy: Allow (default), Forbid or Replace.'),
         suspend: z.boolean().optional().describe('suspend stops later runs; running Jobs continue.'),

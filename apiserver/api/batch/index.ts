@@ -10,28 +10,28 @@ import { jobDefinition } from './job.js';
 
 export {
   CONCURRENCY_POLICIES,
-  cronJobDefinition,
+  type ConcurrencyPolicy,
+  type CronJob,
   CronJobSchema,
+  cronJobDefinition,
   defaultCronJob,
   parseSchedule,
   validateCronJob,
-  type ConcurrencyPolicy,
-  type CronJob,
 } from './cron-job.js';
 export {
   CONTROLLER_UID_LABEL,
   defaultJob,
   hasJobCondition,
   JOB_NAME_LABEL,
+  type Job,
+  JobSchema,
   jobCompletionsText,
   jobDefinition,
-  JobSchema,
   jobStatusText,
   LEGACY_CONTROLLER_UID_LABEL,
   LEGACY_JOB_NAME_LABEL,
-  type Job,
 } from './job.js';
-export { BATCH_V1, JobSpecSchema, JobStatusSchema, JobTemplateSpecSchema, type JobCondition, type JobStatus, type PodFailurePolicyRule } from './job-spec.js';
+export { BATCH_V1, type JobCondition, JobSpecSchema, type JobStatus, JobStatusSchema, JobTemplateSpecSchema, type PodFailurePolicyRule } from './job-spec.js';
 export { validateJob, validateJobSpec } from './job-validation.js';
 
 /** batchDefinitions lists the group's served kinds. */

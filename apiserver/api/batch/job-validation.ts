@@ -4,11 +4,12 @@
  * Indexed jobs need completions, podFailurePolicy needs restartPolicy Never, and the
  * selector cannot change.
  */
+
+import { validateImmutableSelector } from '../apps/pod-template-validation.js';
 import { validatePodTemplateSpec } from '../core/pod-spec.js';
 import { isSelectorParseError, labelSelectorFromStructured } from '../labels.js';
 import type { FieldError } from '../resource-definition.js';
 import { invalid, notSupported, required, validateLabelSelector, validateNonnegativeField } from '../validation.js';
-import { validateImmutableSelector } from '../apps/pod-template-validation.js';
 import type { Job } from './job.js';
 
 type JobSpec = Job['spec'];

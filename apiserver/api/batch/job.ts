@@ -6,13 +6,13 @@
  * strategy does (unless `spec.manualSelector`).
  */
 import { z } from 'zod';
+import { workloadWideColumns } from '../apps/workload-columns.js';
 import { defaultPodSpec } from '../core/pod-spec.js';
 import { formatLabelSelector } from '../labels.js';
 import { typeMetaFields } from '../meta.js';
 import { ageColumn, column, humanDuration, nameColumn } from '../printing.js';
 import type { ResourceDefinition } from '../resource-definition.js';
-import { workloadWideColumns } from '../apps/workload-columns.js';
-import { BATCH_V1, JobSpecSchema, JobStatusSchema, type JobCondition } from './job-spec.js';
+import { BATCH_V1, type JobCondition, JobSpecSchema, JobStatusSchema } from './job-spec.js';
 import { validateJob } from './job-validation.js';
 
 /** CONTROLLER_UID_LABEL is the label of a Job's generated selector (and its pods). */

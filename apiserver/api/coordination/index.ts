@@ -8,7 +8,7 @@
 import type { ResourceDefinition } from '../resource-definition.js';
 import { leaseDefinition } from './lease.js';
 
-export { LeaseSchema, LeaseSpecSchema, LeaseStrategies, leaseDefinition, validateLease, type Lease } from './lease.js';
+export { type Lease, LeaseSchema, LeaseSpecSchema, LeaseStrategies, leaseDefinition, validateLease } from './lease.js';
 
 /** coordinationDefinitions lists the group's served kinds, preferred version first. */
 export const coordinationDefinitions: ResourceDefinition<any>[] = [leaseDefinition];

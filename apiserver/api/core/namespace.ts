@@ -5,7 +5,7 @@ import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { CONDITION_STATUSES } from './pod-status.js';
-import { K8S_CORE, enumOf } from './schema-helpers.js';
+import { enumOf, K8S_CORE } from './schema-helpers.js';
 
 /** KUBERNETES_FINALIZER holds a namespace until everything in it has been deleted. */
 export const KUBERNETES_FINALIZER = 'kubernetes';
@@ -20,7 +20,7 @@ export const NamespaceConditionSchema = z
     reason: z.string().optional(),
     message: z.string().optional(),
   })
-  .meta({ id: `${K8S_CORE}.NamespaceCondition`, description: 'NamespaceCondition is one aspect of a namespace\'s state.' });
+  .meta({ id: `${K8S_CORE}.NamespaceCondition`, description: "NamespaceCondition is one aspect of a namespace's state." });
 
 export const NamespaceSchema = z
   .object({
@@ -68,11 +68,7 @@ export const namespaceDefinition: ResourceDefinition<Namespace> = {
   defaults: defaultNamespace,
   tracksGeneration: false,
   subresources: { status: true, extra: ['finalize'] },
-  printColumns: [
-    nameColumn,
-    column('Status', (ns: Namespace) => ns.status?.phase ?? '', { description: 'The status of the namespace.' }),
-    ageColumn,
-  ],
+  printColumns: [nameColumn, column('Status', (ns: Namespace) => ns.status?.phase ?? '', { description: 'The status of the namespace.' }), ageColumn],
   fieldSelectors: {
     'status.phase': (ns) => ns.status?.phase ?? '',
   },

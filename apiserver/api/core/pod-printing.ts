@@ -3,7 +3,7 @@
  * overrides (Init:x/y, CrashLoopBackOff, Completed, Terminating, ...), RESTARTS with the time
  * of the last restart, and the wide IP / node / readiness-gate columns.
  */
-import { age, column, nameColumn, ageColumn, orNone } from '../printing.js';
+import { age, ageColumn, column, nameColumn, orNone } from '../printing.js';
 import type { PrintColumn, PrintContext } from '../resource-definition.js';
 import type { Container } from './container.js';
 import type { Pod } from './pod.js';

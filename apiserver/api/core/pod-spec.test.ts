@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { defaultPodSpec, PodTemplateSpecSchema, validatePodSpec, validatePodTemplateSpec } from './pod-spec.js';
 import { defaultImagePullPolicy } from './pod-spec-defaults.js';
-import { PodTemplateSpecSchema, defaultPodSpec, validatePodSpec, validatePodTemplateSpec } from './pod-spec.js';
 
 const template = () =>
   PodTemplateSpecSchema.parse({
@@ -60,9 +60,7 @@ describe('validatePodSpec', () => {
     expect(validatePodTemplateSpec(valid, 'spec.template')).toEqual([]);
     const broken = template();
     broken.spec.containers = [];
-    expect(validatePodSpec(broken.spec, 'spec.template.spec')).toEqual([
-      { type: 'FieldValueRequired', field: 'spec.template.spec.containers' },
-    ]);
+    expect(validatePodSpec(broken.spec, 'spec.template.spec')).toEqual([{ type: 'FieldValueRequired', field: 'spec.template.spec.containers' }]);
   });
 
   it('checks env, probes and resources', () => {
@@ -98,13 +96,25 @@ describe('validatePodSpec', () => {
 
   it('checks tolerations and affinity', () => {
     const spec = template().spec;
-    spec.tolerations = [{ operator: 'Equal', value: 'x' }, { key: 'k', effect: 'NoSchedule', tolerationSeconds: 5 }];
+    spec.tolerations = [
+      { operator: 'Equal', value: 'x' },
+      { key: 'k', effect: 'NoSchedule', tolerationSeconds: 5 },
+    ];
     spec.affinity = {
       nodeAffinity: {
         requiredDuringSchedulingIgnoredDuringExecution: {
-          nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In' }, { key: 'cpu', operator: 'Gt', values: ['x'] }] }],
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [
+                { key: 'zone', operator: 'In' },
+                { key: 'cpu', operator: 'Gt', values: ['x'] },
+              ],
+            },
+          ],
         },
-        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] } }],
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          { weight: 0, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] } },
+        ],
       },
       podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: '' }] },
     };

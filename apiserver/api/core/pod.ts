@@ -1,12 +1,12 @@
 /** core/v1 Pod: a group of containers scheduled together onto one node. */
 import { z } from 'zod';
+import { deepEqual } from '../deep-equal.js';
 import { typeMetaFields } from '../meta.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { forbidden } from '../validation.js';
-import { deepEqual } from '../deep-equal.js';
 import { defaultPod } from './pod-defaults.js';
 import { podColumns } from './pod-printing.js';
-import { PodSpecSchema, validatePodSpec, type PodSpec } from './pod-spec.js';
+import { type PodSpec, PodSpecSchema, validatePodSpec } from './pod-spec.js';
 import { PodStatusSchema } from './pod-status.js';
 import { K8S_CORE } from './schema-helpers.js';
 

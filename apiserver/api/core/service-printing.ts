@@ -29,9 +29,7 @@ export function serviceExternalIPCell(service: Service): string {
 export function servicePortsCell(service: Service): string {
   const ports = service.spec?.ports ?? [];
   if (ports.length === 0) return '<none>';
-  return ports
-    .map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`))
-    .join(',');
+  return ports.map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',');
 }
 
 /** serviceColumns are the service Table columns (KUBECTL-WIRE §1.6). */

@@ -1,16 +1,6 @@
 /** Service validation after Kubernetes' ValidateService, for the fields kubesim serves. */
 import type { FieldError } from '../resource-definition.js';
-import {
-  duplicate,
-  forbidden,
-  invalid,
-  isDns1123Label,
-  isDns1123Subdomain,
-  isValidPortName,
-  isValidPortNum,
-  required,
-  validateLabels,
-} from '../validation.js';
+import { duplicate, forbidden, invalid, isDns1123Label, isDns1123Subdomain, isValidPortName, isValidPortNum, required, validateLabels } from '../validation.js';
 import type { Service, ServicePort } from './service.js';
 
 /** validateService checks a (defaulted) Service; `old` is set on update. Pure. */

@@ -4,7 +4,7 @@ import { IntOrStringSchema, StringMapSchema, typeMetaFields } from '../meta.js';
 import { keyDefault, mergeByKey } from '../patch-meta.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { PROTOCOLS } from './container.js';
-import { K8S_CORE, enumOf } from './schema-helpers.js';
+import { enumOf, K8S_CORE } from './schema-helpers.js';
 import { serviceColumns } from './service-printing.js';
 import { validateService } from './service-validation.js';
 
@@ -17,7 +17,7 @@ export const ServicePortSchema = z
     protocol: enumOf(PROTOCOLS).optional().meta(keyDefault('TCP')).describe('TCP, UDP or SCTP. Defaults to TCP.'),
     appProtocol: z.string().optional().describe('Application protocol, e.g. http or kubernetes.io/h2c.'),
     port: z.number().int().describe('Port the service exposes.'),
-    targetPort: IntOrStringSchema.optional().describe('Number or name of the pods\' port traffic is sent to. Defaults to port.'),
+    targetPort: IntOrStringSchema.optional().describe("Number or name of the pods' port traffic is sent to. Defaults to port."),
     nodePort: z.number().int().optional().describe('Port opened on every node for NodePort and LoadBalancer services. Allocated when unset.'),
   })
   .meta({ id: `${K8S_CORE}.ServicePort`, description: 'ServicePort is one port a service exposes.' });
@@ -57,7 +57,11 @@ export const ServiceSpecSchema = z
     internalTrafficPolicy: enumOf(['Cluster', 'Local']).optional().describe('Cluster or Local routing of in-cluster traffic. Defaults to Cluster.'),
     healthCheckNodePort: z.number().int().optional().describe('Health check port for externalTrafficPolicy Local.'),
     publishNotReadyAddresses: z.boolean().optional().describe('Publish endpoints of pods that are not ready.'),
-    ipFamilies: z.array(enumOf(['IPv4', 'IPv6'])).optional().meta({ 'x-kubernetes-list-type': 'atomic' }).describe('IP families of the service.'),
+    ipFamilies: z
+      .array(enumOf(['IPv4', 'IPv6']))
+      .optional()
+      .meta({ 'x-kubernetes-list-type': 'atomic' })
+      .describe('IP families of the service.'),
     ipFamilyPolicy: enumOf(['SingleStack', 'PreferDualStack', 'RequireDualStack']).optional().describe('Dual-stack policy.'),
     allocateLoadBalancerNodePorts: z.boolean().optional().describe('Allocate node ports for LoadBalancer services. Defaults to true.'),
     trafficDistribution: z.string().optional().describe('Preference for routing traffic, e.g. PreferClose.'),
@@ -82,7 +86,11 @@ export const ServiceStatusSchema = z
       .meta({ id: `${K8S_CORE}.LoadBalancerStatus` })
       .optional()
       .describe('Status of the load balancer, if any.'),
-    conditions: z.array(z.looseObject({ type: z.string() })).optional().meta(mergeByKey('type')).describe('Current service state.'),
+    conditions: z
+      .array(z.looseObject({ type: z.string() }))
+      .optional()
+      .meta(mergeByKey('type'))
+      .describe('Current service state.'),
   })
   .meta({ id: `${K8S_CORE}.ServiceStatus`, description: 'ServiceStatus is the observed state of a service.' });
 

@@ -11,18 +11,18 @@ import type { ResourceDefinition } from '../resource-definition.js';
 import { nodeMetricsDefinition } from './node-metrics.js';
 import { podMetricsDefinition } from './pod-metrics.js';
 
-export { ContainerMetricsSchema, PodMetricsSchema, podMetricsDefinition, type ContainerMetrics, type PodMetrics } from './pod-metrics.js';
-export { NodeMetricsSchema, nodeMetricsDefinition, type NodeMetrics } from './node-metrics.js';
+export { type NodeMetrics, NodeMetricsSchema, nodeMetricsDefinition } from './node-metrics.js';
+export { type ContainerMetrics, ContainerMetricsSchema, type PodMetrics, PodMetricsSchema, podMetricsDefinition } from './pod-metrics.js';
+export * from './stats-summary.js';
 export {
   METRICS_API_VERSION,
   METRICS_GROUP,
   METRICS_VERSION,
   METRICS_WINDOW,
+  type ResourceUsage,
   ResourceUsageSchema,
   sumUsage,
-  type ResourceUsage,
 } from './usage.js';
-export * from './stats-summary.js';
 
 /** metricsDefinitions lists the group's served kinds. */
 export const metricsDefinitions: ResourceDefinition<any>[] = [podMetricsDefinition, nodeMetricsDefinition];

@@ -8,17 +8,17 @@
 import type { ResourceDefinition } from '../resource-definition.js';
 import { podDisruptionBudgetDefinition } from './pod-disruption-budget.js';
 
-export { EvictionSchema, type Eviction } from './eviction.js';
+export { type Eviction, EvictionSchema } from './eviction.js';
 export {
   DISRUPTION_ALLOWED_CONDITION,
+  type PodDisruptionBudget,
   PodDisruptionBudgetSchema,
   PodDisruptionBudgetSpecSchema,
+  type PodDisruptionBudgetStatus,
   PodDisruptionBudgetStatusSchema,
   podDisruptionBudgetDefinition,
   UnhealthyPodEvictionPolicies,
   validatePodDisruptionBudget,
-  type PodDisruptionBudget,
-  type PodDisruptionBudgetStatus,
 } from './pod-disruption-budget.js';
 
 /** policyDefinitions lists the group's served kinds. */

@@ -13,7 +13,14 @@ export const MIN_UNIX_SECONDS = -62135596800n;
 export const MAX_UNIX_SECONDS = 253402300799n;
 
 const UNIT_NS: Record<string, bigint> = {
-  ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1_000_000n, s: NS_PER_SECOND, m: 60n * NS_PER_SECOND, h: 3600n * NS_PER_SECOND,
+  ns: 1n,
+  us: 1000n,
+  µs: 1000n,
+  μs: 1000n,
+  ms: 1_000_000n,
+  s: NS_PER_SECOND,
+  m: 60n * NS_PER_SECOND,
+  h: 3600n * NS_PER_SECOND,
 };
 /** Extra units accepted in `format: duration` data (Kubernetes' strfmt.ParseDuration). */
 const DATA_UNIT_NS: Record<string, bigint> = { ...UNIT_NS, d: 86400n * NS_PER_SECOND, w: 7n * 86400n * NS_PER_SECOND };
@@ -181,7 +188,15 @@ function ianaOffsetSeconds(zone: string, t: CelTimestamp): number {
   let format: Intl.DateTimeFormat;
   try {
     format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short',
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      era: 'short',
     });
   } catch {
     throw new CelEvalError(`unknown time zone ${zone}`);
@@ -198,7 +213,7 @@ function ianaOffsetSeconds(zone: string, t: CelTimestamp): number {
 /** floorDiv divides rounding toward negative infinity. */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 /** checkTimestamp returns a timestamp when within years 1..9999, else throws "timestamp overflow". */

@@ -329,7 +329,10 @@ function drawOwner(kind, key, touched) {
     existing.object = undefined;
     touched.add(existing);
   }
-  const card = kind === 'deployments' ? deploymentCard(object.metadata.uid, object.metadata.namespace, object.metadata.name) : replicaSetCard(object.metadata.uid, object.metadata.namespace, object.metadata.name);
+  const card =
+    kind === 'deployments'
+      ? deploymentCard(object.metadata.uid, object.metadata.namespace, object.metadata.name)
+      : replicaSetCard(object.metadata.uid, object.metadata.namespace, object.metadata.name);
   card.object = object;
   card.key = key;
   if (kind === 'replicasets') placeReplicaSet(card, object);
@@ -480,7 +483,15 @@ function renderNodes() {
     head.append(el('span', 'kind', 'Node'), el('span', 'name', name), el('span', 'count', ready === 'True' ? 'Ready' : `Ready=${ready}`));
     const bar = el('div', 'bar');
     bar.style.setProperty('--fill', String(Math.min(1, count / 110)));
-    card.replaceChildren(head, el('div', 'detail', `${count} pod(s)${node.spec?.taints?.length ? ` · taints: ${node.spec.taints.map((t) => t.key.replace(/^node\.kubernetes\.io\//, '')).join(', ')}` : ''}`), bar);
+    card.replaceChildren(
+      head,
+      el(
+        'div',
+        'detail',
+        `${count} pod(s)${node.spec?.taints?.length ? ` · taints: ${node.spec.taints.map((t) => t.key.replace(/^node\.kubernetes\.io\//, '')).join(', ')}` : ''}`,
+      ),
+      bar,
+    );
   }
   for (const stale of existing.values()) stale.remove();
 }
@@ -492,7 +503,9 @@ function renderServices() {
   for (const [key, service] of [...state.objects.services].sort(([a], [b]) => a.localeCompare(b))) {
     const card = el('div', `card services${isSelected('services', key) ? ' selected' : ''}`);
     Object.assign(card.dataset, { select: 'services', kind: 'services', key, name: service.metadata.name });
-    const own = slices.filter((s) => s.metadata.namespace === service.metadata.namespace && s.metadata.labels?.['kubernetes.io/service-name'] === service.metadata.name);
+    const own = slices.filter(
+      (s) => s.metadata.namespace === service.metadata.namespace && s.metadata.labels?.['kubernetes.io/service-name'] === service.metadata.name,
+    );
     const endpoints = own.flatMap((s) => s.endpoints ?? []);
     const ready = endpoints.filter((e) => e.conditions?.ready !== false).length;
     const head = el('div', 'card-head');
@@ -500,10 +513,18 @@ function renderServices() {
     const body = el('div', 'children');
     for (const slice of own) {
       const sliceEndpoints = slice.endpoints ?? [];
-      const line = el('div', 'card slice', `EndpointSlice ${slice.metadata.name}: ${sliceEndpoints.filter((e) => e.conditions?.ready !== false).length}/${sliceEndpoints.length} ready`);
+      const line = el(
+        'div',
+        'card slice',
+        `EndpointSlice ${slice.metadata.name}: ${sliceEndpoints.filter((e) => e.conditions?.ready !== false).length}/${sliceEndpoints.length} ready`,
+      );
       body.append(line);
     }
-    card.append(head, el('div', 'detail', `${service.spec?.type ?? 'ClusterIP'} ${service.spec?.clusterIP ?? ''} · selector ${formatSelector(service.spec?.selector)}`), body);
+    card.append(
+      head,
+      el('div', 'detail', `${service.spec?.type ?? 'ClusterIP'} ${service.spec?.clusterIP ?? ''} · selector ${formatSelector(service.spec?.selector)}`),
+      body,
+    );
     card.classList.toggle('converged', endpoints.length > 0 && ready === endpoints.length);
     cardsOut.push(card);
   }
@@ -518,8 +539,16 @@ function renderHpas() {
     Object.assign(card.dataset, { select: 'hpas', kind: 'hpas', key, name: hpa.metadata.name });
     const target = hpa.spec?.scaleTargetRef ?? {};
     const head = el('div', 'card-head');
-    head.append(el('span', 'kind', 'HPA'), el('span', 'name', key), el('span', 'count', `${show(hpa.status?.currentReplicas)} → ${show(hpa.status?.desiredReplicas)} replicas`));
-    const detail = el('div', 'detail', `scales ${target.kind ?? '?'} ${target.name ?? '?'} between ${hpa.spec?.minReplicas ?? 1} and ${hpa.spec?.maxReplicas ?? '?'}`);
+    head.append(
+      el('span', 'kind', 'HPA'),
+      el('span', 'name', key),
+      el('span', 'count', `${show(hpa.status?.currentReplicas)} → ${show(hpa.status?.desiredReplicas)} replicas`),
+    );
+    const detail = el(
+      'div',
+      'detail',
+      `scales ${target.kind ?? '?'} ${target.name ?? '?'} between ${hpa.spec?.minReplicas ?? 1} and ${hpa.spec?.maxReplicas ?? '?'}`,
+    );
     card.append(head, detail);
     card.classList.toggle('converged', hpa.status?.currentReplicas === hpa.status?.desiredReplicas);
     cardsOut.push(card);
@@ -575,7 +604,15 @@ function renderSelection(fresh = false) {
   table.replaceChildren(header, ...body);
 }
 
-const KIND_LABEL = { pods: 'Pod', nodes: 'Node', deployments: 'Deployment', replicasets: 'ReplicaSet', services: 'Service', endpointslices: 'EndpointSlice', hpas: 'HorizontalPodAutoscaler' };
+const KIND_LABEL = {
+  pods: 'Pod',
+  nodes: 'Node',
+  deployments: 'Deployment',
+  replicasets: 'ReplicaSet',
+  services: 'Service',
+  endpointslices: 'EndpointSlice',
+  hpas: 'HorizontalPodAutoscaler',
+};
 
 const replicaRows = (o) => [
   ['replicas', o.spec?.replicas ?? 1, o.status?.replicas ?? 0],
@@ -603,7 +640,9 @@ const DESIRED_VS_ACTUAL = {
     ['allocatable cpu / memory', undefined, `${o.status?.allocatable?.cpu ?? '?'} / ${o.status?.allocatable?.memory ?? '?'}`],
   ],
   services: (o) => {
-    const slices = [...state.objects.endpointslices.values()].filter((s) => s.metadata.namespace === o.metadata.namespace && s.metadata.labels?.['kubernetes.io/service-name'] === o.metadata.name);
+    const slices = [...state.objects.endpointslices.values()].filter(
+      (s) => s.metadata.namespace === o.metadata.namespace && s.metadata.labels?.['kubernetes.io/service-name'] === o.metadata.name,
+    );
     const endpoints = slices.flatMap((s) => s.endpoints ?? []);
     const selected = selectedPods(o).filter(isReady).length;
     return [
@@ -620,7 +659,11 @@ const DESIRED_VS_ACTUAL = {
     ...(o.spec?.metrics ?? []).map((metric, i) => {
       const target = metric.resource?.target ?? {};
       const current = o.status?.currentMetrics?.[i]?.resource?.current ?? {};
-      return [`${metric.resource?.name ?? metric.type} utilization`, target.averageUtilization !== undefined ? `${target.averageUtilization}%` : show(target.averageValue), current.averageUtilization !== undefined ? `${current.averageUtilization}%` : show(current.averageValue)];
+      return [
+        `${metric.resource?.name ?? metric.type} utilization`,
+        target.averageUtilization !== undefined ? `${target.averageUtilization}%` : show(target.averageValue),
+        current.averageUtilization !== undefined ? `${current.averageUtilization}%` : show(current.averageValue),
+      ];
     }),
     ...conditionRows(o),
   ],
@@ -633,7 +676,9 @@ function conditionRows(object) {
 function selectedPods(service) {
   const selector = Object.entries(service.spec?.selector ?? {});
   if (selector.length === 0) return [];
-  return [...state.objects.pods.values()].filter((p) => p.metadata.namespace === service.metadata.namespace && selector.every(([k, v]) => p.metadata.labels?.[k] === v));
+  return [...state.objects.pods.values()].filter(
+    (p) => p.metadata.namespace === service.metadata.namespace && selector.every(([k, v]) => p.metadata.labels?.[k] === v),
+  );
 }
 
 function actionsFor({ kind, key }) {
@@ -647,12 +692,23 @@ function actionsFor({ kind, key }) {
     input.min = '0';
     input.value = String(state.objects.deployments.get(key)?.spec?.replicas ?? 1);
     input.className = 'scale-replicas';
-    const scale = () => act(`scale deployment ${name} to ${input.value}`, () => api('PATCH', `/apis/apps/v1/namespaces/${namespace}/deployments/${name}/scale`, { spec: { replicas: Number(input.value) } }, 'application/merge-patch+json'));
+    const scale = () =>
+      act(`scale deployment ${name} to ${input.value}`, () =>
+        api(
+          'PATCH',
+          `/apis/apps/v1/namespaces/${namespace}/deployments/${name}/scale`,
+          { spec: { replicas: Number(input.value) } },
+          'application/merge-patch+json',
+        ),
+      );
     const label = el('label', '', 'replicas ');
     label.append(input);
     box.append(label, button('Scale', scale, 'scale'));
   } else if (kind === 'nodes') {
-    box.append(button('Stop node', () => chaos({ action: 'stop-node', target: name }), 'danger stop-node'), button('Start node', () => chaos({ action: 'start-node', target: name }), 'start-node'));
+    box.append(
+      button('Stop node', () => chaos({ action: 'stop-node', target: name }), 'danger stop-node'),
+      button('Start node', () => chaos({ action: 'start-node', target: name }), 'start-node'),
+    );
   }
   return box;
 }
@@ -699,7 +755,10 @@ function relatedElements({ kind, key }) {
   const byKey = (k, select) => document.querySelector(`[data-select="${select}"][data-key="${CSS.escape(k)}"]`);
   if (kind === 'pods') return [byKey(`/${object.spec?.nodeName}`, 'nodes')].filter(Boolean);
   if (kind === 'nodes') return [...chips.values()].filter((chip) => chip.node.dataset.node === object.metadata.name).map((chip) => chip.node);
-  if (kind === 'services') return selectedPods(object).map((pod) => chips.get(keyOf(pod))?.node).filter(Boolean);
+  if (kind === 'services')
+    return selectedPods(object)
+      .map((pod) => chips.get(keyOf(pod))?.node)
+      .filter(Boolean);
   if (kind === 'hpas') {
     const target = object.spec?.scaleTargetRef;
     return target?.kind === 'Deployment' ? [byKey(`${object.metadata.namespace}/${target.name}`, 'deployments')].filter(Boolean) : [];
@@ -801,7 +860,9 @@ function makeLoopRow(entry) {
 function drawLoopRow({ tr, cells }, entry) {
   const { loop, process } = entry;
   cells[0].textContent = entry.name;
-  cells[1].textContent = process ? `${process.state}${process.pid ? ` pid ${process.pid}` : ''}${process.restarts ? ` · ${process.restarts} restart(s)` : ''}` : 'in process';
+  cells[1].textContent = process
+    ? `${process.state}${process.pid ? ` pid ${process.pid}` : ''}${process.restarts ? ` · ${process.restarts} restart(s)` : ''}`
+    : 'in process';
   tr.dataset.state = process?.state ?? 'running';
   cells[2].textContent = loop?.name ?? '(no activity reported)';
   cells[3].textContent = loop ? `${loop.queued} / ${loop.active} / ${loop.delayed}` : '';
@@ -811,13 +872,17 @@ function drawLoopRow({ tr, cells }, entry) {
   cells[5].textContent = r ? `${r.success ?? 0} / ${r.requeueAfter ?? 0} / ${r.error ?? 0} / ${r.terminal ?? 0}` : '';
   cells[5].classList.toggle('errors', Boolean(r && (r.error || r.terminal)));
   const last = loop?.lastReconcile;
-  cells[6].textContent = last ? `${last.key} → ${last.result} ${ago(last.finishedAtMs)} (${Math.round(last.durationMs)} ms)${last.error ? `: ${last.error}` : ''}` : '';
+  cells[6].textContent = last
+    ? `${last.key} → ${last.result} ${ago(last.finishedAtMs)} (${Math.round(last.durationMs)} ms)${last.error ? `: ${last.error}` : ''}`
+    : '';
   cells[6].classList.toggle('errors', Boolean(last?.error));
   cells[7].textContent = last ? (state.causes.get(last.reconcileId) ?? '(wrote nothing)') : '';
 }
 
 function describeRule(rule) {
-  const what = [rule.error ? `${rule.error.code}` : '', rule.latencyMs ? `+${rule.latencyMs} ms` : '', rule.closeWatches ? 'close watches' : ''].filter(Boolean).join(', ');
+  const what = [rule.error ? `${rule.error.code}` : '', rule.latencyMs ? `+${rule.latencyMs} ms` : '', rule.closeWatches ? 'close watches' : '']
+    .filter(Boolean)
+    .join(', ');
   return `${rule.id}: ${rule.userAgent ?? 'every client'} → ${what}${rule.expiresAt ? ` until ${timeOfDay(Date.parse(rule.expiresAt))}` : ''}`;
 }
 
@@ -869,11 +934,13 @@ function refreshTargets() {
   if (select.dataset.options === wanted) return;
   const previous = select.value;
   select.dataset.options = wanted;
-  select.replaceChildren(...options.map((name) => {
-    const option = el('option', '', name === '' ? '(every client)' : name);
-    option.value = name;
-    return option;
-  }));
+  select.replaceChildren(
+    ...options.map((name) => {
+      const option = el('option', '', name === '' ? '(every client)' : name);
+      option.value = name;
+      return option;
+    }),
+  );
   if (options.includes(previous)) select.value = previous;
   select.disabled = options.length === 0;
 }
@@ -911,7 +978,11 @@ function timelineRow(item) {
   const actor = item.actor;
   const who = actor?.controller ?? product(actor?.userAgent) ?? actor?.fieldManager ?? actor?.user ?? 'API server';
   const cause = actor?.trigger ? describeTrigger(actor.trigger) : '';
-  const fields = item.diff.slice(0, 3).map((d) => `${d.path}: ${brief(d.old)} → ${brief(d.new)}`).join('; ') + (item.diff.length > 3 ? `; +${item.diff.length - 3} more` : '');
+  const fields =
+    item.diff
+      .slice(0, 3)
+      .map((d) => `${d.path}: ${brief(d.old)} → ${brief(d.new)}`)
+      .join('; ') + (item.diff.length > 3 ? `; +${item.diff.length - 3} more` : '');
   tr.append(
     el('td', 'time', timeOfDay(Date.parse(item.time))),
     el('td', 'actor', who),
@@ -993,8 +1064,12 @@ function wire() {
   });
   $('clock-pause').addEventListener('click', () => act('pause the clock', () => api('POST', `${API.clock}/pause`)));
   $('clock-resume').addEventListener('click', () => act('resume the clock', () => api('POST', `${API.clock}/resume`)));
-  $('clock-speed-set').addEventListener('click', () => act(`clock speed ×${$('clock-speed').value}`, () => api('POST', `${API.clock}/speed`, { speed: Number($('clock-speed').value) })));
-  $('clock-advance-go').addEventListener('click', () => act(`advance the clock ${$('clock-advance').value}`, () => api('POST', `${API.clock}/advance`, { duration: $('clock-advance').value })));
+  $('clock-speed-set').addEventListener('click', () =>
+    act(`clock speed ×${$('clock-speed').value}`, () => api('POST', `${API.clock}/speed`, { speed: Number($('clock-speed').value) })),
+  );
+  $('clock-advance-go').addEventListener('click', () =>
+    act(`advance the clock ${$('clock-advance').value}`, () => api('POST', `${API.clock}/advance`, { duration: $('clock-advance').value })),
+  );
   $('chaos-action').addEventListener('change', refreshTargets);
   $('chaos-form').addEventListener('submit', (event) => {
     event.preventDefault();

@@ -7,22 +7,11 @@
 import { badRequest } from '../../../apiserver/api/api-error.js';
 import { builtinDefinitions } from '../../../apiserver/api/builtin.js';
 import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../../../apiserver/api/resource-definition.js';
-import type {
-  DeleteOptions,
-  ListOptions,
-  Logger,
-  ObjectList,
-  PatchOptions,
-  ResourceClient,
-  Scale,
-  WatchEvent,
-  WatchOptions,
-  WriteOptions,
-} from '../types.js';
 import { silentLogger } from '../logger.js';
+import type { DeleteOptions, ListOptions, Logger, ObjectList, PatchOptions, ResourceClient, Scale, WatchEvent, WatchOptions, WriteOptions } from '../types.js';
 import { createDiscoveryClient, type DiscoveredResource } from './discovery.js';
 import { createHttpTransport, type HttpRequest, type HttpTransport } from './http-transport.js';
-import { PATCH_CONTENT_TYPES, collectionPath, deleteBody, listQuery, objectPath, watchQuery, writeQuery } from './resource-path.js';
+import { collectionPath, deleteBody, listQuery, objectPath, PATCH_CONTENT_TYPES, watchQuery, writeQuery } from './resource-path.js';
 import { watchStream } from './watch-stream.js';
 
 /** KubeClientOptions configures createKubeClient. */
@@ -128,7 +117,12 @@ class HttpResourceClient<T extends KubeObject> implements ResourceClient<T> {
   }
 
   watch(options: WatchOptions): AsyncIterable<WatchEvent<T>> {
-    const request: HttpRequest = { method: 'GET', path: collectionPath(this.definition, options.namespace), query: watchQuery(options), signal: options.signal };
+    const request: HttpRequest = {
+      method: 'GET',
+      path: collectionPath(this.definition, options.namespace),
+      query: watchQuery(options),
+      signal: options.signal,
+    };
     const logger = this.parts.logger.child({ resource: this.def.plural, namespace: options.namespace });
     return { [Symbol.asyncIterator]: () => watchStream<T>(this.parts.transport, request, logger) };
   }

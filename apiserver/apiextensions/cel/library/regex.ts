@@ -4,7 +4,7 @@
  * JS RegExp engine, so hostile inputs cannot stall the server. Compiled patterns are cached.
  */
 import { CelEvalError } from '../errors.js';
-import { global, member, type FunctionRegistry } from '../functions.js';
+import { type FunctionRegistry, global, member } from '../functions.js';
 import { T } from '../types.js';
 import { CelList } from '../values.js';
 import { Re2Program } from './re2/program.js';
@@ -74,10 +74,17 @@ export function registerRegex(registry: FunctionRegistry): void {
     member([T.string, T.string], T.bool, ([s, p], ctx) => (ctx.charge(cost(s as string, p as string)), matches(s as string, p as string))),
     global([T.string, T.string], T.bool, ([s, p], ctx) => (ctx.charge(cost(s as string, p as string)), matches(s as string, p as string))),
   );
-  registry.add('find', member([T.string, T.string], T.string, ([s, p], ctx) => (ctx.charge(cost(s as string, p as string)), find(s as string, p as string))));
+  registry.add(
+    'find',
+    member([T.string, T.string], T.string, ([s, p], ctx) => (ctx.charge(cost(s as string, p as string)), find(s as string, p as string))),
+  );
   registry.add(
     'findAll',
     member([T.string, T.string], T.list(T.string), ([s, p], ctx) => (ctx.charge(cost(s as string, p as string)), findAll(s as string, p as string, -1))),
-    member([T.string, T.string, T.int], T.list(T.string), ([s, p, n], ctx) => (ctx.charge(cost(s as string, p as string)), findAll(s as string, p as string, Number(n)))),
+    member(
+      [T.string, T.string, T.int],
+      T.list(T.string),
+      ([s, p, n], ctx) => (ctx.charge(cost(s as string, p as string)), findAll(s as string, p as string, Number(n))),
+    ),
   );
 }
