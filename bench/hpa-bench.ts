@@ -44,7 +44,7 @@ async function applyExample(client: KubeClient): Promise<void> {
   }
 }
 
-async function seedScenario(cluster: ClusterProcess, client: KubeClient, kubeconfig: string) {
+async function seedScenario(client: KubeClient, kubeconfig: string) {
   await applyExample(client);
   await waitForReplicas(client, 'web-frontend', 3);
   console.log('[seed] load on: 840m over 3 pods (140% of requests)');
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
   const cluster = await startCluster(dir, 3, ['--speed', String(SPEED)]);
   const client = createKubeClient({ server: cluster.url, userAgent: 'bench-hpa' });
   try {
-    const seed = await seedScenario(cluster, client, kubeconfig);
+    const seed = await seedScenario(client, kubeconfig);
     const cpuPerSync = await hpaCpuPer100(cluster, client);
     console.log(`\nhpa bench (kubesim up --speed ${SPEED}; the seed's HPA: 70% target, 300 s scale-down window, 10%/60 s)`);
     console.table({

@@ -73,7 +73,8 @@ describe('schedulePod', () => {
       if (result.kind !== 'Scheduled') throw new Error('unschedulable');
       placed.push({ ...pod, spec: { ...pod.spec, nodeName: result.nodeName } });
     }
-    const perNode = placed.reduce<Record<string, number>>((acc, p) => ({ ...acc, [p.spec.nodeName ?? '']: (acc[p.spec.nodeName ?? ''] ?? 0) + 1 }), {});
+    const perNode: Record<string, number> = {};
+    for (const p of placed) perNode[p.spec.nodeName ?? ''] = (perNode[p.spec.nodeName ?? ''] ?? 0) + 1;
     expect(perNode).toEqual({ 'node-1': 2, 'node-2': 2, 'node-3': 2 });
   });
 });

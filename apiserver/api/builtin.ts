@@ -9,9 +9,9 @@ import { coreDefinitions } from './core/index.js';
 import { discoveryDefinitions } from './discovery/index.js';
 import { metricsDefinitions } from './metrics/index.js';
 import { policyDefinitions } from './policy/index.js';
-import type { ResourceDefinition } from './resource-definition.js';
+import type { AnyResourceDefinition } from './resource-definition.js';
 
-export function builtinDefinitions(): ResourceDefinition<any>[] {
+export function builtinDefinitions(): AnyResourceDefinition[] {
   return [
     ...coreDefinitions,
     ...appsDefinitions,

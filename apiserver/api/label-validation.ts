@@ -94,6 +94,7 @@ const GO_ESCAPES: Record<string, string> = {
 /** quoteGoString renders a string as Go's %q verb does for ASCII text (control characters as
  * \xNN); used for the `"X" is not a valid ...` style of Kubernetes messages. */
 export function quoteGoString(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is what this does
   const escaped = text.replace(/[\x00-\x1f\x7f"\\]/g, (c) => GO_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return `"${escaped}"`;
 }

@@ -143,8 +143,8 @@ export const ConditionSchema = z
   .meta({ id: `${K8S_META}.Condition` });
 
 /** typeMetaFields are the apiVersion/kind pair every object carries; each kind's schema
- * spreads them into its own object. */
-export function typeMetaFields<const V extends string, const K extends string>(apiVersion: V, kind: K) {
+ * spreads them into its own object. The arguments only pin the literal types V and K. */
+export function typeMetaFields<const V extends string, const K extends string>(_apiVersion: V, _kind: K) {
   return {
     // Plain strings in the schema (as Kubernetes publishes them); the API server checks them
     // against the served kind before validating, so a wrong one is a 400 naming both.

@@ -49,6 +49,7 @@ export interface PrintColumn {
   format?: string;
   description: string;
   priority: 0 | 1;
+  // biome-ignore lint/suspicious/noExplicitAny: each kind's columns take that kind's object ((d: Deployment) => …); KubeObject here would reject them
   cell: (object: any, context: PrintContext) => string | number | boolean | null;
 }
 
@@ -144,6 +145,12 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   source?: ResourceSource;
   storage: StorageMapping;
 }
+
+/** AnyResourceDefinition is a definition of some kind, for collections that hold many kinds
+ * (a group's list, the registry). Its callbacks take the kind's own T, so a
+ * ResourceDefinition<Pod> is not a ResourceDefinition<KubeObject>; `any` lets each keep its T. */
+// biome-ignore lint/suspicious/noExplicitAny: the existential "some T" of a heterogeneous collection, as explained above
+export type AnyResourceDefinition = ResourceDefinition<any>;
 
 /** ResourceSource says where a kind's objects come from (see ResourceDefinition.source). */
 export type ResourceSource = 'store' | 'virtual';

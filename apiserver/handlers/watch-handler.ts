@@ -116,7 +116,7 @@ export async function serveWatch(
     return refuse(writer, raw, tooOldResourceVersion(params.afterRevision ?? 0, ctx.store.compactedRevision));
   }
   writer.start();
-  await pump(ctx, { params, writer, watch, initial, listRevision: from, raw, settings, faults });
+  await pump({ params, writer, watch, initial, listRevision: from, raw, settings, faults });
 }
 
 /** refuse answers a watch with one ERROR event (410 Expired) and ends it. */
@@ -137,7 +137,7 @@ interface PumpState {
   faults: WatchFaults;
 }
 
-async function pump(ctx: HandlerContext, state: PumpState): Promise<void> {
+async function pump(state: PumpState): Promise<void> {
   const { params, writer, watch, raw, faults } = state;
   const stop = () => watch.close();
   raw.on('close', stop);

@@ -31,7 +31,7 @@ export function deleteObject(ctx: RegistryContext, target: Target, request: Dele
   applyPropagationFinalizers(next, request.propagationPolicy);
   const grace = strategy.gracePeriodSeconds?.(next, request);
   markForDeletion(next, grace, ctx.now(), strategy.onMarkedForDeletion);
-  if (shouldRemove(ctx, target, next)) return { object: toServed(target.def, request.dryRun ? next : remove(ctx, target, stored)), removed: true };
+  if (shouldRemove(target, next)) return { object: toServed(target.def, request.dryRun ? next : remove(ctx, target, stored)), removed: true };
   if (request.dryRun || deepEqual(next, stored)) return { object: toServed(target.def, next), removed: false };
   const updated = asKube(ctx.store.update(objectRef(target), next, { expectedRevision: Number(stored.metadata.resourceVersion), actor: ctx.actor }));
   return { object: toServed(target.def, updated), removed: false };

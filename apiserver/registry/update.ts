@@ -99,7 +99,7 @@ function setOrDelete(object: KubeObject, key: string, value: unknown): void {
 
 /** shouldRemove: an object marked for deletion whose last finalizer is gone (and whose grace
  * period is over) is removed by the update that cleared it, as Kubernetes does. */
-export function shouldRemove(ctx: RegistryContext, target: Target, object: KubeObject): boolean {
+export function shouldRemove(target: Target, object: KubeObject): boolean {
   const meta = object.metadata;
   if (!meta.deletionTimestamp || (meta.finalizers ?? []).length > 0 || (meta.deletionGracePeriodSeconds ?? 0) > 0) return false;
   return strategyFor(target.def.storage.resource).canBeRemoved?.(object) ?? true;
@@ -109,7 +109,7 @@ function writeOrRemove(ctx: RegistryContext, target: Target, next: KubeObject, s
   const expectedRevision = Number(stored.metadata.resourceVersion);
   const { actor } = ctx;
   try {
-    if (shouldRemove(ctx, target, next)) {
+    if (shouldRemove(target, next)) {
       ctx.store.update(objectRef(target), next, { expectedRevision, actor });
       return asKube(ctx.store.delete(objectRef(target), { actor }));
     }

@@ -73,7 +73,7 @@ export class LiveView {
     this.pages.add(ws);
     if (this.pages.size === 1) this.busy();
     const viewer: Viewer = {
-      batch: (batch: LiveBatch, json: () => string) => this.send(ws, `{"type":"batch",${json().slice(1)}`),
+      batch: (_batch: LiveBatch, json: () => string) => this.send(ws, `{"type":"batch",${json().slice(1)}`),
       resync: (snapshot: LiveSnapshot) => this.send(ws, this.snapshotMessage(snapshot)),
     };
     ws.on('close', () => {

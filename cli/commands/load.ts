@@ -11,7 +11,7 @@ import { isNotFound } from '../../apiserver/api/api-error.js';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
-import { type KubeObject, qualifiedResource, type ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import { type AnyResourceDefinition, type KubeObject, qualifiedResource } from '../../apiserver/api/resource-definition.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { isNetworkError } from '../../controllers/runtime/client/http-transport.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
@@ -42,7 +42,7 @@ Flags:
 ${formatFlagHelp(loadFlags)}`;
 
 /** WORKLOADS are the kinds whose pods the kubelets can trace back to them. */
-const WORKLOADS: readonly ResourceDefinition<any>[] = [deploymentDefinition, replicaSetDefinition];
+const WORKLOADS: readonly AnyResourceDefinition[] = [deploymentDefinition, replicaSetDefinition];
 
 /** load runs `kubesim load ...` (see usage); throws UsageError for bad arguments and Error
  * with a message that says what to do for everything else. */
@@ -64,7 +64,7 @@ export async function load(argv: string[]): Promise<void> {
 export interface SetLoadOptions {
   kubeconfig: string;
   namespace: string;
-  def: ResourceDefinition<any>;
+  def: AnyResourceDefinition;
   name: string;
   cpu?: string | undefined;
   memory?: string | undefined;
@@ -116,7 +116,7 @@ function describeLoad(options: SetLoadOptions, workload: KubeObject): string {
 
 /** parseTarget reads `<kind>/<name>`, the kind spelled as kubectl accepts it: plural,
  * singular, short name or Kind, optionally with `.apps`. */
-export function parseTarget(text: string): { def: ResourceDefinition<any>; name: string } {
+export function parseTarget(text: string): { def: AnyResourceDefinition; name: string } {
   const slash = text.indexOf('/');
   const kind = text.slice(0, slash).toLowerCase();
   const name = text.slice(slash + 1);

@@ -30,7 +30,11 @@ function setup(deployments: Deployment[], replicaSets: ReplicaSet[] = []) {
   return { deps, woken };
 }
 
-const owned = (rs: ReplicaSet, d: Deployment) => ((rs.metadata.ownerReferences = [controllerRefTo(d)]), (rs.metadata.labels = { app: 'foo' }), rs);
+const owned = (rs: ReplicaSet, d: Deployment) => {
+  rs.metadata.ownerReferences = [controllerRefTo(d)];
+  rs.metadata.labels = { app: 'foo' };
+  return rs;
+};
 
 describe('deployment events', () => {
   it('enqueue the Deployment on add, update and delete', () => {

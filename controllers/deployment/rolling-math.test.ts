@@ -205,7 +205,10 @@ describe('proportional scaling (TestScale)', () => {
     const [surgeBefore, surgeNow] = row.surge ?? [0, 0];
     const before = deploymentFixture({ replicas: row.was, maxSurge: surgeBefore });
     const d = deploymentFixture({ replicas: row.now, maxSurge: surgeNow });
-    const annotate = (rs: ReturnType<typeof replicaSetFixture>) => (setReplicasAnnotations(rs, row.was, row.was + maxSurge(before)), rs);
+    const annotate = (rs: ReturnType<typeof replicaSetFixture>) => {
+      setReplicasAnnotations(rs, row.was, row.was + maxSurge(before));
+      return rs;
+    };
     const newRS = row.newRS === undefined ? undefined : annotate(replicaSetFixture('foo-new', { replicas: row.newRS, created: NEW }));
     const oldRSs = row.old.map((n, i) => annotate(replicaSetFixture(`foo-old-${i}`, { replicas: n, created: i === 0 ? OLD : OLDER })));
     const sizes = new Map(proportionalScalePlan(d, newRS, oldRSs).map((t) => [t.rs.metadata.name, t.replicas]));

@@ -69,7 +69,12 @@ describe('parseMetricsWindowMs', () => {
 describe('createResourceMetricsClient', () => {
   it('GETs the namespaced PodMetrics with the selector', async () => {
     const requests: HttpRequest[] = [];
-    const client = createResourceMetricsClient({ raw: async (request) => (requests.push(request), list) });
+    const client = createResourceMetricsClient({
+      raw: async (request) => {
+        requests.push(request);
+        return list;
+      },
+    });
     const result = await client.getResourceMetric({ namespace: 'default', selector: 'app=web', resource: 'cpu', container: 'app' });
     expect(requests).toEqual([
       { method: 'GET', path: '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods', query: { labelSelector: 'app=web' }, signal: undefined },

@@ -15,7 +15,13 @@ function setup(namespace: Namespace | undefined) {
     throw new Error('unexpected API call');
   };
   const client = {
-    resource: () => ({ updateStatus: async (ns: Namespace) => (statusWrites.push(ns), ns), get: unexpected }),
+    resource: () => ({
+      updateStatus: async (ns: Namespace) => {
+        statusWrites.push(ns);
+        return ns;
+      },
+      get: unexpected,
+    }),
     discover: unexpected,
     raw: unexpected,
   } as unknown as KubeClient;

@@ -137,6 +137,7 @@ class TimerClusterClock implements ClusterClock {
   }
 
   setTimeout(fn: () => void, delayMs: number): TimerHandle {
+    // biome-ignore lint/complexity/useMathMinMax: the comparison also turns NaN into 0, as setTimeout does; Math.max would keep NaN
     const { timer, cancel } = this.timers.add(this.now() + (delayMs > 0 ? delayMs : 0), fn);
     if (this.armedForMs === undefined || timer.dueMs < this.armedForMs) this.rearm();
     return {

@@ -79,12 +79,15 @@ export function createManager(options: ManagerOptions): Manager {
   return new ComponentManager(options);
 }
 
+/** SharedInformer is what the manager does with an informer of any kind: none of it depends on the kind. */
+type SharedInformer = Pick<Informer, 'start' | 'hasSynced' | 'waitForSync'>;
+
 class ComponentManager implements Manager {
   readonly client: KubeClient;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly random: Random;
-  private readonly informers = new Map<string, Informer<any>>();
+  private readonly informers = new Map<string, SharedInformer>();
   private readonly runnables: Runnable[] = [];
   /** Promises of started informers; informers created after start() join it. */
   private readonly running: Promise<void>[] = [];
@@ -167,7 +170,7 @@ class ComponentManager implements Manager {
     if (failure !== undefined) throw failure;
   }
 
-  private run(informer: Informer<any>, signal: AbortSignal): void {
+  private run(informer: SharedInformer, signal: AbortSignal): void {
     this.running.push(informer.start(signal).catch((err: unknown) => this.logger.error({ err }, 'informer stopped with an error')));
   }
 

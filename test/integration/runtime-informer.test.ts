@@ -60,7 +60,12 @@ function gated(inner: ResourceClient<ConfigMap>): GatedClient {
     open: () => release(),
     client: new Proxy(inner, {
       get(target, property) {
-        if (property === 'list') return (options: ListOptions) => (state.lists.push(options), target.list(options));
+        if (property === 'list') {
+          return (options: ListOptions) => {
+            state.lists.push(options);
+            return target.list(options);
+          };
+        }
         if (property === 'watch') {
           return (options: WatchOptions) => ({
             async *[Symbol.asyncIterator]() {
@@ -95,7 +100,10 @@ function record(options: Partial<InformerOptions<ConfigMap>> & { client: Resourc
   const updates: Recorder['updates'] = [];
   informer.addEventHandlers({
     onAdd: (o) => events.push(`add ${o.metadata.name}`),
-    onUpdate: (old, cur) => (events.push(`update ${cur.metadata.name}`), updates.push({ old, cur })),
+    onUpdate: (old, cur) => {
+      events.push(`update ${cur.metadata.name}`);
+      updates.push({ old, cur });
+    },
     onDelete: (o) => events.push(`delete ${o.metadata.name}`),
   });
   return {
@@ -105,7 +113,10 @@ function record(options: Partial<InformerOptions<ConfigMap>> & { client: Resourc
     async start() {
       const abort = new AbortController();
       const done = informer.start(abort.signal);
-      stops.push(async () => (abort.abort(), await done));
+      stops.push(async () => {
+        abort.abort();
+        await done;
+      });
       await informer.waitForSync(abort.signal);
     },
   };

@@ -52,7 +52,10 @@ function candidate(identity: string): Candidate {
       timeline.log.push(`${identity} stopped`);
     },
   });
-  const stop = async () => (abort.abort(), await done);
+  const stop = async () => {
+    abort.abort();
+    await done;
+  };
   stops.push(stop);
   return { elector, stop, leaderSignal: () => leaderSignal };
 }

@@ -39,7 +39,10 @@ function start(m: Manager): { abort: AbortController; done: Promise<unknown> } {
     () => 'resolved',
     (err: unknown) => err,
   );
-  stops.push(async () => (abort.abort(), await done));
+  stops.push(async () => {
+    abort.abort();
+    await done;
+  });
   return { abort, done };
 }
 

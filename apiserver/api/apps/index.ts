@@ -6,7 +6,7 @@
  * apiserver/api/ (meta, printing, validation, patch-meta, core/pod-spec) and zod. See
  * docs/api-conventions.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { controllerRevisionDefinition } from './controller-revision.js';
 import { daemonSetDefinition } from './daemon-set.js';
 import { deploymentDefinition } from './deployment.js';
@@ -43,7 +43,7 @@ export * from './stateful-set.js';
 export { validateStatefulSet } from './stateful-set-validation.js';
 
 /** appsDefinitions lists the group's served kinds. */
-export const appsDefinitions: ResourceDefinition<any>[] = [
+export const appsDefinitions: AnyResourceDefinition[] = [
   deploymentDefinition,
   replicaSetDefinition,
   daemonSetDefinition,

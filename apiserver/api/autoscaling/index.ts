@@ -6,7 +6,7 @@
  * May import only from apiserver/api/ (meta, printing, validation, api-error, core/quantity)
  * and zod. See docs/api-conventions.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { horizontalPodAutoscalerDefinition } from './horizontal-pod-autoscaler.js';
 import { horizontalPodAutoscalerV1Definition } from './horizontal-pod-autoscaler-v1.js';
 
@@ -59,4 +59,4 @@ export { type Scale, ScaleSchema, ScaleSpecSchema, ScaleStatusSchema } from './s
 
 /** autoscalingDefinitions lists the group's served kinds in preference order: v2 (stored)
  * before v1, which is served by conversion. */
-export const autoscalingDefinitions: ResourceDefinition<any>[] = [horizontalPodAutoscalerDefinition, horizontalPodAutoscalerV1Definition];
+export const autoscalingDefinitions: AnyResourceDefinition[] = [horizontalPodAutoscalerDefinition, horizontalPodAutoscalerV1Definition];

@@ -87,7 +87,7 @@ export function validateCronJob(cronJob: CronJob): FieldError[] {
 function validateSchedule(schedule: string, timeZone: string | undefined): FieldError[] {
   if (!schedule) return [required('spec.schedule')];
   if (/TZ=/.test(schedule)) return [invalid('spec.schedule', schedule, 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead')];
-  if (timeZone !== undefined && !isValidTimeZone(timeZone)) return [invalid('spec.timeZone', timeZone, 'unknown time zone ' + timeZone)];
+  if (timeZone !== undefined && !isValidTimeZone(timeZone)) return [invalid('spec.timeZone', timeZone, `unknown time zone ${timeZone}`)];
   try {
     parseSchedule(schedule, timeZone);
     return [];

@@ -4,7 +4,7 @@
  * Role: schemas, defaults, validation and table columns of the group. May import only from
  * apiserver/api/, zod and croner (schedule validation). See docs/controllers.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { cronJobDefinition } from './cron-job.js';
 import { jobDefinition } from './job.js';
 
@@ -35,4 +35,4 @@ export { BATCH_V1, type JobCondition, JobSpecSchema, type JobStatus, JobStatusSc
 export { validateJob, validateJobSpec } from './job-validation.js';
 
 /** batchDefinitions lists the group's served kinds. */
-export const batchDefinitions: ResourceDefinition<any>[] = [jobDefinition, cronJobDefinition];
+export const batchDefinitions: AnyResourceDefinition[] = [jobDefinition, cronJobDefinition];

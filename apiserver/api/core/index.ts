@@ -3,7 +3,7 @@
  * Volume, affinity) that workload kinds embed. `coreDefinitions` is the core group's part of
  * the registry. Imports only from apiserver/api/; see docs/api-conventions.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { configMapDefinition } from './config-map.js';
 import { endpointsDefinition } from './endpoints.js';
 import { eventDefinition } from './event.js';
@@ -45,7 +45,7 @@ export * from './volume.js';
 
 /** coreDefinitions lists the core/v1 kinds in registration (and discovery) order. */
 // `any`: the list holds many kinds, each typed by its own definition.
-export const coreDefinitions: ResourceDefinition<any>[] = [
+export const coreDefinitions: AnyResourceDefinition[] = [
   namespaceDefinition,
   podDefinition,
   nodeDefinition,

@@ -7,7 +7,7 @@
  * Role: schemas, definitions and table columns of the group. May import only from
  * apiserver/api/ and zod. See docs/kubelet-sim.md ("Load and usage").
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { nodeMetricsDefinition } from './node-metrics.js';
 import { podMetricsDefinition } from './pod-metrics.js';
 
@@ -25,4 +25,4 @@ export {
 } from './usage.js';
 
 /** metricsDefinitions lists the group's served kinds. */
-export const metricsDefinitions: ResourceDefinition<any>[] = [podMetricsDefinition, nodeMetricsDefinition];
+export const metricsDefinitions: AnyResourceDefinition[] = [podMetricsDefinition, nodeMetricsDefinition];

@@ -5,7 +5,7 @@
  * registry like every other group. May import only from apiserver/api/ and zod. See
  * docs/api-conventions.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { podDisruptionBudgetDefinition } from './pod-disruption-budget.js';
 
 export { type Eviction, EvictionSchema } from './eviction.js';
@@ -22,4 +22,4 @@ export {
 } from './pod-disruption-budget.js';
 
 /** policyDefinitions lists the group's served kinds. */
-export const policyDefinitions: ResourceDefinition<any>[] = [podDisruptionBudgetDefinition];
+export const policyDefinitions: AnyResourceDefinition[] = [podDisruptionBudgetDefinition];

@@ -27,7 +27,7 @@ describe('literals', () => {
     ['size(b"abc")', 3n],
     [String.raw`b'\xff' == bytes("ÿ")`, false],
     [String.raw`size(b'\xff\377')`, 2n],
-    [String.raw`size(b'ÿ')`, 2n],
+    ["size(b'ÿ')", 2n],
     [String.raw`br'\x41' == b'\\x41'`, true],
   ])('%s', (expression, expected) => expectValue(expression, expected));
 

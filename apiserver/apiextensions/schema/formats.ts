@@ -138,6 +138,7 @@ const HOST_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=%\u0080-\uffff]*$/;
 
 /** isRequestURI is url.ParseRequestURI: an absolute path, or a scheme and a valid authority/opaque part. */
 function isRequestURI(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point, as Go's url.ParseRequestURI does
   if (value === '' || /[\x00-\x1f\x7f]/.test(value) || hasBadEscape(value)) return false;
   if (value.startsWith('/')) return value.startsWith('//') ? validAuthority(value.slice(2)) : true;
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value);

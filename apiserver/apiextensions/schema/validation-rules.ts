@@ -49,7 +49,7 @@ export function resolveFieldPath(fieldPath: string, schema: JSONSchemaProps): JS
     } else if (token === '[') {
       const quoted = tokens[++i];
       if (!quoted || quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'") || tokens[++i] !== ']') return undefined;
-      name = unescape(quoted.slice(1, -1));
+      name = unescapeQuoted(quoted.slice(1, -1));
     }
     if (name === undefined || !current) return undefined;
     if (current.properties) current = current.properties[name];
@@ -60,7 +60,7 @@ export function resolveFieldPath(fieldPath: string, schema: JSONSchemaProps): JS
   return current;
 }
 
-function unescape(quoted: string): string | undefined {
+function unescapeQuoted(quoted: string): string | undefined {
   if (/\\(?![\\'])/.test(quoted)) return undefined;
   return quoted.replace(/\\([\\'])/g, '$1');
 }

@@ -1013,7 +1013,7 @@ function renderClock() {
   const clock = state.clock;
   $('clock').classList.toggle('absent', !clock);
   $('clock-pause').disabled = !clock || clock.paused;
-  $('clock-resume').disabled = !clock || !clock.paused;
+  $('clock-resume').disabled = !clock?.paused;
   if (!clock) {
     $('clock-state').textContent = 'this cluster has no clock API';
     return;

@@ -6,7 +6,7 @@
  */
 import { badRequest } from '../../../apiserver/api/api-error.js';
 import { builtinDefinitions } from '../../../apiserver/api/builtin.js';
-import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../../../apiserver/api/resource-definition.js';
+import { type AnyResourceDefinition, apiVersionOf, type KubeObject, type ResourceDefinition } from '../../../apiserver/api/resource-definition.js';
 import { silentLogger } from '../logger.js';
 import type { DeleteOptions, ListOptions, Logger, ObjectList, PatchOptions, ResourceClient, Scale, WatchEvent, WatchOptions, WriteOptions } from '../types.js';
 import { createDiscoveryClient, type DiscoveredResource } from './discovery.js';
@@ -25,7 +25,7 @@ export interface KubeClientOptions {
   defaultFieldManager?: string;
   headers?: Record<string, string>;
   /** Kinds forKind() resolves; the built-in kinds when absent (add CRDs here). */
-  definitions?: readonly ResourceDefinition<any>[];
+  definitions?: readonly AnyResourceDefinition[];
   /** Receives undecodable watch frames and dropped connections; silent when absent. */
   logger?: Logger;
 }
@@ -56,7 +56,8 @@ export function createKubeClient(options: KubeClientOptions): KubeClient {
   // Server-side apply requires a manager: fall back to the product part of the User-Agent.
   const applyFieldManager = options.defaultFieldManager ?? (options.userAgent.split('/')[0] || 'kubesim');
   const discovery = createDiscoveryClient({ transport: options, definitions });
-  const cache = new Map<ResourceDefinition<any>, ResourceClient<any>>();
+  // Each entry's client has the T of its definition; resource() restores it.
+  const cache = new Map<AnyResourceDefinition, unknown>();
   const resource = <T extends KubeObject>(def: ResourceDefinition<T>): ResourceClient<T> => {
     let client = cache.get(def) as ResourceClient<T> | undefined;
     if (!client) {

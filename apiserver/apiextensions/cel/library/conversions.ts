@@ -39,14 +39,14 @@ export function formatDouble(d: number): string {
 }
 
 function doubleToInt(d: number): bigint {
-  if (!Number.isFinite(d) || d <= -9223372036854775808 - 1025 || d >= 9223372036854775807) throw new CelEvalError('integer overflow');
+  if (!Number.isFinite(d) || d <= -(2 ** 63) - 1025 || d >= 2 ** 63) throw new CelEvalError('integer overflow');
   const v = BigInt(Math.trunc(d));
   if (v < INT64_MIN || v > INT64_MAX) throw new CelEvalError('integer overflow');
   return v;
 }
 
 function doubleToUint(d: number): CelUint {
-  if (!Number.isFinite(d) || d < 0 || d >= 18446744073709551615) throw new CelEvalError('unsigned integer overflow');
+  if (!Number.isFinite(d) || d < 0 || d >= 2 ** 64) throw new CelEvalError('unsigned integer overflow');
   return new CelUint(BigInt(Math.trunc(d)));
 }
 

@@ -38,6 +38,7 @@ export class UrlValue extends CelOpaque {
 /** parseRequestUri parses like Go's url.ParseRequestURI; returns an error message when invalid. */
 export function parseRequestUri(raw: string): ParsedUrl | string {
   const fail = (why: string): string => `parse ${JSON.stringify(raw)}: ${why}`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point, as Go's url.Parse does
   if (/[\x00-\x1f\x7f]/.test(raw)) return fail('net/url: invalid control character in URL');
   if (raw === '') return fail('empty url');
   let rest = raw;
