@@ -42,6 +42,8 @@ fail() {
   exit 1
 }
 
+command -v kubectl >/dev/null 2>&1 || fail 'kubectl not found on PATH'
+
 # 1. Node 24 from the npm registry: the `node` package brings the binary and its headers.
 say "installing node@24 into $scratch/node24"
 mkdir -p "$scratch/node24"
