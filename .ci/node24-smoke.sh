@@ -13,21 +13,25 @@ started=$SECONDS
 
 say() { echo "node24: $* ($((SECONDS - started))s)"; }
 
+# stop_cluster stops `kubesim up` and returns its exit status (0 when it stops cleanly).
 stop_cluster() {
   [ -n "$cluster_pid" ] || return 0
+  local pid=$cluster_pid status=0
+  cluster_pid=''
   # `kubesim up` stops its components on SIGTERM; whatever is left of its process group
   # (it runs in a session of its own) is killed after 15 s.
-  kill -TERM "$cluster_pid" 2>/dev/null || true
+  kill -TERM "$pid" 2>/dev/null || true
   for _ in $(seq 150); do
-    kill -0 "$cluster_pid" 2>/dev/null || break
+    kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
-  kill -KILL -- "-$cluster_pid" 2>/dev/null || true
-  cluster_pid=''
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || status=$?
+  return "$status"
 }
 
 cleanup() {
-  stop_cluster
+  stop_cluster || true
   rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -112,6 +116,19 @@ kubectl --kubeconfig "$kubeconfig" get nodes
 say 'informer (client-node 2.x) sees a pod it creates'
 (cd "$scratch/client" && node node24-informer.mjs "$kubeconfig") || fail 'informer'
 
+# A native module can work at first and crash only when the garbage collector frees its
+# objects (better-sqlite3 12 does under Node 24.19+), so the cluster must also stay up for a
+# while under reads, and stop cleanly.
+say 'reading pods and nodes for 30 s; the cluster must stay up'
+soak_until=$((SECONDS + 30))
+while [ "$SECONDS" -lt "$soak_until" ]; do
+  kill -0 "$cluster_pid" 2>/dev/null || fail 'kubesim up exited while in use'
+  kubectl --kubeconfig "$kubeconfig" get pods,nodes -A >/dev/null || fail 'kubectl get pods,nodes failed'
+  sleep 0.5
+done
+
 say 'stopping the cluster'
-stop_cluster
+stop_status=0
+stop_cluster || stop_status=$?
+[ "$stop_status" -eq 0 ] || fail "kubesim up exited with status $stop_status when stopped"
 say 'passed'
