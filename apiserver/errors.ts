@@ -43,7 +43,10 @@ function fromStoreError(err: StoreError): ApiError {
     case 'Expired':
       return new ApiError('Expired', 410, err.message);
     case 'TooLarge':
-      return new ApiError('Timeout', 504, `Timeout: ${err.message}`, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+      return new ApiError('Timeout', 504, `Timeout: ${err.message}`, {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+        retryAfterSeconds: 1,
+      });
     case 'Closed':
       return new ApiError('ServiceUnavailable', 503, 'the storage is shutting down');
     default: {

@@ -5,12 +5,12 @@
  */
 import { customResourceDefinitionDefinition } from './api/apiextensions/index.js';
 import { builtinDefinitions } from './api/builtin.js';
-import type { KindStrategy, ResourceDefinition } from './api/resource-definition.js';
+import type { AnyResourceDefinition, KindStrategy } from './api/resource-definition.js';
 import { crdStrategy } from './apiextensions/crd-strategy.js';
 
-const SERVER_STRATEGIES = new Map<ResourceDefinition<any>, KindStrategy>([[customResourceDefinitionDefinition, crdStrategy]]);
+const SERVER_STRATEGIES = new Map<AnyResourceDefinition, KindStrategy>([[customResourceDefinitionDefinition, crdStrategy]]);
 
-export function serverDefinitions(): ResourceDefinition<any>[] {
+export function serverDefinitions(): AnyResourceDefinition[] {
   return builtinDefinitions().map((def) => {
     const strategy = SERVER_STRATEGIES.get(def);
     return strategy ? { ...def, strategy } : def;

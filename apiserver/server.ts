@@ -3,33 +3,33 @@
  * It never listens and starts no timers; start-api-server.ts does that. Tests use it with
  * `listen({ port: 0 })` or `inject()`.
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Store } from '../store/index.js';
-import { createClusterClock, type ClusterClock } from './api/machinery/cluster-clock.js';
-import { createRandom, type Random } from './api/machinery/random.js';
 import { pathNotFound } from './api/api-error.js';
+import { type ClusterClock, createClusterClock } from './api/machinery/cluster-clock.js';
+import { createRandom, type Random } from './api/machinery/random.js';
 import { Registry } from './api/registry.js';
-import { toApiError } from './errors.js';
-import type { HandlerContext } from './handlers/types.js';
-import { registryRandom } from './registry/context.js';
-import { serverDefinitions } from './server-definitions.js';
-import { createMetricsPipeline, type MetricsScraper } from './metrics/index.js';
-import { createClusterControl, type ClusterControl } from './kubesim/cluster-control.js';
-import { registerClusterRoutes } from './kubesim/cluster-routes.js';
-import { registerHistoryRoutes } from './kubesim/history-routes.js';
-import { registerClockRoutes } from './kubesim/clock-routes.js';
-import { registerSnapshotRoutes } from './kubesim/snapshot-routes.js';
-import { FaultInjector } from './faults/injector.js';
-import { isInjectedError } from './faults/hooks.js';
-import { registerFaultRoutes } from './kubesim/fault-routes.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
+import { toApiError } from './errors.js';
+import { isInjectedError } from './faults/hooks.js';
+import { FaultInjector } from './faults/injector.js';
+import type { HandlerContext } from './handlers/types.js';
+import { registerClockRoutes } from './kubesim/clock-routes.js';
+import { type ClusterControl, createClusterControl } from './kubesim/cluster-control.js';
+import { registerClusterRoutes } from './kubesim/cluster-routes.js';
+import { registerFaultRoutes } from './kubesim/fault-routes.js';
+import { registerHistoryRoutes } from './kubesim/history-routes.js';
+import { registerSnapshotRoutes } from './kubesim/snapshot-routes.js';
+import { createMetricsPipeline, type MetricsScraper } from './metrics/index.js';
+import { registryRandom } from './registry/context.js';
+import { registerBrowserGuard } from './request/browser-guard.js';
+import { protocolErrorOptions, registerProtocolGuards } from './request/protocol-errors.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
 import { registerVersionRoutes } from './routes/version.js';
+import { serverDefinitions } from './server-definitions.js';
 import { registerLiveView } from './ui/index.js';
-import { protocolErrorOptions, registerProtocolGuards } from './request/protocol-errors.js';
-import { registerBrowserGuard } from './request/browser-guard.js';
 
 /** Kubernetes' default limit for a request body (3 MiB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;

@@ -3,14 +3,15 @@
  * dir), bootstraps the cluster, listens, and compacts history periodically. Used by
  * `kubesim up`, the standalone apiserver process and the test cluster.
  */
-import { serverUrl } from './listen-address.js';
+
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { openSqliteStore, type Store } from '../store/index.js';
-import { bootstrapCluster } from './bootstrap.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
-import { buildServer, serverTime, type ApiServer, type ServerOptions } from './server.js';
+import { bootstrapCluster } from './bootstrap.js';
+import { serverUrl } from './listen-address.js';
+import { type ApiServer, buildServer, type ServerOptions, serverTime } from './server.js';
 
 export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   host?: string;

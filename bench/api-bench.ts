@@ -10,8 +10,8 @@
  * Prints figures only; it asserts nothing.
  */
 import { performance } from 'node:perf_hooks';
-import { startApiServer, type RunningApiServer } from '../apiserver/start-api-server.js';
-import { createHttpClient, expectOk, runConcurrent, startRawServer, type HttpClient } from './support/http-load.js';
+import { type RunningApiServer, startApiServer } from '../apiserver/start-api-server.js';
+import { createHttpClient, expectOk, type HttpClient, runConcurrent, startRawServer } from './support/http-load.js';
 import { podManifest } from './support/pod-manifest.js';
 import { measureWatchLatency, type WatchLatency } from './support/watch-latency.js';
 

@@ -7,16 +7,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploymentDefinition, type Deployment } from '../apiserver/api/apps/deployment.js';
+import { type Deployment, deploymentDefinition } from '../apiserver/api/apps/deployment.js';
+import { replicaSetDefinition } from '../apiserver/api/apps/replica-set.js';
 import { podDefinition } from '../apiserver/api/core/pod.js';
+import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import { registerDeploymentController } from '../controllers/deployment/index.js';
 import { registerReplicaSetController } from '../controllers/replicaset/index.js';
-import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
+import type { Controller } from '../controllers/runtime/controller.js';
 import { createLogger } from '../controllers/runtime/logger.js';
 import { createManager } from '../controllers/runtime/manager.js';
-import type { Controller } from '../controllers/runtime/controller.js';
-import { replicaSetDefinition } from '../apiserver/api/apps/replica-set.js';
 import { startCluster } from './support/cluster-process.js';
 
 const REPLICAS = Number(process.env['REPLICAS'] ?? 1000);

@@ -9,8 +9,8 @@
  * Run: node dist/bench/history-bench.js (after npm run build). Prints figures only.
  */
 import { performance } from 'node:perf_hooks';
+import { type Cause, runWithCause } from '../apiserver/api/machinery/cause.js';
 import { startApiServer } from '../apiserver/start-api-server.js';
-import { runWithCause, type Cause } from '../apiserver/api/machinery/cause.js';
 import { createHttpTransport, type HttpTransport } from '../controllers/runtime/client/http-transport.js';
 import { openSqliteStore } from '../store/index.js';
 import { runConcurrent } from './support/http-load.js';
@@ -35,7 +35,12 @@ function createConfigMaps(transport: HttpTransport, prefix: string, withCause: b
     count: WritesPerRound,
     concurrency: Concurrency,
     task: async (i) => {
-      const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${prefix}-${i}`, labels: { app: 'web' } }, data: { index: String(i) } });
+      const body = JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `${prefix}-${i}`, labels: { app: 'web' } },
+        data: { index: String(i) },
+      });
       const send = () => transport.send({ method: 'POST', path: '/api/v1/namespaces/bench/configmaps', body, contentType: 'application/json' });
       await (withCause ? runWithCause(cause, send) : send());
     },
@@ -46,7 +51,12 @@ async function measureHttp(): Promise<Record<Mode, number>> {
   const server = await startApiServer({ port: 0, host: '127.0.0.1', logger: false, metricsIntervalMs: 0 });
   const transport = createHttpTransport({ server: server.url, userAgent: 'kubesim-bench/0.1' });
   try {
-    await transport.send({ method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } }), contentType: 'application/json' });
+    await transport.send({
+      method: 'POST',
+      path: '/api/v1/namespaces',
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } }),
+      contentType: 'application/json',
+    });
     await createConfigMaps(transport, 'warmup', true);
     const rates: Record<Mode, number[]> = { 'without cause': [], 'with cause': [] };
     for (let round = 1; round <= Rounds; round++) {
@@ -96,7 +106,9 @@ async function main(): Promise<void> {
   const store = { 'without cause': median(storeRates['without cause']), 'with cause': median(storeRates['with cause']) };
   const format = (n: number) => Math.round(n).toLocaleString('en-US');
   const cost = (r: Record<Mode, number>) => `${((1 - r['with cause'] / r['without cause']) * 100).toFixed(1)} %`;
-  console.log(`\nhistory bench: median of ${Rounds} interleaved rounds; HTTP: ${WritesPerRound} ConfigMap creates at concurrency ${Concurrency}; store: ${StoreWrites} creates`);
+  console.log(
+    `\nhistory bench: median of ${Rounds} interleaved rounds; HTTP: ${WritesPerRound} ConfigMap creates at concurrency ${Concurrency}; store: ${StoreWrites} creates`,
+  );
   console.table({
     'HTTP creates/s': { 'without cause': format(http['without cause']), 'with cause': format(http['with cause']), cost: cost(http) },
     'store creates/s (actor column)': { 'without cause': format(store['without cause']), 'with cause': format(store['with cause']), cost: cost(store) },

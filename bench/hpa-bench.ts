@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { deploymentDefinition, type Deployment } from '../apiserver/api/apps/deployment.js';
+import { type Deployment, deploymentDefinition } from '../apiserver/api/apps/deployment.js';
 import { horizontalPodAutoscalerDefinition } from '../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
-import { processUsage, startCluster, type ClusterProcess } from './support/cluster-process.js';
+import { type ClusterProcess, processUsage, startCluster } from './support/cluster-process.js';
 
 const SPEED = 20;
 const SYNC_PERIOD_MS = 15_000;
@@ -44,7 +44,7 @@ async function applyExample(client: KubeClient): Promise<void> {
   }
 }
 
-async function seedScenario(cluster: ClusterProcess, client: KubeClient, kubeconfig: string) {
+async function seedScenario(client: KubeClient, kubeconfig: string) {
   await applyExample(client);
   await waitForReplicas(client, 'web-frontend', 3);
   console.log('[seed] load on: 840m over 3 pods (140% of requests)');
@@ -85,7 +85,12 @@ async function hpaCpuPer100(cluster: ClusterProcess, client: KubeClient): Promis
       apiVersion: 'autoscaling/v2',
       kind: 'HorizontalPodAutoscaler',
       metadata: { name, namespace: 'production' },
-      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, minReplicas: 1, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }] },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+        minReplicas: 1,
+        maxReplicas: 3,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+      },
     } as never);
   }
   console.log('[100 HPAs] created; measuring the hpa process over 20 sync periods');
@@ -102,12 +107,15 @@ async function main(): Promise<void> {
   const cluster = await startCluster(dir, 3, ['--speed', String(SPEED)]);
   const client = createKubeClient({ server: cluster.url, userAgent: 'bench-hpa' });
   try {
-    const seed = await seedScenario(cluster, client, kubeconfig);
+    const seed = await seedScenario(client, kubeconfig);
     const cpuPerSync = await hpaCpuPer100(cluster, client);
     console.log(`\nhpa bench (kubesim up --speed ${SPEED}; the seed's HPA: 70% target, 300 s scale-down window, 10%/60 s)`);
     console.table({
       'scale-up 3 → 6 after load on (wall)': { value: `${(seed.upMs / 1000).toFixed(1)} s`, 'cluster time': `${((seed.upMs * SPEED) / 1000).toFixed(0)} s` },
-      'scale-down 6 → 2 after load off (wall)': { value: `${(seed.downMs / 1000).toFixed(1)} s`, 'cluster time': `${((seed.downMs * SPEED) / 1000).toFixed(0)} s` },
+      'scale-down 6 → 2 after load off (wall)': {
+        value: `${(seed.downMs / 1000).toFixed(1)} s`,
+        'cluster time': `${((seed.downMs * SPEED) / 1000).toFixed(0)} s`,
+      },
       'hpa controller CPU per sync, 100 HPAs': { value: `${cpuPerSync.toFixed(1)} ms`, 'cluster time': `every ${SYNC_PERIOD_MS / 1000} s` },
     });
   } finally {

@@ -9,10 +9,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jobDefinition, type Job } from '../apiserver/api/batch/index.js';
+import { type Job, jobDefinition } from '../apiserver/api/batch/index.js';
 import { nodeDefinition } from '../apiserver/api/core/node.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
-import { processUsage, startCluster, type ClusterProcess } from './support/cluster-process.js';
+import { type ClusterProcess, processUsage, startCluster } from './support/cluster-process.js';
 import { waitUntil } from './support/wait-until.js';
 
 const COUNT = Number(process.env['JOBS'] ?? 1000);
@@ -28,7 +28,6 @@ function job(name: string, spec: Partial<Job['spec']> = {}): Job {
 }
 
 const isComplete = (j: Job) => j.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') ?? false;
-
 
 async function completeJobs(client: KubeClient): Promise<number> {
   return (await client.resource(jobDefinition).list({ namespace: 'default' })).items.filter(isComplete).length;
@@ -47,7 +46,11 @@ async function manyJobs(client: KubeClient): Promise<Record<string, string>> {
   const createdMs = performance.now() - start;
   await waitUntil(`${COUNT} Jobs Complete`, async () => (await completeJobs(client)) >= COUNT, 600_000);
   const seconds = (performance.now() - start) / 1000;
-  return { 'created in': `${(createdMs / 1000).toFixed(1)} s`, 'all Complete after': `${seconds.toFixed(1)} s`, 'Jobs completed/s': (COUNT / seconds).toFixed(0) };
+  return {
+    'created in': `${(createdMs / 1000).toFixed(1)} s`,
+    'all Complete after': `${seconds.toFixed(1)} s`,
+    'Jobs completed/s': (COUNT / seconds).toFixed(0),
+  };
 }
 
 async function wideJob(client: KubeClient): Promise<Record<string, string>> {

@@ -9,11 +9,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploymentDefinition, type Deployment } from '../apiserver/api/apps/deployment.js';
+import { type Deployment, deploymentDefinition } from '../apiserver/api/apps/deployment.js';
 import { nodeDefinition } from '../apiserver/api/core/node.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
-import { processUsage, startCluster, type ClusterProcess } from './support/cluster-process.js';
-import { trackPods, type PodTracker } from './support/pod-tracker.js';
+import { type ClusterProcess, processUsage, startCluster } from './support/cluster-process.js';
+import { type PodTracker, trackPods } from './support/pod-tracker.js';
 import { waitUntil } from './support/wait-until.js';
 
 interface Scenario {
@@ -21,7 +21,13 @@ interface Scenario {
   pods: number;
 }
 
-const SCENARIOS: Scenario[] = process.env['SCALE'] === 'small' ? [{ nodes: 100, pods: 1000 }] : [{ nodes: 100, pods: 1000 }, { nodes: 1000, pods: 10_000 }];
+const SCENARIOS: Scenario[] =
+  process.env['SCALE'] === 'small'
+    ? [{ nodes: 100, pods: 1000 }]
+    : [
+        { nodes: 100, pods: 1000 },
+        { nodes: 1000, pods: 10_000 },
+      ];
 
 function deployment(replicas: number): Deployment {
   return {
@@ -38,7 +44,6 @@ function deployment(replicas: number): Deployment {
     },
   } as Deployment;
 }
-
 
 async function nodesReady(client: KubeClient, count: number): Promise<boolean> {
   const nodes = await client.resource(nodeDefinition).list();
@@ -58,7 +63,11 @@ async function runScenario({ nodes, pods }: Scenario): Promise<Record<string, st
     const before = processUsage(cluster.pid);
     const start = performance.now();
     await client.resource(deploymentDefinition).create(deployment(pods));
-    await waitUntil(() => `${pods} pods Running and Ready (${tracker!.ready} so far)`, () => tracker!.ready >= pods, 600_000);
+    await waitUntil(
+      () => `${pods} pods Running and Ready (${tracker!.ready} so far)`,
+      () => tracker!.ready >= pods,
+      600_000,
+    );
     const allReadyMs = performance.now() - start;
     const after = processUsage(cluster.pid);
     const startup = tracker.startupLatencies();

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { openSqliteStore, type ObjectRef, type Store, type StoredObject } from '../store/index.js';
+import { type ObjectRef, openSqliteStore, type Store, type StoredObject } from '../store/index.js';
 
 const ObjectCount = 20_000;
 const NamespaceCount = 10;
@@ -45,19 +45,22 @@ function makePod(ref: ObjectRef, generation: number): StoredObject {
       creationTimestamp: '2026-01-01T00:00:00Z',
       labels: { app: 'web', tier: 'frontend', 'pod-template-hash': '5d8f7c9b4' },
       annotations: { padding: '' },
-      ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d8f7c9b4', uid: 'rs-1', controller: true },
-      ],
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d8f7c9b4', uid: 'rs-1', controller: true }],
     },
     spec: {
       nodeName: `node-${generation % 50}`,
-      containers: [{
-        name: 'web',
-        image: 'nginx:1.27',
-        ports: [{ containerPort: 80, protocol: 'TCP' }],
-        env: [{ name: 'MODE', value: 'production' }, { name: 'REPLICA', value: String(generation) }],
-        resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
-      }],
+      containers: [
+        {
+          name: 'web',
+          image: 'nginx:1.27',
+          ports: [{ containerPort: 80, protocol: 'TCP' }],
+          env: [
+            { name: 'MODE', value: 'production' },
+            { name: 'REPLICA', value: String(generation) },
+          ],
+          resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+        },
+      ],
     },
     status: { phase: 'Running', podIP: '10.0.0.1', conditions: [{ type: 'Ready', status: 'True' }] },
   };

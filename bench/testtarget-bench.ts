@@ -8,7 +8,7 @@
  * Prints figures; asserts nothing. Run with `npm run bench:testtarget` (needs --expose-gc).
  */
 import { startApiServer } from '../apiserver/start-api-server.js';
-import { startCluster, type Cluster } from '../cli/cluster/index.js';
+import { type Cluster, startCluster } from '../cli/cluster/index.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 15);
 const SEQUENTIAL = Number(process.env['CLUSTERS'] ?? 100);
@@ -33,7 +33,12 @@ async function post(cluster: Cluster, path: string, body: unknown): Promise<void
 
 function deployment(name: string, replicas: number) {
   const labels = { app: name };
-  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
+    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+  };
 }
 
 async function startTimes(): Promise<Record<string, Record<string, string>>> {
@@ -71,7 +76,8 @@ async function resetTimes(): Promise<Record<string, string>> {
     for (let i = 0; i < ROUNDS; i++) {
       await post(cluster, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `t${i}` } });
       await post(cluster, '/apis/apps/v1/namespaces/default/deployments', deployment('web', 3));
-      for (let c = 0; c < 10; c++) await post(cluster, '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${c}` } });
+      for (let c = 0; c < 10; c++)
+        await post(cluster, '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${c}` } });
       settles.push((await timed(() => cluster.settle()))[1]);
       resets.push((await timed(() => cluster.reset()))[1]);
     }
@@ -98,7 +104,11 @@ async function sequentialClusters(): Promise<Record<string, Record<string, strin
     await cluster.stop();
     if (checkpoints.has(i)) {
       const { heapMiB, rssMiB } = memory();
-      rows[`after ${i}`] = { heap: `${heapMiB.toFixed(1)} MiB`, rss: `${rssMiB.toFixed(1)} MiB`, elapsed: `${((performance.now() - started) / 1000).toFixed(1)} s` };
+      rows[`after ${i}`] = {
+        heap: `${heapMiB.toFixed(1)} MiB`,
+        rss: `${rssMiB.toFixed(1)} MiB`,
+        elapsed: `${((performance.now() - started) / 1000).toFixed(1)} s`,
+      };
       console.log(`  ...${i}/${SEQUENTIAL} clusters`);
     }
   }

@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
-import { deploymentDefinition, type Deployment } from '../apiserver/api/apps/deployment.js';
+import { type Deployment, deploymentDefinition } from '../apiserver/api/apps/deployment.js';
 import { nodeDefinition } from '../apiserver/api/core/node.js';
 import { podDefinition } from '../apiserver/api/core/pod.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
-import { launchChromium, type Chromium } from './support/chromium.js';
-import { processUsage, startCluster, type ClusterProcess } from './support/cluster-process.js';
+import { type Chromium, launchChromium } from './support/chromium.js';
+import { type ClusterProcess, processUsage, startCluster } from './support/cluster-process.js';
 import { waitUntil } from './support/wait-until.js';
 
 const NODES = 20;
@@ -53,7 +53,8 @@ function deployment(replicas: number): Deployment {
 // The page's own context has the DOM; this file's types do not, so these run as expressions.
 const inPage = <T>(page: Page, expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
 const readStats = (page: Page) => inPage<PageStats>(page, 'structuredClone(window.kubesimLiveView.stats)');
-const chipCount = (page: Page, selector: string) => inPage<number>(page, `document.querySelectorAll('.card.deployments[data-name="${NAME}"] ${selector}').length`);
+const chipCount = (page: Page, selector: string) =>
+  inPage<number>(page, `document.querySelectorAll('.card.deployments[data-name="${NAME}"] ${selector}').length`);
 /** readyChips counts the pods the page draws as ready under the bench's Deployment. */
 const readyChips = (page: Page) => chipCount(page, '.pod.phase-ready');
 const allChips = (page: Page) => chipCount(page, '.pod');
@@ -70,7 +71,12 @@ type BrowserMetrics = Record<'ScriptDuration' | 'LayoutDuration' | 'RecalcStyleD
 async function browserMetrics(cdp: CDPSession): Promise<BrowserMetrics> {
   const { metrics } = await cdp.send('Performance.getMetrics');
   const value = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
-  return { ScriptDuration: value('ScriptDuration'), LayoutDuration: value('LayoutDuration'), RecalcStyleDuration: value('RecalcStyleDuration'), TaskDuration: value('TaskDuration') };
+  return {
+    ScriptDuration: value('ScriptDuration'),
+    LayoutDuration: value('LayoutDuration'),
+    RecalcStyleDuration: value('RecalcStyleDuration'),
+    TaskDuration: value('TaskDuration'),
+  };
 }
 
 /** measure runs one phase and turns the page's counters over it into figures. */
@@ -89,7 +95,7 @@ async function measure(page: Page, cdp: CDPSession, cluster: ClusterProcess, pha
   const rate = (key: 'storeEvents' | 'changesReceived' | 'changesRendered') => ((after[key] - before[key]) / seconds).toFixed(0);
   const frames = after.frames - before.frames;
   return {
-    'duration': `${seconds.toFixed(1)} s`,
+    duration: `${seconds.toFixed(1)} s`,
     'store events/s pushed': rate('storeEvents'),
     'updates/s sent (server-coalesced)': rate('changesReceived'),
     'updates/s drawn (per-frame coalesced)': rate('changesRendered'),

@@ -3,8 +3,9 @@
  * controllers/runtime/activity-reporter.ts), so `settle` over HTTP and the live view see the
  * processes of `kubesim up` as they see in-process loops.
  */
-import { reportActivity } from '../controllers/runtime/activity-reporter.js';
+
 import type { LoopActivity } from '../apiserver/api/machinery/activity.js';
+import { reportActivity } from '../controllers/runtime/activity-reporter.js';
 import { createKubeClient } from '../controllers/runtime/client/http-client.js';
 import { silentLogger } from '../controllers/runtime/logger.js';
 

@@ -22,7 +22,12 @@ export function parseFlags(argv: string[], specs: Record<string, FlagSpec>): { f
     }
     const [rawName, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     const spec = specs[rawName];
-    if (!spec) throw new UsageError(`unknown flag --${rawName}; known flags: ${Object.keys(specs).map((f) => `--${f}`).join(', ')}`);
+    if (!spec)
+      throw new UsageError(
+        `unknown flag --${rawName}; known flags: ${Object.keys(specs)
+          .map((f) => `--${f}`)
+          .join(', ')}`,
+      );
     if (spec.type === 'boolean') {
       flags[rawName] = inline === undefined ? true : inline !== 'false';
       continue;
@@ -53,4 +58,8 @@ export function expandShortFlags(argv: string[], aliases: Record<string, string>
 
 /** kubeconfigFlag is the `--kubeconfig` every command that talks to a running cluster takes:
  * $KUBECONFIG, else the file `kubesim up` writes. */
-export const kubeconfigFlag: FlagSpec = { type: 'string', description: 'kubeconfig of the cluster', default: process.env['KUBECONFIG'] ?? '.kubesim/kubeconfig' };
+export const kubeconfigFlag: FlagSpec = {
+  type: 'string',
+  description: 'kubeconfig of the cluster',
+  default: process.env['KUBECONFIG'] ?? '.kubesim/kubeconfig',
+};

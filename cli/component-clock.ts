@@ -5,18 +5,20 @@
  * of its own at `--speed`, for a server that serves no clock or a component run on purpose at
  * another pace.
  */
+
+import { clockSpeedProblem } from '../apiserver/api/kubesim/clock.js';
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import type { KubeconfigTarget } from '../controllers/runtime/client/kubeconfig.js';
 import { followServerClock } from '../controllers/runtime/remote-clock.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';
-import { UsageError, type FlagSpec, type Flags } from './args.js';
-import { clockSpeedProblem } from '../apiserver/api/kubesim/clock.js';
+import { type FlagSpec, type Flags, UsageError } from './args.js';
 
 /** componentClockFlags are the clock flags every component command accepts. */
 export const componentClockFlags: Record<string, FlagSpec> = {
   clock: {
     type: 'string',
-    description: 'server: follow the API server\'s cluster clock (pause, speed and advance reach this process); local: a real clock of its own (default server, local when --speed or --clock-origin is given)',
+    description:
+      "server: follow the API server's cluster clock (pause, speed and advance reach this process); local: a real clock of its own (default server, local when --speed or --clock-origin is given)",
   },
   speed: { type: 'number', description: 'speed factor of a local clock (implies --clock local; must match the cluster)' },
   'clock-origin': { type: 'number', description: 'origin of a local clock, ms since the epoch (implies --clock local)' },
@@ -27,7 +29,8 @@ export async function componentClock(flags: Flags, target: KubeconfigTarget, sig
   const localFlags = flags['speed'] !== undefined || flags['clock-origin'] !== undefined;
   const mode = flags['clock'] ?? (localFlags ? 'local' : 'server');
   if (mode === 'server') {
-    if (localFlags) throw new UsageError('--speed and --clock-origin set a local clock; with --clock server the cluster sets the pace (`kubesim clock speed N`)');
+    if (localFlags)
+      throw new UsageError('--speed and --clock-origin set a local clock; with --clock server the cluster sets the pace (`kubesim clock speed N`)');
     return followServerClock({ server: target.server, token: target.token }, signal, { logger });
   }
   if (mode !== 'local') throw new UsageError(`--clock must be server or local, got ${JSON.stringify(mode)}`);

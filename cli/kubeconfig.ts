@@ -23,4 +23,3 @@ export function writeKubeconfig(path: string, server: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, kubeconfigYaml(server), { mode: 0o600 });
 }
-

@@ -3,7 +3,7 @@
  * a stream named after itself, so processes never share draws and the same seed (with the
  * same inputs) replays the same uids, names, IPs and jitter. Without it: the platform's. */
 import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
-import { UsageError, type FlagSpec, type Flags } from './args.js';
+import { type FlagSpec, type Flags, UsageError } from './args.js';
 
 export const seedFlags: Record<'seed', FlagSpec> = {
   seed: { type: 'number', description: 'seed every random choice (uids, generated names, IPs, jitter): same seed, same cluster' },

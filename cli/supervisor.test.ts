@@ -56,7 +56,8 @@ describe('Supervisor output', () => {
     dir = mkdtempSync(join(tmpdir(), 'kubesim-supervisor-'));
     const lines: string[] = [];
     supervisor = new Supervisor({ logDir: dir, notify: () => undefined, onOutput: (name, line) => lines.push(`${name}: ${line}`) });
-    const script = "process.stdout.write('{\"msg\":\"one\"}\\n{\"msg\":'); setTimeout(() => process.stdout.write('\"two\"}\\n'), 20); console.error('oops'); setInterval(() => {}, 1000)";
+    const script =
+      'process.stdout.write(\'{"msg":"one"}\\n{"msg":\'); setTimeout(() => process.stdout.write(\'"two"}\\n\'), 20); console.error(\'oops\'); setInterval(() => {}, 1000)';
     supervisor.add({ name: 'talker', command: process.execPath, args: ['-e', script] });
     supervisor.start('talker');
     await eventually(() => expect([...lines].sort()).toEqual(['talker: oops', 'talker: {"msg":"one"}', 'talker: {"msg":"two"}']));

@@ -8,7 +8,7 @@
  *      ▲                    │                 │
  *      └──────stop()────────┴─────stop()──────┘
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';

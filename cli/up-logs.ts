@@ -7,8 +7,8 @@
  */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import type { Clock } from '../controllers/runtime/types.js';
 import { createLogger, LOG_LEVELS, type LogLevel, type ProcessLogger } from '../controllers/runtime/logger.js';
+import type { Clock } from '../controllers/runtime/types.js';
 import { createTerminalLog, useColour } from './log-format.js';
 
 export interface UpLogs {

@@ -11,21 +11,66 @@ export interface ControllerEntry {
 }
 
 export const CONTROLLERS = {
-  replicaset: { summary: 'keeps spec.replicas pods per ReplicaSet', register: async (m) => void (await import('./replicaset/index.js')).registerReplicaSetController(m) },
-  deployment: { summary: 'rolls Deployments out through ReplicaSets', register: async (m) => void (await import('./deployment/index.js')).registerDeploymentController(m) },
-  daemonset: { summary: 'runs one pod per eligible node for each DaemonSet', register: async (m) => void (await import('./daemonset/index.js')).registerDaemonSetController(m) },
-  'garbage-collector': { summary: 'deletes dependents whose owners are gone', register: async (m) => void (await import('./garbage-collector/index.js')).registerGarbageCollector(m) },
-  namespace: { summary: 'empties and removes terminating namespaces', register: async (m) => void (await import('./namespace/index.js')).registerNamespaceController(m) },
-  'node-lifecycle': { summary: 'marks silent nodes NotReady, taints them, evicts their pods', register: async (m) => void (await import('./node-lifecycle/index.js')).registerNodeLifecycleController(m) },
-  hpa: { summary: 'scales Deployments and other /scale targets on CPU and memory metrics', register: async (m) => void (await import('./hpa/index.js')).registerHpaController(m) },
-  disruption: { summary: 'keeps PodDisruptionBudgets’ healthy counts and allowed disruptions current', register: async (m) => void (await import('./disruption/index.js')).registerDisruptionController(m) },
-  endpointslice: { summary: 'publishes each selector Service’s ready pods as EndpointSlices', register: async (m) => void (await import('./endpoints/index.js')).registerEndpointSliceController(m) },
-  endpoints: { summary: 'keeps the core/v1 Endpoints of each selector Service', register: async (m) => void (await import('./endpoints/index.js')).registerEndpointsController(m) },
-  statefulset: { summary: 'runs StatefulSets: ordered pods <set>-<ordinal>, claims, rolling updates, revisions', register: async (m) => void (await import('./statefulset/index.js')).registerStatefulSetController(m) },
-  'persistentvolume-binder': { summary: 'binds each pending PersistentVolumeClaim to a generated PersistentVolume', register: async (m) => void (await import('./persistentvolume-binder/index.js')).registerPersistentVolumeBinder(m) },
-  job: { summary: 'runs Jobs’ pods to completion: parallelism, completions, backoffLimit, deadlines, suspend', register: async (m) => void (await import('./job/index.js')).registerJobController(m) },
-  cronjob: { summary: 'creates a Job <cronjob>-<minutes> at each schedule time of a CronJob', register: async (m) => void (await import('./cronjob/index.js')).registerCronJobController(m) },
-  'ttl-after-finished': { summary: 'deletes finished Jobs after spec.ttlSecondsAfterFinished', register: async (m) => void (await import('./ttl-after-finished/index.js')).registerTtlAfterFinishedController(m) },
+  replicaset: {
+    summary: 'keeps spec.replicas pods per ReplicaSet',
+    register: async (m) => void (await import('./replicaset/index.js')).registerReplicaSetController(m),
+  },
+  deployment: {
+    summary: 'rolls Deployments out through ReplicaSets',
+    register: async (m) => void (await import('./deployment/index.js')).registerDeploymentController(m),
+  },
+  daemonset: {
+    summary: 'runs one pod per eligible node for each DaemonSet',
+    register: async (m) => void (await import('./daemonset/index.js')).registerDaemonSetController(m),
+  },
+  'garbage-collector': {
+    summary: 'deletes dependents whose owners are gone',
+    register: async (m) => void (await import('./garbage-collector/index.js')).registerGarbageCollector(m),
+  },
+  namespace: {
+    summary: 'empties and removes terminating namespaces',
+    register: async (m) => void (await import('./namespace/index.js')).registerNamespaceController(m),
+  },
+  'node-lifecycle': {
+    summary: 'marks silent nodes NotReady, taints them, evicts their pods',
+    register: async (m) => void (await import('./node-lifecycle/index.js')).registerNodeLifecycleController(m),
+  },
+  hpa: {
+    summary: 'scales Deployments and other /scale targets on CPU and memory metrics',
+    register: async (m) => void (await import('./hpa/index.js')).registerHpaController(m),
+  },
+  disruption: {
+    summary: 'keeps PodDisruptionBudgets’ healthy counts and allowed disruptions current',
+    register: async (m) => void (await import('./disruption/index.js')).registerDisruptionController(m),
+  },
+  endpointslice: {
+    summary: 'publishes each selector Service’s ready pods as EndpointSlices',
+    register: async (m) => void (await import('./endpoints/index.js')).registerEndpointSliceController(m),
+  },
+  endpoints: {
+    summary: 'keeps the core/v1 Endpoints of each selector Service',
+    register: async (m) => void (await import('./endpoints/index.js')).registerEndpointsController(m),
+  },
+  statefulset: {
+    summary: 'runs StatefulSets: ordered pods <set>-<ordinal>, claims, rolling updates, revisions',
+    register: async (m) => void (await import('./statefulset/index.js')).registerStatefulSetController(m),
+  },
+  'persistentvolume-binder': {
+    summary: 'binds each pending PersistentVolumeClaim to a generated PersistentVolume',
+    register: async (m) => void (await import('./persistentvolume-binder/index.js')).registerPersistentVolumeBinder(m),
+  },
+  job: {
+    summary: 'runs Jobs’ pods to completion: parallelism, completions, backoffLimit, deadlines, suspend',
+    register: async (m) => void (await import('./job/index.js')).registerJobController(m),
+  },
+  cronjob: {
+    summary: 'creates a Job <cronjob>-<minutes> at each schedule time of a CronJob',
+    register: async (m) => void (await import('./cronjob/index.js')).registerCronJobController(m),
+  },
+  'ttl-after-finished': {
+    summary: 'deletes finished Jobs after spec.ttlSecondsAfterFinished',
+    register: async (m) => void (await import('./ttl-after-finished/index.js')).registerTtlAfterFinishedController(m),
+  },
 } satisfies Record<string, ControllerEntry>;
 
 export type ControllerName = keyof typeof CONTROLLERS;

@@ -4,12 +4,12 @@
  * them all; with leader election, only the holder of the Lease acts.
  */
 import { hostname } from 'node:os';
-import { CONTROLLERS, type ControllerName } from './catalog.js';
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
+import type { Random } from '../apiserver/api/machinery/random.js';
+import { CONTROLLERS, type ControllerName } from './catalog.js';
 import { createKubeClient } from './runtime/client/http-client.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
 import { createManager, type Manager } from './runtime/manager.js';
-import type { Random } from '../apiserver/api/machinery/random.js';
 import type { Clock, Logger } from './runtime/types.js';
 
 export interface RunControllersOptions {

@@ -53,7 +53,13 @@ describe('parseBehaviour', () => {
 
   it('reports invalid and unknown annotations and keeps the defaults for them', () => {
     const { behaviour, problems } = parseBehaviour(
-      pod({ 'kubesim.io/crash-after-seconds': 'soon', 'kubesim.io/exit-code': '300', 'kubesim.io/cpu': 'lots', 'kubesim.io/crash-afer-seconds': '1', 'other.io/x': 'y' }),
+      pod({
+        'kubesim.io/crash-after-seconds': 'soon',
+        'kubesim.io/exit-code': '300',
+        'kubesim.io/cpu': 'lots',
+        'kubesim.io/crash-afer-seconds': '1',
+        'other.io/x': 'y',
+      }),
     );
     expect(behaviour.crashAfterMs).toBeUndefined();
     expect(behaviour.exitCode).toBe(DEFAULT_BEHAVIOUR.exitCode);

@@ -4,10 +4,10 @@
  * is reported and replaced by its default, never fatal — a typo must not wedge a pod.
  */
 import { z } from 'zod';
-import { parseQuantity } from '../apiserver/api/quantity.js';
-import type { DeepReadonly } from '../controllers/runtime/types.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
 import { controllerRefOf } from '../apiserver/api/machinery/owner-references.js';
+import { parseQuantity } from '../apiserver/api/quantity.js';
+import type { DeepReadonly } from '../controllers/runtime/types.js';
 
 /** BEHAVIOUR_PREFIX is the annotation prefix every behaviour key carries. */
 export const BEHAVIOUR_PREFIX = 'kubesim.io/';

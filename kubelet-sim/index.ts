@@ -11,15 +11,43 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/kubelet-sim.md.
  */
-export { runKubelet, startKubelet, type KubeletOptions, type RunningKubelet } from './kubelet.js';
-export { parseBehaviour, DEFAULT_BEHAVIOUR, BEHAVIOUR_ANNOTATIONS, BEHAVIOUR_PREFIX, JOB_RUN_SECONDS, type PodBehaviour, type ParsedBehaviour } from './behaviour.js';
-export { NodeAgent, DEFAULT_HEARTBEAT_INTERVALS, type HeartbeatIntervals, type NodeAgentSnapshot, type NodeAgentState } from './node-agent.js';
-export { DEFAULT_CAPACITY, KUBELET_VERSION, NODE_LEASE_NAMESPACE, NODE_LEASE_DURATION_SECONDS, ZONES, type NodeCapacity, type NodeConfig } from './node-object.js';
-export { applyPlan, evaluate, emptyMemory, observe } from './stages/engine.js';
+
+export {
+  BEHAVIOUR_ANNOTATIONS,
+  BEHAVIOUR_PREFIX,
+  DEFAULT_BEHAVIOUR,
+  JOB_RUN_SECONDS,
+  type ParsedBehaviour,
+  type PodBehaviour,
+  parseBehaviour,
+} from './behaviour.js';
+export { type KubeletOptions, type RunningKubelet, runKubelet, startKubelet } from './kubelet.js';
+export { DEFAULT_HEARTBEAT_INTERVALS, type HeartbeatIntervals, NodeAgent, type NodeAgentSnapshot, type NodeAgentState } from './node-agent.js';
+export {
+  DEFAULT_CAPACITY,
+  KUBELET_VERSION,
+  NODE_LEASE_DURATION_SECONDS,
+  NODE_LEASE_NAMESPACE,
+  type NodeCapacity,
+  type NodeConfig,
+  ZONES,
+} from './node-object.js';
 export { DEFAULT_POD_STAGES } from './stages/default-pod-stages.js';
-export { parseStages, StageSchema, type Stage } from './stages/stage.js';
-export { simulate, type SimulationOptions, type SimulationStep } from './stages/simulate.js';
+export { applyPlan, emptyMemory, evaluate, observe } from './stages/engine.js';
+export { type SimulationOptions, type SimulationStep, simulate } from './stages/simulate.js';
+export { parseStages, type Stage, StageSchema } from './stages/stage.js';
 export type { NodeFacts, PodMemory, StageInput, StagePlan, StageResult } from './stages/types.js';
-export { podUsage, nodeUsage, IDLE_USAGE, NODE_OVERHEAD, type Usage, type ContainerUsage, type PodUsageInput } from './usage.js';
-export { LOAD_CPU_ANNOTATION, LOAD_MEMORY_ANNOTATION, loadShares, parseLoad, workloadOf, ownerLookupFrom, isServing, type OwnerLookup, type LoadShares, type ParsedLoad } from './workload-load.js';
 export { createStatsSummaries, type StatsNode, type StatsSummaries, type StatsSummaryOptions } from './stats-summary.js';
+export { type ContainerUsage, IDLE_USAGE, NODE_OVERHEAD, nodeUsage, type PodUsageInput, podUsage, type Usage } from './usage.js';
+export {
+  isServing,
+  LOAD_CPU_ANNOTATION,
+  LOAD_MEMORY_ANNOTATION,
+  type LoadShares,
+  loadShares,
+  type OwnerLookup,
+  ownerLookupFrom,
+  type ParsedLoad,
+  parseLoad,
+  workloadOf,
+} from './workload-load.js';

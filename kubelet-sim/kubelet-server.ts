@@ -15,7 +15,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../controllers/runtime/types.js';
-import { sendStatus, serveContainerLogs, type LogsEndpointDeps } from './logs/serve-logs.js';
+import { type LogsEndpointDeps, sendStatus, serveContainerLogs } from './logs/serve-logs.js';
 import type { NodeAgentSnapshot } from './node-agent.js';
 import type { StatsSummaries } from './stats-summary.js';
 
@@ -78,7 +78,10 @@ function closeServer(server: Server): Promise<void> {
 async function route(options: KubeletServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://kubelet');
   const path = url.pathname;
-  const parts = path.split('/').filter((part) => part !== '').map(decodeURIComponent);
+  const parts = path
+    .split('/')
+    .filter((part) => part !== '')
+    .map(decodeURIComponent);
   const method = req.method ?? 'GET';
   if (method === 'GET' && path === '/healthz') {
     res.writeHead(200, { 'Content-Type': 'text/plain' });

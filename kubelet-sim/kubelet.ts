@@ -8,24 +8,24 @@
  *   signal aborts: nodes stop heartbeating ─► workers and informer stop ─► server closes ─► done
  */
 import { setMaxListeners } from 'node:events';
-import { deploymentDefinition, type Deployment } from '../apiserver/api/apps/deployment.js';
-import { replicaSetDefinition, type ReplicaSet } from '../apiserver/api/apps/replica-set.js';
-import { podDefinition, type Pod } from '../apiserver/api/core/pod.js';
+import { type Deployment, deploymentDefinition } from '../apiserver/api/apps/deployment.js';
+import { type ReplicaSet, replicaSetDefinition } from '../apiserver/api/apps/replica-set.js';
+import { type Pod, podDefinition } from '../apiserver/api/core/pod.js';
+import type { LoopActivity } from '../apiserver/api/machinery/activity.js';
+import { createRealClock, isAbortError } from '../apiserver/api/machinery/clock.js';
+import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
-import { createRealClock, isAbortError } from '../apiserver/api/machinery/clock.js';
-import type { LoopActivity } from '../apiserver/api/machinery/activity.js';
-import { createController, type Controller } from '../controllers/runtime/controller.js';
+import { type Controller, createController } from '../controllers/runtime/controller.js';
 import { createEventRecorder } from '../controllers/runtime/event-recorder.js';
-import { createInformer } from '../controllers/runtime/informer.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
+import { createInformer } from '../controllers/runtime/informer.js';
 import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
-import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import type { Clock, DeepReadonly, Informer, Logger } from '../controllers/runtime/types.js';
-import { startKubeletServer, type SimulatedNode } from './kubelet-server.js';
+import { type SimulatedNode, startKubeletServer } from './kubelet-server.js';
 import { ContainerLogStore } from './logs/container-log-store.js';
-import { NodeAgent, type HeartbeatIntervals } from './node-agent.js';
+import { type HeartbeatIntervals, NodeAgent } from './node-agent.js';
 import { DEFAULT_CAPACITY, type NodeCapacity } from './node-object.js';
 import { createPodWorkers } from './pod-workers.js';
 import type { Stage } from './stages/stage.js';
@@ -122,7 +122,10 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
   const done = aborted(options.signal).then(() => shutdown(parts));
   const activity = (): LoopActivity[] => {
     const busyAgents = [...agents.values()].filter((agent) => agent.busy()).length;
-    return [{ ...controller.activity(), delayedIsWork: true }, { name: 'node-agents', queued: 0, active: busyAgents, delayed: 0 }];
+    return [
+      { ...controller.activity(), delayedIsWork: true },
+      { name: 'node-agents', queued: 0, active: busyAgents, delayed: 0 },
+    ];
   };
   return { url: server.url, port: server.port, nodeNames: [...agents.keys()], done, activity };
 }
@@ -135,11 +138,30 @@ function createCore(options: KubeletOptions): KubeletCore {
   // Every node agent and follow request listens on the process signal: many listeners is the design.
   setMaxListeners(0, options.signal);
   // One informer for the pods of all nodes, bound ones only (the kubelet never sees pending pods).
-  const informer = createInformer<Pod>({ client: client.resource(podDefinition), fieldSelector: 'spec.nodeName!=', resyncMs: 60_000, clock, logger, random: random.fork('informer:pods') });
+  const informer = createInformer<Pod>({
+    client: client.resource(podDefinition),
+    fieldSelector: 'spec.nodeName!=',
+    resyncMs: 60_000,
+    clock,
+    logger,
+    random: random.fork('informer:pods'),
+  });
   informer.addIndexer(NODE_NAME_INDEX, indexByNodeName);
   const owners = {
-    replicaSets: createInformer<ReplicaSet>({ client: client.resource(replicaSetDefinition), resyncMs: 0, clock, logger, random: random.fork('informer:replicasets') }),
-    deployments: createInformer<Deployment>({ client: client.resource(deploymentDefinition), resyncMs: 0, clock, logger, random: random.fork('informer:deployments') }),
+    replicaSets: createInformer<ReplicaSet>({
+      client: client.resource(replicaSetDefinition),
+      resyncMs: 0,
+      clock,
+      logger,
+      random: random.fork('informer:replicasets'),
+    }),
+    deployments: createInformer<Deployment>({
+      client: client.resource(deploymentDefinition),
+      resyncMs: 0,
+      clock,
+      logger,
+      random: random.fork('informer:deployments'),
+    }),
   };
   const informers = [informer, owners.replicaSets, owners.deployments];
   return { clock, random, logger, client, informer, informers, owners, agents: new Map(), logs: new ContainerLogStore() };
@@ -157,8 +179,23 @@ function ownerLookupOf(core: KubeletCore) {
  * node that comes back on) enqueue the pod's key. */
 function createPodController(core: KubeletCore, options: KubeletOptions) {
   const { client, informer, agents, logs, clock, logger } = core;
-  const workers = createPodWorkers({ pods: client.resource(podDefinition), lister: informer.lister, hosts: agents, logs, clock, logger, stages: options.stages });
-  const controller = createController({ name: 'kubelet-pods', reconciler: workers, workers: options.workers ?? 8, clock, logger, random: core.random.fork('kubelet-pods') });
+  const workers = createPodWorkers({
+    pods: client.resource(podDefinition),
+    lister: informer.lister,
+    hosts: agents,
+    logs,
+    clock,
+    logger,
+    stages: options.stages,
+  });
+  const controller = createController({
+    name: 'kubelet-pods',
+    reconciler: workers,
+    workers: options.workers ?? 8,
+    clock,
+    logger,
+    random: core.random.fork('kubelet-pods'),
+  });
   const enqueue = (pod: DeepReadonly<Pod>) => {
     if (agents.has(pod.spec.nodeName ?? '')) controller.queue.add(keyOf(pod));
   };
@@ -170,7 +207,10 @@ function createPodController(core: KubeletCore, options: KubeletOptions) {
 function createNodeAgents(core: KubeletCore, options: KubeletOptions, kubeletPort: number, onRunning: (nodeName: string) => void): NodeAgent[] {
   const { client, clock, logger, random } = core;
   return nodeConfigs(options, options.host ?? '127.0.0.1', kubeletPort).map((config) => {
-    const recorder = options.recordEvents === false ? undefined : createEventRecorder({ client, component: 'kubelet', host: config.name, clock, logger, random: random.fork(`events:${config.name}`) });
+    const recorder =
+      options.recordEvents === false
+        ? undefined
+        : createEventRecorder({ client, component: 'kubelet', host: config.name, clock, logger, random: random.fork(`events:${config.name}`) });
     return new NodeAgent({ config, client, clock, logger, recorder, intervals: options.intervals, onRunning, random: random.fork(`node:${config.name}`) });
   });
 }

@@ -15,17 +15,27 @@
  * or network; start() registers again and resyncs its pods.
  */
 import { isAlreadyExists, isNotFound } from '../apiserver/api/api-error.js';
-import { leaseDefinition, type Lease } from '../apiserver/api/coordination/lease.js';
-import { nodeDefinition, type Node } from '../apiserver/api/core/node.js';
+import { type Lease, leaseDefinition } from '../apiserver/api/coordination/lease.js';
+import { type Node, nodeDefinition } from '../apiserver/api/core/node.js';
 import { deepEqual } from '../apiserver/api/deep-equal.js';
 import { runWithCause } from '../apiserver/api/machinery/cause.js';
+import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
+import { rfc3339 } from '../apiserver/api/machinery/time.js';
 import type { KubeClient } from '../controllers/runtime/client/http-client.js';
 import type { HttpEventRecorder } from '../controllers/runtime/event-recorder.js';
-import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
-import { isStatusCurrent, newNode, nodeLabels, nodeLease, nodeStatus, NODE_LEASE_NAMESPACE, podCidrOf, type NodeCapacity, type NodeConfig } from './node-object.js';
+import {
+  isStatusCurrent,
+  NODE_LEASE_NAMESPACE,
+  type NodeCapacity,
+  type NodeConfig,
+  newNode,
+  nodeLabels,
+  nodeLease,
+  nodeStatus,
+  podCidrOf,
+} from './node-object.js';
 import { PodIpAllocator } from './pod-ip-allocator.js';
-import { rfc3339 } from '../apiserver/api/machinery/time.js';
 
 /** HeartbeatIntervals are the kubelet's defaults, in cluster time (so they scale with speed). */
 export interface HeartbeatIntervals {

@@ -4,9 +4,9 @@
  * does the I/O.
  */
 import type { Lease } from '../apiserver/api/coordination/lease.js';
-import { deepEqual } from '../apiserver/api/deep-equal.js';
 import type { Node, NodeCondition } from '../apiserver/api/core/node.js';
-import { rfc3339Micro, rfc3339 } from '../apiserver/api/machinery/time.js';
+import { deepEqual } from '../apiserver/api/deep-equal.js';
+import { rfc3339, rfc3339Micro } from '../apiserver/api/machinery/time.js';
 
 /** KUBELET_VERSION is what the simulated kubelets report (the API server's own version). */
 export const KUBELET_VERSION = 'v1.33.0';
@@ -83,7 +83,12 @@ export function nodeConditions(previous: readonly NodeCondition[], nowMs: number
 
 /** nodeStatus is the status the kubelet reports at nowMs, given the one the server holds. */
 export function nodeStatus(config: NodeConfig, previous: Node['status'], nowMs: number): NonNullable<Node['status']> {
-  const capacity = { cpu: config.capacity.cpu, 'ephemeral-storage': config.capacity.ephemeralStorage, memory: config.capacity.memory, pods: config.capacity.pods };
+  const capacity = {
+    cpu: config.capacity.cpu,
+    'ephemeral-storage': config.capacity.ephemeralStorage,
+    memory: config.capacity.memory,
+    pods: config.capacity.pods,
+  };
   return {
     ...previous,
     capacity,

@@ -12,9 +12,9 @@
  */
 import { isConflict, isNotFound } from '../apiserver/api/api-error.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
-import { currentCause, runWithCause, type Cause } from '../apiserver/api/machinery/cause.js';
+import { type Cause, currentCause, runWithCause } from '../apiserver/api/machinery/cause.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../controllers/runtime/types.js';
-import { parseBehaviour, type PodBehaviour } from './behaviour.js';
+import { type PodBehaviour, parseBehaviour } from './behaviour.js';
 import type { ContainerLogStore } from './logs/container-log-store.js';
 import type { PodIpAllocator } from './pod-ip-allocator.js';
 import { applyPlan, emptyMemory, evaluate } from './stages/engine.js';
@@ -68,7 +68,11 @@ const resourceVersionOf = (pod: DeepReadonly<Pod>) => Number(pod.metadata.resour
 export function nodeCause(cause: Cause, nodeName: string): Cause {
   const { trigger } = cause;
   const isStageDue = trigger.kind === 'requeue' && trigger.reason === 'after';
-  return { ...cause, controller: `kubelet/${nodeName}`, trigger: isStageDue ? { kind: 'stage', ...(trigger.origin ? { origin: trigger.origin } : {}) } : trigger };
+  return {
+    ...cause,
+    controller: `kubelet/${nodeName}`,
+    trigger: isStageDue ? { kind: 'stage', ...(trigger.origin ? { origin: trigger.origin } : {}) } : trigger,
+  };
 }
 
 /** createPodWorkers returns the Reconciler behind the kubelet's pod controller. */
@@ -119,7 +123,14 @@ class PodWorkers implements Reconciler {
       worker.warned = true;
       this.options.logger.warn({ pod: key, problems }, 'ignoring invalid kubesim.io annotations');
     }
-    const input: StageInput = { pod, node: { name: worker.host.name, hostIP: worker.host.hostIP, podIP: worker.podIP }, nowMs: this.options.clock.now(), behaviour, memory: worker.memory, stages: this.options.stages };
+    const input: StageInput = {
+      pod,
+      node: { name: worker.host.name, hostIP: worker.host.hostIP, podIP: worker.podIP },
+      nowMs: this.options.clock.now(),
+      behaviour,
+      memory: worker.memory,
+      stages: this.options.stages,
+    };
     const evaluation = evaluate(input);
     worker.memory = evaluation.memory;
     const plan = evaluation.plan;

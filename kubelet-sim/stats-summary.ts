@@ -7,14 +7,14 @@
  * node reports nothing, as a kubelet without power answers nothing.
  */
 import type { Pod } from '../apiserver/api/core/pod.js';
+import { rfc3339 } from '../apiserver/api/machinery/time.js';
 import type { ContainerStats, PodStats, Summary } from '../apiserver/api/metrics/stats-summary.js';
 import { NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import type { Clock, DeepReadonly, Lister, Logger } from '../controllers/runtime/types.js';
 import { parseBehaviour } from './behaviour.js';
 import type { NodeCapacity } from './node-object.js';
-import { amountOf, nodeUsage, podUsage, type ContainerUsage, type Usage } from './usage.js';
+import { amountOf, type ContainerUsage, nodeUsage, podUsage, type Usage } from './usage.js';
 import { loadShares, type OwnerLookup } from './workload-load.js';
-import { rfc3339 } from '../apiserver/api/machinery/time.js';
 
 /** StatsNode is what the report needs from a node agent. */
 export interface StatsNode {
@@ -86,7 +86,10 @@ function podSummary(pod: DeepReadonly<Pod>, containers: readonly ContainerUsage[
     const startTime = started.get(c.name);
     return { name: c.name, ...(startTime ? { startTime } : {}), cpu: cpuStats(c, time), memory: memoryStats(c, time) };
   });
-  const total = containers.reduce((sum, c) => ({ cpuMillis: sum.cpuMillis + c.cpuMillis, memoryBytes: sum.memoryBytes + c.memoryBytes }), { cpuMillis: 0, memoryBytes: 0 });
+  const total = containers.reduce((sum, c) => ({ cpuMillis: sum.cpuMillis + c.cpuMillis, memoryBytes: sum.memoryBytes + c.memoryBytes }), {
+    cpuMillis: 0,
+    memoryBytes: 0,
+  });
   const { name = '', namespace = '', uid = '' } = pod.metadata;
   return {
     podRef: { name, namespace, uid },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Container } from '../apiserver/api/core/container.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
-import { IDLE_USAGE, NODE_OVERHEAD, jitter, nodeUsage, podUsage, spread, type PodUsageInput } from './usage.js';
+import { IDLE_USAGE, jitter, NODE_OVERHEAD, nodeUsage, type PodUsageInput, podUsage, spread } from './usage.js';
 
 const MI = 1024 * 1024;
 const NODE = { cpuMillis: 4000, memoryBytes: 16 * 1024 * MI };

@@ -60,8 +60,14 @@ export function podUsage(input: PodUsageInput): ContainerUsage[] {
   const { pod } = input;
   const running = new Set((pod.status?.containerStatuses ?? []).filter((s) => s.state?.running).map((s) => s.name));
   const containers = pod.spec.containers.filter((c) => running.has(c.name));
-  const cpuShares = spread(input.share?.cpuMillis ?? 0, containers.map((c) => amountOf(c.resources?.requests?.['cpu'], 'milli') ?? 0));
-  const memoryShares = spread(input.share?.memoryBytes ?? 0, containers.map((c) => amountOf(c.resources?.requests?.['memory'], 'unit') ?? 0));
+  const cpuShares = spread(
+    input.share?.cpuMillis ?? 0,
+    containers.map((c) => amountOf(c.resources?.requests?.['cpu'], 'milli') ?? 0),
+  );
+  const memoryShares = spread(
+    input.share?.memoryBytes ?? 0,
+    containers.map((c) => amountOf(c.resources?.requests?.['memory'], 'unit') ?? 0),
+  );
   const seed = pod.metadata.uid ?? `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
   return containers.map((container, i) => {
     const limits = container.resources?.limits;

@@ -4,7 +4,7 @@ import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import { IndexStore } from '../controllers/runtime/index-store.js';
 import { createLister } from '../controllers/runtime/lister.js';
 import { podUsage } from './usage.js';
-import { LOAD_CPU_ANNOTATION, LOAD_MEMORY_ANNOTATION, isServing, loadShares, ownerLookupFrom, parseLoad, workloadOf } from './workload-load.js';
+import { isServing, LOAD_CPU_ANNOTATION, LOAD_MEMORY_ANNOTATION, loadShares, ownerLookupFrom, parseLoad, workloadOf } from './workload-load.js';
 
 const MI = 1024 * 1024;
 
@@ -75,7 +75,10 @@ describe('workloadOf', () => {
 
 describe('parseLoad', () => {
   it('reads CPU in millicores and memory in bytes', () => {
-    expect(parseLoad({ [LOAD_CPU_ANNOTATION]: '1.5', [LOAD_MEMORY_ANNOTATION]: '512Mi' })).toEqual({ demand: { cpuMillis: 1500, memoryBytes: 512 * MI }, problems: [] });
+    expect(parseLoad({ [LOAD_CPU_ANNOTATION]: '1.5', [LOAD_MEMORY_ANNOTATION]: '512Mi' })).toEqual({
+      demand: { cpuMillis: 1500, memoryBytes: 512 * MI },
+      problems: [],
+    });
     expect(parseLoad(undefined)).toEqual({ demand: {}, problems: [] });
   });
 
@@ -95,9 +98,17 @@ describe('loadShares', () => {
   });
 
   it('lowers each pod’s share when the workload scales out', () => {
-    const few = loadShares(['a', 'b', 'c'].map((n) => pod(n, rs)), lookup(rs, loaded));
-    const many = loadShares(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => pod(n, rs)), lookup(rs, loaded));
-    const cpu = (shares: typeof few) => podUsage({ pod: pod('a', rs), fixed: { cpu: '0' }, share: shares.byPodUid.get('uid-a'), capacity: { cpuMillis: 4000, memoryBytes: 16 * 1024 * MI } })[0]?.cpuMillis;
+    const few = loadShares(
+      ['a', 'b', 'c'].map((n) => pod(n, rs)),
+      lookup(rs, loaded),
+    );
+    const many = loadShares(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => pod(n, rs)),
+      lookup(rs, loaded),
+    );
+    const cpu = (shares: typeof few) =>
+      podUsage({ pod: pod('a', rs), fixed: { cpu: '0' }, share: shares.byPodUid.get('uid-a'), capacity: { cpuMillis: 4000, memoryBytes: 16 * 1024 * MI } })[0]
+        ?.cpuMillis;
     expect(cpu(few)).toBe(467);
     expect(cpu(many)).toBe(233);
   });

@@ -14,13 +14,14 @@
  * onto its ReplicaSets and never removes them, so a copy left behind after `kubesim load
  * --off` must not keep the load alive. A pod without a controller has no workload.
  */
-import { tryParseQuantity } from '../apiserver/api/core/quantity.js';
+
 import type { Pod } from '../apiserver/api/core/pod.js';
+import { isPodReady } from '../apiserver/api/core/pod-conditions.js';
+import { tryParseQuantity } from '../apiserver/api/core/quantity.js';
+import { controllerRefOf } from '../apiserver/api/machinery/owner-references.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import type { DeepReadonly, Lister } from '../controllers/runtime/types.js';
 import type { Usage } from './usage.js';
-import { isPodReady } from '../apiserver/api/core/pod-conditions.js';
-import { controllerRefOf } from '../apiserver/api/machinery/owner-references.js';
 
 /** LOAD_CPU_ANNOTATION holds a workload's total CPU demand (a quantity such as 1400m). */
 export const LOAD_CPU_ANNOTATION = 'kubesim.io/load-cpu';

@@ -39,7 +39,11 @@ describe('shouldSchedule', () => {
 describe('relevance of updates', () => {
   it("ignores status, resourceVersion and the scheduler's own annotation", () => {
     const pod = makePod('p');
-    const written: Pod = { ...withRv(pod, '9'), metadata: { ...pod.metadata, resourceVersion: '9', annotations: { [LAST_DECISION_ANNOTATION]: '{}' } }, status: { phase: 'Pending' } };
+    const written: Pod = {
+      ...withRv(pod, '9'),
+      metadata: { ...pod.metadata, resourceVersion: '9', annotations: { [LAST_DECISION_ANNOTATION]: '{}' } },
+      status: { phase: 'Pending' },
+    };
     expect(isSchedulingRelevantUpdate(pod, written)).toBe(false);
     expect(isSchedulingRelevantUpdate(pod, { ...pod, metadata: { ...pod.metadata, labels: { a: 'b' } } })).toBe(true);
     expect(isSchedulingRelevantUpdate(pod, { ...pod, spec: { ...pod.spec, tolerations: [{ operator: 'Exists' }] } })).toBe(true);

@@ -38,6 +38,12 @@ describe('explain', () => {
 
   it('describes an unschedulable pod without scores', () => {
     const decision = decisionOf({ kind: 'Unschedulable', totalNodes: 1, rejected: new Map([['n1', cpu]]), message: 'm' });
-    expect(decision).toEqual({ result: 'Unschedulable', nodes: 1, feasible: 0, rejected: { n1: 'NodeResourcesFit: Insufficient cpu, Insufficient memory' }, scores: {} });
+    expect(decision).toEqual({
+      result: 'Unschedulable',
+      nodes: 1,
+      feasible: 0,
+      rejected: { n1: 'NodeResourcesFit: Insufficient cpu, Insufficient memory' },
+      scores: {},
+    });
   });
 });

@@ -8,7 +8,7 @@
  * does. kubesim does not preempt: nodes rejected for a resolvable reason report that no
  * victims were found, which is what kube says when no lower-priority pod could make room.
  */
-import { StatusCodes, type ReadonlyPod, type Status } from './framework.js';
+import { type ReadonlyPod, type Status, StatusCodes } from './framework.js';
 
 /** ERR_NO_NODES_AVAILABLE is kube's message when the cluster has no nodes at all. */
 export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';

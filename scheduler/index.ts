@@ -7,15 +7,23 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/scheduler.md.
  */
-export { runScheduler, type RunSchedulerOptions } from './main.js';
-export { registerScheduler, MAX_PENDING_WRITES, type Scheduler, type SchedulerOptions } from './scheduler.js';
-export { scheduleOne, takeSnapshot, type ScheduleOneContext, type SchedulerCounters } from './schedule-one.js';
-export { schedulePod, findFeasibleNodes, prioritizeNodes, rankScores, tieBreakHash, type ScheduleResult, type NodeScoreResult } from './schedule-pod.js';
-export { SchedulingQueue, POD_INITIAL_BACKOFF_MS, POD_MAX_BACKOFF_MS, POD_MAX_IN_UNSCHEDULABLE_MS, type QueuedPodInfo, type QueueStats } from './scheduling-queue.js';
-export { AssumedCache, ASSUMED_POD_TTL_MS } from './assumed-cache.js';
-export { buildSnapshot, createNodeInfo, NodeInfoCache, type Snapshot } from './snapshot.js';
-export { fitErrorMessage, ERR_NO_NODES_AVAILABLE } from './fit-error.js';
-export { explainDecision, decisionOf, LAST_DECISION_ANNOTATION, type Decision } from './explain.js';
-export { createDefaultProfile } from './profile.js';
+
+export { ASSUMED_POD_TTL_MS, AssumedCache } from './assumed-cache.js';
 export { DEFAULT_SCHEDULER_NAME, shouldSchedule } from './event-handlers.js';
+export { type Decision, decisionOf, explainDecision, LAST_DECISION_ANNOTATION } from './explain.js';
+export { ERR_NO_NODES_AVAILABLE, fitErrorMessage } from './fit-error.js';
 export * from './framework.js';
+export { type RunSchedulerOptions, runScheduler } from './main.js';
+export { createDefaultProfile } from './profile.js';
+export { type ScheduleOneContext, type SchedulerCounters, scheduleOne, takeSnapshot } from './schedule-one.js';
+export { findFeasibleNodes, type NodeScoreResult, prioritizeNodes, rankScores, type ScheduleResult, schedulePod, tieBreakHash } from './schedule-pod.js';
+export { MAX_PENDING_WRITES, registerScheduler, type Scheduler, type SchedulerOptions } from './scheduler.js';
+export {
+  POD_INITIAL_BACKOFF_MS,
+  POD_MAX_BACKOFF_MS,
+  POD_MAX_IN_UNSCHEDULABLE_MS,
+  type QueuedPodInfo,
+  type QueueStats,
+  SchedulingQueue,
+} from './scheduling-queue.js';
+export { buildSnapshot, createNodeInfo, NodeInfoCache, type Snapshot } from './snapshot.js';

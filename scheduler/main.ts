@@ -3,11 +3,12 @@
  * a manager (shared informers, the event recorder as `default-scheduler`) with the scheduler
  * registered. `kubesim scheduler` calls it; tests may too.
  */
-import { createKubeClient } from '../controllers/runtime/client/http-client.js';
+
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
+import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
+import { createKubeClient } from '../controllers/runtime/client/http-client.js';
 import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
 import { createManager } from '../controllers/runtime/manager.js';
-import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';
 import { DEFAULT_SCHEDULER_NAME } from './event-handlers.js';
 import { registerScheduler, type Scheduler } from './scheduler.js';

@@ -8,13 +8,13 @@
  *     already says the same, so an unchanged failure writes nothing.
  */
 import { isNotFound } from '../apiserver/api/api-error.js';
-import { podDefinition, type Pod } from '../apiserver/api/core/pod.js';
+import { type Pod, podDefinition } from '../apiserver/api/core/pod.js';
+import { rfc3339 } from '../apiserver/api/machinery/time.js';
 import type { KubeClient } from '../controllers/runtime/client/http-client.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { LAST_DECISION_ANNOTATION } from './explain.js';
 import type { ReadonlyPod } from './framework.js';
-import { rfc3339 } from '../apiserver/api/machinery/time.js';
 
 /** PodWriter knows how to record the scheduler's decisions on pods. bind rejects with the
  * server's ApiError (409 when already bound); markUnschedulable logs failures instead. */
@@ -84,7 +84,12 @@ async function patchCondition(pods: ResourceClient<Pod>, pod: ReadonlyPod, messa
   // The transition time moves only when the status does, as kube's UpdatePodCondition keeps it.
   const lastTransitionTime = current?.status === 'False' && current.lastTransitionTime ? current.lastTransitionTime : rfc3339(nowMs);
   const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastTransitionTime };
-  await pods.patch(pod.metadata.namespace ?? '', pod.metadata.name ?? '', { status: { conditions: [condition] } }, { type: 'strategic', subresource: 'status' });
+  await pods.patch(
+    pod.metadata.namespace ?? '',
+    pod.metadata.name ?? '',
+    { status: { conditions: [condition] } },
+    { type: 'strategic', subresource: 'status' },
+  );
 }
 
 async function patchAnnotation(pods: ResourceClient<Pod>, pod: ReadonlyPod, decision: string): Promise<void> {

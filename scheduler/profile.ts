@@ -8,8 +8,8 @@ import { createNodeAffinityScorer, nodeAffinityFilter } from './plugins/node-aff
 import { nodeNamePlugin } from './plugins/node-name.js';
 import { createNodeResourcesFitScorer, nodeResourcesFitFilter } from './plugins/node-resources-fit.js';
 import { nodeUnschedulablePlugin } from './plugins/node-unschedulable.js';
-import { createPodTopologySpreadScorer } from './plugins/pod-topology-spread-score.js';
 import { podTopologySpreadFilter } from './plugins/pod-topology-spread.js';
+import { createPodTopologySpreadScorer } from './plugins/pod-topology-spread-score.js';
 import { createTaintTolerationScorer, taintTolerationFilter } from './plugins/taint-toleration.js';
 
 /** createDefaultProfile returns the filters NodeUnschedulable, NodeName, TaintToleration,

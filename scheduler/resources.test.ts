@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makePod } from './testing/fixtures.js';
 import { amountOf, podNonZeroRequests, podRequests } from './resources.js';
+import { makePod } from './testing/fixtures.js';
 
 const container = (name: string, requests: Record<string, string>, restartPolicy?: string) => ({ name, image: 'i', resources: { requests }, restartPolicy });
 
@@ -19,7 +19,10 @@ describe('podRequests', () => {
 
   it('adds sidecars (restartPolicy Always init containers) to everything after them', () => {
     const pod = makePod('p', {
-      spec: { initContainers: [container('proxy', { cpu: '100m' }, 'Always'), container('migrate', { cpu: '1' })], containers: [container('a', { cpu: '200m' })] },
+      spec: {
+        initContainers: [container('proxy', { cpu: '100m' }, 'Always'), container('migrate', { cpu: '1' })],
+        containers: [container('a', { cpu: '200m' })],
+      },
     });
     expect(podRequests(pod)).toEqual({ cpu: 1100 });
   });

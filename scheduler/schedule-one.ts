@@ -18,17 +18,17 @@
 import { isConflict, isNotFound } from '../apiserver/api/api-error.js';
 import type { Node } from '../apiserver/api/core/node.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
-import { runWithCause, type Cause } from '../apiserver/api/machinery/cause.js';
+import { type Cause, runWithCause } from '../apiserver/api/machinery/cause.js';
+import type { Random } from '../apiserver/api/machinery/random.js';
 import { NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import { parseKey } from '../controllers/runtime/reconciler.js';
-import type { Random } from '../apiserver/api/machinery/random.js';
 import type { EventRecorder, Lister, Logger } from '../controllers/runtime/types.js';
 import type { AssumedCache } from './assumed-cache.js';
 import { shouldSchedule } from './event-handlers.js';
 import { explainDecision } from './explain.js';
 import type { Profile, ReadonlyPod } from './framework.js';
 import type { PodWriter } from './pod-writer.js';
-import { schedulePod, type ScheduleResult } from './schedule-pod.js';
+import { type ScheduleResult, schedulePod } from './schedule-pod.js';
 import type { QueuedPodInfo, SchedulingQueue } from './scheduling-queue.js';
 import { buildSnapshot, type NodeInfoCache, type Snapshot } from './snapshot.js';
 
@@ -103,11 +103,14 @@ export function takeSnapshot(ctx: Pick<ScheduleOneContext, 'podLister' | 'nodeLi
     const { namespace, name } = parseKey(key);
     return podLister.get(namespace, name);
   });
-  return buildSnapshot({
-    nodes: nodeLister.list(),
-    boundPods: (nodeName) => podLister.byIndex(NODE_NAME_INDEX, nodeName),
-    assumedPods: assumed.podsByNode(),
-  }, nodeInfos);
+  return buildSnapshot(
+    {
+      nodes: nodeLister.list(),
+      boundPods: (nodeName) => podLister.byIndex(NODE_NAME_INDEX, nodeName),
+      assumedPods: assumed.podsByNode(),
+    },
+    nodeInfos,
+  );
 }
 
 function unschedulable(ctx: ScheduleOneContext, info: QueuedPodInfo, pod: ReadonlyPod, result: ScheduleResult & { kind: 'Unschedulable' }): void {

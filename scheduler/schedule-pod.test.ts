@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Node } from '../apiserver/api/core/node.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
 import { createDefaultProfile } from './profile.js';
-import { schedulePod, tieBreakHash, type ScheduleResult } from './schedule-pod.js';
+import { type ScheduleResult, schedulePod, tieBreakHash } from './schedule-pod.js';
 import { buildSnapshot } from './snapshot.js';
 import { makeNode, makePod } from './testing/fixtures.js';
 
@@ -25,17 +25,26 @@ describe('schedulePod', () => {
     if (result.kind !== 'Scheduled') return;
     expect(result.nodeName).toBe('big');
     expect(result.scores.map((s) => s.node)).toEqual(['big', 'mid', 'small']);
-    expect(Object.keys(result.scores[0]!.byPlugin).sort()).toEqual(['NodeAffinity', 'NodeResourcesBalancedAllocation', 'NodeResourcesFit', 'PodTopologySpread', 'TaintToleration']);
+    expect(Object.keys(result.scores[0]!.byPlugin).sort()).toEqual([
+      'NodeAffinity',
+      'NodeResourcesBalancedAllocation',
+      'NodeResourcesFit',
+      'PodTopologySpread',
+      'TaintToleration',
+    ]);
   });
 
   it('records why each rejected node was rejected, by the first filter that said no', () => {
     const nodes = [makeNode('cordoned', { unschedulable: true, cpu: '1' }), makeNode('tiny', { cpu: '500m' }), makeNode('ok')];
     const result = decide(makePod('p', { cpu: '1' }), nodes);
     expect(result).toMatchObject({ kind: 'Scheduled', nodeName: 'ok', scores: [] });
-    expect(Object.fromEntries([...result.rejected].map(([node, status]) => [node, status.plugin]))).toEqual({ cordoned: 'NodeUnschedulable', tiny: 'NodeResourcesFit' });
+    expect(Object.fromEntries([...result.rejected].map(([node, status]) => [node, status.plugin]))).toEqual({
+      cordoned: 'NodeUnschedulable',
+      tiny: 'NodeResourcesFit',
+    });
   });
 
-  it('explains a pod no node fits with kube\'s message', () => {
+  it("explains a pod no node fits with kube's message", () => {
     const result = decide(makePod('p', { cpu: '16' }), [makeNode('a'), makeNode('b')]);
     expect(result).toMatchObject({
       kind: 'Unschedulable',
@@ -64,7 +73,8 @@ describe('schedulePod', () => {
       if (result.kind !== 'Scheduled') throw new Error('unschedulable');
       placed.push({ ...pod, spec: { ...pod.spec, nodeName: result.nodeName } });
     }
-    const perNode = placed.reduce<Record<string, number>>((acc, p) => ({ ...acc, [p.spec.nodeName ?? '']: (acc[p.spec.nodeName ?? ''] ?? 0) + 1 }), {});
+    const perNode: Record<string, number> = {};
+    for (const p of placed) perNode[p.spec.nodeName ?? ''] = (perNode[p.spec.nodeName ?? ''] ?? 0) + 1;
     expect(perNode).toEqual({ 'node-1': 2, 'node-2': 2, 'node-3': 2 });
   });
 });

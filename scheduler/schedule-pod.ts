@@ -5,8 +5,8 @@
  * unit test exactly.
  */
 import { keyOf } from '../controllers/runtime/reconciler.js';
-import { CycleState, type NodeInfo, type NodeScore, type Profile, type ReadonlyPod, type Status } from './framework.js';
 import { fitErrorMessage } from './fit-error.js';
+import { CycleState, type NodeInfo, type NodeScore, type Profile, type ReadonlyPod, type Status } from './framework.js';
 import type { Snapshot } from './snapshot.js';
 
 /** NodeScoreResult is one feasible node's weighted total and each plugin's normalized score. */

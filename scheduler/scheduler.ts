@@ -6,8 +6,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { nodeDefinition } from '../apiserver/api/core/node.js';
 import { podDefinition } from '../apiserver/api/core/pod.js';
-import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import type { ActivitySource, LoopActivity } from '../apiserver/api/machinery/activity.js';
+import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import type { Manager } from '../controllers/runtime/manager.js';
 import type { Runnable } from '../controllers/runtime/types.js';
 import { AssumedCache } from './assumed-cache.js';
@@ -15,8 +15,8 @@ import { DEFAULT_SCHEDULER_NAME, nodeEventHandlers, podEventHandlers } from './e
 import type { Profile } from './framework.js';
 import { createPodWriter } from './pod-writer.js';
 import { createDefaultProfile } from './profile.js';
-import { scheduleOne, type ScheduleOneContext, type SchedulerCounters } from './schedule-one.js';
-import { SchedulingQueue, type QueueStats } from './scheduling-queue.js';
+import { type ScheduleOneContext, type SchedulerCounters, scheduleOne } from './schedule-one.js';
+import { type QueueStats, SchedulingQueue } from './scheduling-queue.js';
 import { NodeInfoCache } from './snapshot.js';
 
 /** MAX_PENDING_WRITES bounds bindings and status writes in flight, like kube-scheduler's

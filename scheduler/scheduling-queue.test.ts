@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../apiserver/api/machinery/clock.js';
-import { SchedulingQueue, type QueuedPodInfo } from './scheduling-queue.js';
+import { type QueuedPodInfo, SchedulingQueue } from './scheduling-queue.js';
 import { makePod } from './testing/fixtures.js';
 
 function setup() {

@@ -21,7 +21,7 @@
  * the informer cache. All methods are synchronous and never throw, so informer handlers may
  * call them; timers run on the injected clock.
  */
-import { currentTrigger, type CauseTrigger } from '../apiserver/api/machinery/cause.js';
+import { type CauseTrigger, currentTrigger } from '../apiserver/api/machinery/cause.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
 import type { Clock, TimerHandle } from '../controllers/runtime/types.js';
 import type { ReadonlyPod } from './framework.js';
@@ -271,10 +271,13 @@ export class SchedulingQueue {
     entry.where = 'backoff';
     entry.timer?.cancel();
     const remainingMs = entry.lastAttemptEndMs + this.backoffMs(entry.attempts) - this.clock.now();
-    entry.timer = this.clock.setTimeout(() => {
-      entry.timer = undefined;
-      if (this.entries.get(entry.key) === entry && entry.where === 'backoff') this.makeActive(entry);
-    }, Math.max(0, remainingMs));
+    entry.timer = this.clock.setTimeout(
+      () => {
+        entry.timer = undefined;
+        if (this.entries.get(entry.key) === entry && entry.where === 'backoff') this.makeActive(entry);
+      },
+      Math.max(0, remainingMs),
+    );
   }
 
   private makeActive(entry: Entry): void {

@@ -7,14 +7,7 @@
  *   revision came from somewhere else, e.g. before an in-memory store restarted
  *   (Kubernetes: 504 with cause ResourceVersionTooLarge; clients re-list);
  * - Closed: the store was closed. */
-export const StoreErrorCodes = [
-  'NotFound',
-  'AlreadyExists',
-  'Conflict',
-  'Expired',
-  'TooLarge',
-  'Closed',
-] as const;
+export const StoreErrorCodes = ['NotFound', 'AlreadyExists', 'Conflict', 'Expired', 'TooLarge', 'Closed'] as const;
 export type StoreErrorCode = (typeof StoreErrorCodes)[number];
 
 /** StoreError is the only error the store throws for expected outcomes. `currentRevision`
@@ -31,8 +24,10 @@ export class StoreError extends Error {
   }
 }
 
-const hasCode = (code: StoreErrorCode) => (err: unknown): err is StoreError =>
-  err instanceof StoreError && err.code === code;
+const hasCode =
+  (code: StoreErrorCode) =>
+  (err: unknown): err is StoreError =>
+    err instanceof StoreError && err.code === code;
 
 /** isNotFound reports whether `err` is a StoreError with code NotFound. */
 export const isNotFound = hasCode('NotFound');

@@ -8,6 +8,24 @@
  * Imports: nothing of ours (only better-sqlite3). Imported by: apiserver/.
  * See docs/architecture.md.
  */
+
+export {
+  isAlreadyExists,
+  isClosed,
+  isConflict,
+  isExpired,
+  isNotFound,
+  isTooLarge,
+  StoreError,
+  type StoreErrorCode,
+  StoreErrorCodes,
+} from './errors.js';
+export {
+  DefaultCompactionPolicy,
+  openSqliteStore,
+  SqliteStore,
+  type SqliteStoreOptions,
+} from './sqlite/sqlite-store.js';
 export type {
   BookmarkMessage,
   CompactionPolicy,
@@ -20,10 +38,10 @@ export type {
   RestoreResult,
   SnapshotEntry,
   Store,
+  StoredActor,
   StoredObject,
   StoreEvent,
   StoreEventType,
-  StoredActor,
   StoreSnapshot,
   StoreWatch,
   WatchEndReason,
@@ -33,26 +51,9 @@ export type {
 } from './types.js';
 export { StoreEventTypes, StoreSnapshotFormatVersion } from './types.js';
 export {
-  StoreError,
-  StoreErrorCodes,
-  isAlreadyExists,
-  isClosed,
-  isConflict,
-  isExpired,
-  isNotFound,
-  isTooLarge,
-  type StoreErrorCode,
-} from './errors.js';
-export {
-  DefaultCompactionPolicy,
-  SqliteStore,
-  openSqliteStore,
-  type SqliteStoreOptions,
-} from './sqlite/sqlite-store.js';
-export {
   DefaultWatchBufferSize,
-  WatchHub,
   type EncodedEvent,
   type SubscribeOptions,
+  WatchHub,
   type WatchHubOptions,
 } from './watch-hub.js';

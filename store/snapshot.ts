@@ -3,13 +3,7 @@
  * live objects equal to it. Pure functions; the store runs the plan in one transaction.
  */
 import { isDeepStrictEqual } from 'node:util';
-import {
-  StoreSnapshotFormatVersion,
-  type ObjectRef,
-  type StoredObject,
-  type StoreEventType,
-  type StoreSnapshot,
-} from './types.js';
+import { type ObjectRef, type StoredObject, type StoreEventType, type StoreSnapshot, StoreSnapshotFormatVersion } from './types.js';
 
 /** LiveObject is a current object as the store holds it: its key, revision and JSON body. */
 export interface LiveObject extends ObjectRef {
@@ -32,9 +26,7 @@ export interface RestoreWrite {
 export function checkSnapshot(snapshot: unknown): asserts snapshot is StoreSnapshot {
   if (!isRecord(snapshot)) throw new RangeError('snapshot must be an object');
   if (snapshot['formatVersion'] !== StoreSnapshotFormatVersion) {
-    throw new RangeError(
-      `snapshot formatVersion must be ${StoreSnapshotFormatVersion}, got ${JSON.stringify(snapshot['formatVersion'])}`,
-    );
+    throw new RangeError(`snapshot formatVersion must be ${StoreSnapshotFormatVersion}, got ${JSON.stringify(snapshot['formatVersion'])}`);
   }
   const objects = snapshot['objects'];
   if (!Array.isArray(objects)) throw new RangeError('snapshot objects must be an array');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoreEvent } from './types.js';
-import { WatchHub, type EncodedEvent } from './watch-hub.js';
+import { type EncodedEvent, WatchHub } from './watch-hub.js';
 
 function event(revision: number, namespace = 'a'): EncodedEvent {
   const body = JSON.stringify({ metadata: { name: 'x', resourceVersion: String(revision) } });

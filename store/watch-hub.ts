@@ -10,15 +10,7 @@
  * Once ended, the queue is dropped and the next `next()` reports done; nothing is
  * delivered after the end, so a consumer never sees a partial tail after a cut-off.
  */
-import type {
-  ObjectRef,
-  StoreEvent,
-  StoredActor,
-  StoreEventType,
-  StoreWatch,
-  WatchEndReason,
-  WatchMessage,
-} from './types.js';
+import type { ObjectRef, StoredActor, StoreEvent, StoreEventType, StoreWatch, WatchEndReason, WatchMessage } from './types.js';
 
 /** EncodedEvent is a committed change as the hub carries it. Bodies stay JSON text until a
  * watcher takes the event: publishing parses nothing, and every watcher parses its own

@@ -87,7 +87,10 @@ export class ApiError extends Error {
   }
 }
 
-const hasReason = (reason: StatusReason) => (err: unknown): err is ApiError => err instanceof ApiError && err.reason === reason;
+const hasReason =
+  (reason: StatusReason) =>
+  (err: unknown): err is ApiError =>
+    err instanceof ApiError && err.reason === reason;
 export const isNotFound = hasReason('NotFound');
 export const isAlreadyExists = hasReason('AlreadyExists');
 export const isConflict = hasReason('Conflict');
@@ -118,7 +121,10 @@ export function alreadyExists(r: Omit<ResourceName, 'kind'>): ApiError {
   return new ApiError('AlreadyExists', 409, `${qualified(r)} "${r.name}" already exists`, { name: r.name, group: r.group, kind: r.resource });
 }
 
-export function conflict(r: Omit<ResourceName, 'kind'>, why = 'the object has been modified; please apply your changes to the latest version and try again'): ApiError {
+export function conflict(
+  r: Omit<ResourceName, 'kind'>,
+  why = 'the object has been modified; please apply your changes to the latest version and try again',
+): ApiError {
   return new ApiError('Conflict', 409, `Operation cannot be fulfilled on ${qualified(r)} "${r.name}": ${why}`, {
     name: r.name,
     group: r.group,

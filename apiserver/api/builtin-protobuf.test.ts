@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { ScaleSchema } from './autoscaling/scale.js';
 import { builtinDefinitions } from './builtin.js';
 import { protobufMessageFor } from './builtin-protobuf.js';
-import { isScalar, type FieldSpec, type MessageType } from './protobuf/message-type.js';
+import { type FieldSpec, isScalar, type MessageType } from './protobuf/message-type.js';
 import { apiVersionOf } from './resource-definition.js';
-import { childSchema, deref, itemSchema, schemaDocumentOf, type SchemaDocument, type SchemaNode } from './schema-node.js';
+import { childSchema, deref, itemSchema, type SchemaDocument, type SchemaNode, schemaDocumentOf } from './schema-node.js';
 
 /** unknownNames lists table paths whose JSON name the schema node does not declare. */
 function unknownNames(type: MessageType, node: SchemaNode | undefined, doc: SchemaDocument, path: string): string[] {
@@ -93,7 +93,17 @@ describe('built-in protobuf tables', () => {
   });
 
   it('cover the kinds kubectl ≥ 1.32 creates through typed clients', () => {
-    const kinds = ['v1/Pod', 'v1/Service', 'v1/Namespace', 'v1/ConfigMap', 'v1/Secret', 'v1/ServiceAccount', 'apps/v1/Deployment', 'autoscaling/v1/HorizontalPodAutoscaler', 'autoscaling/v2/HorizontalPodAutoscaler'];
+    const kinds = [
+      'v1/Pod',
+      'v1/Service',
+      'v1/Namespace',
+      'v1/ConfigMap',
+      'v1/Secret',
+      'v1/ServiceAccount',
+      'apps/v1/Deployment',
+      'autoscaling/v1/HorizontalPodAutoscaler',
+      'autoscaling/v2/HorizontalPodAutoscaler',
+    ];
     for (const kind of kinds) expect(served.map((def) => `${apiVersionOf(def)}/${def.kind}`)).toContain(kind);
   });
 

@@ -9,8 +9,18 @@ import { coreDefinitions } from './core/index.js';
 import { discoveryDefinitions } from './discovery/index.js';
 import { metricsDefinitions } from './metrics/index.js';
 import { policyDefinitions } from './policy/index.js';
-import type { ResourceDefinition } from './resource-definition.js';
+import type { AnyResourceDefinition } from './resource-definition.js';
 
-export function builtinDefinitions(): ResourceDefinition<any>[] {
-  return [...coreDefinitions, ...appsDefinitions, ...autoscalingDefinitions, ...batchDefinitions, ...coordinationDefinitions, ...discoveryDefinitions, ...metricsDefinitions, ...policyDefinitions, ...apiextensionsDefinitions];
+export function builtinDefinitions(): AnyResourceDefinition[] {
+  return [
+    ...coreDefinitions,
+    ...appsDefinitions,
+    ...autoscalingDefinitions,
+    ...batchDefinitions,
+    ...coordinationDefinitions,
+    ...discoveryDefinitions,
+    ...metricsDefinitions,
+    ...policyDefinitions,
+    ...apiextensionsDefinitions,
+  ];
 }

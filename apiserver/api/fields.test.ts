@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FieldSelectorQuery,
-  SelectorParseError,
-  escapeFieldValue,
-  parseFieldSelector,
-  unescapeFieldValue,
-} from './fields.js';
+import { escapeFieldValue, FieldSelectorQuery, parseFieldSelector, SelectorParseError, unescapeFieldValue } from './fields.js';
 
 // Vectors adapted from k8s.io/apimachinery pkg/fields/selector_test.go; error texts checked
 // against pkg/fields/selector.go.
@@ -120,10 +114,7 @@ describe('FieldSelectorQuery introspection', () => {
   });
 
   it('lists distinct field names for the server to check', () => {
-    expect(parseFieldSelector('status.phase!=Failed,spec.nodeName=n1,status.phase!=Succeeded').fields()).toEqual([
-      'spec.nodeName',
-      'status.phase',
-    ]);
+    expect(parseFieldSelector('status.phase!=Failed,spec.nodeName=n1,status.phase!=Succeeded').fields()).toEqual(['spec.nodeName', 'status.phase']);
     expect(parseFieldSelector('').fields()).toEqual([]);
   });
 

@@ -9,7 +9,7 @@
  */
 import { SelectorParseError } from './selector-parse-error.js';
 
-export { SelectorParseError, isSelectorParseError } from './selector-parse-error.js';
+export { isSelectorParseError, SelectorParseError } from './selector-parse-error.js';
 
 /** FieldOperators are the field selector operators; `==` parses as Equals. */
 export const FieldOperators = { Equals: '=', NotEquals: '!=' } as const;

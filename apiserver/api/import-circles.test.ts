@@ -32,7 +32,10 @@ function circles(graph: Map<string, string[]>): string[][] {
       const [node, path] = stack.pop()!;
       for (const next of graph.get(node) ?? []) {
         if (next === start) found.push([...path, next]);
-        else if (!seen.has(next)) stack.push([next, [...path, next]]), seen.add(next);
+        else if (!seen.has(next)) {
+          stack.push([next, [...path, next]]);
+          seen.add(next);
+        }
       }
     }
   }
@@ -46,6 +49,17 @@ describe('apiserver/api imports', () => {
   });
 
   it('would report a circle (the check itself can fail)', () => {
-    expect(circles(new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]]))).toEqual([['a', 'b', 'a'], ['b', 'a', 'b']]);
+    expect(
+      circles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['a']],
+          ['c', ['a']],
+        ]),
+      ),
+    ).toEqual([
+      ['a', 'b', 'a'],
+      ['b', 'a', 'b'],
+    ]);
   });
 });

@@ -141,7 +141,15 @@ function compareAsIntegers(operator: 'gt' | 'lt', labelValue: string | undefined
 }
 
 const OPERATOR_TEXT: Record<LabelOperator, string> = {
-  in: ' in ', notin: ' notin ', '=': '=', '==': '==', '!=': '!=', exists: '', '!': '', gt: '>', lt: '<',
+  in: ' in ',
+  notin: ' notin ',
+  '=': '=',
+  '==': '==',
+  '!=': '!=',
+  exists: '',
+  '!': '',
+  gt: '>',
+  lt: '<',
 };
 
 /** formatLabelRequirement renders a requirement in Kubernetes' canonical form: `!k`, `k`, `k=v`,

@@ -8,8 +8,9 @@
  * Whitespace (space, tab, CR, LF) separates tokens. `in` and `notin` are keywords only where an
  * operator is expected; elsewhere they are ordinary identifiers (`in=notin` is valid).
  */
-import { LabelOperators, compareStrings, createLabelRequirement } from './label-requirement.js';
+
 import type { LabelOperator, LabelRequirement } from './label-requirement.js';
+import { compareStrings, createLabelRequirement, LabelOperators } from './label-requirement.js';
 import { invalidValueMessage, validateLabelKey } from './label-validation.js';
 import { SelectorParseError } from './selector-parse-error.js';
 
@@ -21,7 +22,15 @@ interface Token {
 }
 
 const SYMBOLS: Readonly<Record<string, TokenKind>> = {
-  '!=': '!=', '==': '==', '=': '=', '!': 'not', '(': 'open', ')': 'close', ',': 'comma', '>': '>', '<': '<',
+  '!=': '!=',
+  '==': '==',
+  '=': '=',
+  '!': 'not',
+  '(': 'open',
+  ')': 'close',
+  ',': 'comma',
+  '>': '>',
+  '<': '<',
 };
 const isSymbol = (c: string): boolean => '=!(),><'.includes(c);
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
@@ -51,8 +60,13 @@ function tokenize(input: string): Token[] {
 }
 
 const BINARY_OPERATORS: Partial<Record<TokenKind, LabelOperator>> = {
-  in: LabelOperators.In, notin: LabelOperators.NotIn, '=': LabelOperators.Equals, '==': LabelOperators.DoubleEquals,
-  '!=': LabelOperators.NotEquals, '>': LabelOperators.GreaterThan, '<': LabelOperators.LessThan,
+  in: LabelOperators.In,
+  notin: LabelOperators.NotIn,
+  '=': LabelOperators.Equals,
+  '==': LabelOperators.DoubleEquals,
+  '!=': LabelOperators.NotEquals,
+  '>': LabelOperators.GreaterThan,
+  '<': LabelOperators.LessThan,
 };
 const EXPECTED_OPERATORS = 'in, notin, =, ==, !=, gt, lt';
 

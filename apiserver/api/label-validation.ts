@@ -6,8 +6,7 @@
 
 const LABEL_NAME_FORMAT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const LABEL_NAME = new RegExp(`^${LABEL_NAME_FORMAT}$`);
-const LABEL_NAME_MESSAGE =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_NAME_MESSAGE = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_NAME_MAX_BYTES = 63;
 
 const LABEL_VALUE_FORMAT = `(${LABEL_NAME_FORMAT})?`;
@@ -81,12 +80,21 @@ export function validateLabelValue(value: string): string[] {
 }
 
 const GO_ESCAPES: Record<string, string> = {
-  '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\',
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '"': '\\"',
+  '\\': '\\\\',
 };
 
 /** quoteGoString renders a string as Go's %q verb does for ASCII text (control characters as
  * \xNN); used for the `"X" is not a valid ...` style of Kubernetes messages. */
 export function quoteGoString(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is what this does
   const escaped = text.replace(/[\x00-\x1f\x7f"\\]/g, (c) => GO_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return `"${escaped}"`;
 }

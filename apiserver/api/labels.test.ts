@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { validateLabelKey, validateLabelValue } from './label-validation.js';
 import {
-  LabelSelectorQuery,
-  SelectorParseError,
   createLabelRequirement,
   formatLabelSelector,
+  LabelSelectorQuery,
   labelSelectorFromStructured,
   matchesSelector,
   parseLabelSelector,
+  SelectorParseError,
 } from './labels.js';
 import type { LabelSelector } from './meta.js';
 
@@ -91,10 +91,7 @@ describe('parseLabelSelector errors', () => {
     ['x>', `unable to parse requirement: values[0]: Invalid value: "": ${INTEGER_RULE}`],
     ['x>-1', `unable to parse requirement: values[0][x]: Invalid value: "-1": ${LABEL_VALUE_RULE}`],
     ['x>99999999999999999999', `unable to parse requirement: values[0]: Invalid value: "99999999999999999999": ${INTEGER_RULE}`],
-    [
-      'x>-a',
-      `unable to parse requirement: [values[0]: Invalid value: "-a": ${INTEGER_RULE}, values[0][x]: Invalid value: "-a": ${LABEL_VALUE_RULE}]`,
-    ],
+    ['x>-a', `unable to parse requirement: [values[0]: Invalid value: "-a": ${INTEGER_RULE}, values[0][x]: Invalid value: "-a": ${LABEL_VALUE_RULE}]`],
     ['x,,y', "found ',', expected: identifier after ','"],
     [',x,y', "found ',', expected: !, identifier, or 'end of string'"],
     ['x nott in (y)', `unable to parse requirement: found 'nott', expected: ${OPERATORS}`],
@@ -118,10 +115,7 @@ describe('parseLabelSelector errors', () => {
     ['-x', `unable to parse requirement: <nil>: Invalid value: "-x": name part ${NAME_RULE}`],
     ['Example.com/x', `unable to parse requirement: <nil>: Invalid value: "Example.com/x": prefix part ${SUBDOMAIN_RULE}`],
     ['/x', 'unable to parse requirement: <nil>: Invalid value: "/x": prefix part must be non-empty'],
-    [
-      'a/',
-      `unable to parse requirement: <nil>: Invalid value: "a/": name part must be non-empty; name part ${NAME_RULE}`,
-    ],
+    ['a/', `unable to parse requirement: <nil>: Invalid value: "a/": name part must be non-empty; name part ${NAME_RULE}`],
     [
       'a/b/c',
       `unable to parse requirement: <nil>: Invalid value: "a/b/c": a qualified name ${NAME_RULE} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
@@ -225,9 +219,7 @@ describe('labelSelectorFromStructured', () => {
   ])('%s', (_, selector, canonical) => {
     const query = labelSelectorFromStructured(selector);
     expect(query.toString()).toBe(canonical);
-    expect(parseLabelSelector(canonical).requirements).toEqual(
-      parseLabelSelector(query.toString()).requirements,
-    );
+    expect(parseLabelSelector(canonical).requirements).toEqual(parseLabelSelector(query.toString()).requirements);
   });
 
   it('treats an absent selector as nothing and {} as everything', () => {
@@ -254,9 +246,21 @@ describe('labelSelectorFromStructured', () => {
   });
 
   it.each<[string, LabelSelector, string]>([
-    ['In without values', { matchExpressions: [{ key: 'a', operator: 'In' }] }, "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty"],
-    ['NotIn with []', { matchExpressions: [{ key: 'a', operator: 'NotIn', values: [] }] }, "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty"],
-    ['Exists with values', { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x', 'y'] }] }, 'values: Invalid value: ["x","y"]: values set must be empty for exists and does not exist'],
+    [
+      'In without values',
+      { matchExpressions: [{ key: 'a', operator: 'In' }] },
+      "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+    ],
+    [
+      'NotIn with []',
+      { matchExpressions: [{ key: 'a', operator: 'NotIn', values: [] }] },
+      "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+    ],
+    [
+      'Exists with values',
+      { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x', 'y'] }] },
+      'values: Invalid value: ["x","y"]: values set must be empty for exists and does not exist',
+    ],
     ['unknown operator', { matchExpressions: [{ key: 'a', operator: 'Foo' as 'In' }] }, '"Foo" is not a valid label selector operator'],
     ['bad key', { matchLabels: { 'a b': 'x' } }, `key: Invalid value: "a b": name part ${NAME_RULE}`],
     ['bad value', { matchLabels: { app: 'a b' } }, `values[0][app]: Invalid value: "a b": ${LABEL_VALUE_RULE}`],
@@ -302,7 +306,11 @@ describe('createLabelRequirement', () => {
     ['lt non-integer', ['x15', 'lt', ['bar']], `values[0]: Invalid value: "bar": ${INTEGER_RULE}`],
     ['key too long', ['a'.repeat(254), 'exists', []], `key: Invalid value: "${'a'.repeat(254)}": name part must be no more than 63 characters`],
     ['value with space', ['x17', '=', ['a b']], `values[0][x17]: Invalid value: "a b": ${LABEL_VALUE_RULE}`],
-    ['unsupported operator', ['x18', 'op' as 'in', []], 'operator: Unsupported value: "op": supported values: "in", "notin", "=", "==", "!=", "gt", "lt", "exists", "!"'],
+    [
+      'unsupported operator',
+      ['x18', 'op' as 'in', []],
+      'operator: Unsupported value: "op": supported values: "in", "notin", "=", "==", "!=", "gt", "lt", "exists", "!"',
+    ],
   ])('%s', (_, args, message) => {
     if (message === undefined) expect(createLabelRequirement(...args).key).toBe(args[0]);
     else expect(() => createLabelRequirement(...args)).toThrow(message);
@@ -317,14 +325,34 @@ describe('createLabelRequirement', () => {
 
 describe('label key and value validation', () => {
   it.each<[string, number]>([
-    ['app', 0], ['app.kubernetes.io/name', 0], ['MyName', 0], ['my.name', 0], ['123-abc', 0], ['a_b', 0],
-    ['-a', 1], ['a-', 1], ['', 2], ['/a', 1], ['a/', 2], ['a/b/c', 1], [`${'a'.repeat(253)}/b`, 0], [`${'a'.repeat(254)}/b`, 1],
+    ['app', 0],
+    ['app.kubernetes.io/name', 0],
+    ['MyName', 0],
+    ['my.name', 0],
+    ['123-abc', 0],
+    ['a_b', 0],
+    ['-a', 1],
+    ['a-', 1],
+    ['', 2],
+    ['/a', 1],
+    ['a/', 2],
+    ['a/b/c', 1],
+    [`${'a'.repeat(253)}/b`, 0],
+    [`${'a'.repeat(254)}/b`, 1],
   ])('key %j has %i problems', (key, count) => {
     expect(validateLabelKey(key)).toHaveLength(count);
   });
 
   it.each<[string, number]>([
-    ['', 0], ['web', 0], ['MyValue', 0], ['my_value', 0], ['12345', 0], ['-a', 1], ['a b', 1], ['v'.repeat(63), 0], ['v'.repeat(64), 1],
+    ['', 0],
+    ['web', 0],
+    ['MyValue', 0],
+    ['my_value', 0],
+    ['12345', 0],
+    ['-a', 1],
+    ['a b', 1],
+    ['v'.repeat(63), 0],
+    ['v'.repeat(64), 1],
   ])('value %j has %i problems', (value, count) => {
     expect(validateLabelValue(value)).toHaveLength(count);
   });

@@ -5,28 +5,19 @@
  *
  * Imports only apiserver/api/ (the server, controllers and scheduler all use it).
  */
-import {
-  LabelOperators,
-  compareStrings,
-  createLabelRequirement,
-  formatLabelRequirement,
-  labelRequirementMatches,
-} from './label-requirement.js';
+
 import type { LabelOperator, LabelRequirement } from './label-requirement.js';
+import { compareStrings, createLabelRequirement, formatLabelRequirement, LabelOperators, labelRequirementMatches } from './label-requirement.js';
 import { parseLabelRequirements } from './label-selector-parser.js';
 import { quoteGoString } from './label-validation.js';
 import type { LabelSelector } from './meta.js';
 import { SelectorParseError } from './selector-parse-error.js';
 
-export { LabelOperators, createLabelRequirement } from './label-requirement.js';
 export type { LabelOperator, LabelRequirement } from './label-requirement.js';
-export { SelectorParseError, isSelectorParseError } from './selector-parse-error.js';
+export { createLabelRequirement, LabelOperators } from './label-requirement.js';
+export { isSelectorParseError, SelectorParseError } from './selector-parse-error.js';
 
-const PINNING_OPERATORS: ReadonlySet<LabelOperator> = new Set([
-  LabelOperators.Equals,
-  LabelOperators.DoubleEquals,
-  LabelOperators.In,
-]);
+const PINNING_OPERATORS: ReadonlySet<LabelOperator> = new Set([LabelOperators.Equals, LabelOperators.DoubleEquals, LabelOperators.In]);
 
 /** LabelSelectorQuery is an immutable, validated label selector: the AND of its requirements.
  * It is either a list of requirements (none = everything) or the special "nothing" selector that
@@ -148,9 +139,6 @@ export function formatLabelSelector(selector: LabelSelector | undefined | null):
 /** matchesSelector reports whether a structured selector selects `labels` (undefined selector =
  * nothing, `{}` = everything). Throws SelectorParseError for an invalid selector; to test many
  * objects, convert once with labelSelectorFromStructured and call matches. */
-export function matchesSelector(
-  selector: LabelSelector | undefined | null,
-  labels: Readonly<Record<string, string>> | undefined,
-): boolean {
+export function matchesSelector(selector: LabelSelector | undefined | null, labels: Readonly<Record<string, string>> | undefined): boolean {
   return labelSelectorFromStructured(selector).matches(labels);
 }

@@ -4,8 +4,9 @@
  * (Time, MicroTime, Quantity, IntOrString). Field numbers are those of
  * k8s.io/apimachinery/pkg/apis/meta/v1, pkg/api/resource and pkg/util/intstr generated.proto.
  */
-import { field, KEEP_ZERO, message } from './protobuf/message-type.js';
+
 import { rfc3339 } from './machinery/time.js';
+import { field, KEEP_ZERO, message } from './protobuf/message-type.js';
 
 const META_V1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 
@@ -26,9 +27,7 @@ export function formatMicroTime(seconds: number, nanos: number): string {
 const timestampFields = { 1: field.int64('seconds', KEEP_ZERO), 2: field.int32('nanos') };
 
 /** TimeMessage is metav1.Time → `2026-11-22T06:34:25Z`; an empty message is no time at all. */
-export const TimeMessage = message(`${META_V1}.Time`, timestampFields, ({ seconds }) =>
-  typeof seconds === 'number' ? formatTime(seconds) : undefined,
-);
+export const TimeMessage = message(`${META_V1}.Time`, timestampFields, ({ seconds }) => (typeof seconds === 'number' ? formatTime(seconds) : undefined));
 
 /** MicroTimeMessage is metav1.MicroTime → `2026-11-22T06:34:25.123456Z`. */
 export const MicroTimeMessage = message(`${META_V1}.MicroTime`, timestampFields, ({ seconds, nanos }) =>

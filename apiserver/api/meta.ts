@@ -71,16 +71,10 @@ export const ManagedFieldsEntrySchema = z
 export const ObjectMetaSchema = z
   .object({
     name: z.string().optional().describe('Name must be unique within a namespace. Cannot be updated.'),
-    generateName: z
-      .string()
-      .optional()
-      .describe('Optional prefix, used by the server to generate a unique name ONLY IF the Name field has not been provided.'),
+    generateName: z.string().optional().describe('Optional prefix, used by the server to generate a unique name ONLY IF the Name field has not been provided.'),
     namespace: z.string().optional().describe('Namespace defines the space within which each name must be unique.'),
     uid: z.string().optional().describe('UID is the unique in time and space value for this object. Populated by the system.'),
-    resourceVersion: z
-      .string()
-      .optional()
-      .describe('An opaque value that represents the internal version of this object, used for optimistic concurrency.'),
+    resourceVersion: z.string().optional().describe('An opaque value that represents the internal version of this object, used for optimistic concurrency.'),
     generation: z.number().int().optional().describe('A sequence number representing a specific generation of the desired state.'),
     creationTimestamp: TimeSchema.optional().describe('The time this object was created. Populated by the system.'),
     deletionTimestamp: TimeSchema.optional().describe('The time after which this resource will be deleted. Set by the server.'),
@@ -96,11 +90,7 @@ export const ObjectMetaSchema = z
       .optional()
       .meta(mergeByKey('uid'))
       .describe('List of objects depended by this object. Garbage collection removes this object once all owners are gone.'),
-    finalizers: z
-      .array(z.string())
-      .optional()
-      .meta(mergeScalars)
-      .describe('Must be empty before the object is deleted from the registry.'),
+    finalizers: z.array(z.string()).optional().meta(mergeScalars).describe('Must be empty before the object is deleted from the registry.'),
     managedFields: z
       .array(ManagedFieldsEntrySchema)
       .optional()
@@ -118,7 +108,7 @@ export type OwnerReference = z.infer<typeof OwnerReferenceSchema>;
 export const LabelSelectorRequirementSchema = z
   .object({
     key: z.string().describe('key is the label key that the selector applies to.'),
-    operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']).describe('operator represents a key\'s relationship to a set of values.'),
+    operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']).describe("operator represents a key's relationship to a set of values."),
     values: z.array(z.string()).optional().describe('values is an array of string values.'),
   })
   .meta({ id: `${K8S_META}.LabelSelectorRequirement` });
@@ -153,13 +143,17 @@ export const ConditionSchema = z
   .meta({ id: `${K8S_META}.Condition` });
 
 /** typeMetaFields are the apiVersion/kind pair every object carries; each kind's schema
- * spreads them into its own object. */
-export function typeMetaFields<const V extends string, const K extends string>(apiVersion: V, kind: K) {
+ * spreads them into its own object. The arguments only pin the literal types V and K. */
+export function typeMetaFields<const V extends string, const K extends string>(_apiVersion: V, _kind: K) {
   return {
     // Plain strings in the schema (as Kubernetes publishes them); the API server checks them
     // against the served kind before validating, so a wrong one is a 400 naming both.
-    apiVersion: z.string().optional().describe('APIVersion defines the versioned schema of this representation of an object.') as unknown as z.ZodOptional<z.ZodLiteral<V>>,
-    kind: z.string().optional().describe('Kind is a string value representing the REST resource this object represents.') as unknown as z.ZodOptional<z.ZodLiteral<K>>,
+    apiVersion: z.string().optional().describe('APIVersion defines the versioned schema of this representation of an object.') as unknown as z.ZodOptional<
+      z.ZodLiteral<V>
+    >,
+    kind: z.string().optional().describe('Kind is a string value representing the REST resource this object represents.') as unknown as z.ZodOptional<
+      z.ZodLiteral<K>
+    >,
     // Optional on input, always present on output: code inside the boundary can rely on it.
     metadata: ObjectMetaSchema.default(() => ({})).describe("Standard object's metadata."),
   };

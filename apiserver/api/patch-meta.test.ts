@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { builtinDefinitions } from './builtin.js';
-import { schemaDocumentOf, type SchemaDocument, type SchemaNode } from './schema-node.js';
+import { type SchemaDocument, type SchemaNode, schemaDocumentOf } from './schema-node.js';
 
 const GOLDEN = new URL('./testdata/k8s-patch-strategies.txt', import.meta.url);
 const REF_PREFIX = '#/definitions/';
@@ -67,11 +67,13 @@ function kubesimDeclarations(kinds: ReadonlySet<string>): Map<string, string> {
 }
 
 function kubernetesDeclarations(): Map<string, string> {
-  const lines = readFileSync(GOLDEN, 'utf8').split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+  const lines = readFileSync(GOLDEN, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'));
   return new Map(lines.map((line) => line.split(': ') as [string, string]));
 }
 
-describe('patch metadata against Kubernetes\' struct tags', () => {
+describe("patch metadata against Kubernetes' struct tags", () => {
   it('declares what Kubernetes declares, field by field, and nothing else', () => {
     const theirs = kubernetesDeclarations();
     const kinds = new Set([...theirs.keys()].map((path) => path.split('.').slice(0, 2).join('.')));
@@ -82,6 +84,8 @@ describe('patch metadata against Kubernetes\' struct tags', () => {
     expect(differences).toEqual([]);
     expect(theirs.size).toBeGreaterThan(200);
     // Every writable built-in kind is compared (the metrics.k8s.io kinds are read-only).
-    expect([...kinds].sort()).toEqual(expect.arrayContaining(['Deployment.v1', 'HorizontalPodAutoscaler.v1', 'HorizontalPodAutoscaler.v2', 'Pod.v1', 'Service.v1']));
+    expect([...kinds].sort()).toEqual(
+      expect.arrayContaining(['Deployment.v1', 'HorizontalPodAutoscaler.v1', 'HorizontalPodAutoscaler.v2', 'Pod.v1', 'Service.v1']),
+    );
   });
 });

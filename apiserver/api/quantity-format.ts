@@ -22,7 +22,16 @@ export interface QuantityParts {
 }
 
 const DECIMAL_SUFFIX_BY_EXPONENT: ReadonlyMap<number, string> = new Map([
-  [-9, 'n'], [-6, 'u'], [-3, 'm'], [0, ''], [3, 'k'], [6, 'M'], [9, 'G'], [12, 'T'], [15, 'P'], [18, 'E'],
+  [-9, 'n'],
+  [-6, 'u'],
+  [-3, 'm'],
+  [0, ''],
+  [3, 'k'],
+  [6, 'M'],
+  [9, 'G'],
+  [12, 'T'],
+  [15, 'P'],
+  [18, 'E'],
 ]);
 const BINARY_SUFFIX_BY_POWER = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'] as const;
 const LARGEST_DECIMAL_EXPONENT = 18;

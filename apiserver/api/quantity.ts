@@ -15,9 +15,9 @@
  *
  * Imports nothing outside apiserver/api/ (the server, controllers and scheduler all use it).
  */
-import { canonicalQuantityString, divideAwayFromZero, QuantityFormats, roundUpToNano, type QuantityFormat, type QuantityParts } from './quantity-format.js';
+import { canonicalQuantityString, divideAwayFromZero, type QuantityFormat, QuantityFormats, type QuantityParts, roundUpToNano } from './quantity-format.js';
 
-export { QuantityFormats, type QuantityFormat, type QuantityParts };
+export { type QuantityFormat, QuantityFormats, type QuantityParts };
 
 /** QuantityParseError is thrown for text that is not a Kubernetes quantity; its message is one of
  * Kubernetes' (ErrFormatWrong or ErrSuffix), suitable for a 400/422 response. */
@@ -28,8 +28,7 @@ export class QuantityParseError extends Error {
   }
 }
 
-const FORMAT_WRONG =
-  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+const FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const SUFFIX_WRONG = "unable to parse quantity's suffix";
 /** Largest |n| accepted in an `e<n>` suffix, and so the largest exponent any Quantity holds. */
 const MAX_EXPONENT = 1000;
@@ -159,10 +158,24 @@ function scanQuantity(text: string): ScannedQuantity {
 }
 
 const DECIMAL_SUFFIXES: ReadonlyMap<string, number> = new Map([
-  ['n', -9], ['u', -6], ['m', -3], ['', 0], ['k', 3], ['M', 6], ['G', 9], ['T', 12], ['P', 15], ['E', 18],
+  ['n', -9],
+  ['u', -6],
+  ['m', -3],
+  ['', 0],
+  ['k', 3],
+  ['M', 6],
+  ['G', 9],
+  ['T', 12],
+  ['P', 15],
+  ['E', 18],
 ]);
 const BINARY_SUFFIXES: ReadonlyMap<string, number> = new Map([
-  ['Ki', 10], ['Mi', 20], ['Gi', 30], ['Ti', 40], ['Pi', 50], ['Ei', 60],
+  ['Ki', 10],
+  ['Mi', 20],
+  ['Gi', 30],
+  ['Ti', 40],
+  ['Pi', 50],
+  ['Ei', 60],
 ]);
 const EXPONENT_SUFFIX = /^[eE][+-]?[0-9]+$/;
 

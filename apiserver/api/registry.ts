@@ -3,7 +3,7 @@
  * at request time, so kinds can be added and removed while the server runs (CRDs) and
  * everything follows without a restart.
  */
-import { apiVersionOf, type ResourceDefinition } from './resource-definition.js';
+import { type AnyResourceDefinition, apiVersionOf, type ResourceDefinition } from './resource-definition.js';
 
 export interface GroupVersions {
   /** '' for the core group. */
@@ -17,7 +17,7 @@ export class Registry {
   private readonly listeners = new Set<() => void>();
   private changeCount = 0;
 
-  constructor(definitions: readonly ResourceDefinition<any>[] = []) {
+  constructor(definitions: readonly AnyResourceDefinition[] = []) {
     for (const def of definitions) this.insert(def);
   }
 
@@ -27,7 +27,7 @@ export class Registry {
   }
 
   /** add serves a kind (replacing one with the same group/version/plural) and notifies listeners. */
-  add(def: ResourceDefinition<any>): void {
+  add(def: AnyResourceDefinition): void {
     this.insert(def);
     this.changed();
   }
@@ -79,7 +79,7 @@ export class Registry {
     return () => this.listeners.delete(listener);
   }
 
-  private insert(def: ResourceDefinition<any>): void {
+  private insert(def: AnyResourceDefinition): void {
     const index = this.definitions.findIndex((d) => d.group === def.group && d.version === def.version && d.plural === def.plural);
     if (index >= 0) this.definitions[index] = def;
     else this.definitions.push(def);

@@ -54,13 +54,22 @@ export interface PrintColumn {
   format?: string;
   description: string;
   priority: 0 | 1;
+  // biome-ignore lint/suspicious/noExplicitAny: each kind's columns take that kind's object ((d: Deployment) => …); KubeObject here would reject them
   cell: (object: any, context: PrintContext) => string | number | boolean | null;
 }
 
 /** FieldError is one validation problem, worded as Kubernetes' field.Error:
  * `field` is a dotted path (spec.template.spec.containers[0].name). */
 export interface FieldError {
-  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTooMany' | 'FieldValueTypeInvalid';
+  type:
+    | 'FieldValueRequired'
+    | 'FieldValueInvalid'
+    | 'FieldValueNotSupported'
+    | 'FieldValueDuplicate'
+    | 'FieldValueForbidden'
+    | 'FieldValueTooLong'
+    | 'FieldValueTooMany'
+    | 'FieldValueTypeInvalid';
   field: string;
   /** The offending value, quoted in the message as Kubernetes does (omitted for Required;
    * leaving the key out omits it from any error, as field.OmitValue does). */
@@ -205,6 +214,12 @@ export interface KindStrategy {
   /** DELETE answers with the deleted object instead of a Status (Pods, Namespaces). */
   returnDeletedObject?: boolean;
 }
+
+/** AnyResourceDefinition is a definition of some kind, for collections that hold many kinds
+ * (a group's list, the registry). Its callbacks take the kind's own T, so a
+ * ResourceDefinition<Pod> is not a ResourceDefinition<KubeObject>; `any` lets each keep its T. */
+// biome-ignore lint/suspicious/noExplicitAny: the existential "some T" of a heterogeneous collection, as explained above
+export type AnyResourceDefinition = ResourceDefinition<any>;
 
 /** ResourceSource says where a kind's objects come from (see ResourceDefinition.source). */
 export type ResourceSource = 'store' | 'virtual';

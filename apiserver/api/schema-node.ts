@@ -125,6 +125,6 @@ export function schemaDocumentOf(schema: z.ZodType): SchemaDocument {
 /** schemaDocumentFor is the JSON-schema document of a served kind: its `openApiSchema`
  * (custom resources, from their CRD) or the document derived from its zod schema. Every
  * walker (patches, apply, unknown fields, OpenAPI) reads a kind's shape through this. */
-export function schemaDocumentFor(def: { schema: z.ZodType<any>; openApiSchema?: SchemaDocument }): SchemaDocument {
+export function schemaDocumentFor(def: { schema: z.ZodType<unknown>; openApiSchema?: SchemaDocument }): SchemaDocument {
   return def.openApiSchema ?? schemaDocumentOf(def.schema);
 }

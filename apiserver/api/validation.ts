@@ -2,8 +2,9 @@
  * Name and value validators worded as k8s.io/apimachinery/pkg/util/validation, so that 422
  * messages read exactly as a real cluster's. Each returns the list of problems (empty = valid).
  */
-import type { LabelSelector } from './meta.js';
+
 import { validateLabelKey, validateLabelValue } from './label-validation.js';
+import type { LabelSelector } from './meta.js';
 import type { FieldError, NameRule } from './resource-definition.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -54,7 +55,6 @@ export const isQualifiedName = validateLabelKey;
 
 /** isValidLabelValue checks a label value: empty, or ≤ 63 characters as a qualified name part. */
 export const isValidLabelValue = validateLabelValue;
-
 
 const NAME_RULES: Record<NameRule, (value: string) => string[]> = {
   'dns1123-subdomain': isDns1123Subdomain,
@@ -120,7 +120,7 @@ export function isValidPortName(name: string): string[] {
   const errors: string[] = [];
   if (name.length > 15) errors.push(maxLength(15));
   if (!IANA_SVC_NAME.test(name)) {
-    errors.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+    errors.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
   }
   if (name.includes('--')) errors.push('must not contain consecutive hyphens');
   if (name.startsWith('-') || name.endsWith('-')) errors.push('must not begin or end with a hyphen');

@@ -8,7 +8,10 @@ const cells = (columns: Parameters<typeof printColumnsFor>[0]) => printColumnsFo
 describe('printColumnsFor', () => {
   it('is Name and Age when the version has no columns', () => {
     const columns = printColumnsFor(undefined);
-    expect(columns.map((c) => [c.name, c.type])).toEqual([['Name', 'string'], ['Age', 'date']]);
+    expect(columns.map((c) => [c.name, c.type])).toEqual([
+      ['Name', 'string'],
+      ['Age', 'date'],
+    ]);
     expect(columns.map((c) => c.cell(object, { nowMs }))).toEqual(['c', '60s']);
   });
 

@@ -13,7 +13,7 @@ import { ALL_VERBS, type FieldError, type KubeObject, type ResourceDefinition, t
 import { validateCelRules } from './cel/index.js';
 import { printColumnsFor } from './crd-columns.js';
 import { compileJsonPath } from './json-path.js';
-import { applyDefaults, pruneUnknownFields, toSchemaDocument, validateStatusValue, validateValue, type JSONSchemaProps } from './schema/index.js';
+import { applyDefaults, type JSONSchemaProps, pruneUnknownFields, toSchemaDocument, validateStatusValue, validateValue } from './schema/index.js';
 import { compareVersionPriority } from './version-priority.js';
 
 /** servedNames are the names a CRD is served under: its accepted names (status), which the
@@ -96,7 +96,9 @@ function definitionFor(crd: CustomResourceDefinition, version: CustomResourceDef
     printColumns: printColumnsFor(version.additionalPrinterColumns),
     fieldSelectors: fieldSelectorsOf(version),
     ...(options.terminating ? { verbs: ALL_VERBS.filter((verb) => verb !== 'create') } : {}),
-    storage: storage ? { resource: customResourceStorage(crd), fromStorage } : { resource: customResourceStorage(crd), toStorage: (object) => object, fromStorage },
+    storage: storage
+      ? { resource: customResourceStorage(crd), fromStorage }
+      : { resource: customResourceStorage(crd), toStorage: (object) => object, fromStorage },
   };
 }
 
@@ -117,7 +119,13 @@ const BLOCKING: ReadonlySet<FieldError['type']> = new Set(['FieldValueNotSupport
 /** validateCustomResource is the custom resource strategy's validation: the schema (only
  * `status` for a /status write), the scale paths' replica counts, then the CEL rules —
  * skipped, as kube-apiserver skips them, when the object has wrong types or unsupported values. */
-function validateCustomResource(schema: JSONSchemaProps, scale: ScaleSubresource | undefined, object: KubeObject, old: KubeObject | undefined, hasStatus: boolean): FieldError[] {
+function validateCustomResource(
+  schema: JSONSchemaProps,
+  scale: ScaleSubresource | undefined,
+  object: KubeObject,
+  old: KubeObject | undefined,
+  hasStatus: boolean,
+): FieldError[] {
   const schemaErrors = hasStatus && isStatusWrite(object, old) ? validateStatusValue(schema, object) : validateValue(schema, object);
   const errors = [...schemaErrors, ...validateScale(scale, object)];
   if (errors.some((e) => BLOCKING.has(e.type))) {
@@ -154,7 +162,12 @@ function validateScale(scale: ScaleSubresource | undefined, object: KubeObject):
     const field = `.${path}`;
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isInteger(value)) {
-      errors.push({ type: 'FieldValueInvalid', field, value, detail: `.${path} accessor error: ${JSON.stringify(value)} is of the type ${typeName(value)}, expected int64` });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field,
+        value,
+        detail: `.${path} accessor error: ${JSON.stringify(value)} is of the type ${typeName(value)}, expected int64`,
+      });
     } else if (value < 0) {
       errors.push({ type: 'FieldValueInvalid', field, value, detail: 'should be a non-negative integer' });
     } else if (value > MAX_INT32) {

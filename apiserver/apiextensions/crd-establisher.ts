@@ -11,14 +11,14 @@
 import type { StoreWatch } from '../../store/index.js';
 import { CRD_STORAGE_RESOURCE, type CustomResourceDefinition } from '../api/apiextensions/index.js';
 import { deepEqual } from '../api/deep-equal.js';
-import { type RegistryContext } from '../registry/context.js';
+import { rfc3339 } from '../api/machinery/time.js';
+import type { RegistryContext } from '../registry/context.js';
 import { findCondition, isConditionTrue, isEquivalent, setCondition } from './crd-conditions.js';
 import { storageVersionDefinition } from './crd-definitions.js';
 import { finalizeCrd } from './crd-finalizer.js';
 import { decideNames, namesSettled, takenNames } from './crd-names.js';
 import { ServedCrds } from './crd-serving.js';
 import { listCrds, readCrd, updateCrd } from './crd-writes.js';
-import { rfc3339 } from '../api/machinery/time.js';
 
 /** Where the controllers report problems (fastify's logger fits). */
 export interface CrdControllerLogger {

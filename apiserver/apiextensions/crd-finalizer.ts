@@ -5,15 +5,16 @@
  * (their own finalizers are honoured, so it may have to wait), then drops the finalizer,
  * which removes the CRD.
  */
-import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, type CustomResourceDefinition } from '../api/apiextensions/index.js';
+
 import { isNotFound } from '../api/api-error.js';
+import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, type CustomResourceDefinition } from '../api/apiextensions/index.js';
+import { rfc3339 } from '../api/machinery/time.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
-import { type RegistryContext } from '../registry/context.js';
+import type { RegistryContext } from '../registry/context.js';
 import { deleteObject } from '../registry/delete.js';
-import { isConditionTrue, setCondition, type CrdCondition } from './crd-conditions.js';
+import { type CrdCondition, isConditionTrue, setCondition } from './crd-conditions.js';
 import { customResourceStorage } from './crd-definitions.js';
 import { updateCrd } from './crd-writes.js';
-import { rfc3339 } from '../api/machinery/time.js';
 
 /** 'done': nothing left to do for this CRD; 'waiting': instances remain, try again later. */
 export type FinalizeOutcome = 'done' | 'waiting';
@@ -24,7 +25,12 @@ export function finalizeCrd(ctx: RegistryContext, crd: CustomResourceDefinition,
   const name = crd.metadata.name ?? '';
   if (!crd.metadata.deletionTimestamp || !(crd.metadata.finalizers ?? []).includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) return 'done';
   const now = () => rfc3339(ctx.now());
-  const inProgress: CrdCondition = { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' };
+  const inProgress: CrdCondition = {
+    type: 'Terminating',
+    status: 'True',
+    reason: 'InstanceDeletionInProgress',
+    message: 'CustomResource deletion is in progress',
+  };
   if (!updateCrd(ctx, name, 'status', (c) => setCondition(c, inProgress, now()))) return 'done';
   let outcome: CrdCondition;
   if (isConditionTrue(crd, 'Established') && def) {

@@ -7,7 +7,12 @@ import { decideNames, namesSettled, takenNames } from './crd-names.js';
 function crd(plural: string, kind: string, accepted?: CustomResourceDefinition['spec']['names']): CustomResourceDefinition {
   return {
     metadata: { name: `${plural}.example.com` },
-    spec: { group: 'example.com', scope: 'Namespaced', versions: [], names: { plural, singular: plural.slice(0, -1), kind, listKind: `${kind}List`, shortNames: ['w'] } },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      versions: [],
+      names: { plural, singular: plural.slice(0, -1), kind, listKind: `${kind}List`, shortNames: ['w'] },
+    },
     status: accepted ? { acceptedNames: accepted } : { acceptedNames: { plural: '', kind: '' } },
   };
 }

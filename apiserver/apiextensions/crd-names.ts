@@ -7,7 +7,7 @@
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from '../api/apiextensions/index.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { ResourceDefinition } from '../api/resource-definition.js';
-import { findCondition, type CrdCondition } from './crd-conditions.js';
+import { type CrdCondition, findCondition } from './crd-conditions.js';
 
 export type AcceptedNames = Partial<CustomResourceDefinitionNames>;
 
@@ -49,7 +49,8 @@ export function namesSettled(crd: CustomResourceDefinition): boolean {
 
 function normalize(names: AcceptedNames): AcceptedNames {
   const out: AcceptedNames = {};
-  for (const [key, value] of Object.entries(names)) if (value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0)) (out as Record<string, unknown>)[key] = value;
+  for (const [key, value] of Object.entries(names))
+    if (value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0)) (out as Record<string, unknown>)[key] = value;
   return out;
 }
 
@@ -69,7 +70,10 @@ export function decideNames(crd: CustomResourceDefinition, taken: TakenNames): N
   claim('plural', taken.resources, 'PluralConflict');
   claim('singular', taken.resources, 'SingularConflict');
   if (!deepEqual(requested.shortNames ?? [], accepted.shortNames ?? [])) {
-    const problems = (requested.shortNames ?? []).filter((s) => !(accepted.shortNames ?? []).includes(s)).map((s) => inUse(s, undefined, taken.resources)).filter((p): p is string => !!p);
+    const problems = (requested.shortNames ?? [])
+      .filter((s) => !(accepted.shortNames ?? []).includes(s))
+      .map((s) => inUse(s, undefined, taken.resources))
+      .filter((p): p is string => !!p);
     if (problems.length > 0) conflict = { reason: 'ShortNamesConflict', message: problems.length === 1 ? problems[0]! : `[${problems.join(', ')}]` };
     else setOrDelete(next, 'shortNames', requested.shortNames);
   }

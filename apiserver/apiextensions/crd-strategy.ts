@@ -6,14 +6,14 @@
  * resources before the CRD goes.
  */
 import { badRequest, invalid } from '../api/api-error.js';
-import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, customResourceDefinitionDefinition, type CustomResourceDefinition } from '../api/apiextensions/index.js';
+import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, type CustomResourceDefinition, customResourceDefinitionDefinition } from '../api/apiextensions/index.js';
+import { rfc3339 } from '../api/machinery/time.js';
 import type { KindStrategy, KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { validateMetadata } from '../registry/metadata.js';
 import { formatPath } from '../registry/object-codec.js';
 import { setCondition } from './crd-conditions.js';
 import { validateCrd } from './crd-validation.js';
 import { JSONSchemaPropsSchema } from './schema/index.js';
-import { rfc3339 } from '../api/machinery/time.js';
 
 const asCrd = (object: KubeObject) => object as unknown as CustomResourceDefinition;
 
@@ -39,7 +39,9 @@ function decodeSchemas(crd: CustomResourceDefinition): void {
     }
     const issue = parsed.error.issues[0];
     const path = formatPath([`spec.versions[${i}].schema.openAPIV3Schema`, ...(issue?.path ?? [])]);
-    throw badRequest(`CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: ${path}: ${issue?.message ?? 'invalid schema'}`);
+    throw badRequest(
+      `CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: ${path}: ${issue?.message ?? 'invalid schema'}`,
+    );
   });
 }
 

@@ -5,13 +5,18 @@
  * version are reported at the top level (`spec.validation.openAPIV3Schema`,
  * `spec.subresources`, `spec.additionalPrinterColumns`), as v1 → internal conversion moves them.
  */
-import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames, CustomResourceDefinitionVersion } from '../api/apiextensions/index.js';
+import type {
+  CustomResourceColumnDefinition,
+  CustomResourceDefinition,
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionVersion,
+} from '../api/apiextensions/index.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { FieldError } from '../api/resource-definition.js';
 import { forbidden, invalid, isDns1035Label, isDns1123Subdomain, notSupported, required } from '../api/validation.js';
 import { compileRules } from './cel/index.js';
 import { isConditionTrue } from './crd-conditions.js';
-import { validateSchemaDefinition, type JSONSchemaProps } from './schema/index.js';
+import { type JSONSchemaProps, validateSchemaDefinition } from './schema/index.js';
 
 const SCOPES = ['Cluster', 'Namespaced'];
 const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
@@ -30,7 +35,9 @@ export function validateCrd(crd: CustomResourceDefinition, old?: CustomResourceD
   errors.push(...validateStoredVersions(crd.status?.storedVersions ?? [], crd.spec.versions));
   errors.push(...validateApiApproval(crd, old));
   if (crd.spec.preserveUnknownFields && !old?.spec.preserveUnknownFields) {
-    errors.push(invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
+    errors.push(
+      invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'),
+    );
   }
   return errors;
 }
@@ -98,8 +105,10 @@ function validateVersion(version: CustomResourceDefinitionVersion, path: string,
   if (nameProblems.length > 0) errors.push(invalid(`${path}.name`, version.name, nameProblems.join(',')));
   if (version.deprecationWarning !== undefined) {
     if (!version.deprecated) errors.push(invalid(`${path}.deprecationWarning`, version.deprecationWarning, 'can only be set for deprecated versions'));
-    else if (version.deprecationWarning.length > 256) errors.push(invalid(`${path}.deprecationWarning`, version.deprecationWarning, 'must be <= 256 characters long'));
-    else if (version.deprecationWarning.length === 0) errors.push(invalid(`${path}.deprecationWarning`, version.deprecationWarning, 'must not be an empty string'));
+    else if (version.deprecationWarning.length > 256)
+      errors.push(invalid(`${path}.deprecationWarning`, version.deprecationWarning, 'must be <= 256 characters long'));
+    else if (version.deprecationWarning.length === 0)
+      errors.push(invalid(`${path}.deprecationWarning`, version.deprecationWarning, 'must not be an empty string'));
   }
   const schema = version.schema?.openAPIV3Schema;
   if (!shared.schema && schema) errors.push(...validateSchema(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`, !!version.subresources?.status));
@@ -112,7 +121,8 @@ function validateVersionSet(versions: readonly CustomResourceDefinitionVersion[]
   const errors: FieldError[] = [];
   const names = versions.map((v) => v.name);
   if (new Set(names).size !== names.length) errors.push(invalid('spec.versions', versions, 'must contain unique version names'));
-  if (versions.filter((v) => v.storage).length !== 1) errors.push(invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
+  if (versions.filter((v) => v.storage).length !== 1)
+    errors.push(invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
   return errors;
 }
 
@@ -145,10 +155,27 @@ export function validateNames(names: Partial<CustomResourceDefinitionNames>, pat
 /** ROOT_FIELDS_WITH_STATUS are the only schema fields allowed at the root when the status
  * subresource is enabled (JSON name → the Go field name kube-apiserver's message lists). */
 const ROOT_FIELDS_WITH_STATUS: Record<string, string> = {
-  description: 'Description', type: 'Type', format: 'Format', title: 'Title', maximum: 'Maximum', exclusiveMaximum: 'ExclusiveMaximum',
-  minimum: 'Minimum', exclusiveMinimum: 'ExclusiveMinimum', maxLength: 'MaxLength', minLength: 'MinLength', pattern: 'Pattern',
-  maxItems: 'MaxItems', minItems: 'MinItems', uniqueItems: 'UniqueItems', multipleOf: 'MultipleOf', required: 'Required', items: 'Items',
-  properties: 'Properties', externalDocs: 'ExternalDocs', example: 'Example', 'x-kubernetes-preserve-unknown-fields': 'XPreserveUnknownFields',
+  description: 'Description',
+  type: 'Type',
+  format: 'Format',
+  title: 'Title',
+  maximum: 'Maximum',
+  exclusiveMaximum: 'ExclusiveMaximum',
+  minimum: 'Minimum',
+  exclusiveMinimum: 'ExclusiveMinimum',
+  maxLength: 'MaxLength',
+  minLength: 'MinLength',
+  pattern: 'Pattern',
+  maxItems: 'MaxItems',
+  minItems: 'MinItems',
+  uniqueItems: 'UniqueItems',
+  multipleOf: 'MultipleOf',
+  required: 'Required',
+  items: 'Items',
+  properties: 'Properties',
+  externalDocs: 'ExternalDocs',
+  example: 'Example',
+  'x-kubernetes-preserve-unknown-fields': 'XPreserveUnknownFields',
   'x-kubernetes-validations': 'XValidations',
 };
 
@@ -166,7 +193,8 @@ function validateRootWithStatus(schema: JSONSchemaProps, path: string): FieldErr
   for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
     if (isZero(value)) continue;
     if (key === 'type') {
-      if (value !== 'object') return [invalid(`${path}.type`, value, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled')];
+      if (value !== 'object')
+        return [invalid(`${path}.type`, value, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled')];
       continue;
     }
     if (!(key in ROOT_FIELDS_WITH_STATUS)) {
@@ -216,7 +244,8 @@ function validateColumns(columns: readonly CustomResourceColumnDefinition[] | un
     if (!column.name) errors.push(required(`${at}.name`));
     if (!column.type) errors.push({ ...required(`${at}.type`), detail: `must be one of ${COLUMN_TYPES.join(',')}` });
     else if (!COLUMN_TYPES.includes(column.type)) errors.push(invalid(`${at}.type`, column.type, `must be one of ${COLUMN_TYPES.join(',')}`));
-    if (column.format && !COLUMN_FORMATS.includes(column.format)) errors.push(invalid(`${at}.format`, column.format, `must be one of ${COLUMN_FORMATS.join(',')}`));
+    if (column.format && !COLUMN_FORMATS.includes(column.format))
+      errors.push(invalid(`${at}.format`, column.format, `must be one of ${COLUMN_FORMATS.join(',')}`));
     if (!column.jsonPath) errors.push(required(`${at}.JSONPath`));
     else errors.push(...simpleJsonPathErrors(column.jsonPath, `${at}.JSONPath`));
     return errors;
@@ -231,7 +260,8 @@ function validateConversion(crd: CustomResourceDefinition): FieldError[] {
   if (!conversion.strategy) errors.push(required('spec.conversion.strategy'));
   else if (!strategies.includes(conversion.strategy)) errors.push(notSupported('spec.conversion.strategy', conversion.strategy, strategies));
   if (conversion.strategy === 'Webhook') {
-    if (!conversion.webhook?.clientConfig) errors.push({ ...required('spec.conversion.webhookClientConfig'), detail: 'required when strategy is set to Webhook' });
+    if (!conversion.webhook?.clientConfig)
+      errors.push({ ...required('spec.conversion.webhookClientConfig'), detail: 'required when strategy is set to Webhook' });
     if ((conversion.webhook?.conversionReviewVersions ?? []).length === 0) errors.push(required('spec.conversion.conversionReviewVersions'));
   } else if (conversion.webhook?.clientConfig) {
     errors.push(forbidden('spec.conversion.webhookClientConfig', 'should not be set when strategy is not set to Webhook'));
@@ -289,9 +319,21 @@ function validateApiApproval(crd: CustomResourceDefinition, old: CustomResourceD
   const state = approvalState(crd.metadata.annotations);
   if (old && approvalState(old.metadata.annotations) === state) return [];
   const field = `metadata.annotations[${API_APPROVAL}]`;
-  if (state === 'missing') return [{ ...required(field), detail: `protected groups must have approval annotation "${API_APPROVAL}", see https://github.com/kubernetes/enhancements/pull/1111` }];
+  if (state === 'missing')
+    return [
+      {
+        ...required(field),
+        detail: `protected groups must have approval annotation "${API_APPROVAL}", see https://github.com/kubernetes/enhancements/pull/1111`,
+      },
+    ];
   if (state === 'invalid') {
-    return [invalid(field, crd.metadata.annotations?.[API_APPROVAL], `protected groups must have approval annotation "${API_APPROVAL}" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`)];
+    return [
+      invalid(
+        field,
+        crd.metadata.annotations?.[API_APPROVAL],
+        `protected groups must have approval annotation "${API_APPROVAL}" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`,
+      ),
+    ];
   }
   return [];
 }

@@ -4,11 +4,11 @@
  * the way apiextensions-apiserver's controllers use its own client.
  */
 import { isNotFound } from '../../store/index.js';
-import { customResourceDefinitionDefinition, CRD_STORAGE_RESOURCE, type CustomResourceDefinition } from '../api/apiextensions/index.js';
+import { CRD_STORAGE_RESOURCE, type CustomResourceDefinition, customResourceDefinitionDefinition } from '../api/apiextensions/index.js';
 import type { ResourceDefinition } from '../api/resource-definition.js';
 import { createUpdateTracker } from '../fieldmanager/index.js';
 import { asKube, type RegistryContext } from '../registry/context.js';
-import { updateObject, type UpdateScope } from '../registry/update.js';
+import { type UpdateScope, updateObject } from '../registry/update.js';
 
 /** CONTROLLER_MANAGER is the field manager of the controllers' writes, as in kube-apiserver. */
 const CONTROLLER_MANAGER = 'kube-apiserver';
@@ -37,16 +37,25 @@ export function listCrds(ctx: RegistryContext): { crds: CustomResourceDefinition
 /** updateCrd applies `mutate` to the current CRD and writes it with `scope` ('status', or
  * 'server' to change metadata.finalizers too). Returns the CRD as stored (unchanged when the
  * mutation was a no-op), or undefined when it is gone (removed by this very write, too). */
-export function updateCrd(ctx: RegistryContext, name: string, scope: Extract<UpdateScope, 'status' | 'server'>, mutate: (crd: CustomResourceDefinition) => void): CustomResourceDefinition | undefined {
+export function updateCrd(
+  ctx: RegistryContext,
+  name: string,
+  scope: Extract<UpdateScope, 'status' | 'server'>,
+  mutate: (crd: CustomResourceDefinition) => void,
+): CustomResourceDefinition | undefined {
   const def = crdDefinition(ctx);
-  const updated = updateObject(ctx, { def, namespace: '', name }, {
-    scope,
-    dryRun: false,
-    fieldTracker: createUpdateTracker({ def, manager: CONTROLLER_MANAGER, subresource: 'status', now: ctx.now }),
-    computeNext: (current) => {
-      mutate(current as unknown as CustomResourceDefinition);
-      return current;
+  const updated = updateObject(
+    ctx,
+    { def, namespace: '', name },
+    {
+      scope,
+      dryRun: false,
+      fieldTracker: createUpdateTracker({ def, manager: CONTROLLER_MANAGER, subresource: 'status', now: ctx.now }),
+      computeNext: (current) => {
+        mutate(current as unknown as CustomResourceDefinition);
+        return current;
+      },
     },
-  });
+  );
   return readCrd(ctx, name) === undefined ? undefined : (updated as unknown as CustomResourceDefinition);
 }

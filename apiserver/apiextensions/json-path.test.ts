@@ -3,8 +3,19 @@ import { compileJsonPath } from './json-path.js';
 
 const object = {
   metadata: { name: 'x', labels: { 'app.kubernetes.io/name': 'cron' } },
-  spec: { replicas: 3, ports: [{ name: 'http', port: 80 }, { name: 'metrics', port: 9090 }] },
-  status: { conditions: [{ type: 'Synced', status: 'False' }, { type: 'Ready', status: 'True' }] },
+  spec: {
+    replicas: 3,
+    ports: [
+      { name: 'http', port: 80 },
+      { name: 'metrics', port: 9090 },
+    ],
+  },
+  status: {
+    conditions: [
+      { type: 'Synced', status: 'False' },
+      { type: 'Ready', status: 'True' },
+    ],
+  },
 };
 const select = (path: string) => compileJsonPath(path)?.(object);
 

@@ -3,8 +3,9 @@
  * request (faultRequestOf) and apply what the injector decides (injectFaults) before the
  * handler runs. Only resource requests pass here; discovery and kubesim's own routes never do.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { IncomingHttpHeaders } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../../store/index.js';
 import { ApiError, conflict, internalError } from '../api/api-error.js';
 import { managerName } from '../handlers/field-managers.js';

@@ -9,13 +9,13 @@
  * Imports: apiserver/api, apiserver/handlers, apiserver/registry, apiserver/api/machinery/random,
  * the store's types. Imported by: apiserver/routes, apiserver/server.ts, the CLI.
  */
-export { FaultInjector, effectsFor, type FaultInjectorOptions, type FaultLogger, type Firing } from './injector.js';
-export { matchesRequest, matchesPattern } from './matcher.js';
+export { effectsFor, FaultInjector, type FaultInjectorOptions, type FaultLogger, type Firing } from './injector.js';
+export { matchesPattern, matchesRequest } from './matcher.js';
 export {
   FAULT_ERROR_CODES,
   FAULTS_API_VERSION,
+  type FaultRuleInput,
   FaultRuleSpecSchema,
   parseFaultRule,
-  type FaultRuleInput,
 } from './rule-schema.js';
 export type { Fault, FaultErrorCode, FaultMatch, FaultRequest, FaultRule, FaultRuleSpec, FaultRuleStatus, InjectedEffect, InjectedFault } from './types.js';

@@ -4,7 +4,17 @@ import { createRandom } from '../api/machinery/random.js';
 import { FaultInjector } from './injector.js';
 import type { FaultRequest } from './types.js';
 
-const get: FaultRequest = { method: 'GET', url: '/api/v1/namespaces/default/pods/a', user: 'kubesim', fieldManager: '', verb: 'get', resource: 'pods', group: '', namespace: 'default', name: 'a' };
+const get: FaultRequest = {
+  method: 'GET',
+  url: '/api/v1/namespaces/default/pods/a',
+  user: 'kubesim',
+  fieldManager: '',
+  verb: 'get',
+  resource: 'pods',
+  group: '',
+  namespace: 'default',
+  name: 'a',
+};
 const watch: FaultRequest = { ...get, url: '/api/v1/namespaces/default/pods?watch=1', verb: 'watch', name: undefined };
 
 function injectorAt(start = Date.parse('2030-01-01T00:00:00Z')) {
@@ -22,7 +32,7 @@ describe('FaultInjector', () => {
     expect(injector.get(rule.id)?.status).toEqual({ fired: 2, active: false });
   });
 
-  it('draws a seeded rule\'s probability from createRandom(seed)', () => {
+  it("draws a seeded rule's probability from createRandom(seed)", () => {
     const { injector } = injectorAt();
     injector.add({ id: 'coin', error: 503, probability: 0.5, seed: 7 });
     const fired = Array.from({ length: 32 }, () => injector.fire(get).length === 1);
@@ -55,7 +65,10 @@ describe('FaultInjector', () => {
     const { injector } = injectorAt();
     injector.add({ error: 429, count: 1 });
     injector.add({ error: { code: 429, retryAfterSeconds: 5 }, count: 1 });
-    expect(injector.fire(get).map((f) => f.effects)).toEqual([[{ type: 'error', code: 429, retryAfterSeconds: 1 }], [{ type: 'error', code: 429, retryAfterSeconds: 5 }]]);
+    expect(injector.fire(get).map((f) => f.effects)).toEqual([
+      [{ type: 'error', code: 429, retryAfterSeconds: 1 }],
+      [{ type: 'error', code: 429, retryAfterSeconds: 5 }],
+    ]);
   });
 
   it('ends matching open watches when a closeWatches rule is added, within its count', () => {
@@ -82,7 +95,12 @@ describe('FaultInjector', () => {
     for (const name of ['a', 'b', 'c']) injector.fire({ ...get, name, url: `/api/v1/namespaces/default/pods/${name}`, userAgent: 'kubectl/v1.32' });
     expect(logged).toHaveLength(3);
     expect(injector.injected()).toEqual([
-      { ruleId: rule.id, time: '2030-01-01T00:00:00.000Z', request: { method: 'GET', url: '/api/v1/namespaces/default/pods/b', userAgent: 'kubectl/v1.32', user: 'kubesim', verb: 'get' }, injected: [{ type: 'error', code: 409 }] },
+      {
+        ruleId: rule.id,
+        time: '2030-01-01T00:00:00.000Z',
+        request: { method: 'GET', url: '/api/v1/namespaces/default/pods/b', userAgent: 'kubectl/v1.32', user: 'kubesim', verb: 'get' },
+        injected: [{ type: 'error', code: 409 }],
+      },
       expect.objectContaining({ request: expect.objectContaining({ url: '/api/v1/namespaces/default/pods/c' }) }),
     ]);
     injector.clearInjected();

@@ -11,7 +11,7 @@
 import { alreadyExists } from '../api/api-error.js';
 import { createRandom, type Random } from '../api/machinery/random.js';
 import { matchesRequest } from './matcher.js';
-import { FAULTS_API_VERSION, parseFaultRule, type FaultRuleInput, type FaultRuleSpec } from './rule-schema.js';
+import { FAULTS_API_VERSION, type FaultRuleInput, type FaultRuleSpec, parseFaultRule } from './rule-schema.js';
 import type { Fault, FaultRequest, FaultRule, InjectedEffect, InjectedFault } from './types.js';
 
 /** FaultLogger is the slice of the fastify logger the injector writes to. */

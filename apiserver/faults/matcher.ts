@@ -3,7 +3,7 @@
  * selects every resource request.
  */
 import { compileRe2 } from '../api/machinery/re2/compile.js';
-import { isRegexPattern, type FaultMatch } from './rule-schema.js';
+import { type FaultMatch, isRegexPattern } from './rule-schema.js';
 import type { FaultRequest } from './types.js';
 
 /** matchesRequest says whether `match` selects `request`. Pure; patterns are validated by

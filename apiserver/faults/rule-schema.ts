@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { invalid } from '../api/api-error.js';
-import { ALL_VERBS, type FieldError } from '../api/resource-definition.js';
 import { compileRe2 } from '../api/machinery/re2/compile.js';
+import { ALL_VERBS, type FieldError } from '../api/resource-definition.js';
 import { toFieldError } from '../registry/object-codec.js';
 
 export const FAULTS_API_VERSION = 'kubesim.io/v1alpha1';

@@ -2,9 +2,9 @@
  * The shapes fault injection works with: a stored rule, the request facts a rule matches
  * against, and the record of one injected fault. The posted rule itself is rule-schema.ts.
  */
-import type { FaultErrorCode, FaultMatch, Fault, FAULTS_API_VERSION } from './rule-schema.js';
+import type { FAULTS_API_VERSION, Fault, FaultErrorCode, FaultMatch } from './rule-schema.js';
 
-export type { Fault, FaultMatch, FaultRuleSpec, FaultErrorCode } from './rule-schema.js';
+export type { Fault, FaultErrorCode, FaultMatch, FaultRuleSpec } from './rule-schema.js';
 
 /** FaultRule is a rule as the server keeps and lists it: the posted spec with its id,
  * ttlSeconds turned into expiresAt, and how often it has fired. */

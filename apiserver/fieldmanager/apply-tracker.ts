@@ -12,15 +12,15 @@ import { badRequest } from '../api/api-error.js';
 import { apiVersionOf, type KubeObject } from '../api/resource-definition.js';
 import { applyConflictError } from './conflict-error.js';
 import { FieldSet } from './field-set.js';
+import { type FieldTracker, isSameObject, managedFieldsOf, type TrackerOptions, tryDecode, WriteBase, withoutManagedFields } from './field-tracker.js';
 import type { FieldType } from './field-type.js';
-import { isSameObject, managedFieldsOf, tryDecode, withoutManagedFields, WriteBase, type FieldTracker, type TrackerOptions } from './field-tracker.js';
 import { KUBECTL_MANAGER, lastAppliedFields, syncLastApplied } from './last-applied.js';
-import { managerId, Operations, type Managers } from './managed-fields.js';
+import { type Managers, managerId, Operations } from './managed-fields.js';
 import { mergeValues } from './merge.js';
-import { ApplyConflictError, pruneDropped, takeOwnership, type ComparisonAt } from './ownership.js';
-import { pathToString, fieldElement, type Path } from './path-element.js';
+import { ApplyConflictError, type ComparisonAt, pruneDropped, takeOwnership } from './ownership.js';
+import { fieldElement, type Path, pathToString } from './path-element.js';
 import { toFieldSet } from './to-field-set.js';
-import { indexItems, isJsonMap, missingKeyField, walkOf, type JsonMap } from './values.js';
+import { indexItems, isJsonMap, type JsonMap, missingKeyField, walkOf } from './values.js';
 
 /** ApplyTracker is the FieldTracker of one server-side apply. */
 export interface ApplyTracker extends FieldTracker {
@@ -138,13 +138,16 @@ function checkListItems(value: unknown, type: FieldType, path: Path): void {
     const list = value as unknown[];
     list.forEach((item, index) => {
       const missing = missingKeyField(type, item);
-      if (missing) throw badRequest(`failed to create typed patch object: ${pathToString(path)}: element ${index}: associative list with keys has an element that omits key field "${missing}" (and doesn't have default value)`);
+      if (missing)
+        throw badRequest(
+          `failed to create typed patch object: ${pathToString(path)}: element ${index}: associative list with keys has an element that omits key field "${missing}" (and doesn't have default value)`,
+        );
     });
     const { byKey } = indexItems(type, list);
     for (const { element, items } of byKey.values()) {
-      if (items.length > 1) throw badRequest(`failed to create typed patch object: ${pathToString(path)}: duplicate entries for key ${pathToString([element])}`);
+      if (items.length > 1)
+        throw badRequest(`failed to create typed patch object: ${pathToString(path)}: duplicate entries for key ${pathToString([element])}`);
       checkListItems(items[0], type.item(), [...path, element]);
     }
   }
 }
-

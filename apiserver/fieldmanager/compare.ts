@@ -13,7 +13,7 @@ import { deepEqual } from '../api/deep-equal.js';
 import { FieldSet } from './field-set.js';
 import type { FieldType } from './field-type.js';
 import { fieldElement, type Path } from './path-element.js';
-import { indexItems, isEmptyValue, isJsonMap, walkOf, type JsonMap } from './values.js';
+import { indexItems, isEmptyValue, isJsonMap, type JsonMap, walkOf } from './values.js';
 
 /** Comparison holds disjoint sets; all empty means the values are equal field by field. */
 export interface Comparison {

@@ -12,9 +12,9 @@
  * with one `FieldManagerConflict` cause per field.
  */
 import { ApiError, type StatusCause } from '../api/api-error.js';
-import { compareStrings, pathToString } from './path-element.js';
-import { managerId, Operations, type ManagerIdentity } from './managed-fields.js';
+import { type ManagerIdentity, managerId, Operations } from './managed-fields.js';
 import type { Conflict } from './ownership.js';
+import { compareStrings, pathToString } from './path-element.js';
 
 /** applyConflictError builds the Conflict Status for `conflicts` (at least one). */
 export function applyConflictError(conflicts: readonly Conflict[]): ApiError {

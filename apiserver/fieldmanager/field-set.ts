@@ -6,7 +6,7 @@
  * Invariant: no child node is empty. Sets are mutable only through insert(); the set
  * operations return new sets and share nothing with their inputs.
  */
-import { comparePathElements, serializePathElement, type Path, type PathElement } from './path-element.js';
+import { comparePathElements, type Path, type PathElement, serializePathElement } from './path-element.js';
 
 interface Child {
   readonly element: PathElement;

@@ -5,16 +5,25 @@
  * WriteBase helpers here.
  */
 import { deepEqual } from '../api/deep-equal.js';
+import { rfc3339 } from '../api/machinery/time.js';
 import type { ManagedFieldsEntry } from '../api/meta.js';
 import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../api/resource-definition.js';
 import { schemaDocumentFor } from '../api/schema-node.js';
-import { compareValues, type Comparison } from './compare.js';
+import { type Comparison, compareValues } from './compare.js';
 import { FieldType } from './field-type.js';
-import { decodeManagedFields, encodeManagedFields, managerId, Operations, type ManagerEntry, type ManagerIdentity, type Managers, type Operation } from './managed-fields.js';
-import { recordUpdate, type ComparisonAt } from './ownership.js';
+import {
+  decodeManagedFields,
+  encodeManagedFields,
+  type ManagerEntry,
+  type ManagerIdentity,
+  type Managers,
+  managerId,
+  type Operation,
+  Operations,
+} from './managed-fields.js';
+import { type ComparisonAt, recordUpdate } from './ownership.js';
 import type { VersionConverter } from './versions.js';
 import { WriteScope, type WriteSubresource } from './write-scope.js';
-import { rfc3339 } from '../api/machinery/time.js';
 
 /** FieldTracker knows how to record who owns which fields on one write. */
 export interface FieldTracker {

@@ -61,7 +61,6 @@ export class FieldType {
     return new FieldType(node, doc, ext);
   }
 
-
   /** root is the type of a whole object of the kind described by `doc`. */
   static root(doc: SchemaDocument): FieldType {
     return FieldType.of(doc.root, doc);
@@ -144,4 +143,3 @@ function stringExt(node: SchemaNode, name: string): string | undefined {
   const value = node[name];
   return typeof value === 'string' ? value : undefined;
 }
-

@@ -7,11 +7,11 @@ import {
   fieldPath,
   indexElement,
   keyElement,
+  type Path,
   parsePathElement,
   pathToString,
   serializePathElement,
   valueElement,
-  type Path,
 } from './path-element.js';
 
 const f = fieldElement;
@@ -106,7 +106,7 @@ describe('FieldSet', () => {
     expect(a.hasAtOrBelow(fieldPath('status'))).toBe(false);
   });
 
-  it('lists a node\'s members before its children, as Kubernetes iterates a set', () => {
+  it("lists a node's members before its children, as Kubernetes iterates a set", () => {
     const set = FieldSet.of(fieldPath('a', 'z'), fieldPath('b'));
     expect(set.paths().map(pathToString)).toEqual(['.b', '.a.z']);
   });

@@ -9,7 +9,7 @@
  *       f:app: {}               # ... and so is labels.app
  */
 import { FieldSet } from './field-set.js';
-import { parsePathElement, serializePathElement, type Path } from './path-element.js';
+import { type Path, parsePathElement, serializePathElement } from './path-element.js';
 
 /** FieldsV1 is the decoded JSON of one managedFields entry's fieldsV1. */
 export type FieldsV1 = { [key: string]: FieldsV1 };

@@ -11,12 +11,12 @@
  * May import: apiserver/api, apiserver/registry (context and codec, for version
  * conversion). See docs/field-ownership.md.
  */
-export { createApplyTracker, type ApplyTracker, type ApplyTrackerOptions } from './apply-tracker.js';
+export { type ApplyTracker, type ApplyTrackerOptions, createApplyTracker } from './apply-tracker.js';
 export { applyConflictError, describeManager } from './conflict-error.js';
 export { FieldSet } from './field-set.js';
 export { createUpdateTracker, type FieldTracker, type TrackerOptions } from './field-tracker.js';
-export { decodeFieldsV1, encodeFieldsV1, type FieldsV1 } from './fields-v1.js';
 export { FieldType } from './field-type.js';
+export { decodeFieldsV1, encodeFieldsV1, type FieldsV1 } from './fields-v1.js';
 export { LAST_APPLIED_ANNOTATION } from './last-applied.js';
 export { createVersionConverter, type VersionConverter } from './versions.js';
-export { type WriteSubresource } from './write-scope.js';
+export type { WriteSubresource } from './write-scope.js';

@@ -10,7 +10,7 @@
  */
 import type { FieldType } from './field-type.js';
 import { serializePathElement } from './path-element.js';
-import { indexItems, isEmptyValue, itemElement, walkOf, type JsonMap } from './values.js';
+import { indexItems, isEmptyValue, itemElement, type JsonMap, walkOf } from './values.js';
 
 /** mergeValues merges `rhs` (the configuration) into `lhs` (the live value); undefined means
  * absent. Pure: returns new maps and lists; leaves are shared with the inputs. */

@@ -13,7 +13,7 @@
 import type { Comparison } from './compare.js';
 import { FieldSet } from './field-set.js';
 import type { FieldType } from './field-type.js';
-import { managerId, Operations, type ManagerEntry, type ManagerIdentity, type Managers } from './managed-fields.js';
+import { type ManagerEntry, type ManagerIdentity, type Managers, managerId, Operations } from './managed-fields.js';
 import type { Path } from './path-element.js';
 import { removeFields } from './remove-fields.js';
 
@@ -111,7 +111,7 @@ export function pruneDropped(options: PruneOptions): unknown {
   for (const path of lastApplied.difference(applied).paths()) {
     if (!owned.hasAtOrBelow(path) && !isKeyOfItem(path)) dropped.insert(path);
   }
-  return dropped.isEmpty() ? options.merged : removeFields(options.merged, dropped, options.type) ?? {};
+  return dropped.isEmpty() ? options.merged : (removeFields(options.merged, dropped, options.type) ?? {});
 }
 
 /** isKeyOfItem: a key field of an associative list item goes with its item, never alone. */

@@ -7,7 +7,7 @@
 import type { FieldSet } from './field-set.js';
 import type { FieldType } from './field-type.js';
 import { fieldElement } from './path-element.js';
-import { itemElement, walkOf, type JsonMap } from './values.js';
+import { itemElement, type JsonMap, walkOf } from './values.js';
 
 /** removeFields returns `value` without the paths in `set` (relative to `value`), or
  * undefined when nothing is left of a map or list it walked. Pure. */

@@ -11,7 +11,7 @@
 import { FieldSet } from './field-set.js';
 import type { FieldType } from './field-type.js';
 import { fieldElement, type Path } from './path-element.js';
-import { indexItems, isEmptyValue, isJsonMap, walkOf, type JsonMap } from './values.js';
+import { indexItems, isEmptyValue, isJsonMap, type JsonMap, walkOf } from './values.js';
 
 /** toFieldSet returns the set of fields `value` (of type `type`) sets. Pure. */
 export function toFieldSet(value: unknown, type: FieldType): FieldSet {

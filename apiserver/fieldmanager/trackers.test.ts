@@ -41,7 +41,8 @@ function apply(current: KubeObject | undefined, config: Record<string, unknown>,
   return next;
 }
 
-const managers = (object: KubeObject) => (object.metadata['managedFields'] as Array<{ manager: string; operation: string }>).map((e) => `${e.manager}/${e.operation}`);
+const managers = (object: KubeObject) =>
+  (object.metadata['managedFields'] as Array<{ manager: string; operation: string }>).map((e) => `${e.manager}/${e.operation}`);
 const fieldsOf = (object: KubeObject, manager: string) =>
   (object.metadata['managedFields'] as Array<{ manager: string; fieldsV1: Record<string, any> }>).find((e) => e.manager === manager)?.fieldsV1;
 
@@ -83,7 +84,12 @@ describe('Update tracking', () => {
     const created = update(undefined, decode(manifest(2)), 'a');
     const reset = update(created, { ...structuredClone(created), metadata: { ...created.metadata, managedFields: [] } }, 'b');
     expect(reset.metadata['managedFields']).toBeUndefined();
-    const status = update(created, { ...structuredClone(created), metadata: { ...created.metadata, managedFields: [] }, status: { replicas: 1 } }, 'c', 'status');
+    const status = update(
+      created,
+      { ...structuredClone(created), metadata: { ...created.metadata, managedFields: [] }, status: { replicas: 1 } },
+      'c',
+      'status',
+    );
     expect(managers(status)).toEqual(['a/Update', 'c/Update']);
   });
 
@@ -104,7 +110,9 @@ describe('server-side apply', () => {
     const error = conflictOf(() => apply(created, manifest(3)));
     expect(error.code).toBe(409);
     expect(error.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas');
-    expect(error.details?.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "kubectl-client-side-apply" using apps/v1', field: '.spec.replicas' }]);
+    expect(error.details?.causes).toEqual([
+      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl-client-side-apply" using apps/v1', field: '.spec.replicas' },
+    ]);
     const shared = apply(created, manifest(2));
     expect(fieldsOf(shared, 'kubectl')!['f:spec']['f:replicas']).toEqual({});
     expect(fieldsOf(shared, 'kubectl-client-side-apply')!['f:spec']['f:replicas']).toEqual({});
@@ -139,7 +147,9 @@ describe('server-side apply', () => {
   });
 
   it('removes a container dropped from the configuration, and keeps the order of the rest', () => {
-    const containers = (names: string[]) => ({ template: { metadata: { labels: { app: 'web' } }, spec: { containers: names.map((name) => ({ name, image: 'img' })) } } });
+    const containers = (names: string[]) => ({
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: names.map((name) => ({ name, image: 'img' })) } },
+    });
     const first = apply(undefined, manifest(1, containers(['a', 'b', 'c'])));
     const second = apply(first, manifest(1, containers(['a', 'c'])));
     expect((second['spec'] as any).template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['a', 'c']);

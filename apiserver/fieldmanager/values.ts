@@ -4,7 +4,7 @@
  * leaf compared as a whole.
  */
 import type { FieldType } from './field-type.js';
-import { indexElement, keyElement, serializePathElement, valueElement, type JsonScalar, type PathElement } from './path-element.js';
+import { indexElement, type JsonScalar, keyElement, type PathElement, serializePathElement, valueElement } from './path-element.js';
 
 /** JsonMap is a decoded JSON object. */
 export type JsonMap = Record<string, unknown>;

@@ -5,7 +5,7 @@
  */
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { schemaDocumentFor } from '../api/schema-node.js';
-import { storageDefinitionOf, type RegistryContext } from '../registry/context.js';
+import { type RegistryContext, storageDefinitionOf } from '../registry/context.js';
 import { toServed, toStored } from '../registry/object-codec.js';
 import { FieldType } from './field-type.js';
 

@@ -25,9 +25,7 @@ const applied = {
     template: {
       metadata: { labels: { app: 'web' } },
       spec: {
-        containers: [
-          { name: 'nginx', image: 'nginx:1.25', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }], args: ['-g', 'daemon off;'] },
-        ],
+        containers: [{ name: 'nginx', image: 'nginx:1.25', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }], args: ['-g', 'daemon off;'] }],
       },
     },
   },
@@ -94,7 +92,13 @@ describe('mergeValues', () => {
       template: {
         spec: {
           containers: [
-            { name: 'nginx', image: 'nginx:1.25', imagePullPolicy: 'IfNotPresent', ports: [{ containerPort: 80, protocol: 'TCP' }], env: [{ name: 'A', value: '1' }] },
+            {
+              name: 'nginx',
+              image: 'nginx:1.25',
+              imagePullPolicy: 'IfNotPresent',
+              ports: [{ containerPort: 80, protocol: 'TCP' }],
+              env: [{ name: 'A', value: '1' }],
+            },
             { name: 'sidecar', image: 'busybox' },
           ],
         },
@@ -127,8 +131,13 @@ describe('mergeValues', () => {
     ]);
   });
 
-  it('replaces atomic values and keeps the configuration\'s order for shared items', () => {
-    const config = { spec: { selector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] }, template: { spec: { containers: [{ name: 'sidecar' }, { name: 'nginx' }] } } } };
+  it("replaces atomic values and keeps the configuration's order for shared items", () => {
+    const config = {
+      spec: {
+        selector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] },
+        template: { spec: { containers: [{ name: 'sidecar' }, { name: 'nginx' }] } },
+      },
+    };
     const withSelector = { ...live, spec: { ...live.spec, selector: { matchLabels: { app: 'web' } } } };
     const merged = mergeValues(withSelector, config, deploymentType) as any;
     expect(merged.spec.selector).toEqual({ matchExpressions: [{ key: 'app', operator: 'Exists' }] });

@@ -9,8 +9,8 @@
  *   `status`, /scale only the replicas field, /finalize only `spec.finalizers`.
  */
 import type { ResourceDefinition } from '../api/resource-definition.js';
-import { FieldSet } from './field-set.js';
 import type { Comparison } from './compare.js';
+import { FieldSet } from './field-set.js';
 import type { Path } from './path-element.js';
 
 /** WriteSubresource names the endpoint of a write: '' for the main resource. */

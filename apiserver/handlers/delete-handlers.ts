@@ -1,13 +1,14 @@
 /** DELETE of one object and of a collection (deletecollection), with DeleteOptions from the
  * body (kubectl: `{"propagationPolicy":"Background"}`) or the query string. */
-import { apiVersionOf, type DeleteRequest } from '../api/resource-definition.js';
+
 import { badRequest } from '../api/api-error.js';
-import { deleteObject } from '../registry/delete.js';
+import { apiVersionOf, type DeleteRequest } from '../api/resource-definition.js';
 import { strategyOf } from '../registry/context.js';
+import { deleteObject } from '../registry/delete.js';
 import { decodeOptionalJson } from '../request/body.js';
 import { isDryRun, queryBool, queryInt, queryString } from '../request/query.js';
 import { readListPage } from './read-handlers.js';
-import { listKind, targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
+import { type ApiRequest, type ApiResponse, type HandlerContext, listKind, targetOf } from './types.js';
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'] as const;
 

@@ -6,7 +6,9 @@
  * concurrency and retries for that).
  */
 import { ApiError, badRequest, forbidden, internalError } from '../api/api-error.js';
+import { isPodReady } from '../api/core/pod-conditions.js';
 import { labelSelectorFromStructured } from '../api/labels.js';
+import { rfc3339 } from '../api/machinery/time.js';
 import { DISRUPTION_ALLOWED_CONDITION, type PodDisruptionBudget } from '../api/policy/pod-disruption-budget.js';
 import type { DeleteRequest, KubeObject } from '../api/resource-definition.js';
 import { asKube, readStored, type Target } from '../registry/context.js';
@@ -15,9 +17,7 @@ import { toServed } from '../registry/object-codec.js';
 import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, isPlainObject } from '../request/body.js';
 import { parseDeleteRequest } from './delete-handlers.js';
-import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
-import { rfc3339 } from '../api/machinery/time.js';
-import { isPodReady } from '../api/core/pod-conditions.js';
+import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';
 
 /** EVICTION_DENIED_MESSAGE is Kubernetes' wording of a 429 from the eviction subresource. */
 export const EVICTION_DENIED_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
@@ -88,7 +88,8 @@ function checkBudget(budget: PodDisruptionBudget): void {
   if ((status?.observedGeneration ?? 0) < (budget.metadata.generation ?? 0)) {
     throw tooManyRequests(`The disruption budget ${name} is still being processed by the server.`, 10);
   }
-  const refuse = (why: string) => forbidden(`poddisruptionbudgets.policy "${name}" is forbidden: ${why}`, { name, group: 'policy', kind: 'poddisruptionbudgets' });
+  const refuse = (why: string) =>
+    forbidden(`poddisruptionbudgets.policy "${name}" is forbidden: ${why}`, { name, group: 'policy', kind: 'poddisruptionbudgets' });
   if ((status?.disruptionsAllowed ?? 0) < 0) throw refuse('pdb disruptions allowed is negative');
   if (Object.keys(status?.disruptedPods ?? {}).length > MAX_DISRUPTED_PODS) {
     throw refuse('DisruptedPods map too big - too many evictions not confirmed by PDB controller');

@@ -7,10 +7,10 @@
 import { invalid } from '../api/api-error.js';
 import type { FieldError, ResourceDefinition } from '../api/resource-definition.js';
 import {
+  type ApplyTracker,
   createApplyTracker,
   createUpdateTracker,
   createVersionConverter,
-  type ApplyTracker,
   type FieldTracker,
   type WriteSubresource,
 } from '../fieldmanager/index.js';

@@ -4,10 +4,10 @@
  * deletecollection so all three select exactly the same objects.
  */
 import { ApiError, badRequest, expired } from '../api/api-error.js';
-import { parseFieldSelector, type FieldSelectorQuery } from '../api/fields.js';
-import { parseLabelSelector, type LabelSelectorQuery } from '../api/labels.js';
+import { type FieldSelectorQuery, parseFieldSelector } from '../api/fields.js';
+import { type LabelSelectorQuery, parseLabelSelector } from '../api/labels.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
-import { parseUint64, queryInt, queryString, type Query } from '../request/query.js';
+import { parseUint64, type Query, queryInt, queryString } from '../request/query.js';
 
 export interface Selection {
   labels: LabelSelectorQuery;
@@ -112,7 +112,8 @@ export function parseListWindow(query: Query, currentRevision: number): ListWind
 /** parseResourceVersion reads a resourceVersion parameter, 400 when it is not one of ours. */
 export function parseResourceVersion(text: string): number {
   const parsed = parseUint64(text);
-  if ('error' in parsed) throw badRequest(`invalid resource version: ${JSON.stringify(text)}${parsed.error === 'value out of range' ? ': value out of range' : ''}`);
+  if ('error' in parsed)
+    throw badRequest(`invalid resource version: ${JSON.stringify(text)}${parsed.error === 'value out of range' ? ': value out of range' : ''}`);
   return parsed.value;
 }
 

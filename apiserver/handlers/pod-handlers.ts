@@ -4,13 +4,13 @@
  * eviction-handler.ts.
  */
 import { badRequest, conflict, internalError } from '../api/api-error.js';
+import { rfc3339 } from '../api/machinery/time.js';
 import { readStored, resourceName } from '../registry/context.js';
 import { toServed } from '../registry/object-codec.js';
 import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, isPlainObject } from '../request/body.js';
 import { isDryRun, queryString } from '../request/query.js';
-import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
-import { rfc3339 } from '../api/machinery/time.js';
+import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';
 
 interface PodShape {
   spec?: { nodeName?: string; containers?: Array<{ name: string }>; initContainers?: Array<{ name: string }> };

@@ -5,16 +5,9 @@ import { apiVersionOf, type KubeObject } from '../api/resource-definition.js';
 import { asKube, readStored, storageDefinitionOf } from '../registry/context.js';
 import { toServed } from '../registry/object-codec.js';
 import { wantsTable } from '../request/accept.js';
-import {
-  EXPIRED_CONTINUE_MESSAGE,
-  encodeContinue,
-  parseListWindow,
-  parseSelection,
-  tooOldResourceVersion,
-  type ListWindow,
-} from './list-options.js';
+import { EXPIRED_CONTINUE_MESSAGE, encodeContinue, type ListWindow, parseListWindow, parseSelection, tooOldResourceVersion } from './list-options.js';
 import { buildTable, includeObjectOf } from './table.js';
-import { listKind, targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
+import { type ApiRequest, type ApiResponse, type HandlerContext, listKind, targetOf } from './types.js';
 import { getVirtual, isVirtual, listVirtual } from './virtual-read.js';
 
 /** getObject answers GET on a single object. */

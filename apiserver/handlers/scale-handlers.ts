@@ -4,6 +4,7 @@
  * the replica count, through the normal update path.
  */
 import { invalid } from '../api/api-error.js';
+import { ScaleSchema } from '../api/autoscaling/scale.js';
 import { labelSelectorFromStructured } from '../api/labels.js';
 import type { KubeObject, ScaleSubresource } from '../api/resource-definition.js';
 import { readStored, resourceName } from '../registry/context.js';
@@ -11,10 +12,9 @@ import { toServed } from '../registry/object-codec.js';
 import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, decodePatchBody, isPlainObject, patchTypeOf } from '../request/body.js';
 import { isDryRun } from '../request/query.js';
-import { acceptedPatchTypes, applyPatch } from './write-handlers.js';
 import { updateTracker } from './field-managers.js';
-import { ScaleSchema } from '../api/autoscaling/scale.js';
-import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
+import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';
+import { acceptedPatchTypes, applyPatch } from './write-handlers.js';
 
 function getPath(object: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((value, key) => (isPlainObject(value) ? value[key] : undefined), object);
@@ -55,14 +55,18 @@ export function scaleHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
   const scale = target.def.subresources.scale!;
   const current = toServed(target.def, readStored(ctx, target));
   if (request.method === 'GET') return { status: 200, body: scaleOf(current, scale) };
-  const proposed = request.method === 'PUT'
-    ? decodeObjectBody(request.contentType, request.body, { expected: SCALE_KIND })
-    : patchedScale(request, scaleOf(current, scale));
+  const proposed =
+    request.method === 'PUT' ? decodeObjectBody(request.contentType, request.body, { expected: SCALE_KIND }) : patchedScale(request, scaleOf(current, scale));
   const parsed = ScaleSchema.safeParse(proposed);
   const replicas = parsed.success ? parsed.data.spec?.replicas : undefined;
   if (replicas === undefined || !Number.isInteger(replicas) || replicas < 0) {
     throw invalid({ ...resourceName(target), kind: 'Scale', group: 'autoscaling' }, [
-      { type: 'FieldValueInvalid', field: 'spec.replicas', value: (proposed as { spec?: { replicas?: unknown } }).spec?.replicas, detail: 'must be greater than or equal to 0' },
+      {
+        type: 'FieldValueInvalid',
+        field: 'spec.replicas',
+        value: (proposed as { spec?: { replicas?: unknown } }).spec?.replicas,
+        detail: 'must be greater than or equal to 0',
+      },
     ]);
   }
   const updated = updateObject(ctx, target, {

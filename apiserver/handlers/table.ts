@@ -3,9 +3,10 @@
  * is what `kubectl get` prints. Columns come from the registry's printColumns; kinds without
  * any get Kubernetes' default Name / Created At table.
  */
-import type { KubeObject, PrintColumn, ResourceDefinition } from '../api/resource-definition.js';
+
 import { nameColumn } from '../api/printing.js';
-import { queryString, type Query } from '../request/query.js';
+import type { KubeObject, PrintColumn, ResourceDefinition } from '../api/resource-definition.js';
+import { type Query, queryString } from '../request/query.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 

@@ -10,7 +10,7 @@ import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../api/r
 import { wantsTable } from '../request/accept.js';
 import { parseSelection } from './list-options.js';
 import { buildTable, includeObjectOf } from './table.js';
-import { listKind, targetOf, type ApiRequest, type ApiResponse, type HandlerContext, type VirtualSource } from './types.js';
+import { type ApiRequest, type ApiResponse, type HandlerContext, listKind, targetOf, type VirtualSource } from './types.js';
 
 /** isVirtual reports whether `def`'s objects come from a VirtualSource. */
 export function isVirtual(def: ResourceDefinition): boolean {
@@ -42,7 +42,14 @@ export function listVirtual(ctx: HandlerContext, request: ApiRequest): ApiRespon
     .filter((object) => selection.matches(object))
     .sort(byNamespaceAndName);
   if (wantsTable(request.accept)) {
-    return { status: 200, body: buildTable(def, items.map((object) => ({ served: object, printed: object })), tableOptions(ctx, request)) };
+    return {
+      status: 200,
+      body: buildTable(
+        def,
+        items.map((object) => ({ served: object, printed: object })),
+        tableOptions(ctx, request),
+      ),
+    };
   }
   return { status: 200, body: { kind: listKind(def), apiVersion: apiVersionOf(def), metadata: {}, items } };
 }

@@ -14,14 +14,14 @@
  */
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { isExpired, type StoreEvent, type StoreWatch, type StoredObject } from '../../store/index.js';
+import { isExpired, type StoredObject, type StoreEvent, type StoreWatch } from '../../store/index.js';
 import type { ApiError } from '../api/api-error.js';
 import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../api/resource-definition.js';
 import { asKube, storageDefinitionOf } from '../registry/context.js';
 import { toServed } from '../registry/object-codec.js';
 import { wantsTable } from '../request/accept.js';
-import { queryBool, queryInt, queryString, type Query } from '../request/query.js';
-import { parseResourceVersion, parseSelection, tooOldResourceVersion, type Selection } from './list-options.js';
+import { type Query, queryBool, queryInt, queryString } from '../request/query.js';
+import { parseResourceVersion, parseSelection, type Selection, tooOldResourceVersion } from './list-options.js';
 import { buildTable, includeObjectOf } from './table.js';
 import type { ApiRequest, HandlerContext } from './types.js';
 
@@ -89,7 +89,13 @@ export function resumeRevisionOf(query: Query): number | undefined {
 /** serveWatch streams a watch on `raw` until the client goes away, the timeout passes, the
  * store cuts the watch off, or the history it asked for is gone (ERROR 410). `faults` are
  * what fault injection decided for this watch. */
-export async function serveWatch(ctx: HandlerContext, request: ApiRequest, raw: ServerResponse, settings: WatchSettings, faults: WatchFaults = {}): Promise<void> {
+export async function serveWatch(
+  ctx: HandlerContext,
+  request: ApiRequest,
+  raw: ServerResponse,
+  settings: WatchSettings,
+  faults: WatchFaults = {},
+): Promise<void> {
   const params = parseWatchParams(request);
   const writer = new EventWriter(ctx, request, raw);
   if (faults.refuseResume && params.afterRevision !== undefined) {
@@ -110,7 +116,7 @@ export async function serveWatch(ctx: HandlerContext, request: ApiRequest, raw: 
     return refuse(writer, raw, tooOldResourceVersion(params.afterRevision ?? 0, ctx.store.compactedRevision));
   }
   writer.start();
-  await pump(ctx, { params, writer, watch, initial, listRevision: from, raw, settings, faults });
+  await pump({ params, writer, watch, initial, listRevision: from, raw, settings, faults });
 }
 
 /** refuse answers a watch with one ERROR event (410 Expired) and ends it. */
@@ -131,7 +137,7 @@ interface PumpState {
   faults: WatchFaults;
 }
 
-async function pump(ctx: HandlerContext, state: PumpState): Promise<void> {
+async function pump(state: PumpState): Promise<void> {
   const { params, writer, watch, raw, faults } = state;
   const stop = () => watch.close();
   raw.on('close', stop);

@@ -1,20 +1,21 @@
 /** POST (create), PUT (update, /status, /finalize) and PATCH (all four patch types). */
+
+import { badRequest, isNotFound } from '../api/api-error.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { schemaDocumentFor } from '../api/schema-node.js';
+import type { WriteSubresource } from '../fieldmanager/index.js';
 import { applyJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
-import { createObject } from '../registry/create.js';
-import { readStored } from '../registry/context.js';
-import { decodeObject } from '../registry/object-codec.js';
-import { updateObject, type UpdateScope } from '../registry/update.js';
-import { decodeObjectBody, decodePatchBody, describeJsonType, isPlainObject, patchTypeOf, type PatchType } from '../request/body.js';
 import { servedKind } from '../protobuf/decode.js';
+import { readStored } from '../registry/context.js';
+import { createObject } from '../registry/create.js';
+import { decodeObject } from '../registry/object-codec.js';
+import { type UpdateScope, updateObject } from '../registry/update.js';
+import { decodeObjectBody, decodePatchBody, describeJsonType, isPlainObject, type PatchType, patchTypeOf } from '../request/body.js';
 import { fieldValidation, isDryRun } from '../request/query.js';
-import { badRequest, isNotFound } from '../api/api-error.js';
-import type { WriteSubresource } from '../fieldmanager/index.js';
 import { applyTracker, checkWriteOptions, updateTracker } from './field-managers.js';
-import { targetOf, type ApiRequest, type ApiResponse, type HandlerContext } from './types.js';
+import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';
 
 /** createHandler answers POST on a collection: 201 with the created object. */
 export function createHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {

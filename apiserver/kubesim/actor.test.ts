@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CAUSE_HEADER, encodeCause, type Cause } from '../api/machinery/cause.js';
 import { ApiError } from '../api/api-error.js';
+import { CAUSE_HEADER, type Cause, encodeCause } from '../api/machinery/cause.js';
 import { actorOf } from './actor.js';
 
 const cause: Cause = {
@@ -11,7 +11,7 @@ const cause: Cause = {
 };
 
 describe('actorOf', () => {
-  it('round-trips the cause a loop sends, with the request\'s user agent, field manager and user', () => {
+  it("round-trips the cause a loop sends, with the request's user agent, field manager and user", () => {
     const headers = { [CAUSE_HEADER.toLowerCase()]: encodeCause(cause), 'user-agent': 'kubesim-deployment-controller/0.1', authorization: 'Bearer kubesim' };
     expect(actorOf(headers, { fieldManager: 'mgr' })).toEqual({
       userAgent: 'kubesim-deployment-controller/0.1',

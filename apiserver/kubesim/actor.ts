@@ -3,10 +3,10 @@
  * server records it with the change; the history API serves it back.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { decodeCause } from '../api/machinery/cause.js';
 import { badRequest } from '../api/api-error.js';
 import { CAUSE_HEADER, type HistoryActor } from '../api/kubesim/history.js';
-import { queryString, type Query } from '../request/query.js';
+import { decodeCause } from '../api/machinery/cause.js';
+import { type Query, queryString } from '../request/query.js';
 
 const BEARER = /^Bearer\s+(.+)$/i;
 

@@ -7,18 +7,18 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { badRequest, invalid } from '../api/api-error.js';
-import { parseDuration } from '../api/machinery/duration.js';
 import {
   AdvanceRequestSchema,
   CLOCK_ADVANCE_MAX_MS,
   CLOCK_API_VERSION,
   CLOCK_PATH,
+  type ClusterClockObject,
   clockSpeedProblem,
   SpeedRequestSchema,
-  type ClusterClockObject,
 } from '../api/kubesim/clock.js';
 import type { ClockMode, ClockState, ClusterClock } from '../api/machinery/cluster-clock.js';
-import { queryBool, type Query } from '../request/query.js';
+import { parseDuration } from '../api/machinery/duration.js';
+import { type Query, queryBool } from '../request/query.js';
 import { parseBody } from './cluster-routes.js';
 
 /** The latest moment a JavaScript Date (and RFC 3339 text) can express. */

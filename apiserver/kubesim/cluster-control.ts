@@ -6,8 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/index.js';
 import { ActivityBoard } from './activity-board.js';
-import { trackInflight, type InflightCounter } from './inflight.js';
-import { busyParts, settle, type SettleDeps, type SettleOptions, type SettleResult } from './settle.js';
+import { type InflightCounter, trackInflight } from './inflight.js';
+import { busyParts, type SettleDeps, type SettleOptions, type SettleResult, settle } from './settle.js';
 
 /** ResetResult counts what a reset changed and how long it took (wall ms). */
 export interface ResetResult {

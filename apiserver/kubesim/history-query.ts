@@ -6,7 +6,7 @@ import type { HistoryOptions, StoreEvent } from '../../store/index.js';
 import { ApiError, badRequest } from '../api/api-error.js';
 import { parseLabelSelector } from '../api/labels.js';
 import type { Registry } from '../api/registry.js';
-import { queryBool, queryInt, queryString, type Query } from '../request/query.js';
+import { type Query, queryBool, queryInt, queryString } from '../request/query.js';
 
 /** HistoryQuery is a parsed history request. `store` is what to ask Store.history (or, for a
  * watch, how to filter the stream); `fromRevision` is the first revision asked for. */
@@ -50,9 +50,7 @@ export function resolveResource(registry: Registry, text: string): string {
   const defs = registry.all().filter((d) => d.source !== 'virtual');
   const exact = defs.find((d) => d.storage.resource === lower);
   if (exact) return exact.storage.resource;
-  const match = defs.find(
-    (d) => (group === undefined || d.group === group) && [d.plural, d.singular, d.kind.toLowerCase(), ...d.shortNames].includes(name),
-  );
+  const match = defs.find((d) => (group === undefined || d.group === group) && [d.plural, d.singular, d.kind.toLowerCase(), ...d.shortNames].includes(name));
   if (!match) throw badRequest(`the server doesn't have a resource type "${text}"`);
   return match.storage.resource;
 }

@@ -16,7 +16,7 @@ import type { HandlerContext } from '../handlers/types.js';
 import { waitForDrain } from '../handlers/watch-handler.js';
 import type { Query } from '../request/query.js';
 import { KUBESIM_API } from './cluster-routes.js';
-import { parseHistoryQuery, type HistoryQuery } from './history-query.js';
+import { type HistoryQuery, parseHistoryQuery } from './history-query.js';
 import { diffObjects } from './object-diff.js';
 import { redactChanges, redactObject } from './redact.js';
 

@@ -26,8 +26,23 @@ describe('diffObjects', () => {
   });
 
   it('addresses keyed list items by their type or name', () => {
-    const before = { status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'PodScheduled', status: 'True' }] } };
-    const after = { status: { conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'True' }, { type: 'Initialized', status: 'True' }] } };
+    const before = {
+      status: {
+        conditions: [
+          { type: 'Ready', status: 'False' },
+          { type: 'PodScheduled', status: 'True' },
+        ],
+      },
+    };
+    const after = {
+      status: {
+        conditions: [
+          { type: 'PodScheduled', status: 'True' },
+          { type: 'Ready', status: 'True' },
+          { type: 'Initialized', status: 'True' },
+        ],
+      },
+    };
     expect(diffObjects(before, after)).toEqual([
       { path: 'status.conditions[type=Ready].status', old: 'False', new: 'True' },
       { path: 'status.conditions[type=Initialized].type', new: 'Initialized' },

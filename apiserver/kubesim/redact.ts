@@ -16,7 +16,9 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** isSecretPath says whether a dotted path of a Secret holds (a copy of) a secret value. */
 function isSecretPath(path: string): boolean {
-  return path === 'data' || path === 'stringData' || path.startsWith('data.') || path.startsWith('stringData.') || path === `metadata.annotations.${LAST_APPLIED}`;
+  return (
+    path === 'data' || path === 'stringData' || path.startsWith('data.') || path.startsWith('stringData.') || path === `metadata.annotations.${LAST_APPLIED}`
+  );
 }
 
 /** redactChanges hides the values of secret fields in a diff of a `resource` object, keeping

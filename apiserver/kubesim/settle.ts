@@ -4,8 +4,9 @@
  * write has happened for a quiet period. It replaces polling loops in controller tests: once it
  * resolves, everything the last change set in motion has happened.
  */
-import { busyLoops } from '../api/machinery/activity.js';
+
 import type { Store } from '../../store/index.js';
+import { busyLoops } from '../api/machinery/activity.js';
 import type { ActivityBoard } from './activity-board.js';
 import type { InflightCounter } from './inflight.js';
 

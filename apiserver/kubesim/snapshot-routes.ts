@@ -11,9 +11,9 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { StoreSnapshotFormatVersion, type SnapshotEntry } from '../../store/index.js';
-import { CRD_STORAGE_RESOURCE, type CustomResourceDefinition } from '../api/apiextensions/index.js';
+import { type SnapshotEntry, StoreSnapshotFormatVersion } from '../../store/index.js';
 import { ApiError, describeFieldError } from '../api/api-error.js';
+import { CRD_STORAGE_RESOURCE, type CustomResourceDefinition } from '../api/apiextensions/index.js';
 import type { Registry } from '../api/registry.js';
 import type { FieldError } from '../api/resource-definition.js';
 import { customResourceStorage } from '../apiextensions/crd-definitions.js';
@@ -112,18 +112,42 @@ export function checkEntries(registry: Registry, objects: readonly SnapshotEntry
     seen.add(key);
     const def = restorable.get(entry.resource);
     if (def === undefined) {
-      errors.push({ type: 'FieldValueNotSupported', field: `${at}.resource`, value: entry.resource, detail: 'not a stored resource of this cluster, nor defined by a CustomResourceDefinition in the snapshot' });
+      errors.push({
+        type: 'FieldValueNotSupported',
+        field: `${at}.resource`,
+        value: entry.resource,
+        detail: 'not a stored resource of this cluster, nor defined by a CustomResourceDefinition in the snapshot',
+      });
       return;
     }
     const metadata = entry.object.metadata;
-    if (def.namespaced && entry.namespace === '') errors.push({ type: 'FieldValueRequired', field: `${at}.namespace`, detail: `${entry.resource} are namespaced` });
-    if (!def.namespaced && entry.namespace !== '') errors.push({ type: 'FieldValueInvalid', field: `${at}.namespace`, value: entry.namespace, detail: `must be empty: ${entry.resource} are cluster-scoped` });
-    if (metadata['name'] !== entry.name) errors.push({ type: 'FieldValueInvalid', field: `${at}.object.metadata.name`, value: metadata['name'], detail: `must equal the key's name ${JSON.stringify(entry.name)}` });
+    if (def.namespaced && entry.namespace === '')
+      errors.push({ type: 'FieldValueRequired', field: `${at}.namespace`, detail: `${entry.resource} are namespaced` });
+    if (!def.namespaced && entry.namespace !== '')
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${at}.namespace`,
+        value: entry.namespace,
+        detail: `must be empty: ${entry.resource} are cluster-scoped`,
+      });
+    if (metadata['name'] !== entry.name)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${at}.object.metadata.name`,
+        value: metadata['name'],
+        detail: `must equal the key's name ${JSON.stringify(entry.name)}`,
+      });
     if ((metadata['namespace'] ?? '') !== entry.namespace) {
-      errors.push({ type: 'FieldValueInvalid', field: `${at}.object.metadata.namespace`, value: metadata['namespace'], detail: `must equal the key's namespace ${JSON.stringify(entry.namespace)}` });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${at}.object.metadata.namespace`,
+        value: metadata['namespace'],
+        detail: `must equal the key's namespace ${JSON.stringify(entry.namespace)}`,
+      });
     }
     const kind = entry.object['kind'];
-    if (kind !== undefined && kind !== def.kind) errors.push({ type: 'FieldValueInvalid', field: `${at}.object.kind`, value: kind, detail: `${entry.resource} hold ${def.kind} objects` });
+    if (kind !== undefined && kind !== def.kind)
+      errors.push({ type: 'FieldValueInvalid', field: `${at}.object.kind`, value: kind, detail: `${entry.resource} hold ${def.kind} objects` });
   });
   return errors;
 }

@@ -12,9 +12,9 @@ import type { VirtualSource } from '../handlers/types.js';
 import { nodeMetricsSource, podMetricsSource } from './metrics-sources.js';
 import { MetricsScraper, type MetricsScraperOptions } from './scraper.js';
 
-export { MetricsScraper, SUMMARY_PATH, type MetricsScraperOptions, type ScrapeLogger } from './scraper.js';
-export { nodeMetricsSource, podMetricsSource, type MetricsSourceOptions } from './metrics-sources.js';
+export { type MetricsSourceOptions, nodeMetricsSource, podMetricsSource } from './metrics-sources.js';
 export * from './samples.js';
+export { MetricsScraper, type MetricsScraperOptions, type ScrapeLogger, SUMMARY_PATH } from './scraper.js';
 
 /** MetricsPipeline is a scraper plus the virtual sources it feeds, keyed as HandlerContext wants. */
 export interface MetricsPipeline {

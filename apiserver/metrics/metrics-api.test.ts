@@ -6,9 +6,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type Store } from '../../store/index.js';
 import { nodeMetricsDefinition, podMetricsDefinition } from '../api/metrics/index.js';
-import { buildServer, type ApiServer } from '../server.js';
+import { type ApiServer, buildServer } from '../server.js';
 import { nodeMetricsSource, podMetricsSource } from './metrics-sources.js';
-import { mergeBatches, type MetricsSnapshot } from './samples.js';
+import { type MetricsSnapshot, mergeBatches } from './samples.js';
 
 const NOW = Date.parse('2024-05-01T12:00:00Z');
 const BASE = '/apis/metrics.k8s.io/v1beta1';
@@ -40,7 +40,11 @@ describe('metrics.k8s.io API', () => {
     await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
     await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
     await create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1', labels: { zone: 'a' } } });
-    const pods: Array<[string, string, string]> = [['default', 'web-1', 'web'], ['default', 'db-1', 'db'], ['shop', 'cart-1', 'cart']];
+    const pods: Array<[string, string, string]> = [
+      ['default', 'web-1', 'web'],
+      ['default', 'db-1', 'db'],
+      ['shop', 'cart-1', 'cart'],
+    ];
     const uids: Record<string, string> = {};
     for (const [namespace, name, app] of pods) {
       const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } };
@@ -56,7 +60,12 @@ describe('metrics.k8s.io API', () => {
     snapshot = mergeBatches([
       {
         nodes: [{ name: 'node-1', timestampMs: NOW - 5000, cpuNanoCores: 350e6, memoryBytes: 1024 ** 3 }],
-        pods: [podSample('default', 'web-1', 466.5), podSample('default', 'db-1', 3), podSample('shop', 'cart-1', 10), { ...podSample('default', 'gone', 1), uid: 'x' }],
+        pods: [
+          podSample('default', 'web-1', 466.5),
+          podSample('default', 'db-1', 3),
+          podSample('shop', 'cart-1', 10),
+          { ...podSample('default', 'gone', 1), uid: 'x' },
+        ],
       },
     ]);
     const options = { snapshot: () => snapshot, store, registry: server.context.registry, now: () => NOW };
@@ -87,7 +96,10 @@ describe('metrics.k8s.io API', () => {
           window: '15s',
           containers: [{ name: 'main', usage: { cpu: '3m', memory: '12Mi' } }],
         },
-        expect.objectContaining({ metadata: expect.objectContaining({ name: 'web-1' }), containers: [{ name: 'main', usage: { cpu: '467m', memory: '12Mi' } }] }),
+        expect.objectContaining({
+          metadata: expect.objectContaining({ name: 'web-1' }),
+          containers: [{ name: 'main', usage: { cpu: '467m', memory: '12Mi' } }],
+        }),
       ],
     });
   });

@@ -9,13 +9,13 @@
  */
 import { isNotFound, type Store } from '../../store/index.js';
 import { notFound } from '../api/api-error.js';
+import { rfc3339 } from '../api/machinery/time.js';
 import { METRICS_API_VERSION, METRICS_GROUP, METRICS_WINDOW } from '../api/metrics/usage.js';
 import { formatCpuMillis, formatMemoryBytes } from '../api/quantity.js';
 import type { Registry } from '../api/registry.js';
 import type { KubeObject } from '../api/resource-definition.js';
 import type { VirtualSource } from '../handlers/types.js';
 import type { ContainerSample, MetricsSnapshot, NodeSample, PodSample } from './samples.js';
-import { rfc3339 } from '../api/machinery/time.js';
 
 /** MetricsSourceOptions is what the sources read from. */
 export interface MetricsSourceOptions {

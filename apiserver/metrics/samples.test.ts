@@ -7,7 +7,12 @@ function node(name: string, address: string | undefined, port: number | undefine
   return {
     metadata: { name },
     status: {
-      addresses: address ? [{ type: 'Hostname', address: name }, { type: 'InternalIP', address }] : [],
+      addresses: address
+        ? [
+            { type: 'Hostname', address: name },
+            { type: 'InternalIP', address },
+          ]
+        : [],
       daemonEndpoints: port ? { kubeletEndpoint: { Port: port } } : {},
     },
   };
@@ -51,7 +56,13 @@ describe('samplesFromSummaries', () => {
     const list: SummaryList = {
       items: [
         summary('a', [
-          { name: 'web', containers: [['nginx', 5_000_000, 12 * 1024 * 1024], ['half', 1, undefined]] },
+          {
+            name: 'web',
+            containers: [
+              ['nginx', 5_000_000, 12 * 1024 * 1024],
+              ['half', 1, undefined],
+            ],
+          },
           { name: 'pending', containers: [] },
         ]),
         summary('elsewhere', [{ name: 'other', containers: [['c', 1, 1]] }]),
@@ -60,7 +71,13 @@ describe('samplesFromSummaries', () => {
     const batch = samplesFromSummaries(list, new Set(['a']), 42);
     expect(batch.nodes).toEqual([{ name: 'a', timestampMs: 42, cpuNanoCores: 100_000_000, memoryBytes: 1_000_000 }]);
     expect(batch.pods).toEqual([
-      { namespace: 'default', name: 'web', uid: 'uid-web', timestampMs: 42, containers: [{ name: 'nginx', cpuNanoCores: 5_000_000, memoryBytes: 12 * 1024 * 1024 }] },
+      {
+        namespace: 'default',
+        name: 'web',
+        uid: 'uid-web',
+        timestampMs: 42,
+        containers: [{ name: 'nginx', cpuNanoCores: 5_000_000, memoryBytes: 12 * 1024 * 1024 }],
+      },
     ]);
   });
 

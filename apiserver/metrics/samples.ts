@@ -3,8 +3,9 @@
  * endpoints to scrape (from the Node objects) and what their Summary reports say. The
  * scraper (scraper.ts) does the I/O around these.
  */
-import type { KubeObject } from '../api/resource-definition.js';
+
 import type { SummaryList } from '../api/metrics/stats-summary.js';
+import type { KubeObject } from '../api/resource-definition.js';
 
 /** ContainerSample is one container's usage: CPU in nanocores, memory working set in bytes. */
 export interface ContainerSample {

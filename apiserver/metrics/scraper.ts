@@ -20,7 +20,7 @@ import type { Store } from '../../store/index.js';
 import { SummaryListSchema } from '../api/metrics/stats-summary.js';
 import type { Registry } from '../api/registry.js';
 import type { KubeObject } from '../api/resource-definition.js';
-import { EMPTY_SNAPSHOT, groupByEndpoint, mergeBatches, samplesFromSummaries, type MetricsSnapshot, type SampleBatch } from './samples.js';
+import { EMPTY_SNAPSHOT, groupByEndpoint, type MetricsSnapshot, mergeBatches, type SampleBatch, samplesFromSummaries } from './samples.js';
 
 /** ScrapeLogger is the part of the server's (pino) logger the scraper uses. */
 export interface ScrapeLogger {

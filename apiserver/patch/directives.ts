@@ -38,11 +38,7 @@ export function hasPatchDirective(value: unknown): value is JsonObject {
  */
 export function listDirectiveTarget(key: string, prefix: string): string {
   if (key.startsWith(`${prefix}/`) && key.length > prefix.length + 1) return key.slice(prefix.length + 1);
-  throw badRequest(
-    prefix === Directives.setElementOrder
-      ? 'invalid patch format of setElementOrder list'
-      : 'invalid patch format of primitive list',
-  );
+  throw badRequest(prefix === Directives.setElementOrder ? 'invalid patch format of setElementOrder list' : 'invalid patch format of primitive list');
 }
 
 /** unknownPatchType is the error for a `$patch` value other than replace/delete/merge. */

@@ -10,9 +10,7 @@ import { toSchemaDocument } from '../api/schema-node.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, isPatchError } from './index.js';
 
 const EnvVarSchema = z.object({ name: z.string(), value: z.string().optional() }).meta({ id: 'kubesim.test.v1.EnvVar' });
-const ContainerPortSchema = z
-  .object({ containerPort: z.number().int(), protocol: z.string().optional() })
-  .meta({ id: 'kubesim.test.v1.ContainerPort' });
+const ContainerPortSchema = z.object({ containerPort: z.number().int(), protocol: z.string().optional() }).meta({ id: 'kubesim.test.v1.ContainerPort' });
 const ContainerSchema = z
   .object({
     name: z.string(),
@@ -152,9 +150,7 @@ describe('kubectl apply (client-side) bodies', () => {
 
   it('replaces tolerations, which have no merge key in Kubernetes', () => {
     const patch = { spec: { template: { spec: { tolerations: [{ key: 'b', operator: 'Exists', effect: 'NoSchedule' }] } } } };
-    expect(smp(liveDeployment([nginx()]), patch).spec.template.spec.tolerations).toEqual([
-      { key: 'b', operator: 'Exists', effect: 'NoSchedule' },
-    ]);
+    expect(smp(liveDeployment([nginx()]), patch).spec.template.spec.tolerations).toEqual([{ key: 'b', operator: 'Exists', effect: 'NoSchedule' }]);
   });
 
   it('switches the strategy to Recreate with $retainKeys, dropping rollingUpdate', () => {
@@ -233,9 +229,6 @@ describe('kubectl rollout undo (JSON patch)', () => {
       caught = err;
     }
     expect(isPatchError(caught) && caught.httpCode).toBe(422);
-    expect(caught).toHaveProperty(
-      'message',
-      'replace operation does not apply: doc is missing key: /metadata/annotations: missing value',
-    );
+    expect(caught).toHaveProperty('message', 'replace operation does not apply: doc is missing key: /metadata/annotations: missing value');
   });
 });

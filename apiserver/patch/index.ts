@@ -12,7 +12,7 @@
  * and docs/api-conventions.md; each engine's file lists where it departs from the Go
  * library kube-apiserver uses.
  */
-export { PatchError, PatchErrorReasons, isPatchError, type PatchErrorReason } from './errors.js';
+export { isPatchError, PatchError, type PatchErrorReason, PatchErrorReasons } from './errors.js';
 export { applyJsonPatch, decodeJsonPatch, type JsonPatchOperation } from './json-patch.js';
 export { applyMergePatch } from './merge-patch.js';
 export { applyStrategicMergePatch, type StrategicMergePatchSchema } from './strategic-merge-patch.js';

@@ -91,9 +91,7 @@ describe('applyJsonPatch remove and replace', () => {
   });
 
   it('fails to replace a missing member (RFC 6902; evanphx v4 would add it)', () => {
-    const err = expectPatchError(() =>
-      applyJsonPatch({ metadata: { name: 'web' } }, [{ op: 'replace', path: '/metadata/annotations', value: {} }]),
-    );
+    const err = expectPatchError(() => applyJsonPatch({ metadata: { name: 'web' } }, [{ op: 'replace', path: '/metadata/annotations', value: {} }]));
     expect(err.message).toBe('replace operation does not apply: doc is missing key: /metadata/annotations: missing value');
     expect(expectPatchError(() => applyJsonPatch({}, [{ op: 'replace', path: '/a/b', value: 1 }])).message).toBe(
       'replace operation does not apply: doc is missing path: /a/b: missing value',
@@ -144,12 +142,8 @@ describe('applyJsonPatch move, copy and test', () => {
   });
 
   it('fails a test on a different value, a missing member or a missing parent', () => {
-    expect(expectPatchError(() => applyJsonPatch({ n: 1 }, [{ op: 'test', path: '/n', value: '1' }])).message).toBe(
-      'testing value /n failed: test failed',
-    );
-    expect(expectPatchError(() => applyJsonPatch({}, [{ op: 'test', path: '/n', value: null }])).message).toBe(
-      'testing value /n failed: test failed',
-    );
+    expect(expectPatchError(() => applyJsonPatch({ n: 1 }, [{ op: 'test', path: '/n', value: '1' }])).message).toBe('testing value /n failed: test failed');
+    expect(expectPatchError(() => applyJsonPatch({}, [{ op: 'test', path: '/n', value: null }])).message).toBe('testing value /n failed: test failed');
     expect(expectPatchError(() => applyJsonPatch({}, [{ op: 'test', path: '/a/b', value: 1 }])).message).toBe(
       'test operation does not apply: is missing path: /a/b: missing value',
     );

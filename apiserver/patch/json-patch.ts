@@ -9,14 +9,7 @@
  * Kept from evanphx: negative array indices count from the end.
  */
 import { badRequest, invalid } from './errors.js';
-import {
-  lastToken,
-  lookup,
-  normalizeIndex,
-  parseArrayIndex,
-  parsePointer,
-  resolveParent,
-} from './json-pointer.js';
+import { lastToken, lookup, normalizeIndex, parseArrayIndex, parsePointer, resolveParent } from './json-pointer.js';
 import { cloneJson, getOwn, goTypeName, hasOwn, isJsonObject, jsonEqual, setOwn } from './json-value.js';
 
 /** JsonPatchOperation is one decoded RFC 6902 operation. */

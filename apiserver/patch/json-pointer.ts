@@ -21,7 +21,7 @@ export function parsePointer(pointer: string): string[] | undefined {
   return pointer
     .slice(1)
     .split('/')
-    .map((token) => token.replace(/~[01]/g, (escape) => (escape === '~1' ? '/' : '~')));
+    .map((token) => token.replace(/~[01]/g, (sequence) => (sequence === '~1' ? '/' : '~')));
 }
 
 /**

@@ -15,7 +15,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
 
 /** hasOwn reports whether `object` has its own property `key`. */
 export function hasOwn(object: JsonObject, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key);
+  return Object.hasOwn(object, key);
 }
 
 /** getOwn returns own property `key` of `object`, or undefined; never inherited values. */

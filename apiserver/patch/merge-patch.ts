@@ -2,7 +2,7 @@
  * JSON merge patch (RFC 7386, `application/merge-patch+json`): what `kubectl label`,
  * `kubectl annotate`, `kubectl scale` and `kubectl patch --type=merge` send.
  */
-import { cloneJson, getOwn, isJsonObject, setOwn, type JsonObject } from './json-value.js';
+import { cloneJson, getOwn, isJsonObject, type JsonObject, setOwn } from './json-value.js';
 
 /**
  * applyMergePatch applies an RFC 7386 merge patch to `document` and returns the result:

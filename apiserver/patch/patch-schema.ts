@@ -104,4 +104,3 @@ function resolveField(raw: SchemaNode | undefined, doc: SchemaDocument): FieldSc
     mergeKey,
   };
 }
-

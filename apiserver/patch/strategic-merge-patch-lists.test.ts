@@ -48,11 +48,14 @@ describe('lists merged by key', () => {
 
   it('follows the patch order for the elements it names, keeping the others in place', () => {
     const three = { containers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] };
-    expect(patchPodSpec(three, { containers: [{ name: 'c', image: 'x' }, { name: 'a', image: 'y' }] }).containers).toEqual([
-      { name: 'b' },
-      { name: 'c', image: 'x' },
-      { name: 'a', image: 'y' },
-    ]);
+    expect(
+      patchPodSpec(three, {
+        containers: [
+          { name: 'c', image: 'x' },
+          { name: 'a', image: 'y' },
+        ],
+      }).containers,
+    ).toEqual([{ name: 'b' }, { name: 'c', image: 'x' }, { name: 'a', image: 'y' }]);
   });
 
   it('merges nested keyed lists: ports by containerPort, env by name', () => {
@@ -138,12 +141,8 @@ describe('lists of scalars merged as sets', () => {
   });
 
   it('rejects malformed $deleteFromPrimitiveList directives', () => {
-    expect(expectPatchError(() => patchMetadata({}, { '$deleteFromPrimitiveList/finalizers': 'a' })).message).toBe(
-      'invalid patch format of primitive list',
-    );
-    expect(expectPatchError(() => patchMetadata({}, { $deleteFromPrimitiveList: ['a'] })).message).toBe(
-      'invalid patch format of primitive list',
-    );
+    expect(expectPatchError(() => patchMetadata({}, { '$deleteFromPrimitiveList/finalizers': 'a' })).message).toBe('invalid patch format of primitive list');
+    expect(expectPatchError(() => patchMetadata({}, { $deleteFromPrimitiveList: ['a'] })).message).toBe('invalid patch format of primitive list');
   });
 });
 
@@ -158,7 +157,12 @@ describe('lists replaced wholesale', () => {
   });
 
   it('cleans directives and nulls out of the replacing elements', () => {
-    const patch = { tolerations: [{ key: 'b', value: null }, { key: 'c', $patch: 'delete' }] };
+    const patch = {
+      tolerations: [
+        { key: 'b', value: null },
+        { key: 'c', $patch: 'delete' },
+      ],
+    };
     expect(patchPodSpec({ tolerations: [] }, patch)).toEqual({ tolerations: [{ key: 'b' }] });
   });
 });

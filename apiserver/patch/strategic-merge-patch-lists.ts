@@ -6,8 +6,8 @@
  */
 import { Directives, hasPatchDirective, requireMergeKey, unknownPatchType, withoutPatchDirective } from './directives.js';
 import { formatGoValue, invalid } from './errors.js';
-import { getOwn, isJsonObject, jsonKind, type JsonKind, type JsonObject } from './json-value.js';
-import { isMergeList, itemField, type FieldSchema } from './patch-schema.js';
+import { getOwn, isJsonObject, type JsonKind, type JsonObject, jsonKind } from './json-value.js';
+import { type FieldSchema, isMergeList, itemField } from './patch-schema.js';
 import { keyIdentity, orderByReference, scalarIdentity } from './strategic-merge-patch-order.js';
 
 /**

@@ -68,12 +68,7 @@ function sortByReference(items: readonly unknown[], reference: readonly unknown[
  * interleave merges two sorted lists. A server-only item goes first only when both it
  * and the next patch item are in the live list and it stood before that item there.
  */
-function interleave(
-  serverOnly: readonly unknown[],
-  patchItems: readonly unknown[],
-  livePosition: Map<unknown, number>,
-  identify: Identify,
-): unknown[] {
+function interleave(serverOnly: readonly unknown[], patchItems: readonly unknown[], livePosition: Map<unknown, number>, identify: Identify): unknown[] {
   const result: unknown[] = [];
   let s = 0;
   let p = 0;

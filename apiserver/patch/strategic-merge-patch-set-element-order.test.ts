@@ -58,9 +58,7 @@ describe('$setElementOrder on keyed lists', () => {
   it('rejects a patch list whose order contradicts the directive', () => {
     const patch = { '$setElementOrder/containers': order('a', 'b'), containers: [{ name: 'b' }, { name: 'a' }] };
     const err = expectPatchError(() => patchPodSpec(containers('a', 'b'), patch));
-    expect(err.message).toBe(
-      "The order in patch list:\n[map[name:b] map[name:a]]\n doesn't match $setElementOrder list:\n[map[name:a] map[name:b]]\n",
-    );
+    expect(err.message).toBe("The order in patch list:\n[map[name:b] map[name:a]]\n doesn't match $setElementOrder list:\n[map[name:a] map[name:b]]\n");
     expect(err.reason).toBe('BadRequest');
   });
 
@@ -70,9 +68,7 @@ describe('$setElementOrder on keyed lists', () => {
   });
 
   it('rejects malformed directives', () => {
-    expect(expectPatchError(() => patchPodSpec({}, { '$setElementOrder/containers': 'a' })).message).toBe(
-      'invalid patch format of setElementOrder list',
-    );
+    expect(expectPatchError(() => patchPodSpec({}, { '$setElementOrder/containers': 'a' })).message).toBe('invalid patch format of setElementOrder list');
     expect(expectPatchError(() => patchPodSpec({}, { $setElementOrder: [] })).message).toBe('invalid patch format of setElementOrder list');
     expect(expectPatchError(() => patchPodSpec({}, { '$setElementOrder/containers': [{ image: 'x' }] })).message).toBe(
       'map: map[image:x] does not contain declared merge key: name',

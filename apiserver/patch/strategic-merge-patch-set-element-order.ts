@@ -5,10 +5,10 @@
  */
 import { Directives, hasPatchDirective, listDirectiveTarget, requireMergeKey } from './directives.js';
 import { badRequest, formatGoValue } from './errors.js';
-import { getOwn, hasOwn, setOwn, type JsonObject } from './json-value.js';
-import { isMergeList, lookupProperty, unknownFieldError, type FieldSchema } from './patch-schema.js';
-import { materializeList, mergeList, type MergeContext, type ValueMerger } from './strategic-merge-patch-lists.js';
-import { keyIdentity, orderByReference, scalarIdentity, type Identify } from './strategic-merge-patch-order.js';
+import { getOwn, hasOwn, type JsonObject, setOwn } from './json-value.js';
+import { type FieldSchema, isMergeList, lookupProperty, unknownFieldError } from './patch-schema.js';
+import { type MergeContext, materializeList, mergeList, type ValueMerger } from './strategic-merge-patch-lists.js';
+import { type Identify, keyIdentity, orderByReference, scalarIdentity } from './strategic-merge-patch-order.js';
 
 /**
  * applySetElementOrders merges and orders, in `target`, every list a
@@ -75,11 +75,7 @@ function mergeAndOrder(target: JsonObject, patch: JsonObject, request: OrderRequ
  * in place, and elements the patch adds are appended into the freed tail of that same
  * array, so the last live positions hold the new elements instead of stale copies.
  */
-function liveOrderSeenByKubernetes(
-  original: unknown[],
-  patchList: readonly unknown[],
-  mergeKey: string | undefined,
-): unknown[] {
+function liveOrderSeenByKubernetes(original: unknown[], patchList: readonly unknown[], mergeKey: string | undefined): unknown[] {
   const deletions = patchList.filter((item) => directiveOf(item) === 'delete');
   if (mergeKey === undefined || deletions.length === 0 || patchList.some((item) => directiveOf(item) === 'replace')) {
     return original;
@@ -142,8 +138,6 @@ function validatePatchOrder(
   }
   if (matched < elements.length && order.length > 0) {
     const directive = Directives.setElementOrder;
-    throw badRequest(
-      `The order in patch list:\n${formatGoValue(patchList)}\n doesn't match ${directive} list:\n${formatGoValue(order)}\n`,
-    );
+    throw badRequest(`The order in patch list:\n${formatGoValue(patchList)}\n doesn't match ${directive} list:\n${formatGoValue(order)}\n`);
   }
 }

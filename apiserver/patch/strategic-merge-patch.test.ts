@@ -142,9 +142,7 @@ describe('applyStrategicMergePatch $retainKeys', () => {
   });
 
   it('rejects a non-list directive and patch fields it does not list (nulls are fine)', () => {
-    expect(expectPatchError(() => patchDeployment(live, { spec: { strategy: { $retainKeys: 'type' } } })).message).toBe(
-      'invalid patch format of retainKeys',
-    );
+    expect(expectPatchError(() => patchDeployment(live, { spec: { strategy: { $retainKeys: 'type' } } })).message).toBe('invalid patch format of retainKeys');
     const outside = expectPatchError(() => patchDeployment(live, { spec: { strategy: { $retainKeys: ['type'], rollingUpdate: {} } } }));
     expect(outside.message).toBe("patch content doesn't match retainKeys list");
     expect(outside.reason).toBe('Invalid');
@@ -177,7 +175,16 @@ describe('applyStrategicMergePatch errors and purity', () => {
     });
     const patch = deepFreeze({
       metadata: { labels: { $patch: 'replace', x: 'y' } },
-      spec: { template: { spec: { containers: [{ name: 'web', env: [{ name: 'B', value: '2' }] }, { name: 'new', args: ['a'] }] } } },
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              { name: 'web', env: [{ name: 'B', value: '2' }] },
+              { name: 'new', args: ['a'] },
+            ],
+          },
+        },
+      },
     });
     const liveCopy = structuredClone(live);
     const patchCopy = structuredClone(patch);

@@ -20,24 +20,10 @@
  * replaced list's elements are cleaned too.
  */
 import type { SchemaDocument, SchemaNode } from '../api/schema-node.js';
-import {
-  Directives,
-  hasPatchDirective,
-  isDirectiveKey,
-  listDirectiveTarget,
-  unknownPatchType,
-  withoutPatchDirective,
-} from './directives.js';
+import { Directives, hasPatchDirective, isDirectiveKey, listDirectiveTarget, unknownPatchType, withoutPatchDirective } from './directives.js';
 import { badRequest, invalid } from './errors.js';
-import { cloneJson, getOwn, goTypeName, hasOwn, isJsonObject, setOwn, type JsonObject } from './json-value.js';
-import {
-  isReplaceMap,
-  lookupProperty,
-  rootField,
-  unknownField,
-  unknownFieldError,
-  type FieldSchema,
-} from './patch-schema.js';
+import { cloneJson, getOwn, goTypeName, hasOwn, isJsonObject, type JsonObject, setOwn } from './json-value.js';
+import { type FieldSchema, isReplaceMap, lookupProperty, rootField, unknownField, unknownFieldError } from './patch-schema.js';
 import { deleteFromPrimitiveList, materializeList, mergeList, type ValueMerger } from './strategic-merge-patch-lists.js';
 import { applySetElementOrders } from './strategic-merge-patch-set-element-order.js';
 
@@ -62,11 +48,7 @@ export interface StrategicMergePatchSchema {
  * `$setElementOrder`); Invalid when the patch does not fit the object (a member the
  * schema does not declare, lists of lists or of mixed types, keys outside `$retainKeys`).
  */
-export function applyStrategicMergePatch(
-  document: unknown,
-  patch: unknown,
-  schema: StrategicMergePatchSchema,
-): unknown {
+export function applyStrategicMergePatch(document: unknown, patch: unknown, schema: StrategicMergePatchSchema): unknown {
   if (!isJsonObject(patch)) {
     throw badRequest(`json: cannot unmarshal ${goTypeName(patch)} into Go value of type map[string]interface {}`);
   }
@@ -133,7 +115,7 @@ function mergeField(target: JsonObject, key: string, value: unknown, parent: Fie
   if (bothLists) {
     setOwn(target, key, mergeList(live, value, { field, merger }));
   } else if (isJsonObject(live) && isJsonObject(value)) {
-    setOwn(target, key, isReplaceMap(field) ? materialize(value, field) ?? {} : mergeMap(live, value, field));
+    setOwn(target, key, isReplaceMap(field) ? (materialize(value, field) ?? {}) : mergeMap(live, value, field));
   }
 }
 

@@ -180,7 +180,8 @@ describe('decodeProtobufObject errors', () => {
     expect(statusOf(envelope('v1', 'Node', msg(1, str(1, 'n'))))).toEqual({
       code: 415,
       reason: 'UnsupportedMediaType',
-      message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      message:
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
     });
   });
 

@@ -6,9 +6,9 @@
  */
 import { ApiError, badRequest } from '../api/api-error.js';
 import { protobufMessageFor } from '../api/builtin-protobuf.js';
-import { apiVersionOf, type ResourceDefinition } from '../api/resource-definition.js';
-import { decodeMessage, type DecodeContext, type SkippedField } from '../api/protobuf/decode-message.js';
+import { type DecodeContext, decodeMessage, type SkippedField } from '../api/protobuf/decode-message.js';
 import { ProtobufError } from '../api/protobuf/wire.js';
+import { apiVersionOf, type ResourceDefinition } from '../api/resource-definition.js';
 import { decodeEnvelope } from './envelope.js';
 
 /** PROTOBUF_MEDIA_TYPE is Kubernetes' protobuf content type. */
@@ -57,11 +57,7 @@ export function decodeProtobufObject(raw: Uint8Array | undefined, expected: Expe
 /** unsupportedMediaType is Kubernetes' 415, listing protobuf when the endpoint takes it. */
 export function unsupportedMediaType(withProtobuf: boolean): ApiError {
   const accepted = ['application/json', 'application/yaml', ...(withProtobuf ? [PROTOBUF_MEDIA_TYPE] : [])];
-  return new ApiError(
-    'UnsupportedMediaType',
-    415,
-    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
-  );
+  return new ApiError('UnsupportedMediaType', 415, `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }
 
 function skippedWarning({ path, field, message }: SkippedField): string {

@@ -2,6 +2,8 @@
  * Namespace lifecycle admission, as kube-apiserver's NamespaceLifecycle plugin: objects can
  * only be created in a namespace that exists and is not being terminated.
  */
+
+import type { StoredObject } from '../../store/index.js';
 import { forbidden, notFound } from '../api/api-error.js';
 import type { ResourceDefinition } from '../api/resource-definition.js';
 import type { RegistryContext } from './context.js';
@@ -9,7 +11,7 @@ import type { RegistryContext } from './context.js';
 /** admitCreate throws 404 when the namespace is missing and 403 when it is terminating. */
 export function admitCreate(ctx: RegistryContext, def: ResourceDefinition, namespace: string, name: string): void {
   if (!def.namespaced) return;
-  let ns;
+  let ns: StoredObject;
   try {
     ns = ctx.store.get({ resource: 'namespaces', namespace: '', name: namespace });
   } catch {

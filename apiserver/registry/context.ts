@@ -3,9 +3,9 @@
  * live registry and the clock. Passed explicitly so tests and the embeddable cluster can
  * run several servers in one process.
  */
-import type { Store, ObjectRef, StoredActor, StoredObject } from '../../store/index.js';
-import type { Random } from '../api/machinery/random.js';
+import type { ObjectRef, Store, StoredActor, StoredObject } from '../../store/index.js';
 import { notFound, pathNotFound, type ResourceName } from '../api/api-error.js';
+import type { Random } from '../api/machinery/random.js';
 import type { Registry } from '../api/registry.js';
 import type { KindStrategy, KubeObject, ResourceDefinition, StrategyContext } from '../api/resource-definition.js';
 

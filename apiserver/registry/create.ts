@@ -6,7 +6,7 @@ import { isAlreadyExists } from '../../store/index.js';
 import { alreadyExists, badRequest, invalid } from '../api/api-error.js';
 import type { KubeObject } from '../api/resource-definition.js';
 import { admitCreate } from './admission.js';
-import { asKube, objectRef, resourceName, storageDefinitionOf, strategyContext, strategyOf, type RegistryContext, type Target } from './context.js';
+import { asKube, objectRef, type RegistryContext, resourceName, storageDefinitionOf, strategyContext, strategyOf, type Target } from './context.js';
 import { generateNameSuffix, prepareForCreate, validateMetadata } from './metadata.js';
 import { toServed, toStored } from './object-codec.js';
 import type { WriteOptions } from './write-options.js';

@@ -6,11 +6,11 @@
 import { isConflict } from '../../store/index.js';
 import { conflict } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
+import { rfc3339 } from '../api/machinery/time.js';
 import type { DeleteRequest, KubeObject } from '../api/resource-definition.js';
-import { asKube, objectRef, readStored, resourceName, strategyOf, type RegistryContext, type Target } from './context.js';
+import { asKube, objectRef, type RegistryContext, readStored, resourceName, strategyOf, type Target } from './context.js';
 import { toServed } from './object-codec.js';
 import { shouldRemove } from './update.js';
-import { rfc3339 } from '../api/machinery/time.js';
 
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 export const ORPHAN_FINALIZER = 'orphan';

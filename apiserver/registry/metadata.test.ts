@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configMapDefinition } from '../api/core/config-map.js';
-import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { createRandom, type Random } from '../api/machinery/random.js';
+import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { generateNameSuffix, prepareForCreate } from './metadata.js';
 
 describe('server-chosen metadata', () => {

@@ -3,11 +3,12 @@
  * creationTimestamp, generation, names from generateName, and the fields a client can never
  * change on update. Also the metadata validation every kind shares.
  */
-import type { Random } from '../api/machinery/random.js';
+
 import { deepEqual } from '../api/deep-equal.js';
+import type { Random } from '../api/machinery/random.js';
+import { rfc3339 } from '../api/machinery/time.js';
 import type { FieldError, KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { required, validateLabels, validateName } from '../api/validation.js';
-import { rfc3339 } from '../api/machinery/time.js';
 
 // Kubernetes' generateName alphabet: no vowels (no accidental words) and no look-alikes.
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -96,5 +97,11 @@ export function validateMetadata(def: ResourceDefinition, object: KubeObject, ol
 function noNewFinalizers(old: KubeObject, object: KubeObject): FieldError[] {
   const added = (object.metadata.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
   if (added.length === 0) return [];
-  return [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}` }];
+  return [
+    {
+      type: 'FieldValueForbidden',
+      field: 'metadata.finalizers',
+      detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+    },
+  ];
 }

@@ -5,7 +5,7 @@
  * fields rejected or warned about per `fieldValidation`.
  */
 import type { z } from 'zod';
-import { ApiError, badRequest, invalid } from '../api/api-error.js';
+import { type ApiError, badRequest, invalid } from '../api/api-error.js';
 import { apiVersionOf, type FieldError, type KubeObject, type ResourceDefinition } from '../api/resource-definition.js';
 import { schemaDocumentFor } from '../api/schema-node.js';
 import { isPlainObject, withoutNulls } from '../request/body.js';

@@ -8,7 +8,7 @@ import { isConflict } from '../../store/index.js';
 import { badRequest, conflict, invalid } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { KubeObject } from '../api/resource-definition.js';
-import { asKube, objectRef, readStored, resourceName, storageDefinitionOf, strategyContext, strategyOf, type RegistryContext, type Target } from './context.js';
+import { asKube, objectRef, type RegistryContext, readStored, resourceName, storageDefinitionOf, strategyContext, strategyOf, type Target } from './context.js';
 import { carryServerFields, validateMetadata } from './metadata.js';
 import { toServed, toStored } from './object-codec.js';
 import type { WriteOptions } from './write-options.js';

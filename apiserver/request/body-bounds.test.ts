@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkJsonDepth, checkYamlShape, MAX_NESTING_DEPTH, MAX_YAML_NODES } from './body-bounds.js';
 import { decodeObjectBody, decodePatchBody } from './body.js';
+import { checkJsonDepth, checkYamlShape, MAX_NESTING_DEPTH, MAX_YAML_NODES } from './body-bounds.js';
 
 const yaml = (text: string) => Buffer.from(text);
 

@@ -5,8 +5,8 @@
  */
 import { isMap, isScalar, parseDocument, type Node as YamlNode } from 'yaml';
 import { ApiError, badRequest } from '../api/api-error.js';
+import { acceptsProtobuf, decodeProtobufObject, type ExpectedKind, PROTOBUF_MEDIA_TYPE, unsupportedMediaType } from '../protobuf/decode.js';
 import { checkJsonDepth, checkYamlShape } from './body-bounds.js';
-import { acceptsProtobuf, decodeProtobufObject, PROTOBUF_MEDIA_TYPE, unsupportedMediaType, type ExpectedKind } from '../protobuf/decode.js';
 
 export const PatchTypes = {
   json: 'application/json-patch+json',
@@ -23,11 +23,7 @@ function mediaType(contentType: string | undefined): string {
 }
 
 function unsupported(accepted: readonly string[]): ApiError {
-  return new ApiError(
-    'UnsupportedMediaType',
-    415,
-    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
-  );
+  return new ApiError('UnsupportedMediaType', 415, `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }
 
 /** ObjectBodyOptions say what else a create/update body may be. */
@@ -41,11 +37,7 @@ export interface ObjectBodyOptions {
 
 /** decodeObjectBody parses a create/update body (JSON, YAML, or Kubernetes protobuf for the
  * kinds that accept it) into a plain object. */
-export function decodeObjectBody(
-  contentType: string | undefined,
-  raw: Buffer | undefined,
-  options: ObjectBodyOptions = {},
-): Record<string, unknown> {
+export function decodeObjectBody(contentType: string | undefined, raw: Buffer | undefined, options: ObjectBodyOptions = {}): Record<string, unknown> {
   const type = mediaType(contentType);
   const { expected } = options;
   const protobuf = expected !== undefined && acceptsProtobuf(expected);

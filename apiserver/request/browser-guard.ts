@@ -13,10 +13,11 @@
  * Bodies are never read as JSON without a JSON Content-Type (request/body.ts): a browser can
  * send text/plain or no type without a preflight, never application/json.
  */
-import { isIP } from 'node:net';
+
 import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { forbidden, type ApiError } from '../api/api-error.js';
+import { type ApiError, forbidden } from '../api/api-error.js';
 
 /** The names a client on this machine (or, later, inside the cluster) reaches the server by. */
 const OWN_HOST_NAMES = new Set(['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local']);
@@ -55,10 +56,14 @@ export function isCrossSite(headers: IncomingHttpHeaders): boolean {
 /** browserRefusal is the 403 for a request a web page must not make, or undefined. */
 export function browserRefusal(method: string, headers: IncomingHttpHeaders, opensSocket = false): ApiError | undefined {
   if (!isOwnHost(headers.host)) {
-    return forbidden(`requests for host ${JSON.stringify(headers.host)} are refused: this server answers to its IP addresses, localhost and the kubernetes service names only (a web page may be trying DNS rebinding)`);
+    return forbidden(
+      `requests for host ${JSON.stringify(headers.host)} are refused: this server answers to its IP addresses, localhost and the kubernetes service names only (a web page may be trying DNS rebinding)`,
+    );
   }
   if ((opensSocket || !SAFE_METHODS.has(method)) && isCrossSite(headers)) {
-    return forbidden(`cross-origin ${opensSocket ? 'WebSocket' : method} request from ${JSON.stringify(headers.origin ?? headers['sec-fetch-site'])} refused: web pages may not change the cluster`);
+    return forbidden(
+      `cross-origin ${opensSocket ? 'WebSocket' : method} request from ${JSON.stringify(headers.origin ?? headers['sec-fetch-site'])} refused: web pages may not change the cluster`,
+    );
   }
   return undefined;
 }

@@ -4,9 +4,9 @@
  * documents (APIVersions, APIGroupList, APIGroup, APIResourceList).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { pathNotFound } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
 import { ALL_VERBS, type ResourceDefinition } from '../api/resource-definition.js';
-import { pathNotFound } from '../api/api-error.js';
 import { aggregatedDiscoveryVersion } from '../request/accept.js';
 
 interface SubresourceInfo {
@@ -115,16 +115,25 @@ export function registerDiscoveryRoutes(app: FastifyInstance, registry: Registry
     // and appending a charset), and clients compare it as kube-apiserver sends it.
     return Buffer.from(JSON.stringify(aggregatedDiscovery(registry, core, version)));
   };
-  app.get('/api', aggregatedOr(true, (request) => ({
-    kind: 'APIVersions',
-    versions: ['v1'],
-    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: request.headers.host ?? '' }],
-  })));
-  app.get('/apis', aggregatedOr(false, () => ({
-    kind: 'APIGroupList',
-    apiVersion: 'v1',
-    groups: registry.groups().filter((g) => g.name !== '').map((g) => apiGroup(g.name, g.versions)),
-  })));
+  app.get(
+    '/api',
+    aggregatedOr(true, (request) => ({
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: request.headers.host ?? '' }],
+    })),
+  );
+  app.get(
+    '/apis',
+    aggregatedOr(false, () => ({
+      kind: 'APIGroupList',
+      apiVersion: 'v1',
+      groups: registry
+        .groups()
+        .filter((g) => g.name !== '')
+        .map((g) => apiGroup(g.name, g.versions)),
+    })),
+  );
   app.get<{ Params: { group: string } }>('/apis/:group', async (request) => {
     const group = registry.groups().find((g) => g.name === request.params.group && g.name !== '');
     if (!group) throw pathNotFound();

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { pathNotFound } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
 import { ALL_VERBS, type ResourceDefinition } from '../api/resource-definition.js';
-import { schemaDocumentFor, type SchemaNode } from '../api/schema-node.js';
+import { type SchemaNode, schemaDocumentFor } from '../api/schema-node.js';
 
 export const OPENAPI_INFO_VERSION = 'v1.33.0';
 
@@ -42,7 +42,12 @@ function basePath(def: ResourceDefinition): string {
   return def.group ? `/apis/${def.group}/${def.version}` : `/api/${def.version}`;
 }
 
-const param = (name: string, location: 'path' | 'query') => ({ name, in: location, ...(location === 'path' ? { required: true } : {}), schema: { type: 'string' } });
+const param = (name: string, location: 'path' | 'query') => ({
+  name,
+  in: location,
+  ...(location === 'path' ? { required: true } : {}),
+  schema: { type: 'string' },
+});
 
 function operation(def: ResourceDefinition, action: string, verb: string, extraParams: string[]) {
   const ref = { $ref: `${REF_TO}${kindSchemaId(def)}` };

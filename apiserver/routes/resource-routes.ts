@@ -3,28 +3,29 @@
  * /apis/{group}/{version}, resolved per request (so kinds added at run time are served at
  * once). The bare group-version path answers its APIResourceList.
  */
-import { warningHeaderValue } from '../request/warning-header.js';
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js';
 import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
 import type { Registry } from '../api/registry.js';
 import { ALL_VERBS } from '../api/resource-definition.js';
+import { toApiError } from '../errors.js';
+import { faultRequestOf, injectFaults } from '../faults/hooks.js';
+import type { FaultInjector } from '../faults/injector.js';
 import { deleteCollectionHandler, deleteHandler } from '../handlers/delete-handlers.js';
-import { serveLog } from '../handlers/log-proxy.js';
 import { evictionHandler } from '../handlers/eviction-handler.js';
+import { serveLog } from '../handlers/log-proxy.js';
 import { bindingHandler } from '../handlers/pod-handlers.js';
 import { getObject, listObjects } from '../handlers/read-handlers.js';
 import { scaleHandler } from '../handlers/scale-handlers.js';
 import type { ApiRequest, ApiResponse, HandlerContext } from '../handlers/types.js';
 import { serveWatch, type WatchSettings } from '../handlers/watch-handler.js';
-import type { FaultInjector } from '../faults/injector.js';
-import { faultRequestOf, injectFaults } from '../faults/hooks.js';
 import { createHandler, patchHandler, updateHandler } from '../handlers/write-handlers.js';
-import { queryBool, queryString, type Query } from '../request/query.js';
+import { actorOf } from '../kubesim/actor.js';
+import { type Query, queryBool, queryString } from '../request/query.js';
+import { warningHeaderValue } from '../request/warning-header.js';
 import { resourceList } from './discovery.js';
 import { resolveResourcePath } from './resource-path.js';
-import { toApiError } from '../errors.js';
-import { actorOf } from '../kubesim/actor.js';
 
 type Handler = (ctx: HandlerContext, request: ApiRequest) => ApiResponse;
 
@@ -52,7 +53,7 @@ function collectionHandlers(path: ApiRequest['path']): Partial<Record<string, Ha
 
 function pickHandler(request: ApiRequest): Handler {
   const { name, subresource } = request.path;
-  const table = subresource ? SUBRESOURCE_HANDLERS[subresource] ?? {} : name !== undefined ? OBJECT_HANDLERS : collectionHandlers(request.path);
+  const table = subresource ? (SUBRESOURCE_HANDLERS[subresource] ?? {}) : name !== undefined ? OBJECT_HANDLERS : collectionHandlers(request.path);
   const handler = table[request.method];
   if (!handler) throw methodNotAllowed(request.method);
   return handler;
@@ -112,11 +113,12 @@ function collectionWatch(request: ApiRequest): ApiRequest {
 function verbOf(request: ApiRequest, isWatch: boolean): string | undefined {
   if (isWatch) return 'watch';
   const { name, subresource } = request.path;
-  const verbs: Partial<Record<string, string>> = subresource !== undefined
-    ? { GET: 'get', PUT: 'update', PATCH: 'patch', POST: 'create', DELETE: 'delete' }
-    : name !== undefined
-      ? { GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }
-      : { GET: 'list', POST: 'create', DELETE: 'deletecollection' };
+  const verbs: Partial<Record<string, string>> =
+    subresource !== undefined
+      ? { GET: 'get', PUT: 'update', PATCH: 'patch', POST: 'create', DELETE: 'delete' }
+      : name !== undefined
+        ? { GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }
+        : { GET: 'list', POST: 'create', DELETE: 'deletecollection' };
   return verbs[request.method];
 }
 

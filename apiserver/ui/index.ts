@@ -8,8 +8,8 @@ import { LiveView, type LiveViewDeps } from './live-view.js';
 import { registerStaticRoutes } from './static-routes.js';
 import { registerSupervisorFallback } from './supervisor-fallback.js';
 
-export { UI_PATH } from './static-routes.js';
 export { LIVE_SOCKET_PATH } from './live-view.js';
+export { UI_PATH } from './static-routes.js';
 
 /** registerLiveView serves the page, its WebSocket feed, and the no-supervisor answers. */
 export function registerLiveView(app: FastifyInstance, deps: LiveViewDeps): void {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type Store, type StoredObject } from '../../store/index.js';
 import { builtinDefinitions } from '../api/builtin.js';
 import { Registry } from '../api/registry.js';
-import { LiveHub, type LiveBatch, type Viewer } from './live-hub.js';
+import { type LiveBatch, LiveHub, type Viewer } from './live-hub.js';
 import { isTimelineWorthy, slimObject } from './live-objects.js';
 
 const pod = (name: string, phase = 'Pending'): StoredObject => ({
@@ -61,7 +61,7 @@ describe('LiveHub', () => {
     expect(snapshot.revision).toBe(store.currentRevision);
   });
 
-  it('coalesces an object\'s changes within a window into its latest state and counts the store events', async () => {
+  it("coalesces an object's changes within a window into its latest state and counts the store events", async () => {
     start(50);
     const viewer = recorder();
     hub.subscribe(viewer);
@@ -76,7 +76,7 @@ describe('LiveHub', () => {
     expect(JSON.parse(viewer.texts[0]!)).toEqual(batch);
   });
 
-  it('shares one serialised batch between viewers and skips what a later viewer\'s snapshot holds', async () => {
+  it("shares one serialised batch between viewers and skips what a later viewer's snapshot holds", async () => {
     start(50);
     const early = recorder();
     hub.subscribe(early);

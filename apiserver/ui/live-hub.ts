@@ -14,11 +14,12 @@
  *                               │  ▲
  *                   too slow ───┘  └── re-snapshot every viewer, watch again
  */
-import type { Registry } from '../api/registry.js';
+
+import type { Store, StoredObject, StoreEvent, StoreWatch } from '../../store/index.js';
 import type { HistoryItem } from '../api/kubesim/history.js';
-import type { StoreEvent, Store, StoreWatch, StoredObject } from '../../store/index.js';
+import type { Registry } from '../api/registry.js';
 import { toHistoryItem } from '../kubesim/history-routes.js';
-import { isQuietResource, isTimelineWorthy, liveKindOf, liveKinds, slimObject, type LiveKind } from './live-objects.js';
+import { isQuietResource, isTimelineWorthy, type LiveKind, liveKindOf, liveKinds, slimObject } from './live-objects.js';
 
 /** LiveChange is one object's latest change in a batch. */
 export interface LiveChange {

@@ -8,17 +8,18 @@
  * A page that cannot keep up (its socket's send buffer passes MAX_BUFFERED_BYTES) is
  * disconnected, as a slow watch is: it reconnects and starts from a fresh snapshot.
  */
-import { browserRefusal } from '../request/browser-guard.js';
+
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { ClusterClock } from '../api/machinery/cluster-clock.js';
 import type { FaultInjector } from '../faults/injector.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { clockObject } from '../kubesim/clock-routes.js';
 import type { ClusterControl } from '../kubesim/cluster-control.js';
-import { LiveHub, type LiveBatch, type LiveSnapshot, type Viewer } from './live-hub.js';
+import { browserRefusal } from '../request/browser-guard.js';
+import { type LiveBatch, LiveHub, type LiveSnapshot, type Viewer } from './live-hub.js';
 
 export const LIVE_SOCKET_PATH = '/kubesim/ui/ws';
 
@@ -56,7 +57,9 @@ export class LiveView {
       const refusal = browserRefusal('GET', request.headers, true);
       if (refusal) {
         const body = JSON.stringify(refusal.toStatus());
-        socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        socket.end(
+          `HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
         return;
       }
       this.sockets.handleUpgrade(request, socket, head, (ws) => this.open(ws));
@@ -76,7 +79,7 @@ export class LiveView {
     this.pages.add(ws);
     if (this.pages.size === 1) this.busy();
     const viewer: Viewer = {
-      batch: (batch: LiveBatch, json: () => string) => this.send(ws, `{"type":"batch",${json().slice(1)}`),
+      batch: (_batch: LiveBatch, json: () => string) => this.send(ws, `{"type":"batch",${json().slice(1)}`),
       resync: (snapshot: LiveSnapshot) => this.send(ws, this.snapshotMessage(snapshot)),
     };
     ws.on('close', () => {

@@ -9,7 +9,7 @@ import { ApiError } from '../api/api-error.js';
 import { CHAOS_PATH, COMPONENTS_PATH } from '../api/kubesim/chaos.js';
 
 const NO_SUPERVISOR =
-  'this cluster has no supervisor: its loops run in the API server\'s process (startCluster) or elsewhere, so they cannot be ' +
+  "this cluster has no supervisor: its loops run in the API server's process (startCluster) or elsewhere, so they cannot be " +
   'killed, stopped or started from here, and chaos is not available. Start the cluster with `kubesim up` for these controls; ' +
   'fault rules (/apis/kubesim.io/v1alpha1/faults) and the clock work on every cluster';
 

@@ -1,5 +1,5 @@
 /** Runs `kubesim up` as a child process for benchmarks, and reads a process's RSS and CPU. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 

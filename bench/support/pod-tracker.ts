@@ -1,6 +1,6 @@
 /** Follows every pod through a watch and records, per pod, when it was first seen, first seen
  * bound to a node, and first seen Ready — the client's view of pod startup. */
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
 
 export interface PodTracker {
@@ -55,7 +55,10 @@ export async function trackPods(client: KubeClient): Promise<PodTracker> {
       return lastScheduledMs;
     },
     startupLatencies() {
-      const latencies = [...times.values()].filter((t) => t.readyMs !== undefined).map((t) => t.readyMs! - t.seenMs).sort((a, b) => a - b);
+      const latencies = [...times.values()]
+        .filter((t) => t.readyMs !== undefined)
+        .map((t) => t.readyMs! - t.seenMs)
+        .sort((a, b) => a - b);
       return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
     },
     stop: () => abort.abort(),

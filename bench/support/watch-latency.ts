@@ -3,10 +3,10 @@
  * write's journey to every watcher: from the client-side moment just before the create
  * request is sent to the moment a watcher has parsed the ADDED event for that Pod.
  */
-import { get, type ClientRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, get, type IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { expectOk, percentile, type HttpClient } from './http-load.js';
+import { expectOk, type HttpClient, percentile } from './http-load.js';
 import { podManifest } from './pod-manifest.js';
 
 /** WatchLatencyOptions: `watchers` watches on `namespace`'s pods, then `writes` creates
@@ -39,9 +39,7 @@ export async function measureWatchLatency(options: WatchLatencyOptions): Promise
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
   const watchPath = `/api/v1/namespaces/${namespace}/pods?watch=true&resourceVersion=${listRv}`;
-  const watchers = await Promise.all(
-    Array.from({ length: options.watchers }, () => openWatch(new URL(watchPath, options.baseUrl), sentAt, latencies)),
-  );
+  const watchers = await Promise.all(Array.from({ length: options.watchers }, () => openWatch(new URL(watchPath, options.baseUrl), sentAt, latencies)));
   console.log(`[watch] ${watchers.length} watchers connected at resourceVersion ${listRv}`);
   try {
     await paceWrites(options, sentAt);

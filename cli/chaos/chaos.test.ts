@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../apiserver/api/api-error.js';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { FaultInjector } from '../../apiserver/faults/injector.js';
 import type { FaultRequest } from '../../apiserver/faults/types.js';
-import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import type { ComponentStatus } from '../supervisor.js';
-import { Chaos, userAgentOf, type ChaosDeps } from './chaos.js';
+import { Chaos, type ChaosDeps, userAgentOf } from './chaos.js';
 
 /** A supervisor stand-in that records what it was asked to do. */
 function fakeSupervisor(names = ['replicaset', 'scheduler', 'kubelet']) {
@@ -108,7 +108,7 @@ describe('Chaos', () => {
     expect(faults.list()).toEqual([]);
   });
 
-  it('slows every request, or one component\'s', async () => {
+  it("slows every request, or one component's", async () => {
     const { chaos, faults } = setup();
     await chaos.run({ action: 'slow-api', latencyMs: 300, seconds: 10 });
     expect(faults.fire(request('kubectl/v1.33'))[0]?.effects).toEqual([{ type: 'latency', latencyMs: 300 }]);
@@ -131,9 +131,18 @@ describe('Chaos', () => {
 
   it('names the problem: a missing or unknown target, a loop that is not running', async () => {
     const { chaos } = setup();
-    await expect(chaos.run({ action: 'kill-loop' })).rejects.toMatchObject({ code: 400, message: expect.stringMatching(/needs a target: one of replicaset, scheduler, kubelet/) });
-    await expect(chaos.run({ action: 'partition', target: 'nope' })).rejects.toMatchObject({ code: 404, message: expect.stringMatching(/component "nope" not found; components: replicaset/) });
-    await expect(chaos.run({ action: 'stop-node', target: 'node-9' })).rejects.toMatchObject({ code: 404, message: expect.stringMatching(/node "node-9" not found; nodes: node-1, node-2/) });
+    await expect(chaos.run({ action: 'kill-loop' })).rejects.toMatchObject({
+      code: 400,
+      message: expect.stringMatching(/needs a target: one of replicaset, scheduler, kubelet/),
+    });
+    await expect(chaos.run({ action: 'partition', target: 'nope' })).rejects.toMatchObject({
+      code: 404,
+      message: expect.stringMatching(/component "nope" not found; components: replicaset/),
+    });
+    await expect(chaos.run({ action: 'stop-node', target: 'node-9' })).rejects.toMatchObject({
+      code: 404,
+      message: expect.stringMatching(/node "node-9" not found; nodes: node-1, node-2/),
+    });
     await chaos.run({ action: 'stop-loop', target: 'replicaset' });
     const err = await chaos.run({ action: 'kill-loop', target: 'replicaset' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
@@ -158,7 +167,7 @@ describe('Chaos', () => {
     expect(supervisor.calls.filter((c) => c.startsWith('start ')).length).toBe(stops);
   });
 
-  it('matches each component\'s own User-Agent', () => {
+  it("matches each component's own User-Agent", () => {
     expect(userAgentOf('replicaset')).toBe('kubesim-replicaset-controller/');
     expect(userAgentOf('scheduler')).toBe('kubesim-scheduler/');
     expect(userAgentOf('kubelet')).toBe('kubesim-kubelet/');

@@ -9,11 +9,11 @@
  */
 import { ApiError, badRequest, notFound } from '../../apiserver/api/api-error.js';
 import { CHAOS_API_VERSION, type ChaosRequest, type ChaosResult, type ChaosStep } from '../../apiserver/api/kubesim/chaos.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { FaultInjector } from '../../apiserver/faults/injector.js';
 import type { FaultRuleInput } from '../../apiserver/faults/rule-schema.js';
-import { componentName } from '../../controllers/run-controllers.js';
 import { isControllerName } from '../../controllers/catalog.js';
-import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
+import { componentName } from '../../controllers/run-controllers.js';
 import type { Clock, TimerHandle } from '../../controllers/runtime/types.js';
 import type { Supervisor } from '../supervisor.js';
 import { catchUp, duration, NODE_STOP_STORY, whileDown } from './explain.js';
@@ -132,8 +132,7 @@ export class Chaos {
     return {
       did: `partitioned ${name} from the API server for ${duration(seconds)} (fault rule ${rule.id}: 503 to every request, its open watches closed)`,
       expect:
-        `its requests fail and it retries with backoff, working from a stale cache; meanwhile ${whileDown(name)}. ` +
-        `When the rule expires, ${catchUp(name)}`,
+        `its requests fail and it retries with backoff, working from a stale cache; meanwhile ${whileDown(name)}. ` + `When the rule expires, ${catchUp(name)}`,
       faultRule: rule.id,
     };
   }
@@ -153,7 +152,10 @@ export class Chaos {
 
   private async startNode(name: string): Promise<Outcome> {
     this.cancel(`node:${name}`);
-    return { did: await this.deps.nodes.set(name, 'start'), expect: 'the node heartbeats again and turns Ready; evicted pods stay where their replacements went' };
+    return {
+      did: await this.deps.nodes.set(name, 'start'),
+      expect: 'the node heartbeats again and turns Ready; evicted pods stay where their replacements went',
+    };
   }
 
   private slowApi(request: ChaosRequest): Outcome {
@@ -174,7 +176,13 @@ export class Chaos {
     const seconds = request.seconds ?? DEFAULT_SECONDS.random;
     const seed = request.seed ?? (this.deps.random ?? createRandom()).int(2 ** 31);
     const nodes = await this.deps.nodes.names().catch(() => []);
-    const schedule = randomChaosSchedule({ seed, durationSeconds: seconds, intervalSeconds: request.intervalSeconds, components: this.deps.supervisor.names(), nodes });
+    const schedule = randomChaosSchedule({
+      seed,
+      durationSeconds: seconds,
+      intervalSeconds: request.intervalSeconds,
+      components: this.deps.supervisor.names(),
+      nodes,
+    });
     for (const step of schedule) this.scheduleStep(step);
     return {
       did: `random chaos for ${duration(seconds)}, seed ${seed}: ${schedule.length} disturbance(s)\n${schedule.map(describeStep).join('\n')}`,
@@ -203,7 +211,10 @@ export class Chaos {
     const names = this.deps.supervisor.names();
     if (request.target === undefined) throw badRequest(`${request.action} needs a target: one of ${names.join(', ')}`);
     if (!names.includes(request.target)) {
-      throw withMessage(notFound({ group: 'kubesim.io', resource: 'components', name: request.target }), `component "${request.target}" not found; components: ${names.join(', ')}`);
+      throw withMessage(
+        notFound({ group: 'kubesim.io', resource: 'components', name: request.target }),
+        `component "${request.target}" not found; components: ${names.join(', ')}`,
+      );
     }
     return request.target;
   }
@@ -213,7 +224,10 @@ export class Chaos {
     const names = await this.deps.nodes.names();
     if (request.target === undefined) throw badRequest(`${request.action} needs a target node: one of ${names.join(', ') || '(none)'}`);
     if (!names.includes(request.target)) {
-      throw withMessage(notFound({ group: '', resource: 'nodes', name: request.target }), `node "${request.target}" not found; nodes: ${names.join(', ') || '(none)'}`);
+      throw withMessage(
+        notFound({ group: '', resource: 'nodes', name: request.target }),
+        `node "${request.target}" not found; nodes: ${names.join(', ') || '(none)'}`,
+      );
     }
     return request.target;
   }

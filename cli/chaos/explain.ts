@@ -16,7 +16,8 @@ const NODE_GRACE = 'the node grace period (40 s of cluster time)';
 const STORIES: Record<string, ComponentStory> = {
   replicaset: {
     whileDown: 'a deleted pod is not replaced and a scaled ReplicaSet does not change its pods',
-    catchUp: 'its informers re-list and it reconciles every ReplicaSet again — nothing changes unless something drifted while it was down (a pod deleted meanwhile is replaced now)',
+    catchUp:
+      'its informers re-list and it reconciles every ReplicaSet again — nothing changes unless something drifted while it was down (a pod deleted meanwhile is replaced now)',
   },
   deployment: {
     whileDown: 'Deployments are not scaled and rollouts stand still (their ReplicaSets keep their pods)',

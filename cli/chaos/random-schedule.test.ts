@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RANDOM_CHAOS_ACTIONS } from '../../apiserver/api/kubesim/chaos.js';
-import { randomChaosSchedule, type RandomScheduleOptions } from './random-schedule.js';
+import { type RandomScheduleOptions, randomChaosSchedule } from './random-schedule.js';
 
 const cluster: Omit<RandomScheduleOptions, 'seed'> = {
   durationSeconds: 60,

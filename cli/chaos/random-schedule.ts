@@ -4,7 +4,7 @@
  * before the run ends. Deciding first (rather than drawing as the run goes) means the answer
  * can show the whole plan, and the same seed replays the same run.
  */
-import { RANDOM_CHAOS_ACTIONS, type ChaosStep, type RandomChaosAction } from '../../apiserver/api/kubesim/chaos.js';
+import { type ChaosStep, RANDOM_CHAOS_ACTIONS, type RandomChaosAction } from '../../apiserver/api/kubesim/chaos.js';
 import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 
 export interface RandomScheduleOptions {

@@ -1,10 +1,11 @@
 /** Cluster is what startCluster gives a test: where the cluster is, and its handles. */
-import type { RunningApiServer } from '../../apiserver/start-api-server.js';
+
+import type { LoopActivity } from '../../apiserver/api/machinery/activity.js';
+import type { ClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import type { FaultInjector } from '../../apiserver/faults/index.js';
 import type { ResetResult } from '../../apiserver/kubesim/cluster-control.js';
 import type { SettleOptions, SettleResult } from '../../apiserver/kubesim/settle.js';
-import type { LoopActivity } from '../../apiserver/api/machinery/activity.js';
-import type { ClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
+import type { RunningApiServer } from '../../apiserver/start-api-server.js';
 import type { RestoreResult, StoreSnapshot } from '../../store/index.js';
 
 export interface Cluster {

@@ -1,7 +1,8 @@
 /** The options of startCluster and how they are checked (a wrong option fails at once, naming it). */
-import { CONTROLLER_NAMES, isControllerName, type ControllerName } from '../../controllers/catalog.js';
-import type { LogLevel } from '../../controllers/runtime/logger.js';
+
 import { clockSpeedProblem } from '../../apiserver/api/kubesim/clock.js';
+import { CONTROLLER_NAMES, type ControllerName, isControllerName } from '../../controllers/catalog.js';
+import type { LogLevel } from '../../controllers/runtime/logger.js';
 
 /** ClockOption: `real` (wall time), `virtual` (frozen until advanced), or a speed factor. */
 export type ClockOption = 'real' | 'virtual' | { speed: number };

@@ -11,18 +11,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type RunningApiServer } from '../../apiserver/start-api-server.js';
+import { type ClusterClock, createClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
+import { createRandom } from '../../apiserver/api/machinery/random.js';
 import { createResetter, type Resetter } from '../../apiserver/kubesim/reset.js';
+import { type RunningApiServer, startApiServer } from '../../apiserver/start-api-server.js';
 import { runControllers } from '../../controllers/run-controllers.js';
-import { createClusterClock, type ClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
 import type { Manager } from '../../controllers/runtime/manager.js';
-import { createRandom } from '../../apiserver/api/machinery/random.js';
 import { startKubelet } from '../../kubelet-sim/index.js';
 import { runScheduler, type Scheduler } from '../../scheduler/index.js';
 import { kubeconfigYaml } from '../kubeconfig.js';
 import type { Cluster } from './cluster.js';
-import { resolveOptions, type ResolvedOptions, type StartClusterOptions } from './options.js';
+import { type ResolvedOptions, resolveOptions, type StartClusterOptions } from './options.js';
 
 /** startCluster starts a cluster (see the module comment) and resolves once it has settled. */
 export async function startCluster(options: StartClusterOptions = {}): Promise<Cluster> {
@@ -72,7 +72,10 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
   if (options.controllers.length > 0) {
     const component = 'kube-controller-manager';
     const manager = await whenRegistered<Manager>((onStarted) =>
-      track(component, runControllers({ server: server.url, names: options.controllers, clock, random: random.fork(component), logger: logger(component), signal, onStarted })),
+      track(
+        component,
+        runControllers({ server: server.url, names: options.controllers, clock, random: random.fork(component), logger: logger(component), signal, onStarted }),
+      ),
     );
     board.register(component, () => ({ component, loops: manager.activity() }));
   }

@@ -5,10 +5,10 @@
  * building block of larger layouts. Prints one line with its URL once it listens.
  */
 import { resolve } from 'node:path';
-import { startApiServer } from '../../apiserver/start-api-server.js';
 import { isLoopbackHost } from '../../apiserver/listen-address.js';
+import { startApiServer } from '../../apiserver/start-api-server.js';
 import { createLogger, isLogLevel, LOG_LEVELS } from '../../controllers/runtime/logger.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec } from '../args.js';
+import { type FlagSpec, formatFlagHelp, parseFlags, UsageError } from '../args.js';
 import { writeKubeconfig } from '../kubeconfig.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
@@ -34,7 +34,9 @@ export async function apiserver(argv: string[]): Promise<void> {
   if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${Object.keys(LOG_LEVELS).join(', ')}`);
   const host = String(flags['host']);
   if (!isLoopbackHost(host) && !flags['allow-remote']) {
-    throw new UsageError(`--host ${host} would let anyone who reaches this machine control the cluster: the API server has no authentication yet. Add --allow-remote if you accept that.`);
+    throw new UsageError(
+      `--host ${host} would let anyone who reaches this machine control the cluster: the API server has no authentication yet. Add --allow-remote if you accept that.`,
+    );
   }
   const stop = untilSignal();
   const server = await startApiServer({

@@ -18,6 +18,8 @@ describe('kubesim chaos arguments', () => {
   });
 
   it('prints what was done, then what to expect', () => {
-    expect(formatChaosResult({ apiVersion: 'kubesim.io/v1alpha1', kind: 'ChaosResult', action: 'kill-loop', did: 'killed x', expect: 'it restarts' })).toBe('killed x\nExpect: it restarts');
+    expect(formatChaosResult({ apiVersion: 'kubesim.io/v1alpha1', kind: 'ChaosResult', action: 'kill-loop', did: 'killed x', expect: 'it restarts' })).toBe(
+      'killed x\nExpect: it restarts',
+    );
   });
 });

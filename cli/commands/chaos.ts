@@ -1,8 +1,9 @@
 /** `kubesim chaos <action> [target]`: disturb a running `kubesim up` cluster on purpose and
  * say what convergence to expect (POST /apis/kubesim.io/v1alpha1/chaos; docs/live-view.md). */
-import { parseDuration } from '../../apiserver/api/machinery/duration.js';
+
 import { CHAOS_PATH, type ChaosAction, type ChaosRequest, type ChaosResult } from '../../apiserver/api/kubesim/chaos.js';
-import { formatFlagHelp, parseFlags, UsageError, type Flags, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { parseDuration } from '../../apiserver/api/machinery/duration.js';
+import { type FlagSpec, type Flags, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { call } from './component-control.js';
 
 const flags: Record<string, FlagSpec> = {

@@ -2,7 +2,7 @@
  * change its speed, or advance it (firing every timer that falls due on the way). Talks to
  * the API server named in the kubeconfig (docs/cluster-time.md). */
 import { CLOCK_PATH, type ClusterClockObject } from '../../apiserver/api/kubesim/clock.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { call } from './component-control.js';
 
 const flags: Record<string, FlagSpec> = {

@@ -2,8 +2,8 @@
  * `kubesim up` through the server named in the kubeconfig. */
 import { resolve } from 'node:path';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
+import { type FlagSpec, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { CONTROL_PREFIX, SHUTDOWN_PATH } from '../control-routes.js';
-import { parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
 import type { ComponentStatus } from '../supervisor.js';
 
 const flags: Record<string, FlagSpec> = {

@@ -1,16 +1,17 @@
 /** `kubesim controller <name>[,<name>...]`: run built-in control loops as this process, against
  * the cluster in a kubeconfig. `kubesim up` starts one such process per loop. */
 import { resolve } from 'node:path';
-import { CONTROLLER_NAMES, CONTROLLERS, isControllerName, type ControllerName } from '../../controllers/catalog.js';
+import { CONTROLLER_NAMES, CONTROLLERS, type ControllerName, isControllerName } from '../../controllers/catalog.js';
 import { componentName, runControllers } from '../../controllers/run-controllers.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 
 const LEVEL_NAMES = Object.keys(LOG_LEVELS);
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+
+import { reportLoops } from '../activity.js';
+import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
-import { reportLoops } from '../activity.js';
 import { untilSignal } from '../signals.js';
 
 export const controllerFlags: Record<string, FlagSpec> = {
@@ -47,7 +48,15 @@ export async function controller(argv: string[]): Promise<void> {
   const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
-  await runControllers({ server: target.server, token: target.token, names, clock, random, logLevel: level as LogLevel, leaderElect: !!flags['leader-elect'], signal: stop.signal,
+  await runControllers({
+    server: target.server,
+    token: target.token,
+    names,
+    clock,
+    random,
+    logLevel: level as LogLevel,
+    leaderElect: !!flags['leader-elect'],
+    signal: stop.signal,
     onStarted: (manager) => reportLoops(target, componentName(names), () => manager.activity(), stop.signal),
   });
 }

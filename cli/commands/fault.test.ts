@@ -5,15 +5,42 @@ import { ruleFromArgs } from './fault.js';
 
 describe('kubesim fault add flags', () => {
   it('builds the rules of the documented examples', () => {
-    expect(ruleFromArgs(['--verb', 'update', '--resource', 'deployments.apps', '--error', '409', '--count', '2'])).toEqual({ verbs: ['update'], resource: 'deployments.apps', error: 409, count: 2 });
+    expect(ruleFromArgs(['--verb', 'update', '--resource', 'deployments.apps', '--error', '409', '--count', '2'])).toEqual({
+      verbs: ['update'],
+      resource: 'deployments.apps',
+      error: 409,
+      count: 2,
+    });
     expect(ruleFromArgs(['--latency', '200ms', '--user-agent', 'kubectl'])).toEqual({ latencyMs: 200, userAgent: 'kubectl' });
     expect(ruleFromArgs(['--close-watches', '--resource', 'pods'])).toEqual({ closeWatches: true, resource: 'pods' });
   });
 
   it('builds rules the server accepts', () => {
-    const argv = ['--verb', 'get,list', '--error', '429', '--retry-after', '5', '--close-watches-after', '3', '--ttl', '2m', '--probability', '0.25', '--seed', '9'];
+    const argv = [
+      '--verb',
+      'get,list',
+      '--error',
+      '429',
+      '--retry-after',
+      '5',
+      '--close-watches-after',
+      '3',
+      '--ttl',
+      '2m',
+      '--probability',
+      '0.25',
+      '--seed',
+      '9',
+    ];
     const rule = ruleFromArgs(argv);
-    expect(rule).toEqual({ verbs: ['get', 'list'], error: { code: 429, retryAfterSeconds: 5 }, closeWatches: { open: false, afterEvents: 3 }, ttlSeconds: 120, probability: 0.25, seed: 9 });
+    expect(rule).toEqual({
+      verbs: ['get', 'list'],
+      error: { code: 429, retryAfterSeconds: 5 },
+      closeWatches: { open: false, afterEvents: 3 },
+      ttlSeconds: 120,
+      probability: 0.25,
+      seed: 9,
+    });
     expect(() => parseFaultRule(rule)).not.toThrow();
   });
 

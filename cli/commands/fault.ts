@@ -3,7 +3,7 @@
 import { parseDuration } from '../../apiserver/api/machinery/duration.js';
 import type { FaultRule, InjectedEffect, InjectedFault } from '../../apiserver/faults/types.js';
 import { FAULTS_PATH, INJECTED_FAULTS_PATH } from '../../apiserver/kubesim/fault-routes.js';
-import { formatFlagHelp, parseFlags, UsageError, type Flags, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { type FlagSpec, type Flags, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { call } from './component-control.js';
 import { formatTable } from './node.js';
 
@@ -28,7 +28,7 @@ const flags: Record<string, FlagSpec> = {
   compact: { type: 'boolean', description: 'compact the history to the current revision on a matching request' },
   count: { type: 'number', description: 'fire at most this many times' },
   probability: { type: 'number', description: 'fire with this probability (0..1)' },
-  seed: { type: 'number', description: 'seed of the rule\'s random draws (repeatable probability)' },
+  seed: { type: 'number', description: "seed of the rule's random draws (repeatable probability)" },
   ttl: { type: 'string', description: 'stop firing after this much cluster time (30s, 5m)' },
   'expires-at': { type: 'string', description: 'stop firing at this cluster time (RFC 3339)' },
   id: { type: 'string', description: 'name the rule (default fault-N)' },
@@ -89,7 +89,10 @@ function ruleFromFlags(parsed: Flags): Record<string, unknown> {
   const number = (name: string) => (parsed[name] === undefined ? undefined : Number(parsed[name]));
   const rule: Record<string, unknown> = {
     id: text('id'),
-    verbs: text('verb')?.split(',').map((v) => v.trim()).filter((v) => v !== ''),
+    verbs: text('verb')
+      ?.split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== ''),
     resource: text('resource'),
     subresource: text('subresource'),
     namespace: text('namespace'),
@@ -161,9 +164,11 @@ export function describeFault(rule: FaultRule): string {
     rule.withholdBookmarks && 'withhold bookmarks',
     rule.compact && 'compact history',
   ].filter((p): p is string => !!p);
-  const limits = [rule.count !== undefined && `count ${rule.count}`, rule.probability !== undefined && `p=${rule.probability}`, rule.expiresAt && `until ${rule.expiresAt}`].filter(
-    (p): p is string => !!p,
-  );
+  const limits = [
+    rule.count !== undefined && `count ${rule.count}`,
+    rule.probability !== undefined && `p=${rule.probability}`,
+    rule.expiresAt && `until ${rule.expiresAt}`,
+  ].filter((p): p is string => !!p);
   return `${parts.join(', ')}${limits.length > 0 ? ` (${limits.join(', ')})` : ''}`;
 }
 
@@ -173,7 +178,13 @@ function ruleTable(rules: FaultRule[]): string {
 }
 
 function injectedTable(faults: InjectedFault[]): string {
-  const rows = faults.map((f) => [f.time, f.ruleId, `${f.request.verb} ${f.request.url}`, f.request.userAgent ?? '', f.injected.map(describeEffect).join(', ')]);
+  const rows = faults.map((f) => [
+    f.time,
+    f.ruleId,
+    `${f.request.verb} ${f.request.url}`,
+    f.request.userAgent ?? '',
+    f.injected.map(describeEffect).join(', '),
+  ]);
   return formatTable([['TIME', 'RULE', 'REQUEST', 'USER-AGENT', 'INJECTED'], ...rows]);
 }
 

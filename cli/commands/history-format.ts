@@ -81,7 +81,10 @@ function statusSummary(diff: FieldChange[]): string {
 
 /** shortDiff renders the first `max` changes as `path old→new`, then how many more. */
 export function shortDiff(diff: FieldChange[], max = 2): string {
-  const shown = diff.slice(0, max).map((c) => `${c.path} ${formatValue(c.old)}→${formatValue(c.new)}`).join(', ');
+  const shown = diff
+    .slice(0, max)
+    .map((c) => `${c.path} ${formatValue(c.old)}→${formatValue(c.new)}`)
+    .join(', ');
   return diff.length > max ? `${shown} (+${diff.length - max} more)` : shown;
 }
 

@@ -7,10 +7,10 @@ import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { startKubelet } from '../../kubelet-sim/kubelet.js';
 import { DEFAULT_CAPACITY } from '../../kubelet-sim/node-object.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { reportLoops } from '../activity.js';
+import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
-import { reportLoops } from '../activity.js';
 import { untilSignal } from '../signals.js';
 
 const LEVEL_NAMES = Object.keys(LOG_LEVELS);
@@ -60,7 +60,12 @@ export async function kubelet(argv: string[]): Promise<void> {
   if (!LEVEL_NAMES.includes(level)) throw new UsageError(`--log-level must be one of ${LEVEL_NAMES.join(', ')}`);
   // Each kubelet process (prefix, first index) draws its own stream.
   const random = randomFromFlags(flags, `kubelet/${String(flags['node-prefix'])}${String(flags['start-index'])}`);
-  const capacity = { cpu: quantityFlag(flags, 'cpu'), memory: quantityFlag(flags, 'memory'), pods: quantityFlag(flags, 'pods'), ephemeralStorage: quantityFlag(flags, 'ephemeral-storage') };
+  const capacity = {
+    cpu: quantityFlag(flags, 'cpu'),
+    memory: quantityFlag(flags, 'memory'),
+    pods: quantityFlag(flags, 'pods'),
+    ephemeralStorage: quantityFlag(flags, 'ephemeral-storage'),
+  };
   const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);

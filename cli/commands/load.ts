@@ -11,12 +11,12 @@ import { isNotFound } from '../../apiserver/api/api-error.js';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
-import { qualifiedResource, type KubeObject, type ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import { type AnyResourceDefinition, type KubeObject, qualifiedResource } from '../../apiserver/api/resource-definition.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { isNetworkError } from '../../controllers/runtime/client/http-transport.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOAD_CPU_ANNOTATION, LOAD_MEMORY_ANNOTATION } from '../../kubelet-sim/workload-load.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 
 /** loadFlags are the flags of `kubesim load` (plus kubectl's `-n` and `-h`). */
 export const loadFlags: Record<string, FlagSpec> = {
@@ -42,7 +42,7 @@ Flags:
 ${formatFlagHelp(loadFlags)}`;
 
 /** WORKLOADS are the kinds whose pods the kubelets can trace back to them. */
-const WORKLOADS: readonly ResourceDefinition<any>[] = [deploymentDefinition, replicaSetDefinition];
+const WORKLOADS: readonly AnyResourceDefinition[] = [deploymentDefinition, replicaSetDefinition];
 
 /** load runs `kubesim load ...` (see usage); throws UsageError for bad arguments and Error
  * with a message that says what to do for everything else. */
@@ -64,7 +64,7 @@ export async function load(argv: string[]): Promise<void> {
 export interface SetLoadOptions {
   kubeconfig: string;
   namespace: string;
-  def: ResourceDefinition<any>;
+  def: AnyResourceDefinition;
   name: string;
   cpu?: string | undefined;
   memory?: string | undefined;
@@ -106,14 +106,17 @@ function annotationsPatch(options: SetLoadOptions): Record<string, string | null
 function describeLoad(options: SetLoadOptions, workload: KubeObject): string {
   if (options.off) return 'load removed';
   const annotations = workload.metadata.annotations ?? {};
-  const parts = [['cpu', annotations[LOAD_CPU_ANNOTATION]], ['memory', annotations[LOAD_MEMORY_ANNOTATION]]].filter(([, v]) => v !== undefined);
+  const parts = [
+    ['cpu', annotations[LOAD_CPU_ANNOTATION]],
+    ['memory', annotations[LOAD_MEMORY_ANNOTATION]],
+  ].filter(([, v]) => v !== undefined);
   const ready = (workload as { status?: { readyReplicas?: number } }).status?.readyReplicas ?? 0;
   return `load set to ${parts.map(([k, v]) => `${k} ${v}`).join(', ')} (spread over ${ready} ready ${ready === 1 ? 'pod' : 'pods'})`;
 }
 
 /** parseTarget reads `<kind>/<name>`, the kind spelled as kubectl accepts it: plural,
  * singular, short name or Kind, optionally with `.apps`. */
-export function parseTarget(text: string): { def: ResourceDefinition<any>; name: string } {
+export function parseTarget(text: string): { def: AnyResourceDefinition; name: string } {
   const slash = text.indexOf('/');
   const kind = text.slice(0, slash).toLowerCase();
   const name = text.slice(slash + 1);
@@ -131,7 +134,8 @@ function optionalQuantity(flags: Record<string, unknown>, name: 'cpu' | 'memory'
   if (value === undefined) return undefined;
   const text = String(value).trim();
   const quantity = tryParseQuantity(text);
-  if (!quantity || quantity.sign() < 0) throw new UsageError(`--${name} needs a non-negative quantity such as ${name === 'cpu' ? '1400m' : '512Mi'}, got ${JSON.stringify(value)}`);
+  if (!quantity || quantity.sign() < 0)
+    throw new UsageError(`--${name} needs a non-negative quantity such as ${name === 'cpu' ? '1400m' : '512Mi'}, got ${JSON.stringify(value)}`);
   return text;
 }
 

@@ -11,11 +11,11 @@
 import { resolve } from 'node:path';
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
-import { nodeDefinition, nodeStatusCell, type Node } from '../../apiserver/api/core/node.js';
+import { type Node, nodeDefinition, nodeStatusCell } from '../../apiserver/api/core/node.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { isNetworkError } from '../../controllers/runtime/client/http-transport.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 
 export const nodeFlags: Record<string, FlagSpec> = {
   kubeconfig: kubeconfigFlag,

@@ -4,10 +4,10 @@ import { resolve } from 'node:path';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { runScheduler } from '../../scheduler/main.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { reportLoops } from '../activity.js';
+import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
-import { reportLoops } from '../activity.js';
 import { untilSignal } from '../signals.js';
 
 const LEVEL_NAMES = Object.keys(LOG_LEVELS);

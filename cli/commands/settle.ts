@@ -1,9 +1,10 @@
 /** `kubesim settle` and `kubesim reset`: wait until a running cluster is quiescent, or bring it
  * back to its just-started state — the HTTP control API (docs/testing-controllers.md) as commands,
  * for shell scripts, tutorials and tests in any language. */
-import { KUBESIM_API } from '../../apiserver/kubesim/cluster-routes.js';
+
 import { parseDuration } from '../../apiserver/api/machinery/duration.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { KUBESIM_API } from '../../apiserver/kubesim/cluster-routes.js';
+import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { call } from './component-control.js';
 
 const flags: Record<string, FlagSpec> = {
@@ -31,8 +32,14 @@ export async function settle(argv: string[]): Promise<void> {
 
 export async function reset(argv: string[]): Promise<void> {
   const { flags: parsed } = parseFlags(argv, flags);
-  if (parsed['help']) return void console.log(`Usage: kubesim reset [flags]\n\nBrings a running cluster back to its just-started state.\n\nFlags:\n${formatFlagHelp(flags)}`);
-  const result = (await call(String(parsed['kubeconfig']), 'POST', `${KUBESIM_API}/reset`)) as { created: number; updated: number; deleted: number; elapsedMs: number };
+  if (parsed['help'])
+    return void console.log(`Usage: kubesim reset [flags]\n\nBrings a running cluster back to its just-started state.\n\nFlags:\n${formatFlagHelp(flags)}`);
+  const result = (await call(String(parsed['kubeconfig']), 'POST', `${KUBESIM_API}/reset`)) as {
+    created: number;
+    updated: number;
+    deleted: number;
+    elapsedMs: number;
+  };
   console.log(`reset in ${result.elapsedMs} ms: ${result.deleted} deleted, ${result.created} re-created, ${result.updated} restored`);
 }
 

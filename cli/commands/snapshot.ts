@@ -5,7 +5,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 
 const SNAPSHOT_PATH = '/apis/kubesim.io/v1alpha1/snapshot';
 

@@ -9,9 +9,10 @@
  * it wrote nothing — the entry whose event started the run (its `origin`). Anything else —
  * resyncs, heartbeats, other users' writes — started a chain of its own and stays out.
  */
+
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 import type { HistoryItem } from '../../apiserver/api/kubesim/history.js';
 import { actorLabel, describeChange, isLoopActor } from './history-format.js';
-import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 
 /** TraceNode is one entry of the tree and the entries it caused, in revision order. */
 export interface TraceNode {

@@ -5,12 +5,12 @@
  */
 import { resolve } from 'node:path';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
-import { expandShortFlags, formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { expandShortFlags, type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { readHistory } from './history-client.js';
 import { buildTraceTree, convergedLine, pickRoot, renderTree } from './trace-tree.js';
 
 const flags: Record<string, FlagSpec> = {
-  namespace: { type: 'string', description: 'namespace of the object (-n); default: the kubeconfig context\'s' },
+  namespace: { type: 'string', description: "namespace of the object (-n); default: the kubeconfig context's" },
   kubeconfig: kubeconfigFlag,
   'max-lines': { type: 'number', description: 'print at most this many changes', default: 200 },
   help: { type: 'boolean', description: 'show this help' },

@@ -2,15 +2,17 @@
  * supervised child process, write a kubeconfig, print how to use it, and stop everything
  * cleanly on Ctrl-C (or `kubesim down`). */
 import { dirname, resolve } from 'node:path';
+import { clockSpeedProblem } from '../../apiserver/api/kubesim/clock.js';
+import { CLOCK_MODES, type ClockMode, type ClusterClock, createClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { FaultInjector } from '../../apiserver/faults/injector.js';
-import { startApiServer, type RunningApiServer } from '../../apiserver/start-api-server.js';
-import { UI_PATH } from '../../apiserver/ui/index.js';
 import { createResetter } from '../../apiserver/kubesim/reset.js';
+import { isLoopbackHost } from '../../apiserver/listen-address.js';
+import { type RunningApiServer, startApiServer } from '../../apiserver/start-api-server.js';
+import { UI_PATH } from '../../apiserver/ui/index.js';
 import { CONTROLLER_NAMES, isControllerName } from '../../controllers/catalog.js';
 import { componentName } from '../../controllers/run-controllers.js';
-import { CLOCK_MODES, createClusterClock, type ClockMode, type ClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
-import { formatFlagHelp, parseFlags, UsageError, type FlagSpec, type Flags } from '../args.js';
+import { type FlagSpec, type Flags, formatFlagHelp, parseFlags, UsageError } from '../args.js';
 import type { ChaosDeps } from '../chaos/chaos.js';
 import { registerChaosRoutes } from '../chaos/chaos-routes.js';
 import { kubeconfigNodes } from '../chaos/node-control.js';
@@ -19,23 +21,33 @@ import { writeKubeconfig } from '../kubeconfig.js';
 import { randomFromFlags, seedArgs, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 import { Supervisor } from '../supervisor.js';
-import { clockSpeedProblem } from '../../apiserver/api/kubesim/clock.js';
-import { isLoopbackHost } from '../../apiserver/listen-address.js';
 import { createUpLogs, type UpLogs } from '../up-logs.js';
 
 export const upFlags: Record<string, FlagSpec> = {
   port: { type: 'number', description: 'API server port on 127.0.0.1 (0 picks a free one)', default: 6443 },
   host: { type: 'string', description: 'address to listen on (a non-loopback address needs --allow-remote)', default: '127.0.0.1' },
-  'allow-remote': { type: 'boolean', description: 'listen on a non-loopback --host although the server has no authentication yet: anyone who reaches it controls the cluster', default: false },
+  'allow-remote': {
+    type: 'boolean',
+    description: 'listen on a non-loopback --host although the server has no authentication yet: anyone who reaches it controls the cluster',
+    default: false,
+  },
   kubeconfig: { type: 'string', description: 'where to write the kubeconfig', default: '.kubesim/kubeconfig' },
   'data-dir': { type: 'string', description: 'keep cluster state in this directory (in memory when absent)' },
   speed: { type: 'number', description: 'cluster clock speed factor: 10 runs a 5-minute window in 30 s', default: 1 },
-  clock: { type: 'string', description: 'real (time runs from the start) or virtual (time stands still until `kubesim clock advance` or `resume`)', default: 'real' },
+  clock: {
+    type: 'string',
+    description: 'real (time runs from the start) or virtual (time stands still until `kubesim clock advance` or `resume`)',
+    default: 'real',
+  },
   controllers: { type: 'string', description: `control loops to run, comma-separated, or "none"`, default: CONTROLLER_NAMES.join(',') },
   nodes: { type: 'number', description: 'simulated nodes (one kubelet-sim process); 0 for none', default: 3 },
   scheduler: { type: 'boolean', description: 'run the scheduler (--scheduler=false to place pods yourself)', default: true },
   ...seedFlags,
-  'log-level': { type: 'string', description: `what the terminal shows: ${Object.keys(LOG_LEVELS).join(', ')} (the files in <kubeconfig dir>/logs have info and up)`, default: 'warn' },
+  'log-level': {
+    type: 'string',
+    description: `what the terminal shows: ${Object.keys(LOG_LEVELS).join(', ')} (the files in <kubeconfig dir>/logs have info and up)`,
+    default: 'warn',
+  },
   help: { type: 'boolean', description: 'show this help' },
 };
 
@@ -83,7 +95,9 @@ function checkListenAddress(flags: Flags): void {
         'Listen on 127.0.0.1 (the default), or add --allow-remote if you accept that.',
     );
   }
-  console.error(`kubesim: WARNING: listening on ${host} without authentication: anyone who can reach this port can read Secrets and change or delete anything.`);
+  console.error(
+    `kubesim: WARNING: listening on ${host} without authentication: anyone who can reach this port can read Secrets and change or delete anything.`,
+  );
 }
 
 async function startServer(flags: Flags, clock: ClusterClock, supervisor: Supervisor, logs: UpLogs, stop: AbortController): Promise<RunningApiServer> {
@@ -136,7 +150,12 @@ function reportName(name: string): string {
  * ones), and captures the just-started state for `reset` once the cluster first settles.
  */
 function watchComponents(server: RunningApiServer, supervisor: Supervisor): void {
-  server.control.expectComponents(() => supervisor.status().filter((c) => c.state === 'running').map((c) => reportName(c.name)));
+  server.control.expectComponents(() =>
+    supervisor
+      .status()
+      .filter((c) => c.state === 'running')
+      .map((c) => reportName(c.name)),
+  );
   // A new process of a component has synced nothing yet: its predecessor's last report says
   // nothing about it, so settle waits for the new one to report.
   supervisor.onLaunch((name) => server.control.board.forget(reportName(name)));
@@ -159,7 +178,8 @@ export async function up(argv: string[]): Promise<void> {
   if (flags['help']) return void console.log(upUsage);
   checkListenAddress(flags);
   const terminalLevel = String(flags['log-level']);
-  if (!isLogLevel(terminalLevel)) throw new UsageError(`--log-level must be one of ${Object.keys(LOG_LEVELS).join(', ')}, got ${JSON.stringify(terminalLevel)}`);
+  if (!isLogLevel(terminalLevel))
+    throw new UsageError(`--log-level must be one of ${Object.keys(LOG_LEVELS).join(', ')}, got ${JSON.stringify(terminalLevel)}`);
   const clock = createClock(flags);
   const kubeconfig = resolve(String(flags['kubeconfig']));
   const logDir = resolve(dirname(kubeconfig), 'logs');
@@ -180,7 +200,9 @@ export async function up(argv: string[]): Promise<void> {
   startComponents(supervisor, plan, kubeconfig);
   watchComponents(server, supervisor);
   const readyMs = Math.round(performance.now() - started);
-  console.log(`kubesim is up: API server ${server.url} (ready in ${readyMs} ms, ${flags['data-dir'] ? `state in ${String(flags['data-dir'])}` : 'state in memory'}${describeClock(clock)})`);
+  console.log(
+    `kubesim is up: API server ${server.url} (ready in ${readyMs} ms, ${flags['data-dir'] ? `state in ${String(flags['data-dir'])}` : 'state in memory'}${describeClock(clock)})`,
+  );
   console.log(`components: ${supervisor.names().join(', ') || 'none'}; ${plan.nodes} simulated node(s) (logs in ${logDir})`);
   console.log(`live view: ${server.url}${UI_PATH} (the object graph, every loop, the timeline; clock and chaos controls)`);
   console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n\nPress Ctrl-C to stop.`);

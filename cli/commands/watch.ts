@@ -4,7 +4,7 @@
  * from the history API's stream (docs/history.md). Each loop keeps one colour.
  */
 import type { HistoryItem } from '../../apiserver/api/kubesim/history.js';
-import { expandShortFlags, formatFlagHelp, parseFlags, UsageError, type FlagSpec, kubeconfigFlag } from '../args.js';
+import { expandShortFlags, type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { untilSignal } from '../signals.js';
 import { followHistory, type HistoryParams } from './history-client.js';
 import { actorName, describeChange, isLoopActor } from './history-format.js';

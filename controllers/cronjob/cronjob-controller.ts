@@ -7,7 +7,7 @@ import { newControllerManagedBy } from '../runtime/builder.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
-import { createCronJobReconciler, CRONJOB_UID_INDEX, indexByCronJobUid } from './reconcile.js';
+import { CRONJOB_UID_INDEX, createCronJobReconciler, indexByCronJobUid } from './reconcile.js';
 
 /** CRONJOB_CONTROLLER_NAME names the controller in logs; CRONJOB_EVENT_SOURCE its events. */
 export const CRONJOB_CONTROLLER_NAME = 'cronjob';

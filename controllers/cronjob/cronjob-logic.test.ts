@@ -9,7 +9,13 @@ const at = (text: string) => Date.parse(text);
 function cronJob(spec: Partial<CronJob['spec']> = {}, status?: CronJob['status']): CronJob {
   return {
     metadata: { name: 'cj', namespace: 'ns', uid: 'cj-uid', creationTimestamp: '2024-01-01T10:00:30Z' },
-    spec: { schedule: '*/1 * * * *', successfulJobsHistoryLimit: 1, failedJobsHistoryLimit: 1, jobTemplate: { metadata: { labels: { a: 'b' } }, spec: { template: { spec: { containers: [] } } } }, ...spec },
+    spec: {
+      schedule: '*/1 * * * *',
+      successfulJobsHistoryLimit: 1,
+      failedJobsHistoryLimit: 1,
+      jobTemplate: { metadata: { labels: { a: 'b' } }, spec: { template: { spec: { containers: [] } } } },
+      ...spec,
+    },
     status,
   };
 }
@@ -52,7 +58,13 @@ describe('schedule', () => {
 
 describe('history', () => {
   it('lists active Jobs, the last success, and prunes beyond the limits (oldest first)', () => {
-    const jobs = [job('old', 'Complete', '2024-01-01T10:00:00Z'), job('new', 'Complete', '2024-01-01T10:01:00Z'), job('f1', 'Failed', '2024-01-01T10:02:00Z'), job('f2', 'Failed', '2024-01-01T10:03:00Z'), job('run')];
+    const jobs = [
+      job('old', 'Complete', '2024-01-01T10:00:00Z'),
+      job('new', 'Complete', '2024-01-01T10:01:00Z'),
+      job('f1', 'Failed', '2024-01-01T10:02:00Z'),
+      job('f2', 'Failed', '2024-01-01T10:03:00Z'),
+      job('run'),
+    ];
     expect(activeReferences(jobs).map((r) => r.name)).toEqual(['run']);
     expect(lastSuccessfulTime(jobs, undefined)).toBe('2024-01-01T10:01:00Z');
     expect(jobsBeyondHistory(cronJob(), jobs).map((j) => j.metadata.name)).toEqual(['old', 'f1']);

@@ -5,8 +5,8 @@
  * active/lastScheduleTime/lastSuccessfulTime. May import: controllers/runtime/** and
  * apiserver/api/** only. Docs: docs/controllers.md.
  */
-export { registerCronJobController, CRONJOB_CONTROLLER_NAME, CRONJOB_EVENT_SOURCE } from './cronjob-controller.js';
-export { createCronJobReconciler, CRONJOB_UID_INDEX, indexByCronJobUid, type CronJobReconcilerDeps } from './reconcile.js';
-export { compileSchedule, earliestTimeMs, jobNameFor, MAX_MISSED_COUNTED, mostRecentSchedule, nextScheduleMs, type ScheduleDecision } from './schedule.js';
+export { CRONJOB_CONTROLLER_NAME, CRONJOB_EVENT_SOURCE, registerCronJobController } from './cronjob-controller.js';
 export { activeReferences, finishedType, jobReference, jobsBeyondHistory, lastSuccessfulTime } from './history.js';
 export { cronJobControllerRef, jobFromTemplate, SCHEDULED_TIMESTAMP_ANNOTATION } from './job-from-template.js';
+export { CRONJOB_UID_INDEX, type CronJobReconcilerDeps, createCronJobReconciler, indexByCronJobUid } from './reconcile.js';
+export { compileSchedule, earliestTimeMs, jobNameFor, MAX_MISSED_COUNTED, mostRecentSchedule, nextScheduleMs, type ScheduleDecision } from './schedule.js';

@@ -4,17 +4,24 @@
  * the scheduled-timestamp annotation and a controller reference to the CronJob. Pure.
  */
 import type { CronJob, Job } from '../../apiserver/api/batch/index.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import type { OwnerReference } from '../../apiserver/api/meta.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import { jobNameFor } from './schedule.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** SCHEDULED_TIMESTAMP_ANNOTATION records the schedule time a Job was created for. */
 export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 
 /** cronJobControllerRef is the ownerReference every Job of the CronJob carries. */
 export function cronJobControllerRef(cronJob: DeepReadonly<CronJob>): OwnerReference {
-  return { apiVersion: 'batch/v1', kind: 'CronJob', name: cronJob.metadata.name ?? '', uid: cronJob.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    name: cronJob.metadata.name ?? '',
+    uid: cronJob.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** jobFromTemplate builds the Job for `scheduledMs`. */

@@ -9,13 +9,13 @@
 import { isAlreadyExists, isNotFound } from '../../apiserver/api/api-error.js';
 import type { CronJob, Job } from '../../apiserver/api/batch/index.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { indexByControllerOfKind } from '../runtime/indexers.js';
 import { terminalError } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 import { activeReferences, jobReference, jobsBeyondHistory, lastSuccessfulTime } from './history.js';
 import { jobFromTemplate } from './job-from-template.js';
 import { compileSchedule, earliestTimeMs, jobNameFor, MAX_MISSED_COUNTED, mostRecentSchedule, nextScheduleMs } from './schedule.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
-import { indexByControllerOfKind } from '../runtime/indexers.js';
 
 /** CRONJOB_UID_INDEX files Jobs under the uid of the CronJob controlling them. */
 export const CRONJOB_UID_INDEX = 'cronJobControllerUid';
@@ -84,7 +84,12 @@ async function scheduleRun(deps: CronJobReconcilerDeps, ctx: RunContext): Promis
   const decision = mostRecentSchedule(ctx.cron, earliestTimeMs(cronJob, nowMs), nowMs);
   if (decision.scheduledMs === undefined) return;
   if (decision.missed > MAX_MISSED_COUNTED) {
-    deps.recorder.event(cronJob, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew');
+    deps.recorder.event(
+      cronJob,
+      'Warning',
+      'TooManyMissedTimes',
+      'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew',
+    );
   }
   const scheduledAt = rfc3339(decision.scheduledMs);
   // Already made for this time (the status write that should have said so was lost)?
@@ -126,7 +131,10 @@ async function createJob(deps: CronJobReconcilerDeps, cronJob: ReadonlyCronJob, 
 async function deleteJobs(deps: CronJobReconcilerDeps, cronJob: ReadonlyCronJob, jobs: readonly DeepReadonly<Job>[], reason: string): Promise<void> {
   for (const job of jobs) {
     try {
-      await deps.jobs.delete(job.metadata.namespace ?? '', job.metadata.name ?? '', { propagationPolicy: 'Background', preconditions: { uid: job.metadata.uid ?? '' } });
+      await deps.jobs.delete(job.metadata.namespace ?? '', job.metadata.name ?? '', {
+        propagationPolicy: 'Background',
+        preconditions: { uid: job.metadata.uid ?? '' },
+      });
       deps.recorder.event(cronJob, 'Normal', reason, `Deleted job ${job.metadata.name}`);
     } catch (err) {
       if (!isNotFound(err)) throw err;

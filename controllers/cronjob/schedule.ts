@@ -4,7 +4,7 @@
  * every function takes "now" as an argument.
  */
 import type { Cron } from 'croner';
-import { parseSchedule, type CronJob } from '../../apiserver/api/batch/index.js';
+import { type CronJob, parseSchedule } from '../../apiserver/api/batch/index.js';
 import type { DeepReadonly } from '../runtime/types.js';
 
 /** MAX_MISSED_COUNTED: beyond this many missed start times Kubernetes warns TooManyMissedTimes. */

@@ -6,10 +6,10 @@
  */
 import type { Affinity } from '../../apiserver/api/core/affinity.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { computeHash } from '../runtime/pods/pod-template-hash.js';
-import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
-import { daemonPodTolerations, type ReadonlyDaemonSet } from './node-eligibility.js';
 import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
+import { computeHash } from '../runtime/pods/pod-template-hash.js';
+import { daemonPodTolerations, type ReadonlyDaemonSet } from './node-eligibility.js';
 
 /** CONTROLLER_REVISION_HASH_LABEL is apps/v1 ControllerRevisionHashLabelKey: the template
  * revision a daemon pod was created from. */

@@ -12,9 +12,9 @@
 import { daemonSetDefinition } from '../../apiserver/api/apps/daemon-set.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
-import { createExpectations } from '../runtime/expectations.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
+import { type Controller, createController } from '../runtime/controller.js';
+import { createExpectations } from '../runtime/expectations.js';
 import { indexByOwnerUid } from '../runtime/indexers.js';
 import type { Manager } from '../runtime/manager.js';
 import type { EventRecorder } from '../runtime/types.js';
@@ -60,7 +60,14 @@ export function registerDaemonSetController(manager: Manager, { workers = 2, rec
     backoff: new FailedPodBackoff(),
     clock: manager.clock,
   });
-  const controller = createController({ name: DAEMONSET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(DAEMONSET_CONTROLLER_NAME) });
+  const controller = createController({
+    name: DAEMONSET_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(DAEMONSET_CONTROLLER_NAME),
+  });
   const handlerDeps = { daemonSetLister: daemonSetInformer.lister, expectations, queue: controller.queue };
   daemonSetInformer.addEventHandlers(daemonSetEventHandlers(handlerDeps));
   podInformer.addEventHandlers(podEventHandlers(handlerDeps));

@@ -52,7 +52,11 @@ describe('nodeShouldRunDaemonPod', () => {
     expect(nodeShouldRunDaemonPod(node('n1'), selective).shouldContinueRunning).toBe(false);
     expect(nodeShouldRunDaemonPod(node('n1', { labels: { disk: 'ssd' } }), selective).shouldRun).toBe(true);
     const affinity = ds({
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n2'] }] }] } } },
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n2'] }] }] },
+        },
+      },
     });
     expect(nodeShouldRunDaemonPod(node('n1'), affinity).shouldRun).toBe(false);
     expect(nodeShouldRunDaemonPod(node('n2'), affinity).shouldRun).toBe(true);
@@ -100,7 +104,10 @@ describe('planManage', () => {
     const [a, b] = [pod('n2', 'h1'), pod('n2', 'h1')];
     const misplaced = pod('n3', 'h1');
     const nodes = [node('n1'), node('n2'), node('n3', { taints: [{ key: 'x', effect: 'NoExecute' }] })];
-    const result = plan(nodes, [a, b, misplaced].filter((p): p is Pod => p !== undefined));
+    const result = plan(
+      nodes,
+      [a, b, misplaced].filter((p): p is Pod => p !== undefined),
+    );
     expect(result.nodesNeedingPods).toEqual(['n1']);
     expect(result.podsToDelete.map((p) => p.metadata.name)).toEqual([b?.metadata.name, misplaced.metadata.name]);
   });
@@ -124,8 +131,14 @@ describe('planRollingUpdate', () => {
   const run = (pods: Pod[], d = ds()) => planRollingUpdate({ ds: d, nodes, podsByNode: podsByNode(pods), hash: 'new', nowMs: NOW });
 
   it('resolves percentages rounding up and never leaves both at 0', () => {
-    expect(rollingBudget(ds({}, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '30%', maxSurge: 0 } }), 4)).toMatchObject({ maxUnavailable: 2, maxSurge: 0 });
-    expect(rollingBudget(ds({}, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '10%' } }), 4)).toMatchObject({ maxUnavailable: 0, maxSurge: 1 });
+    expect(rollingBudget(ds({}, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '30%', maxSurge: 0 } }), 4)).toMatchObject({
+      maxUnavailable: 2,
+      maxSurge: 0,
+    });
+    expect(rollingBudget(ds({}, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '10%' } }), 4)).toMatchObject({
+      maxUnavailable: 0,
+      maxSurge: 1,
+    });
     expect(rollingBudget(ds({}, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '0%', maxSurge: 0 } }), 4).maxUnavailable).toBe(1);
   });
 

@@ -6,14 +6,14 @@
 import type { DaemonSet } from '../../apiserver/api/apps/daemon-set.js';
 import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 import type { Expectations } from '../runtime/expectations.js';
-import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
 import type { ReadonlyDaemonSet, ReadonlyNode } from './node-eligibility.js';
-import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
-import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** HandlerDeps are what the handlers read and feed. */
 export interface HandlerDeps {
@@ -95,6 +95,9 @@ export function nodeEventHandlers(deps: HandlerDeps): EventHandlers<Node> {
 /** nodeChangeMatters is true when an update may change which DaemonSets belong on the node. */
 export function nodeChangeMatters(old: ReadonlyNode, cur: ReadonlyNode): boolean {
   const conditions = (node: ReadonlyNode) => (node.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).sort();
-  return !deepEqual(old.metadata.labels ?? {}, cur.metadata.labels ?? {}) || !deepEqual(old.spec ?? {}, cur.spec ?? {}) || !deepEqual(conditions(old), conditions(cur));
+  return (
+    !deepEqual(old.metadata.labels ?? {}, cur.metadata.labels ?? {}) ||
+    !deepEqual(old.spec ?? {}, cur.spec ?? {}) ||
+    !deepEqual(conditions(old), conditions(cur))
+  );
 }
-

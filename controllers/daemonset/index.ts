@@ -10,10 +10,11 @@
  * May import: controllers/runtime/**, apiserver/api/** and the shared helpers of
  * controllers/replicaset and controllers/deployment. Docs: docs/controllers.md.
  */
-export { registerDaemonSetController, DAEMONSET_CONTROLLER_NAME, DAEMONSET_EVENT_SOURCE, type DaemonSetControllerOptions } from './daemonset-controller.js';
-export { createDaemonSetReconciler, DAEMONSET_POD_INDEX, type DaemonSetReconcilerDeps } from './reconcile.js';
-export { nodeShouldRunDaemonPod, daemonPodTolerations, DAEMON_POD_TOLERATIONS, type Eligibility } from './node-eligibility.js';
-export { planManage, type ManagePlan } from './manage-plan.js';
-export { planRollingUpdate, rollingBudget, type RollingPlan } from './rolling-update.js';
-export { calculateStatus } from './status.js';
+
 export { CONTROLLER_REVISION_HASH_LABEL, newDaemonPod, targetNodeName } from './daemon-pods.js';
+export { DAEMONSET_CONTROLLER_NAME, DAEMONSET_EVENT_SOURCE, type DaemonSetControllerOptions, registerDaemonSetController } from './daemonset-controller.js';
+export { type ManagePlan, planManage } from './manage-plan.js';
+export { DAEMON_POD_TOLERATIONS, daemonPodTolerations, type Eligibility, nodeShouldRunDaemonPod } from './node-eligibility.js';
+export { createDaemonSetReconciler, DAEMONSET_POD_INDEX, type DaemonSetReconcilerDeps } from './reconcile.js';
+export { planRollingUpdate, type RollingPlan, rollingBudget } from './rolling-update.js';
+export { calculateStatus } from './status.js';

@@ -8,7 +8,7 @@ import type { DaemonSet } from '../../apiserver/api/apps/daemon-set.js';
 import type { Toleration } from '../../apiserver/api/core/affinity.js';
 import type { Node } from '../../apiserver/api/core/node.js';
 import { podSpecMatchesNode } from '../../apiserver/api/core/node-selector.js';
-import { toleratesTaint, type TaintLike, type TolerationLike } from '../../apiserver/api/core/tolerations.js';
+import { type TaintLike, type TolerationLike, toleratesTaint } from '../../apiserver/api/core/tolerations.js';
 import type { DeepReadonly } from '../runtime/types.js';
 
 export type ReadonlyDaemonSet = DeepReadonly<DaemonSet>;

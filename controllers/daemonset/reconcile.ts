@@ -4,11 +4,13 @@
  * has caught up with our own writes, advance a RollingUpdate (rolling-update.ts); remove pods
  * bound to nodes that no longer exist; and report what it saw in status. Level-triggered.
  */
-import type { DaemonSet } from '../../apiserver/api/apps/daemon-set.js';
+
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
+import type { DaemonSet } from '../../apiserver/api/apps/daemon-set.js';
 import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { labelSelectorFromStructured, type LabelSelectorQuery } from '../../apiserver/api/labels.js';
+import { type LabelSelectorQuery, labelSelectorFromStructured } from '../../apiserver/api/labels.js';
+import { isControlledBy } from '../../apiserver/api/machinery/owner-references.js';
 import type { Expectations } from '../runtime/expectations.js';
 import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { requestKey, terminalError } from '../runtime/reconciler.js';
@@ -19,8 +21,7 @@ import { planManage } from './manage-plan.js';
 import type { ReadonlyDaemonSet } from './node-eligibility.js';
 import { planRollingUpdate } from './rolling-update.js';
 import { calculateStatus, statusNeedsUpdate } from './status.js';
-import { removePod, syncNodes, type SyncContext } from './sync-nodes.js';
-import { isControlledBy } from '../../apiserver/api/machinery/owner-references.js';
+import { removePod, type SyncContext, syncNodes } from './sync-nodes.js';
 
 /** DAEMONSET_POD_INDEX files pods under their owners' uids (a name of our own, so the
  * ReplicaSet controller's index can share the pod informer in one process). */

@@ -4,11 +4,12 @@
  * surge) or maxSurge (with surge). The manage step then recreates pods on emptied nodes and
  * prunes a node's extra pods. Pure: no I/O, no mutation.
  */
-import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
+
+import { isPodAvailable } from '../../apiserver/api/core/pod-conditions.js';
 import { scaledValue } from '../../apiserver/api/machinery/int-or-percent.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { isPodUpdated } from './daemon-pods.js';
 import { nodeShouldRunDaemonPod, type ReadonlyDaemonSet, type ReadonlyNode } from './node-eligibility.js';
-import { isPodAvailable } from '../../apiserver/api/core/pod-conditions.js';
 
 /** RollingInput is what planRollingUpdate looks at. */
 export interface RollingInput {
@@ -119,7 +120,7 @@ export function planWithSurge(nodes: readonly NodePods[], maxSurge: number, { av
     if (!ok) numSurge++;
     else if (oldPod === undefined) continue;
     else if (newPod === undefined) {
-      if (!available(oldPod)) (shouldRun(name) ? allowed.push(name) : podsToDelete.push(oldPod));
+      if (!available(oldPod)) shouldRun(name) ? allowed.push(name) : podsToDelete.push(oldPod);
       else if (numSurge < maxSurge) candidates.push(name);
     } else if (!available(newPod)) numSurge++;
     else podsToDelete.push(oldPod);

@@ -4,11 +4,11 @@
  * ready, available and updated; per ineligible node with a pod, one misscheduled. Pure.
  */
 import type { DaemonSetStatus } from '../../apiserver/api/apps/daemon-set.js';
+import { isPodAvailable, isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
-import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { isPodUpdated } from './daemon-pods.js';
 import { nodeShouldRunDaemonPod, type ReadonlyDaemonSet, type ReadonlyNode } from './node-eligibility.js';
-import { isPodReady, isPodAvailable } from '../../apiserver/api/core/pod-conditions.js';
 
 /** StatusInput is what calculateStatus looks at. */
 export interface StatusInput {

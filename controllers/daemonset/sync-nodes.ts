@@ -9,8 +9,8 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { Expectations } from '../runtime/expectations.js';
 import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
-import { slowStartBatch } from '../runtime/slow-start.js';
 import { keyOf } from '../runtime/reconciler.js';
+import { slowStartBatch } from '../runtime/slow-start.js';
 import type { EventRecorder, ResourceClient } from '../runtime/types.js';
 import { newDaemonPod } from './daemon-pods.js';
 import type { ReadonlyDaemonSet } from './node-eligibility.js';
@@ -75,7 +75,11 @@ async function deletePod(context: SyncContext, pod: ReadonlyPod): Promise<Error 
  * removePod deletes one pod (immediately, with grace 0, when `force`) and records the event.
  * Throws the API error (after a FailedDelete event unless the pod was already gone).
  */
-export async function removePod({ ds, pods, recorder }: Pick<SyncContext, 'ds' | 'pods' | 'recorder'>, pod: ReadonlyPod, { force = false }: { force?: boolean } = {}): Promise<void> {
+export async function removePod(
+  { ds, pods, recorder }: Pick<SyncContext, 'ds' | 'pods' | 'recorder'>,
+  pod: ReadonlyPod,
+  { force = false }: { force?: boolean } = {},
+): Promise<void> {
   const { namespace = '', name = '', uid } = pod.metadata;
   try {
     await pods.delete(namespace, name, force ? { gracePeriodSeconds: 0, preconditions: { uid } } : undefined);

@@ -10,13 +10,13 @@ import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { LabelSelectorQuery } from '../../apiserver/api/labels.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 import { OWNER_UID_INDEX } from '../runtime/indexers.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import { controllerRefTo } from './new-replica-set.js';
 import type { PodsByReplicaSet } from './recreate.js';
 import type { ReadonlyReplicaSet } from './replica-sets.js';
 import type { DeploymentDeps } from './sync-state.js';
-import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 interface Owned {
   readonly metadata: { readonly ownerReferences?: ReadonlyArray<{ readonly uid: string; readonly controller?: boolean | undefined }> | undefined };
@@ -110,7 +110,10 @@ async function release(deps: DeploymentDeps, d: Deployment, rs: ReadonlyReplicaS
  * ReplicaSet (of `rss`) that controls them (getPodMapForDeployment); every ReplicaSet gets an
  * entry. Terminal and terminating pods are kept: Recreate must see them.
  */
-export function podsByReplicaSet(deps: DeploymentDeps, input: { deployment: Deployment; selector: LabelSelectorQuery; rss: readonly ReadonlyReplicaSet[] }): PodsByReplicaSet {
+export function podsByReplicaSet(
+  deps: DeploymentDeps,
+  input: { deployment: Deployment; selector: LabelSelectorQuery; rss: readonly ReadonlyReplicaSet[] },
+): PodsByReplicaSet {
   const map = new Map<string, DeepReadonly<Pod>[]>(input.rss.map((rs) => [rs.metadata.uid ?? '', []]));
   for (const pod of deps.podLister.list(input.deployment.metadata.namespace ?? '', input.selector.toString())) {
     const uid = controllerUidOf(pod);

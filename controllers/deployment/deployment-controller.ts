@@ -12,13 +12,13 @@
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
-import { createController, type Controller } from '../runtime/controller.js';
-import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
+import { type Controller, createController } from '../runtime/controller.js';
+import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
 import type { Manager } from '../runtime/manager.js';
-import type { EventRecorder } from '../runtime/types.js';
 import { keyOf } from '../runtime/reconciler.js';
-import { deploymentEventHandlers, podEventHandlers, replicaSetEventHandlers, type HandlerDeps } from './event-handlers.js';
+import type { EventRecorder } from '../runtime/types.js';
+import { deploymentEventHandlers, type HandlerDeps, podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
 import { createDeploymentReconciler } from './reconcile.js';
 
 /** DEPLOYMENT_CONTROLLER_NAME names the controller in logs and counters. */
@@ -60,7 +60,14 @@ export function registerDeploymentController(manager: Manager, { workers = 5, re
     clock: manager.clock,
     logger: manager.logger,
   });
-  const controller = createController({ name: DEPLOYMENT_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(DEPLOYMENT_CONTROLLER_NAME) });
+  const controller = createController({
+    name: DEPLOYMENT_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(DEPLOYMENT_CONTROLLER_NAME),
+  });
   const handlerDeps: HandlerDeps = {
     deploymentLister: deploymentInformer.lister,
     replicaSetLister: replicaSetInformer.lister,

@@ -6,7 +6,7 @@ import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { DeepReadonly, Lister } from '../runtime/types.js';
-import { deploymentEventHandlers, podEventHandlers, replicaSetEventHandlers, type HandlerDeps } from './event-handlers.js';
+import { deploymentEventHandlers, type HandlerDeps, podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
 import { controllerRefTo } from './new-replica-set.js';
 import { oldPodsRunning } from './recreate.js';
 import { deploymentFixture, replicaSetFixture } from './testing/fixtures.js';
@@ -30,7 +30,11 @@ function setup(deployments: Deployment[], replicaSets: ReplicaSet[] = []) {
   return { deps, woken };
 }
 
-const owned = (rs: ReplicaSet, d: Deployment) => ((rs.metadata.ownerReferences = [controllerRefTo(d)]), (rs.metadata.labels = { app: 'foo' }), rs);
+const owned = (rs: ReplicaSet, d: Deployment) => {
+  rs.metadata.ownerReferences = [controllerRefTo(d)];
+  rs.metadata.labels = { app: 'foo' };
+  return rs;
+};
 
 describe('deployment events', () => {
   it('enqueue the Deployment on add, update and delete', () => {
@@ -94,7 +98,11 @@ describe('replica set events', () => {
 
 describe('pod events', () => {
   const podOf = (rs: ReplicaSet): Pod => ({
-    metadata: { name: 'p', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name ?? '', uid: rs.metadata.uid ?? '', controller: true }] },
+    metadata: {
+      name: 'p',
+      namespace: 'default',
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name ?? '', uid: rs.metadata.uid ?? '', controller: true }],
+    },
     spec: { containers: [{ name: 'app' }] },
   });
 

@@ -11,11 +11,11 @@
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { labelSelectorFromStructured } from '../../apiserver/api/labels.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
+import { labelSelectorFromStructured } from '../../apiserver/api/labels.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 import type { LabelSelector } from '../../apiserver/api/meta.js';
 import type { DeepReadonly, EventHandlers, Lister } from '../runtime/types.js';
-import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 type ReadonlyDeployment = DeepReadonly<Deployment>;
 type OwnerRef = { readonly kind: string; readonly name: string; readonly uid: string; readonly controller?: boolean | undefined };

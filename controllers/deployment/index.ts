@@ -15,23 +15,24 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/architecture.md.
  */
+
+export { computeHash, POD_TEMPLATE_HASH_LABEL } from '../runtime/pods/pod-template-hash.js';
 export {
-  registerDeploymentController,
   DEPLOYMENT_CONTROLLER_NAME,
   DEPLOYMENT_EVENT_SOURCE,
   type DeploymentControllerOptions,
+  registerDeploymentController,
 } from './deployment-controller.js';
+export { rolloutStatus } from './progress.js';
 export { createDeploymentReconciler } from './reconcile.js';
-export type { DeploymentDeps } from './sync-state.js';
-export { computeHash, POD_TEMPLATE_HASH_LABEL } from '../runtime/pods/pod-template-hash.js';
 export {
-  REVISION_ANNOTATION,
-  REVISION_HISTORY_ANNOTATION,
+  CHANGE_CAUSE_ANNOTATION,
   DESIRED_REPLICAS_ANNOTATION,
   MAX_REPLICAS_ANNOTATION,
-  CHANGE_CAUSE_ANNOTATION,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
 } from './revision.js';
-export { calculateStatus, ConditionTypes, Reasons, type DeploymentStatus } from './status.js';
-export { rolloutStatus } from './progress.js';
-export { resolveFenceposts, maxSurge, maxUnavailable, newRSNewReplicas, proportionalScalePlan } from './rolling-math.js';
-export { scalingMessage, SCALING_REPLICA_SET } from './scale-replica-set.js';
+export { maxSurge, maxUnavailable, newRSNewReplicas, proportionalScalePlan, resolveFenceposts } from './rolling-math.js';
+export { SCALING_REPLICA_SET, scalingMessage } from './scale-replica-set.js';
+export { ConditionTypes, calculateStatus, type DeploymentStatus, Reasons } from './status.js';
+export type { DeploymentDeps } from './sync-state.js';

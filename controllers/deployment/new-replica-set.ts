@@ -11,20 +11,20 @@
  * Deployment's status.collisionCount is bumped, which changes the hash, and the sync retried.
  */
 import { isAlreadyExists } from '../../apiserver/api/api-error.js';
-import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
+import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 import type { LabelSelector, OwnerReference } from '../../apiserver/api/meta.js';
-import { hasProgressDeadline } from './progress.js';
 import { computeHash, POD_TEMPLATE_HASH_LABEL } from '../runtime/pods/pod-template-hash.js';
-import { maxSurge, newRSNewReplicas } from './rolling-math.js';
+import { hasProgressDeadline } from './progress.js';
 import type { ReadonlyReplicaSet } from './replica-sets.js';
 import { equalIgnoreHash, findNewReplicaSet, findOldReplicaSets } from './replica-sets.js';
 import { maxRevision, REVISION_ANNOTATION, setNewReplicaSetAnnotations } from './revision.js';
+import { maxSurge, newRSNewReplicas } from './rolling-math.js';
 import { eventSubject, recordScaling } from './scale-replica-set.js';
-import { getCondition, newCondition, Reasons, setCondition, type ConditionInput } from './status.js';
+import { type ConditionInput, getCondition, newCondition, Reasons, setCondition } from './status.js';
 import type { SyncState } from './sync-state.js';
 import { remember, writeRevision, writeStatus } from './sync-state.js';
-import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** ReplicaSetsOfDeployment are the new ReplicaSet (if any) and all the old ones. */
 export interface ReplicaSetsOfDeployment {

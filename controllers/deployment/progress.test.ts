@@ -6,17 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
-import {
-  deploymentComplete,
-  deploymentProgressing,
-  deploymentTimedOut,
-  pausedConditionUpdate,
-  rolloutStatus,
-  stuckRequeueAfterMs,
-} from './progress.js';
-import { calculateStatus, getCondition, sameStatus, setCondition, type DeploymentStatus } from './status.js';
-import { deploymentFixture, replicaSetFixture } from './testing/fixtures.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { deploymentComplete, deploymentProgressing, deploymentTimedOut, pausedConditionUpdate, rolloutStatus, stuckRequeueAfterMs } from './progress.js';
+import { calculateStatus, type DeploymentStatus, getCondition, sameStatus, setCondition } from './status.js';
+import { deploymentFixture, replicaSetFixture } from './testing/fixtures.js';
 
 const START = Date.parse('2016-01-01T00:00:00Z');
 
@@ -90,7 +83,14 @@ describe('the Progressing and Available conditions over a rollout', () => {
   it('moves from ReplicaSetUpdated to NewReplicaSetAvailable, keeping lastTransitionTime', () => {
     const clock = new FakeClock(START);
     const d = deploymentFixture({ replicas: 2, maxUnavailable: 1, maxSurge: 1, progressDeadlineSeconds: 600 });
-    setCondition((d.status ??= {}), { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: 'x', lastUpdateTime: rfc3339(START), lastTransitionTime: rfc3339(START) });
+    setCondition((d.status ??= {}), {
+      type: 'Progressing',
+      status: 'True',
+      reason: 'NewReplicaSetCreated',
+      message: 'x',
+      lastUpdateTime: rfc3339(START),
+      lastTransitionTime: rfc3339(START),
+    });
     clock.advance(5_000);
     const newRS = replicaSetFixture('foo-new', { replicas: 2, statusReplicas: 1 });
     step(d, [newRS], clock);
@@ -108,7 +108,11 @@ describe('the Progressing and Available conditions over a rollout', () => {
       message: 'ReplicaSet "foo-new" has successfully progressed.',
       lastTransitionTime: rfc3339(START),
     });
-    expect(getCondition(d.status, 'Available')).toMatchObject({ status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' });
+    expect(getCondition(d.status, 'Available')).toMatchObject({
+      status: 'True',
+      reason: 'MinimumReplicasAvailable',
+      message: 'Deployment has minimum availability.',
+    });
     expect(d.status).toMatchObject({ observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 2 });
   });
 
@@ -124,7 +128,14 @@ describe('the Progressing and Available conditions over a rollout', () => {
   it('times out when nothing moves for progressDeadlineSeconds, and says when to look again', () => {
     const clock = new FakeClock(START);
     const d = deploymentFixture({ replicas: 1, maxUnavailable: 1, progressDeadlineSeconds: 2 });
-    setCondition((d.status ??= {}), { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: 'x', lastUpdateTime: rfc3339(START), lastTransitionTime: rfc3339(START) });
+    setCondition((d.status ??= {}), {
+      type: 'Progressing',
+      status: 'True',
+      reason: 'NewReplicaSetCreated',
+      message: 'x',
+      lastUpdateTime: rfc3339(START),
+      lastTransitionTime: rfc3339(START),
+    });
     const stuck = replicaSetFixture('foo-new', { replicas: 1, statusReplicas: 1 });
     d.status.replicas = 1;
     d.status.updatedReplicas = 1;

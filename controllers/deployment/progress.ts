@@ -72,12 +72,7 @@ function subject(deployment: ReadonlyDeployment, newRS: ReadonlyReplicaSet | und
 }
 
 /** updateProgressing applies syncRolloutStatus's three-way choice to `status` (mutated). */
-function updateProgressing(
-  status: DeploymentStatus,
-  deployment: ReadonlyDeployment,
-  newRS: ReadonlyReplicaSet | undefined,
-  nowMs: number,
-): void {
+function updateProgressing(status: DeploymentStatus, deployment: ReadonlyDeployment, newRS: ReadonlyReplicaSet | undefined, nowMs: number): void {
   const who = subject(deployment, newRS);
   if (deploymentComplete(deployment, status)) {
     const message = `${who} has successfully progressed.`;

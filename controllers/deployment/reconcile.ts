@@ -10,7 +10,7 @@
  * that finds the old ReplicaSet and gives it the next revision.
  */
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
-import { labelSelectorFromStructured, type LabelSelectorQuery } from '../../apiserver/api/labels.js';
+import { type LabelSelectorQuery, labelSelectorFromStructured } from '../../apiserver/api/labels.js';
 import { terminalError } from '../runtime/reconciler.js';
 import type { Reconciler, Request, Result } from '../runtime/types.js';
 import { claimReplicaSets, podsByReplicaSet } from './claim.js';
@@ -19,9 +19,9 @@ import { rolloutRecreate } from './recreate.js';
 import { rolloutRolling } from './rolling.js';
 import { eventSubject } from './scale-replica-set.js';
 import { setCondition } from './status.js';
+import { isScalingEvent, sync, syncStatusOnly } from './sync.js';
 import type { DeploymentDeps, SyncState } from './sync-state.js';
 import { writeStatus } from './sync-state.js';
-import { isScalingEvent, sync, syncStatusOnly } from './sync.js';
 
 /**
  * createDeploymentReconciler returns the Reconciler of the Deployment controller. It reads

@@ -11,8 +11,8 @@ import { deploymentComplete } from './progress.js';
 import type { ReadonlyReplicaSet } from './replica-sets.js';
 import { desiredReplicas, filterActive, sumStatusReplicas } from './replica-sets.js';
 import { scaleReplicaSetAndRecordEvent } from './scale-replica-set.js';
-import type { SyncState } from './sync-state.js';
 import { cleanupDeployment, syncRolloutStatus } from './sync.js';
+import type { SyncState } from './sync-state.js';
 
 /** PodsByReplicaSet maps a ReplicaSet uid to the cached pods it controls. */
 export type PodsByReplicaSet = ReadonlyMap<string, ReadonlyArray<DeepReadonly<Pod>>>;
@@ -46,11 +46,7 @@ async function scaleDownOldReplicaSets(state: SyncState, activeOldRSs: ReadonlyR
  * no longer known) is in any phase but Succeeded/Failed — Unknown counts as running, since
  * it may be (oldPodsRunning). Pods of the new ReplicaSet are ignored.
  */
-export function oldPodsRunning(
-  newRS: ReadonlyReplicaSet | undefined,
-  oldRSs: readonly ReadonlyReplicaSet[],
-  podsByReplicaSet: PodsByReplicaSet,
-): boolean {
+export function oldPodsRunning(newRS: ReadonlyReplicaSet | undefined, oldRSs: readonly ReadonlyReplicaSet[], podsByReplicaSet: PodsByReplicaSet): boolean {
   if (sumStatusReplicas(oldRSs) > 0) return true;
   for (const [uid, pods] of podsByReplicaSet) {
     if (newRS !== undefined && uid === newRS.metadata.uid) continue;

@@ -7,8 +7,8 @@
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { PodTemplateSpec } from '../../apiserver/api/core/pod-spec.js';
-import type { DeepReadonly } from '../runtime/types.js';
 import { POD_TEMPLATE_HASH_LABEL } from '../runtime/pods/pod-template-hash.js';
+import type { DeepReadonly } from '../runtime/types.js';
 
 /** ReadonlyReplicaSet is a ReplicaSet as listers hand it out: shared, never to be edited. */
 export type ReadonlyReplicaSet = DeepReadonly<ReplicaSet>;
@@ -126,19 +126,13 @@ function withoutHashLabel(template: DeepReadonly<PodTemplateSpec> | undefined): 
 /** equalIgnoreHash reports whether two pod templates are semantically equal once the
  * pod-template-hash label is ignored (deploymentutil.EqualIgnoreHash): the test of "this
  * ReplicaSet runs this Deployment's current template". */
-export function equalIgnoreHash(
-  a: DeepReadonly<PodTemplateSpec> | undefined,
-  b: DeepReadonly<PodTemplateSpec> | undefined,
-): boolean {
+export function equalIgnoreHash(a: DeepReadonly<PodTemplateSpec> | undefined, b: DeepReadonly<PodTemplateSpec> | undefined): boolean {
   return semanticEqual(withoutHashLabel(a), withoutHashLabel(b));
 }
 
 /** findNewReplicaSet returns the ReplicaSet whose template equals the Deployment's, the
  * oldest one if (after an upgrade, say) several do, or undefined (FindNewReplicaSet). */
-export function findNewReplicaSet(
-  deployment: ReadonlyDeployment,
-  rss: readonly ReadonlyReplicaSet[],
-): ReadonlyReplicaSet | undefined {
+export function findNewReplicaSet(deployment: ReadonlyDeployment, rss: readonly ReadonlyReplicaSet[]): ReadonlyReplicaSet | undefined {
   return [...rss].sort(byCreationTimestamp).find((rs) => equalIgnoreHash(rs.spec.template, deployment.spec.template));
 }
 
@@ -161,10 +155,7 @@ export function findOldReplicaSets(deployment: ReadonlyDeployment, rss: readonly
  * or else the newest old one; undefined when several are active (they need proportional
  * scaling) or there are none at all (FindActiveOrLatest).
  */
-export function findActiveOrLatest(
-  newRS: ReadonlyReplicaSet | undefined,
-  oldRSs: readonly ReadonlyReplicaSet[],
-): ReadonlyReplicaSet | undefined {
+export function findActiveOrLatest(newRS: ReadonlyReplicaSet | undefined, oldRSs: readonly ReadonlyReplicaSet[]): ReadonlyReplicaSet | undefined {
   if (newRS === undefined && oldRSs.length === 0) return undefined;
   const newestOldFirst = [...oldRSs].sort((a, b) => byCreationTimestamp(b, a));
   const active = filterActive([...newestOldFirst, newRS]);

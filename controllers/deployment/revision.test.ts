@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  byRevision,
   CHANGE_CAUSE_ANNOTATION,
   DESIRED_REPLICAS_ANNOTATION,
+  historyToDelete,
   MAX_REPLICAS_ANNOTATION,
+  maxRevision,
   REVISION_ANNOTATION,
   REVISION_HISTORY_ANNOTATION,
-  byRevision,
-  historyToDelete,
-  maxRevision,
   revisionOf,
   setDeploymentRevision,
   setNewReplicaSetAnnotations,

@@ -3,6 +3,8 @@
  * (deployment_util_test.go, rolling_test.go, sync_test.go), rewritten as tables.
  */
 import { describe, expect, it } from 'vitest';
+import type { IntOrString } from '../../apiserver/api/machinery/int-or-percent.js';
+import { setReplicasAnnotations } from './revision.js';
 import {
   getProportion,
   maxScaledDown,
@@ -15,8 +17,6 @@ import {
   resolveFenceposts,
   unhealthyCleanupPlan,
 } from './rolling-math.js';
-import type { IntOrString } from '../../apiserver/api/machinery/int-or-percent.js';
-import { setReplicasAnnotations } from './revision.js';
 import { deploymentFixture, replicaSetFixture } from './testing/fixtures.js';
 
 describe('resolveFenceposts (TestResolveFenceposts)', () => {
@@ -140,7 +140,11 @@ describe('scaling down old replica sets (TestDeploymentController_reconcileOldRe
 
 /** scaleDown plays reconcileOldReplicaSets on one old and one new ReplicaSet: cleanup of
  * unhealthy replicas, then scale down, returning the old ReplicaSet's final size. */
-function scaleDownOld(d: ReturnType<typeof deploymentFixture>, oldRS: ReturnType<typeof replicaSetFixture>, newRS: ReturnType<typeof replicaSetFixture>): number {
+function scaleDownOld(
+  d: ReturnType<typeof deploymentFixture>,
+  oldRS: ReturnType<typeof replicaSetFixture>,
+  newRS: ReturnType<typeof replicaSetFixture>,
+): number {
   const budget = maxScaledDown(d, [oldRS, newRS], newRS);
   if (budget <= 0) return oldRS.spec.replicas ?? 0;
   const cleanup = unhealthyCleanupPlan([oldRS], budget)[0];
@@ -182,7 +186,10 @@ describe('proportional scaling (TestScale)', () => {
     const [surgeBefore, surgeNow] = row.surge ?? [0, 0];
     const before = deploymentFixture({ replicas: row.was, maxSurge: surgeBefore });
     const d = deploymentFixture({ replicas: row.now, maxSurge: surgeNow });
-    const annotate = (rs: ReturnType<typeof replicaSetFixture>) => (setReplicasAnnotations(rs, row.was, row.was + maxSurge(before)), rs);
+    const annotate = (rs: ReturnType<typeof replicaSetFixture>) => {
+      setReplicasAnnotations(rs, row.was, row.was + maxSurge(before));
+      return rs;
+    };
     const newRS = row.newRS === undefined ? undefined : annotate(replicaSetFixture('foo-new', { replicas: row.newRS, created: NEW }));
     const oldRSs = row.old.map((n, i) => annotate(replicaSetFixture(`foo-old-${i}`, { replicas: n, created: i === 0 ? OLD : OLDER })));
     const sizes = new Map(proportionalScalePlan(d, newRS, oldRSs).map((t) => [t.rs.metadata.name, t.replicas]));

@@ -6,7 +6,7 @@
  * mutates its arguments. Invalid intstr values throw RangeError (validation rejects them
  * before they are stored, so the controller never sees one).
  */
-import { scaledValue, type IntOrString } from '../../apiserver/api/machinery/int-or-percent.js';
+import { type IntOrString, scaledValue } from '../../apiserver/api/machinery/int-or-percent.js';
 import type { ReadonlyDeployment, ReadonlyReplicaSet } from './replica-sets.js';
 import {
   byCreationTimestamp,
@@ -31,11 +31,7 @@ export interface Fenceposts {
  * `desired` replicas; unset means 0. When both come out 0 (validation forbids asking for
  * that, but rounding can produce it) unavailable becomes 1, so the rollout can still move.
  */
-export function resolveFenceposts(
-  maxSurge: IntOrString | undefined,
-  maxUnavailable: IntOrString | undefined,
-  desired: number,
-): Fenceposts {
+export function resolveFenceposts(maxSurge: IntOrString | undefined, maxUnavailable: IntOrString | undefined, desired: number): Fenceposts {
   const surge = scaledValue(maxSurge ?? 0, desired, true);
   const unavailable = scaledValue(maxUnavailable ?? 0, desired, false);
   return surge === 0 && unavailable === 0 ? { surge, unavailable: 1 } : { surge, unavailable };
@@ -74,11 +70,7 @@ export function minAvailable(deployment: ReadonlyDeployment): number {
  * rolling update, as far as replicas + maxSurge allows counting every ReplicaSet's
  * spec.replicas, but never past the Deployment's replicas; for Recreate, the replicas.
  */
-export function newRSNewReplicas(
-  deployment: ReadonlyDeployment,
-  allRSs: ReadonlyArray<ReadonlyReplicaSet | undefined>,
-  newRS: ReadonlyReplicaSet,
-): number {
+export function newRSNewReplicas(deployment: ReadonlyDeployment, allRSs: ReadonlyArray<ReadonlyReplicaSet | undefined>, newRS: ReadonlyReplicaSet): number {
   const replicas = desiredReplicas(deployment);
   if (!isRollingUpdate(deployment)) return replicas;
   const maxTotalPods = replicas + maxSurge(deployment);
@@ -93,11 +85,7 @@ export function newRSNewReplicas(
  * rolling update: down to the Deployment's replicas if it has more, else up as far as
  * newRSNewReplicas allows. Equal to its current size when there is nothing to do.
  */
-export function newReplicaSetTarget(
-  deployment: ReadonlyDeployment,
-  allRSs: ReadonlyArray<ReadonlyReplicaSet | undefined>,
-  newRS: ReadonlyReplicaSet,
-): number {
+export function newReplicaSetTarget(deployment: ReadonlyDeployment, allRSs: ReadonlyArray<ReadonlyReplicaSet | undefined>, newRS: ReadonlyReplicaSet): number {
   const replicas = desiredReplicas(deployment);
   if (specReplicas(newRS) >= replicas) return replicas;
   return newRSNewReplicas(deployment, allRSs, newRS);
@@ -108,9 +96,7 @@ export function newReplicaSetTarget(
 export function isSaturated(deployment: ReadonlyDeployment, rs: ReadonlyReplicaSet | undefined): boolean {
   if (rs === undefined) return false;
   const replicas = desiredReplicas(deployment);
-  return (
-    desiredReplicasAnnotation(rs) === replicas && specReplicas(rs) === replicas && (rs.status?.availableReplicas ?? 0) === replicas
-  );
+  return desiredReplicasAnnotation(rs) === replicas && specReplicas(rs) === replicas && (rs.status?.availableReplicas ?? 0) === replicas;
 }
 
 /** replicaSetFraction estimates how many replicas `rs` gains (or loses, negative) when the
@@ -186,11 +172,7 @@ export function proportionalScalePlan(
 /** maxScaledDown is how many old replicas a rolling update may remove now without dropping
  * below minAvailable, counting the new ReplicaSet's not-yet-available pods as already
  * missing (reconcileOldReplicaSets). ≤ 0 means none. */
-export function maxScaledDown(
-  deployment: ReadonlyDeployment,
-  allRSs: ReadonlyArray<ReadonlyReplicaSet | undefined>,
-  newRS: ReadonlyReplicaSet,
-): number {
+export function maxScaledDown(deployment: ReadonlyDeployment, allRSs: ReadonlyArray<ReadonlyReplicaSet | undefined>, newRS: ReadonlyReplicaSet): number {
   const newRSUnavailable = specReplicas(newRS) - (newRS.status?.availableReplicas ?? 0);
   return sumSpecReplicas(allRSs) - minAvailable(deployment) - newRSUnavailable;
 }

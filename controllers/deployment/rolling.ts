@@ -6,13 +6,13 @@
 import type { Result } from '../runtime/types.js';
 import { getAllReplicaSetsAndSyncRevision } from './new-replica-set.js';
 import { deploymentComplete } from './progress.js';
-import { maxScaledDown, newReplicaSetTarget, oldScaleDownPlan, unhealthyCleanupPlan, type ScaleTarget } from './rolling-math.js';
 import type { ReadonlyReplicaSet } from './replica-sets.js';
 import { filterActive, specReplicas, sumSpecReplicas } from './replica-sets.js';
+import { maxScaledDown, newReplicaSetTarget, oldScaleDownPlan, type ScaleTarget, unhealthyCleanupPlan } from './rolling-math.js';
 import { scaleReplicaSetAndRecordEvent } from './scale-replica-set.js';
+import { cleanupDeployment, syncRolloutStatus } from './sync.js';
 import type { SyncState } from './sync-state.js';
 import { currentOf } from './sync-state.js';
-import { cleanupDeployment, syncRolloutStatus } from './sync.js';
 
 /**
  * rolloutRolling takes one step of a rolling update (rolloutRolling): create the new
@@ -25,11 +25,19 @@ export async function rolloutRolling(state: SyncState): Promise<Result> {
   if (await reconcileNewReplicaSet(state, [...oldRSs, newRS], newRS)) return syncRolloutStatus(state, [...oldRSs, newRS], newRS);
   const current = currentOf(state, newRS);
   if (await reconcileOldReplicaSets(state, filterActive(oldRSs.map((rs) => currentOf(state, rs))), current)) {
-    return syncRolloutStatus(state, [...oldRSs, newRS].map((rs) => currentOf(state, rs)), current);
+    return syncRolloutStatus(
+      state,
+      [...oldRSs, newRS].map((rs) => currentOf(state, rs)),
+      current,
+    );
   }
   const d = state.deployment;
   if (d.status && deploymentComplete(d, d.status)) await cleanupDeployment(state, oldRSs);
-  return syncRolloutStatus(state, [...oldRSs, newRS].map((rs) => currentOf(state, rs)), current);
+  return syncRolloutStatus(
+    state,
+    [...oldRSs, newRS].map((rs) => currentOf(state, rs)),
+    current,
+  );
 }
 
 /** reconcileNewReplicaSet scales the new ReplicaSet to newReplicaSetTarget; true if it did. */

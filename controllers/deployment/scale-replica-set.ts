@@ -7,12 +7,13 @@
  * (kubernetes/kubernetes#125118): `Scaled up replica set web-7d4b8c6 from 0 to 3`. v1.28–v1.30
  * said `... to 3 from 0`, and earlier releases `... to 3`.
  */
-import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
-import { maxSurge } from './rolling-math.js';
+import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { ReadonlyReplicaSet } from './replica-sets.js';
 import { desiredReplicas, specReplicas } from './replica-sets.js';
 import { replicasAnnotationsNeedUpdate, setReplicasAnnotations } from './revision.js';
+import { maxSurge } from './rolling-math.js';
 import type { SyncState } from './sync-state.js';
 import { remember } from './sync-state.js';
 

@@ -5,14 +5,13 @@
  * setting a condition with the same status and reason keeps the old one untouched, so
  * recomputing an unchanged status yields an identical object and no write. Pure.
  */
-import type { DeploymentCondition } from '../../apiserver/api/apps/deployment.js';
-import type { Deployment } from '../../apiserver/api/apps/deployment.js';
+import type { Deployment, DeploymentCondition } from '../../apiserver/api/apps/deployment.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import type { DeepReadonly } from '../runtime/types.js';
-import { maxUnavailable } from './rolling-math.js';
 import type { ReadonlyDeployment, ReadonlyReplicaSet } from './replica-sets.js';
 import { desiredReplicas, sumAvailableReplicas, sumReadyReplicas, sumSpecReplicas, sumStatusReplicas } from './replica-sets.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { maxUnavailable } from './rolling-math.js';
 
 /** DeploymentStatus is the status subresource of a Deployment. */
 export type DeploymentStatus = NonNullable<Deployment['status']>;
@@ -51,10 +50,7 @@ export function newCondition(input: ConditionInput, nowMs: number): DeploymentCo
 }
 
 /** getCondition returns the condition of `type`, if any (GetDeploymentCondition). */
-export function getCondition(
-  status: DeepReadonly<DeploymentStatus> | undefined,
-  type: ConditionType,
-): DeepReadonly<DeploymentCondition> | undefined {
+export function getCondition(status: DeepReadonly<DeploymentStatus> | undefined, type: ConditionType): DeepReadonly<DeploymentCondition> | undefined {
   return status?.conditions?.find((condition) => condition.type === type);
 }
 

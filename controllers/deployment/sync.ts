@@ -6,12 +6,12 @@
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import type { Result } from '../runtime/types.js';
 import { getAllReplicaSetsAndSyncRevision } from './new-replica-set.js';
-import { isRollingUpdate, isSaturated, proportionalScalePlan } from './rolling-math.js';
+import { rolloutStatus, stuckRequeueAfterMs } from './progress.js';
 import type { ReadonlyReplicaSet } from './replica-sets.js';
 import { desiredReplicas, filterActive, findActiveOrLatest, specReplicas } from './replica-sets.js';
 import { desiredReplicasAnnotation, historyToDelete } from './revision.js';
-import { scaleReplicaSet, scaleReplicaSetAndRecordEvent, type ScalingOperation } from './scale-replica-set.js';
-import { rolloutStatus, stuckRequeueAfterMs } from './progress.js';
+import { isRollingUpdate, isSaturated, proportionalScalePlan } from './rolling-math.js';
+import { type ScalingOperation, scaleReplicaSet, scaleReplicaSetAndRecordEvent } from './scale-replica-set.js';
 import { calculateStatus, sameStatus } from './status.js';
 import type { SyncState } from './sync-state.js';
 import { writeStatus } from './sync-state.js';

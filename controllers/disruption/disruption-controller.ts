@@ -4,8 +4,8 @@
  */
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { podDisruptionBudgetDefinition } from '../../apiserver/api/policy/pod-disruption-budget.js';
-import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
+import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { budgetKeysSelecting } from './event-handlers.js';

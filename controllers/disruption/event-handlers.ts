@@ -5,8 +5,8 @@
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { labelSelectorFromStructured } from '../../apiserver/api/labels.js';
 import type { PodDisruptionBudget } from '../../apiserver/api/policy/pod-disruption-budget.js';
-import { keyOf } from '../runtime/reconciler.js';
 import type { MapToKeys } from '../runtime/builder.js';
+import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, Lister } from '../runtime/types.js';
 
 /** budgetKeysSelecting maps a pod to the keys of the budgets selecting it (the builder maps

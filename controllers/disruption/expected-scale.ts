@@ -5,11 +5,12 @@
  * comes from each controller's /scale, so any kind serving it (StatefulSets, custom kinds
  * known to the client) works.
  */
+
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 import type { OwnerReference } from '../../apiserver/api/meta.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from '../runtime/client/http-client.js';
-import type { DeepReadonly } from '../runtime/types.js';
-import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
+import type { DeepReadonly, ResourceClient } from '../runtime/types.js';
 
 type Reference = DeepReadonly<OwnerReference>;
 
@@ -65,7 +66,7 @@ async function controllerScale(client: KubeClient, namespace: string, reference:
 }
 
 async function getOwner(client: KubeClient, namespace: string, reference: Reference): Promise<KubeObject | undefined> {
-  let resource;
+  let resource: ResourceClient;
   try {
     resource = client.forKind(reference.apiVersion, reference.kind);
   } catch {

@@ -9,18 +9,23 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/controllers.md.
  */
-export { registerDisruptionController, DISRUPTION_CONTROLLER_NAME, DISRUPTION_EVENT_SOURCE, type DisruptionControllerOptions } from './disruption-controller.js';
-export { createDisruptionReconciler, type DisruptionReconcilerDeps } from './reconcile.js';
+export {
+  DISRUPTION_CONTROLLER_NAME,
+  DISRUPTION_EVENT_SOURCE,
+  type DisruptionControllerOptions,
+  registerDisruptionController,
+} from './disruption-controller.js';
 export { expectedScale, ScaleError } from './expected-scale.js';
+export { createDisruptionReconciler, type DisruptionReconcilerDeps } from './reconcile.js';
 export {
   activeDisruptedPods,
+  type BudgetInputs,
+  type BudgetStatus,
   computeBudgetStatus,
   countHealthy,
   DELETION_TIMEOUT_MS,
+  type DisruptedPods,
   desiredHealthyOf,
   needsControllerScale,
   syncFailedStatus,
-  type BudgetInputs,
-  type BudgetStatus,
-  type DisruptedPods,
 } from './status.js';

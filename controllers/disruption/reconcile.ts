@@ -7,7 +7,7 @@
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
-import { labelSelectorFromStructured } from '../../apiserver/api/labels.js';
+import { type LabelSelectorQuery, labelSelectorFromStructured } from '../../apiserver/api/labels.js';
 import type { PodDisruptionBudget, PodDisruptionBudgetStatus } from '../../apiserver/api/policy/pod-disruption-budget.js';
 import type { KubeClient } from '../runtime/client/http-client.js';
 import { terminalError } from '../runtime/reconciler.js';
@@ -68,7 +68,7 @@ async function syncBudget(deps: DisruptionReconcilerDeps, request: Request): Pro
 /** selectedPods are the cached pods in the budget's namespace its selector matches; an
  * empty selector selects none (policy/v1 eviction semantics). */
 function selectedPods(podLister: Lister<Pod>, pdb: ReadonlyBudget): DeepReadonly<Pod>[] {
-  let selector;
+  let selector: LabelSelectorQuery;
   try {
     selector = labelSelectorFromStructured(structuredClone(pdb.spec.selector) as PodDisruptionBudget['spec']['selector']);
   } catch (err) {

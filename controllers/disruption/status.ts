@@ -4,11 +4,11 @@
  * UpdateDisruptionAllowedCondition). They read cached objects and never mutate them.
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { DISRUPTION_ALLOWED_CONDITION, type PodDisruptionBudget, type PodDisruptionBudgetStatus } from '../../apiserver/api/policy/pod-disruption-budget.js';
-import type { DeepReadonly } from '../runtime/types.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 import { scaledValue } from '../../apiserver/api/machinery/int-or-percent.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
-import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
+import { DISRUPTION_ALLOWED_CONDITION, type PodDisruptionBudget, type PodDisruptionBudgetStatus } from '../../apiserver/api/policy/pod-disruption-budget.js';
+import type { DeepReadonly } from '../runtime/types.js';
 
 /** DELETION_TIMEOUT_MS is how long an evicted pod may take to disappear before the controller
  * counts it again (DeletionTimeout, 2 minutes). */
@@ -129,4 +129,3 @@ function withAllowedCondition(pdb: ReadonlyBudget, { nowMs, ...wanted }: Allowed
   const condition = { type: DISRUPTION_ALLOWED_CONDITION, ...wanted, lastTransitionTime };
   return [...conditions.filter((c) => c !== old), condition];
 }
-

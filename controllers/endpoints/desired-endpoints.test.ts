@@ -47,7 +47,12 @@ describe('pod selection and port resolution', () => {
   });
 
   it('skips ports whose name the pod does not expose', () => {
-    const svc = service({ ports: [{ name: 'web', port: 80, targetPort: 'http' }, { name: 'metrics', port: 9090, targetPort: 'metrics', appProtocol: 'http' }] });
+    const svc = service({
+      ports: [
+        { name: 'web', port: 80, targetPort: 'http' },
+        { name: 'metrics', port: 9090, targetPort: 'metrics', appProtocol: 'http' },
+      ],
+    });
     expect(resolvePorts(svc, pod('a', '10.244.1.2'))).toEqual([{ name: 'web', port: 8080, protocol: 'TCP' }]);
   });
 });
@@ -70,7 +75,11 @@ describe('podEndpoint', () => {
 
   it('publishNotReadyAddresses makes every endpoint ready', () => {
     const svc = service({ publishNotReadyAddresses: true });
-    expect(podEndpoint(svc, pod('a', '1.1.1.1', { ready: false, terminating: true }), zoneOf).conditions).toEqual({ ready: true, serving: true, terminating: true });
+    expect(podEndpoint(svc, pod('a', '1.1.1.1', { ready: false, terminating: true }), zoneOf).conditions).toEqual({
+      ready: true,
+      serving: true,
+      terminating: true,
+    });
   });
 });
 
@@ -113,7 +122,10 @@ describe('computeSubsets (core/v1 Endpoints)', () => {
   });
 
   it('publishNotReadyAddresses lists not ready and terminating pods as ready', () => {
-    const subsets = computeSubsets(service({ publishNotReadyAddresses: true }), [pod('c', '10.244.2.1', { ready: false }), pod('t', '10.244.2.2', { terminating: true })]);
+    const subsets = computeSubsets(service({ publishNotReadyAddresses: true }), [
+      pod('c', '10.244.2.1', { ready: false }),
+      pod('t', '10.244.2.2', { terminating: true }),
+    ]);
     expect(subsets[0]?.addresses?.map((a) => a.ip)).toEqual(['10.244.2.1', '10.244.2.2']);
     expect(subsets[0]?.notReadyAddresses).toBeUndefined();
   });

@@ -4,9 +4,10 @@
  * family, with ready/serving/terminating conditions, node, zone and a targetRef, grouped by
  * the port set the Service's ports resolve to on that pod. Pure.
  */
-import type { Endpoint, EndpointSlicePort } from '../../apiserver/api/discovery/endpoint-slice.js';
-import { isTerminating, podReference, portsKey, resolvePorts, shouldPodBeInEndpoints, type ReadonlyPod, type ReadonlyService } from './pod-endpoints.js';
+
 import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
+import type { Endpoint, EndpointSlicePort } from '../../apiserver/api/discovery/endpoint-slice.js';
+import { isTerminating, podReference, portsKey, type ReadonlyPod, type ReadonlyService, resolvePorts, shouldPodBeInEndpoints } from './pod-endpoints.js';
 
 /** EndpointGroup is the endpoints sharing one port set: the content of one or more slices. */
 export interface EndpointGroup {
@@ -66,5 +67,12 @@ export function desiredEndpointGroups(service: ReadonlyService, pods: readonly R
 
 /** slicePortsKey is portsKey for ports as stored in a slice. */
 export function slicePortsKey(ports: readonly { name?: string; port?: number; protocol?: string; appProtocol?: string }[] | undefined): string {
-  return portsKey((ports ?? []).map((p) => ({ name: p.name ?? '', port: p.port ?? 0, protocol: (p.protocol ?? 'TCP') as 'TCP', ...(p.appProtocol !== undefined ? { appProtocol: p.appProtocol } : {}) })));
+  return portsKey(
+    (ports ?? []).map((p) => ({
+      name: p.name ?? '',
+      port: p.port ?? 0,
+      protocol: (p.protocol ?? 'TCP') as 'TCP',
+      ...(p.appProtocol !== undefined ? { appProtocol: p.appProtocol } : {}),
+    })),
+  );
 }

@@ -77,4 +77,3 @@ async function deleteIgnoringNotFound(deps: EndpointsReconcilerDeps, namespace: 
     if (!isNotFound(err)) throw err;
   }
 }
-

@@ -10,12 +10,12 @@ import { isNotFound } from '../../apiserver/api/api-error.js';
 import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { Service } from '../../apiserver/api/core/service.js';
-import { ENDPOINTSLICE_CONTROLLER_MANAGER, MANAGED_BY_LABEL, SERVICE_NAME_LABEL, type EndpointSlice } from '../../apiserver/api/discovery/endpoint-slice.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
+import { ENDPOINTSLICE_CONTROLLER_MANAGER, type EndpointSlice, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from '../../apiserver/api/discovery/endpoint-slice.js';
 import { requestKey } from '../runtime/reconciler.js';
 import type { DeepReadonly, Lister, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 import { addressTypeOf, desiredEndpointGroups } from './desired-endpoints.js';
-import { endpointLabels, hasSelector, serviceSelects, TOPOLOGY_ZONE_LABEL, type ReadonlyService } from './pod-endpoints.js';
+import { endpointLabels, hasSelector, type ReadonlyService, serviceSelects, TOPOLOGY_ZONE_LABEL } from './pod-endpoints.js';
 import { planSlices, type SliceContent } from './slice-plan.js';
 import type { WriteTracker } from './write-tracker.js';
 
@@ -65,7 +65,12 @@ async function syncService(deps: EndpointSliceReconcilerDeps, request: Request):
 }
 
 /** syncSlices plans and makes the writes that bring `owned` to the Service's endpoints. */
-async function syncSlices(deps: EndpointSliceReconcilerDeps, key: string, service: ReadonlyService, owned: readonly DeepReadonly<EndpointSlice>[]): Promise<void> {
+async function syncSlices(
+  deps: EndpointSliceReconcilerDeps,
+  key: string,
+  service: ReadonlyService,
+  owned: readonly DeepReadonly<EndpointSlice>[],
+): Promise<void> {
   const pods = deps.podLister.list(service.metadata.namespace).filter((pod) => serviceSelects(service, pod.metadata.labels));
   const zoneOf = (nodeName: string) => deps.nodeLister.get('', nodeName)?.metadata.labels?.[TOPOLOGY_ZONE_LABEL];
   const plan = planSlices(
@@ -81,7 +86,13 @@ async function syncSlices(deps: EndpointSliceReconcilerDeps, key: string, servic
     ...plan.delete.map((name) => deleteSlice(deps, key, slice(name))),
     ...plan.create.map((content) => createSlice(deps, key, service, content)),
     ...plan.update.map((content) => updateSlice(deps, key, slice(content.name), { ...content, labels })),
-    ...relabel.map((s) => updateSlice(deps, key, s, { ports: structuredClone(s.ports ?? []) as SliceContent['ports'], endpoints: structuredClone(s.endpoints) as SliceContent['endpoints'], labels })),
+    ...relabel.map((s) =>
+      updateSlice(deps, key, s, {
+        ports: structuredClone(s.ports ?? []) as SliceContent['ports'],
+        endpoints: structuredClone(s.endpoints) as SliceContent['endpoints'],
+        labels,
+      }),
+    ),
   ]);
 }
 
@@ -109,7 +120,12 @@ async function createSlice(deps: EndpointSliceReconcilerDeps, key: string, servi
   deps.tracker.wrote(key, created.metadata.name ?? '', created.metadata.resourceVersion);
 }
 
-async function updateSlice(deps: EndpointSliceReconcilerDeps, key: string, cached: DeepReadonly<EndpointSlice>, content: SliceContent & { labels: Record<string, string> }): Promise<void> {
+async function updateSlice(
+  deps: EndpointSliceReconcilerDeps,
+  key: string,
+  cached: DeepReadonly<EndpointSlice>,
+  content: SliceContent & { labels: Record<string, string> },
+): Promise<void> {
   // The cached object is shared: write a copy. A stale resourceVersion fails with 409, retried.
   const slice = structuredClone(cached) as EndpointSlice;
   slice.metadata.labels = content.labels;

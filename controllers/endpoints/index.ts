@@ -9,10 +9,17 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/controllers.md.
  */
-export { registerEndpointSliceController, registerEndpointsController, ENDPOINTSLICE_CONTROLLER_NAME, ENDPOINTS_CONTROLLER_NAME, type EndpointControllerOptions } from './register.js';
+
+export { desiredEndpointGroups, type EndpointGroup, podEndpoint } from './desired-endpoints.js';
+export { createEndpointsReconciler, ENDPOINTS_CONTROLLER_MANAGER, ENDPOINTS_MANAGED_BY_LABEL, type EndpointsReconcilerDeps } from './endpoints-reconcile.js';
 export { createEndpointSliceReconciler, type EndpointSliceReconcilerDeps } from './endpointslice-reconcile.js';
-export { createEndpointsReconciler, ENDPOINTS_MANAGED_BY_LABEL, ENDPOINTS_CONTROLLER_MANAGER, type EndpointsReconcilerDeps } from './endpoints-reconcile.js';
-export { desiredEndpointGroups, podEndpoint, type EndpointGroup } from './desired-endpoints.js';
-export { planSlices, MAX_ENDPOINTS_PER_SLICE, type SlicePlan } from './slice-plan.js';
+export { resolvePorts, resolveTargetPort } from './pod-endpoints.js';
+export {
+  ENDPOINTS_CONTROLLER_NAME,
+  ENDPOINTSLICE_CONTROLLER_NAME,
+  type EndpointControllerOptions,
+  registerEndpointSliceController,
+  registerEndpointsController,
+} from './register.js';
+export { MAX_ENDPOINTS_PER_SLICE, planSlices, type SlicePlan } from './slice-plan.js';
 export { computeSubsets } from './subsets.js';
-export { resolveTargetPort, resolvePorts } from './pod-endpoints.js';

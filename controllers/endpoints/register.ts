@@ -2,16 +2,22 @@
  * Wiring of the two endpoint loops: which informers each reads, which events wake which
  * Service, and the controllers running the reconcilers. Nothing here makes decisions.
  */
-import { endpointsDefinition, type Endpoints } from '../../apiserver/api/core/endpoints.js';
+import { type Endpoints, endpointsDefinition } from '../../apiserver/api/core/endpoints.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { serviceDefinition } from '../../apiserver/api/core/service.js';
-import { ENDPOINTSLICE_CONTROLLER_MANAGER, MANAGED_BY_LABEL, SERVICE_NAME_LABEL, endpointSliceDefinition, type EndpointSlice } from '../../apiserver/api/discovery/endpoint-slice.js';
+import {
+  ENDPOINTSLICE_CONTROLLER_MANAGER,
+  type EndpointSlice,
+  endpointSliceDefinition,
+  MANAGED_BY_LABEL,
+  SERVICE_NAME_LABEL,
+} from '../../apiserver/api/discovery/endpoint-slice.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
 import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
-import { createEndpointSliceReconciler, indexSliceByService, SERVICE_SLICES_INDEX } from './endpointslice-reconcile.js';
 import { createEndpointsReconciler } from './endpoints-reconcile.js';
+import { createEndpointSliceReconciler, indexSliceByService, SERVICE_SLICES_INDEX } from './endpointslice-reconcile.js';
 import { owningService, servicesSelectingPod } from './event-handlers.js';
 import { createWriteTracker } from './write-tracker.js';
 
@@ -38,7 +44,11 @@ export function registerEndpointSliceController(manager: Manager, { workers = 5 
     .named(ENDPOINTSLICE_CONTROLLER_NAME)
     .for(serviceDefinition)
     .watches(podDefinition, servicesSelectingPod(services))
-    .watches(endpointSliceDefinition, owningService<EndpointSlice>((s) => s.metadata.labels?.[SERVICE_NAME_LABEL]), managedSlices)
+    .watches(
+      endpointSliceDefinition,
+      owningService<EndpointSlice>((s) => s.metadata.labels?.[SERVICE_NAME_LABEL]),
+      managedSlices,
+    )
     .withIndexer(endpointSliceDefinition, SERVICE_SLICES_INDEX, indexSliceByService, managedSlices)
     .workers(workers)
     .complete(({ lister }) =>
@@ -64,7 +74,10 @@ export function registerEndpointsController(manager: Manager, { workers = 5 }: E
     .named(ENDPOINTS_CONTROLLER_NAME)
     .for(serviceDefinition)
     .watches(podDefinition, servicesSelectingPod(services))
-    .watches(endpointsDefinition, owningService<Endpoints>((e) => e.metadata.name))
+    .watches(
+      endpointsDefinition,
+      owningService<Endpoints>((e) => e.metadata.name),
+    )
     .workers(workers)
     .complete(({ lister }) =>
       createEndpointsReconciler({

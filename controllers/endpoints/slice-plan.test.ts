@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Endpoint, EndpointSlicePort } from '../../apiserver/api/discovery/endpoint-slice.js';
 import type { EndpointGroup } from './desired-endpoints.js';
-import { planSlices, type CurrentSlice } from './slice-plan.js';
+import { type CurrentSlice, planSlices } from './slice-plan.js';
 
 const PORTS: EndpointSlicePort[] = [{ name: '', port: 8080, protocol: 'TCP' }];
 const KEY = JSON.stringify([['', 8080, 'TCP', '']]);
 
 function endpoint(i: number, ready = true): Endpoint {
-  return { addresses: [`10.0.${Math.floor(i / 250)}.${i % 250}`], conditions: { ready, serving: ready, terminating: false }, targetRef: { kind: 'Pod', name: `p${i}`, uid: `u${i}` } };
+  return {
+    addresses: [`10.0.${Math.floor(i / 250)}.${i % 250}`],
+    conditions: { ready, serving: ready, terminating: false },
+    targetRef: { kind: 'Pod', name: `p${i}`, uid: `u${i}` },
+  };
 }
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => endpoint(from + k));
@@ -55,6 +59,11 @@ describe('planSlices', () => {
       { name: 'web-b', ports: [], endpoints: [] },
     ];
     expect(planSlices(new Map(), current)).toEqual({ create: [], update: [], delete: ['web-a'], unchanged: ['web-b'] });
-    expect(planSlices(new Map(), current.slice(0, 1))).toEqual({ create: [], update: [{ name: 'web-a', ports: [], endpoints: [] }], delete: [], unchanged: [] });
+    expect(planSlices(new Map(), current.slice(0, 1))).toEqual({
+      create: [],
+      update: [{ name: 'web-a', ports: [], endpoints: [] }],
+      delete: [],
+      unchanged: [],
+    });
   });
 });

@@ -6,10 +6,11 @@
  * a port set no longer wanted, are deleted. A Service without any endpoint keeps one empty
  * placeholder slice, as in Kubernetes. Pure.
  */
-import type { Endpoint, EndpointSlicePort } from '../../apiserver/api/discovery/endpoint-slice.js';
+
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
+import type { Endpoint, EndpointSlicePort } from '../../apiserver/api/discovery/endpoint-slice.js';
 import type { DeepReadonly } from '../runtime/types.js';
-import { slicePortsKey, type EndpointGroup } from './desired-endpoints.js';
+import { type EndpointGroup, slicePortsKey } from './desired-endpoints.js';
 
 /** MAX_ENDPOINTS_PER_SLICE is kube-controller-manager's default --max-endpoints-per-slice. */
 export const MAX_ENDPOINTS_PER_SLICE = 100;

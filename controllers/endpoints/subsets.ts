@@ -5,8 +5,8 @@
  * their first address, so the result is stable and comparable with what is stored.
  */
 import type { EndpointAddress, EndpointPort, EndpointSubset } from '../../apiserver/api/core/endpoints.js';
-import { podReference, portsKey, resolvePorts, shouldPodBeInEndpoints, type ReadonlyPod, type ReadonlyService, type ResolvedPort } from './pod-endpoints.js';
 import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
+import { podReference, portsKey, type ReadonlyPod, type ReadonlyService, type ResolvedPort, resolvePorts, shouldPodBeInEndpoints } from './pod-endpoints.js';
 
 interface SubsetBuilder {
   ports: ResolvedPort[];

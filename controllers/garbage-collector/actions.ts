@@ -53,7 +53,11 @@ export async function removeFinalizer(client: ResourceClient, target: ObjectIden
  * 409 on a changed but still present object rejects, so the reconcile retries on fresh state
  * (its references may have changed: it may have been adopted).
  */
-export async function deleteExactly(client: ResourceClient, target: ObjectIdentity & { resourceVersion?: string }, options: { policy: Policy; logger: Logger }): Promise<void> {
+export async function deleteExactly(
+  client: ResourceClient,
+  target: ObjectIdentity & { resourceVersion?: string },
+  options: { policy: Policy; logger: Logger },
+): Promise<void> {
   const { namespace, name, uid, resourceVersion } = target;
   try {
     await client.delete(namespace, name, { propagationPolicy: options.policy, preconditions: { uid, resourceVersion } });

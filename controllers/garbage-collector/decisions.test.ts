@@ -4,12 +4,18 @@ import {
   deletionPhase,
   groupOfApiVersion,
   isBlockingReference,
-  referencesWithout,
   type OwnerReference,
   type OwnerState,
+  referencesWithout,
 } from './decisions.js';
 
-const ref = (uid: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({ apiVersion: 'v1', kind: 'ConfigMap', name: `owner-${uid}`, uid, ...extra });
+const ref = (uid: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  name: `owner-${uid}`,
+  uid,
+  ...extra,
+});
 const deleting = '2024-01-01T00:00:00Z';
 
 describe('deletionPhase', () => {
@@ -43,11 +49,19 @@ describe('decideOwnerAction', () => {
   });
 
   it('drops only the dangling references when one owner is alive', () => {
-    expect(decide([ref('a'), ref('b'), ref('c')], ['absent', 'present', 'absent'])).toEqual({ type: 'removeReferences', ownerUids: ['a', 'c'], recheck: false });
+    expect(decide([ref('a'), ref('b'), ref('c')], ['absent', 'present', 'absent'])).toEqual({
+      type: 'removeReferences',
+      ownerUids: ['a', 'c'],
+      recheck: false,
+    });
   });
 
   it('drops the reference to a foreground-deleting owner when another owner keeps the object', () => {
-    expect(decide([ref('a', { blockOwnerDeletion: true }), ref('b')], ['waiting', 'present'])).toEqual({ type: 'removeReferences', ownerUids: ['a'], recheck: false });
+    expect(decide([ref('a', { blockOwnerDeletion: true }), ref('b')], ['waiting', 'present'])).toEqual({
+      type: 'removeReferences',
+      ownerUids: ['a'],
+      recheck: false,
+    });
   });
 
   it('deletes in the foreground when it blocks a waiting owner', () => {

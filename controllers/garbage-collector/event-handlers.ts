@@ -4,10 +4,11 @@
  * read the monitors' caches to find dependents and owners, which is allowed: reads are free
  * and decide nothing.
  */
-import type { KubeObject } from '../../apiserver/api/resource-definition.js';
+
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
+import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { DeepReadonly, EventHandlers, WorkQueue } from '../runtime/types.js';
-import { deletionPhase, DeletionPhase, isWaitingForDependents } from './decisions.js';
+import { DeletionPhase, deletionPhase, isWaitingForDependents } from './decisions.js';
 import { gcKey } from './keys.js';
 import type { MonitorSet } from './monitors.js';
 

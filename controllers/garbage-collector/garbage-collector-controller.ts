@@ -10,14 +10,14 @@
  * runnable that first waits for those caches.
  */
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
-import { createController, type Controller } from '../runtime/controller.js';
 import type { DiscoveredResource } from '../runtime/client/discovery.js';
+import { type Controller, createController } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import type { Logger, Runnable } from '../runtime/types.js';
 import { createWorkQueue } from '../runtime/workqueue/queue.js';
 import { garbageCollectorHandlers } from './event-handlers.js';
 import { gcKey } from './keys.js';
-import { MonitorSet, type GroupResource } from './monitors.js';
+import { type GroupResource, MonitorSet } from './monitors.js';
 import { createGarbageCollectorReconciler } from './reconcile.js';
 
 /** GARBAGE_COLLECTOR_NAME names the controller in logs and counters. */
@@ -71,7 +71,15 @@ export function registerGarbageCollector(manager: Manager, options: GarbageColle
     logger,
     recheckMs: options.recheckMs ?? 10_000,
   });
-  const controller = createController({ name: GARBAGE_COLLECTOR_NAME, reconciler, queue, workers: options.workers ?? 20, clock: manager.clock, logger: manager.logger, random: manager.random.fork(GARBAGE_COLLECTOR_NAME) });
+  const controller = createController({
+    name: GARBAGE_COLLECTOR_NAME,
+    reconciler,
+    queue,
+    workers: options.workers ?? 20,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(GARBAGE_COLLECTOR_NAME),
+  });
   monitors.addEventHandlers(garbageCollectorHandlers({ queue: controller.queue, monitors }));
   manager.add(new GarbageCollectorRunnable({ manager, monitors, controller, logger, rediscoveryIntervalMs: options.rediscoveryIntervalMs ?? 30_000 }));
   return { controller, monitors };

@@ -9,21 +9,22 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/api-conventions.md (Deletion), docs/architecture.md.
  */
+
 export {
-  registerGarbageCollector,
-  GARBAGE_COLLECTOR_NAME,
-  type GarbageCollector,
-  type GarbageCollectorOptions,
-} from './garbage-collector-controller.js';
-export { createGarbageCollectorReconciler, type GarbageCollectorReconcilerDeps } from './reconcile.js';
-export {
+  DeletionPhase,
   decideOwnerAction,
   deletionPhase,
-  DeletionPhase,
   FOREGROUND_FINALIZER,
   ORPHAN_FINALIZER,
   type OwnerAction,
   type OwnerState,
 } from './decisions.js';
-export { MonitorSet, DEFAULT_IGNORED_RESOURCES, type GroupResource, type MonitoredObject } from './monitors.js';
+export {
+  GARBAGE_COLLECTOR_NAME,
+  type GarbageCollector,
+  type GarbageCollectorOptions,
+  registerGarbageCollector,
+} from './garbage-collector-controller.js';
 export { gcKey, gcKeyOf, uidOfKey } from './keys.js';
+export { DEFAULT_IGNORED_RESOURCES, type GroupResource, type MonitoredObject, MonitorSet } from './monitors.js';
+export { createGarbageCollectorReconciler, type GarbageCollectorReconcilerDeps } from './reconcile.js';

@@ -7,8 +7,8 @@
  * run time) and stops those whose kinds are no longer served. It never calls the API itself.
  */
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
-import type { KubeClient } from '../runtime/client/http-client.js';
 import type { DiscoveredResource } from '../runtime/client/discovery.js';
+import type { KubeClient } from '../runtime/client/http-client.js';
 import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
 import { createInformer } from '../runtime/informer.js';
 import type { Clock, DeepReadonly, EventHandlers, Informer, Logger } from '../runtime/types.js';

@@ -12,8 +12,8 @@ import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from '../runtime/client/http-client.js';
 import { reconcileLogger } from '../runtime/reconciler.js';
 import type { DeepReadonly, Logger, Reconciler, Result } from '../runtime/types.js';
-import { deleteExactly, getLive, removeFinalizer, removeOwnerReferences, type ObjectIdentity } from './actions.js';
-import { decideOwnerAction, DeletionPhase, deletionPhase, FOREGROUND_FINALIZER, isBlockingReference, ORPHAN_FINALIZER, type OwnerAction } from './decisions.js';
+import { deleteExactly, getLive, type ObjectIdentity, removeFinalizer, removeOwnerReferences } from './actions.js';
+import { DeletionPhase, decideOwnerAction, deletionPhase, FOREGROUND_FINALIZER, isBlockingReference, ORPHAN_FINALIZER, type OwnerAction } from './decisions.js';
 import { uidOfRequest } from './keys.js';
 import type { MonitoredObject, MonitorSet } from './monitors.js';
 import { lookupOwner } from './owner-lookup.js';
@@ -90,7 +90,9 @@ async function finishForegroundDeletion(deps: GarbageCollectorReconcilerDeps, ow
 }
 
 async function liveBlockingDependents(deps: GarbageCollectorReconcilerDeps, ownerUid: string): Promise<KubeObject[]> {
-  const candidates = deps.monitors.dependentsOf(ownerUid).filter(({ object }) => (object.metadata.ownerReferences ?? []).some((r) => isBlockingReference(r, ownerUid)));
+  const candidates = deps.monitors
+    .dependentsOf(ownerUid)
+    .filter(({ object }) => (object.metadata.ownerReferences ?? []).some((r) => isBlockingReference(r, ownerUid)));
   const live = await Promise.all(candidates.map(({ resource, object }) => getLive(deps.client.resource(resource), identityOf(object))));
   return live.filter((object): object is KubeObject => (object?.metadata.ownerReferences ?? []).some((r) => isBlockingReference(r, ownerUid)));
 }

@@ -10,11 +10,11 @@ import {
   calculateScaleDownLimit,
   calculateScaleUpLimit,
   longestPolicyPeriodSeconds,
+  type Normalization,
   normalizeDesiredReplicasWithBehaviors,
   resolveScalingRules,
-  type Normalization,
 } from './behavior.js';
-import { EMPTY_HISTORY, recordScaleEvent, withInitialRecommendation, type ScalingHistory } from './scaling-history.js';
+import { EMPTY_HISTORY, recordScaleEvent, type ScalingHistory, withInitialRecommendation } from './scaling-history.js';
 import { NOW_MS } from './testing/fixtures.js';
 
 const SYNC_MS = 15_000;
@@ -53,7 +53,12 @@ function createLoop(options: LoopOptions) {
     });
     history = { ...history, recommendations: result.recommendations };
     if (result.desiredReplicas !== current) {
-      history = recordScaleEvent(history, { previousReplicas: current, newReplicas: result.desiredReplicas, retainSeconds: longestPolicyPeriodSeconds(rules), nowMs });
+      history = recordScaleEvent(history, {
+        previousReplicas: current,
+        newReplicas: result.desiredReplicas,
+        retainSeconds: longestPolicyPeriodSeconds(rules),
+        nowMs,
+      });
       current = result.desiredReplicas;
       changes.push({ atSeconds: (nowMs - NOW_MS) / 1000, replicas: current });
     }
@@ -161,7 +166,11 @@ describe('stabilization windows', () => {
 
 describe('rate policies', () => {
   const events = { scaleUpEvents: [], scaleDownEvents: [], nowMs: NOW_MS };
-  const rules = (selectPolicy: string, policies: Array<{ type: string; value: number; periodSeconds: number }>) => ({ stabilizationWindowSeconds: 0, selectPolicy, policies });
+  const rules = (selectPolicy: string, policies: Array<{ type: string; value: number; periodSeconds: number }>) => ({
+    stabilizationWindowSeconds: 0,
+    selectPolicy,
+    policies,
+  });
   const podsAndPercent = (pods: number, percent: number) => [
     { type: 'Pods', value: pods, periodSeconds: 60 },
     { type: 'Percent', value: percent, periodSeconds: 60 },
@@ -203,7 +212,13 @@ describe('rate policies', () => {
     const up = [{ replicaChange: 2, timestampMs: NOW_MS - 10_000 }];
     const down = [{ replicaChange: 3, timestampMs: NOW_MS - 20_000 }];
     // start = 10 − 2 + 3 = 11; 100% → 22
-    expect(calculateScaleUpLimit(10, rules('Max', [{ type: 'Percent', value: 100, periodSeconds: 60 }]), { scaleUpEvents: up, scaleDownEvents: down, nowMs: NOW_MS })).toBe(22);
+    expect(
+      calculateScaleUpLimit(10, rules('Max', [{ type: 'Percent', value: 100, periodSeconds: 60 }]), {
+        scaleUpEvents: up,
+        scaleDownEvents: down,
+        nowMs: NOW_MS,
+      }),
+    ).toBe(22);
   });
 });
 
@@ -229,10 +244,17 @@ describe('resolveScalingRules', () => {
     const rules = resolveScalingRules(undefined, 120_000);
     expect(rules.scaleUp).toMatchObject({ stabilizationWindowSeconds: 0, selectPolicy: 'Max' });
     expect(rules.scaleUp.policies).toHaveLength(2);
-    expect(rules.scaleDown).toMatchObject({ stabilizationWindowSeconds: 120, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] });
+    expect(rules.scaleDown).toMatchObject({
+      stabilizationWindowSeconds: 120,
+      selectPolicy: 'Max',
+      policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+    });
   });
 
   it('keeps what the HPA sets', () => {
-    expect(resolveScalingRules(SEED_BEHAVIOR, 300_000).scaleDown).toMatchObject({ stabilizationWindowSeconds: 300, policies: [{ type: 'Percent', value: 10, periodSeconds: 60 }] });
+    expect(resolveScalingRules(SEED_BEHAVIOR, 300_000).scaleDown).toMatchObject({
+      stabilizationWindowSeconds: 300,
+      policies: [{ type: 'Percent', value: 10, periodSeconds: 60 }],
+    });
   });
 });

@@ -44,7 +44,12 @@ export function resolveScalingRules(
   const up = scaleUpRules(behavior?.scaleUp);
   const down = scaleDownRules(behavior?.scaleDown);
   return {
-    scaleUp: { stabilizationWindowSeconds: up.stabilizationWindowSeconds ?? 0, selectPolicy: up.selectPolicy ?? 'Max', policies: up.policies ?? [], tolerance: up.tolerance },
+    scaleUp: {
+      stabilizationWindowSeconds: up.stabilizationWindowSeconds ?? 0,
+      selectPolicy: up.selectPolicy ?? 'Max',
+      policies: up.policies ?? [],
+      tolerance: up.tolerance,
+    },
     scaleDown: {
       stabilizationWindowSeconds: down.stabilizationWindowSeconds ?? Math.floor(downscaleStabilizationMs / 1000),
       selectPolicy: down.selectPolicy ?? 'Max',
@@ -90,7 +95,11 @@ export function normalizeDesiredReplicasWithBehaviors(input: NormalizationInput)
       ? { status: 'True', reason: 'ReadyForNewScale', message: 'recommended size matches current size' }
       : { status: 'True', reason: stabilized.reason, message: stabilized.message };
   const limited = limitByPolicies({ ...input, desiredReplicas: stabilized.replicas });
-  const scalingLimited: ConditionVerdict = { status: limited.replicas === stabilized.replicas ? 'False' : 'True', reason: limited.reason, message: limited.message };
+  const scalingLimited: ConditionVerdict = {
+    status: limited.replicas === stabilized.replicas ? 'False' : 'True',
+    reason: limited.reason,
+    message: limited.message,
+  };
   return { desiredReplicas: limited.replicas, ableToScale, scalingLimited, recommendations: stabilized.recommendations };
 }
 

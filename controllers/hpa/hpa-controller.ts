@@ -5,10 +5,10 @@
  * Kubernetes syncs every HPA on a fixed period rather than on events: a new HPA or a spec edit
  * is acted on at once, and every reconcile asks to be requeued one sync period later.
  */
-import { horizontalPodAutoscalerDefinition, type HorizontalPodAutoscaler } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
+import { type HorizontalPodAutoscaler, horizontalPodAutoscalerDefinition } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
-import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
+import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import type { DeepReadonly, EventRecorder } from '../runtime/types.js';

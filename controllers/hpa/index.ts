@@ -13,34 +13,58 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/controllers.md.
  */
-export { registerHpaController, hpaSpecChanged, HPA_CONTROLLER_NAME, HPA_EVENT_SOURCE, HPA_SYNC_PERIOD_MS, type HpaControllerOptions } from './hpa-controller.js';
-export { createHpaReconciler } from './reconcile.js';
-export type { HpaConfig, HpaReconcilerDeps } from './sync.js';
+
+export {
+  calculateScaleDownLimit,
+  calculateScaleUpLimit,
+  DOWNSCALE_STABILIZATION_MS,
+  type Normalization,
+  type NormalizationInput,
+  normalizeDesiredReplicasWithBehaviors,
+  resolveScalingRules,
+  type ScalingRules,
+} from './behavior.js';
+export { type ConditionVerdict, findCondition, type HpaConditionType, HpaConditionTypes, setCondition } from './conditions.js';
+export {
+  HPA_CONTROLLER_NAME,
+  HPA_EVENT_SOURCE,
+  HPA_SYNC_PERIOD_MS,
+  type HpaControllerOptions,
+  hpaSpecChanged,
+  registerHpaController,
+} from './hpa-controller.js';
+export { computeReplicasForMetrics, type HpaEvent, type MetricsComputation, type MetricsContext } from './metric-proposals.js';
 export {
   createResourceMetricsClient,
-  resourceMetricsFromList,
-  parseMetricsWindowMs,
-  RESOURCE_METRICS_API,
   type MetricsSource,
   type PodMetric,
   type PodMetricsInfo,
+  parseMetricsWindowMs,
+  RESOURCE_METRICS_API,
   type ResourceMetricQuery,
   type ResourceMetrics,
+  resourceMetricsFromList,
 } from './metrics-client.js';
-export { getResourceReplicas, getRawResourceReplicas, isWithinTolerance, DEFAULT_TOLERANCE, type Tolerances, type UtilizationReplicas, type AverageValueReplicas } from './replica-calculator.js';
-export { groupPods, calculateRequests, CPU_INITIALIZATION_PERIOD_MS, INITIAL_READINESS_DELAY_MS, type PodGroups, type ReadinessOptions } from './pod-groups.js';
+export { CPU_INITIALIZATION_PERIOD_MS, calculateRequests, groupPods, INITIAL_READINESS_DELAY_MS, type PodGroups, type ReadinessOptions } from './pod-groups.js';
+export { createHpaReconciler } from './reconcile.js';
 export {
-  normalizeDesiredReplicasWithBehaviors,
-  resolveScalingRules,
-  calculateScaleUpLimit,
-  calculateScaleDownLimit,
-  DOWNSCALE_STABILIZATION_MS,
-  type ScalingRules,
-  type Normalization,
-  type NormalizationInput,
-} from './behavior.js';
-export { HistoryStore, recordScaleEvent, withInitialRecommendation, EMPTY_HISTORY, type ScalingHistory, type ScaleEvent, type TimestampedRecommendation } from './scaling-history.js';
-export { computeReplicasForMetrics, type MetricsComputation, type MetricsContext, type HpaEvent } from './metric-proposals.js';
-export { setCondition, findCondition, HpaConditionTypes, type ConditionVerdict, type HpaConditionType } from './conditions.js';
-export { calculateStatus, statusNeedsUpdate, type HpaStatus, type SyncOutcome } from './status.js';
+  type AverageValueReplicas,
+  DEFAULT_TOLERANCE,
+  getRawResourceReplicas,
+  getResourceReplicas,
+  isWithinTolerance,
+  type Tolerances,
+  type UtilizationReplicas,
+} from './replica-calculator.js';
 export { createScaleTargetResolver, type ScaleTargetResolver } from './scale-target.js';
+export {
+  EMPTY_HISTORY,
+  HistoryStore,
+  recordScaleEvent,
+  type ScaleEvent,
+  type ScalingHistory,
+  type TimestampedRecommendation,
+  withInitialRecommendation,
+} from './scaling-history.js';
+export { calculateStatus, type HpaStatus, type SyncOutcome, statusNeedsUpdate } from './status.js';
+export type { HpaConfig, HpaReconcilerDeps } from './sync.js';

@@ -10,8 +10,14 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import { computeReplicasForMetrics, type MetricsContext } from './metric-proposals.js';
 import { FakeMetricsSource, hpaFixture, metricsOf, NOW_MS, podFixture, podListerOf } from './testing/fixtures.js';
 
-const cpuUtilization = (percent: number): MetricSpec => ({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: percent } } });
-const memoryAverage = (value: string): MetricSpec => ({ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: value } } });
+const cpuUtilization = (percent: number): MetricSpec => ({
+  type: 'Resource',
+  resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: percent } },
+});
+const memoryAverage = (value: string): MetricSpec => ({
+  type: 'Resource',
+  resource: { name: 'memory', target: { type: 'AverageValue', averageValue: value } },
+});
 const MI = 1024 * 1024 * 1000;
 
 function contextFor(hpa: HorizontalPodAutoscaler, pods: Pod[], metrics: FakeMetricsSource, overrides: Partial<MetricsContext> = {}): MetricsContext {
@@ -64,7 +70,11 @@ describe('computeReplicasForMetrics', () => {
     const result = await computeReplicasForMetrics(contextFor(hpaFixture(), seedPods(), source));
     const inner = 'failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource metrics API';
     expect(result.replicas).toBe(-1);
-    expect(result.scalingActive).toEqual({ status: 'False', reason: 'FailedGetResourceMetric', message: `the HPA was unable to compute the replica count: ${inner}` });
+    expect(result.scalingActive).toEqual({
+      status: 'False',
+      reason: 'FailedGetResourceMetric',
+      message: `the HPA was unable to compute the replica count: ${inner}`,
+    });
     expect(result.events).toEqual([{ type: 'Warning', reason: 'FailedGetResourceMetric', message: inner }]);
     expect(result.error).toBe(`invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: ${inner}`);
     expect(result.statuses).toEqual([{ type: '' }]);
@@ -76,7 +86,9 @@ describe('computeReplicasForMetrics', () => {
     const hpa = hpaFixture({ metrics: [memoryAverage('100Mi'), cpuUtilization(70)] });
     const result = await computeReplicasForMetrics(contextFor(hpa, seedPods(), source));
     expect(result).toMatchObject({ replicas: 6, scalingActive: { status: 'True', reason: 'ValidMetricFound' } });
-    expect(result.error).toMatch(/^invalid metrics \(1 invalid out of 2\), first error is: failed to get memory resource metric value: failed to get memory usage:/);
+    expect(result.error).toMatch(
+      /^invalid metrics \(1 invalid out of 2\), first error is: failed to get memory resource metric value: failed to get memory usage:/,
+    );
     expect(result.statuses?.[0]).toEqual({ type: '' });
   });
 
@@ -93,14 +105,22 @@ describe('computeReplicasForMetrics', () => {
     const source = new FakeMetricsSource();
     source.byResource['cpu/app'] = metricsOf({ 'web-0': 900, 'web-1': 900 });
     const pods = ['web-0', 'web-1'].map((name) => podFixture(name, { containers: { sidecar: '500m' } }));
-    const spec: MetricSpec = { type: 'ContainerResource', containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization', averageUtilization: 50 } } };
+    const spec: MetricSpec = {
+      type: 'ContainerResource',
+      containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization', averageUtilization: 50 } },
+    };
     const result = await computeReplicasForMetrics(contextFor(hpaFixture({ metrics: [spec] }), pods, source));
     expect(result).toMatchObject({ replicas: 4, metricName: 'cpu container resource utilization (percentage of request)' });
-    expect(result.statuses).toEqual([{ type: 'ContainerResource', containerResource: { name: 'cpu', container: 'app', current: { averageUtilization: 90, averageValue: '900m' } } }]);
+    expect(result.statuses).toEqual([
+      { type: 'ContainerResource', containerResource: { name: 'cpu', container: 'app', current: { averageUtilization: 90, averageValue: '900m' } } },
+    ]);
   });
 
   it('names the container when a ContainerResource metric fails', async () => {
-    const spec: MetricSpec = { type: 'ContainerResource', containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization', averageUtilization: 50 } } };
+    const spec: MetricSpec = {
+      type: 'ContainerResource',
+      containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization', averageUtilization: 50 } },
+    };
     const result = await computeReplicasForMetrics(contextFor(hpaFixture({ metrics: [spec] }), seedPods(), new FakeMetricsSource()));
     expect(result.scalingActive.reason).toBe('FailedGetContainerResourceMetric');
     expect(result.error).toContain('first error is: failed to get app container metric value: failed to get cpu utilization:');
@@ -110,7 +130,11 @@ describe('computeReplicasForMetrics', () => {
     const source = new FakeMetricsSource();
     source.byResource.cpu = metricsOf({ 'web-0': 100 });
     const result = await computeReplicasForMetrics(contextFor(hpaFixture(), [podFixture('web-0', { cpu: null })], source));
-    expect(result.events[0]).toEqual({ type: 'Warning', reason: 'FailedGetResourceMetric', message: 'failed to get cpu utilization: missing request for cpu in container app of Pod web-0' });
+    expect(result.events[0]).toEqual({
+      type: 'Warning',
+      reason: 'FailedGetResourceMetric',
+      message: 'failed to get cpu utilization: missing request for cpu in container app of Pod web-0',
+    });
   });
 
   it('fails Pods, Object and External metrics as a cluster without a metrics adapter does', async () => {
@@ -156,6 +180,10 @@ describe('computeReplicasForMetrics', () => {
     source.byResource.cpu = metricsOf({ 'web-0': 300, 'web-1': 500, 'web-2': 700 });
     const spec: MetricSpec = { type: 'Resource', resource: { name: 'cpu', target: { type: 'AverageValue', averageValue: '250m' } } };
     const result = await computeReplicasForMetrics(contextFor(hpaFixture({ metrics: [spec] }), seedPods(), source));
-    expect(result).toMatchObject({ replicas: 6, metricName: 'cpu resource', statuses: [{ type: 'Resource', resource: { name: 'cpu', current: { averageValue: '500m' } } }] });
+    expect(result).toMatchObject({
+      replicas: 6,
+      metricName: 'cpu resource',
+      statuses: [{ type: 'Resource', resource: { name: 'cpu', current: { averageValue: '500m' } } }],
+    });
   });
 });

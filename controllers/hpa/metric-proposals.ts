@@ -12,11 +12,11 @@ import type { HorizontalPodAutoscaler } from '../../apiserver/api/autoscaling/ho
 import { cpuUtilizationMetric, DEFAULT_CPU_UTILIZATION } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import type { MetricSpec, MetricTarget } from '../../apiserver/api/autoscaling/metric-spec.js';
 import type { MetricStatus, MetricValueStatus } from '../../apiserver/api/autoscaling/metric-status.js';
-import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { parseLabelSelector, type LabelSelectorQuery } from '../../apiserver/api/labels.js';
-import { createQuantity } from '../../apiserver/api/quantity.js';
+import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
+import { type LabelSelectorQuery, parseLabelSelector } from '../../apiserver/api/labels.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
+import { createQuantity } from '../../apiserver/api/quantity.js';
 import type { DeepReadonly, Lister } from '../runtime/types.js';
 import type { ConditionVerdict } from './conditions.js';
 import type { MetricsSource, ResourceMetrics } from './metrics-client.js';
@@ -191,7 +191,9 @@ async function resourceProposal(ctx: MetricsContext, pods: readonly ReadonlyPod[
   const common = { currentReplicas: ctx.specReplicas, resource: name, container, pods, nowMs: ctx.nowMs, tolerances: ctx.tolerances, readiness: ctx.readiness };
   if (target.averageValue !== undefined) {
     const targetAverageMilli = tryParseQuantity(target.averageValue)?.milliValue() ?? 0;
-    const result = await step(`failed to get ${name} usage`, async () => getRawResourceReplicas({ ...common, metrics: await samples(ctx, name, container), targetAverageMilli }));
+    const result = await step(`failed to get ${name} usage`, async () =>
+      getRawResourceReplicas({ ...common, metrics: await samples(ctx, name, container), targetAverageMilli }),
+    );
     const current: MetricValueStatus = { averageValue: milliQuantity(result.averageMilli) };
     return { replicas: result.replicas, metricName: `${name} resource`, current };
   }
@@ -199,7 +201,9 @@ async function resourceProposal(ctx: MetricsContext, pods: readonly ReadonlyPod[
     throw new Error('invalid resource metric source: neither an average utilization target nor an average value (usage) target was set');
   }
   const targetUtilization = target.averageUtilization;
-  const result = await step(`failed to get ${name} utilization`, async () => getResourceReplicas({ ...common, metrics: await samples(ctx, name, container), targetUtilization }));
+  const result = await step(`failed to get ${name} utilization`, async () =>
+    getResourceReplicas({ ...common, metrics: await samples(ctx, name, container), targetUtilization }),
+  );
   const current: MetricValueStatus = { averageUtilization: result.utilization, averageValue: milliQuantity(result.rawAverageMilli) };
   const metricName = container ? `${name} container resource utilization (percentage of request)` : `${name} resource utilization (percentage of request)`;
   return { replicas: result.replicas, metricName, current };

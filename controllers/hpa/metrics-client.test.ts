@@ -18,8 +18,14 @@ const list = {
   kind: 'PodMetricsList',
   apiVersion: 'metrics.k8s.io/v1beta1',
   items: [
-    podMetrics('web-0', [['app', { cpu: '250m', memory: '12Mi' }], ['sidecar', { cpu: '50m', memory: '1Mi' }]]),
-    podMetrics('web-1', [['app', { cpu: '1', memory: '10Mi' }], ['sidecar', { memory: '1Mi' }]]),
+    podMetrics('web-0', [
+      ['app', { cpu: '250m', memory: '12Mi' }],
+      ['sidecar', { cpu: '50m', memory: '1Mi' }],
+    ]),
+    podMetrics('web-1', [
+      ['app', { cpu: '1', memory: '10Mi' }],
+      ['sidecar', { memory: '1Mi' }],
+    ]),
   ],
 };
 
@@ -63,9 +69,16 @@ describe('parseMetricsWindowMs', () => {
 describe('createResourceMetricsClient', () => {
   it('GETs the namespaced PodMetrics with the selector', async () => {
     const requests: HttpRequest[] = [];
-    const client = createResourceMetricsClient({ raw: async (request) => (requests.push(request), list) });
+    const client = createResourceMetricsClient({
+      raw: async (request) => {
+        requests.push(request);
+        return list;
+      },
+    });
     const result = await client.getResourceMetric({ namespace: 'default', selector: 'app=web', resource: 'cpu', container: 'app' });
-    expect(requests).toEqual([{ method: 'GET', path: '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods', query: { labelSelector: 'app=web' }, signal: undefined }]);
+    expect(requests).toEqual([
+      { method: 'GET', path: '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods', query: { labelSelector: 'app=web' }, signal: undefined },
+    ]);
     expect(result.metrics.size).toBe(2);
   });
 

@@ -36,7 +36,11 @@ export async function planReplicas(sync: Sync, { currentReplicas, selector }: Pl
   const minReplicas = spec.minReplicas ?? 1;
   if (currentReplicas === 0 && minReplicas !== 0) {
     // Someone scaled the target to zero on purpose: autoscaling pauses until they scale it up.
-    sync.setCondition('ScalingActive', { status: 'False', reason: 'ScalingDisabled', message: 'scaling is disabled since the replica count of the target is zero' });
+    sync.setCondition('ScalingActive', {
+      status: 'False',
+      reason: 'ScalingDisabled',
+      message: 'scaling is disabled since the replica count of the target is zero',
+    });
     return { kind: 'hold', currentMetrics: undefined };
   }
   if (currentReplicas > spec.maxReplicas) {

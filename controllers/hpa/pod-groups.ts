@@ -4,11 +4,11 @@
  * pod requested. Pure functions over cached pods; nothing here is mutated.
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { podReadyCondition } from '../../apiserver/api/core/pod-conditions.js';
 import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import type { PodMetricsInfo } from './metrics-client.js';
-import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
-import { podReadyCondition } from '../../apiserver/api/core/pod-conditions.js';
 
 /** ReadonlyPod is a pod as the informer cache shares it. */
 export type ReadonlyPod = DeepReadonly<Pod>;
@@ -85,7 +85,6 @@ function isCpuSampleUnready(pod: ReadonlyPod, options: GroupPodsOptions): boolea
   }
   return ready.status === 'False' && startMs + options.initialReadinessDelayMs > transitionMs;
 }
-
 
 /**
  * calculateRequests returns each pod's request of `resource` in milli-units: the named

@@ -29,7 +29,9 @@ class World {
   readonly statusWrites: HorizontalPodAutoscaler[] = [];
   readonly scaleWrites: number[] = [];
   readonly histories = new HistoryStore();
-  hpas: HorizontalPodAutoscaler[] = [hpaFixture({ metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }] })];
+  hpas: HorizontalPodAutoscaler[] = [
+    hpaFixture({ metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }] }),
+  ];
   pods: Pod[] = ['web-0', 'web-1', 'web-2'].map((name) => podFixture(name, { cpu: '100m' }));
   scale: Scale = { metadata: { name: 'web', namespace: 'default', resourceVersion: '7' }, spec: { replicas: 3 }, status: { replicas: 3, selector: 'app=web' } };
   getScaleError: Error | undefined;
@@ -102,7 +104,9 @@ describe('HPA reconcile', () => {
     world.metrics.byResource.cpu = metricsOf({ 'web-0': 140, 'web-1': 140, 'web-2': 140 });
     expect(await world.reconcile()).toEqual({ requeueAfterMs: 15_000 });
     expect(world.scaleWrites).toEqual([6]);
-    expect(world.events).toEqual([{ type: 'Normal', reason: 'SuccessfulRescale', message: 'New size: 6; reason: cpu resource utilization (percentage of request) above target' }]);
+    expect(world.events).toEqual([
+      { type: 'Normal', reason: 'SuccessfulRescale', message: 'New size: 6; reason: cpu resource utilization (percentage of request) above target' },
+    ]);
     expect(world.lastStatus).toMatchObject({
       observedGeneration: 1,
       currentReplicas: 3,
@@ -149,7 +153,11 @@ describe('HPA reconcile', () => {
     world.scale = { ...world.scale, spec: { replicas: 0 } };
     await world.reconcile();
     expect(world.scaleWrites).toEqual([]);
-    expect(world.condition('ScalingActive')).toMatchObject({ status: 'False', reason: 'ScalingDisabled', message: 'scaling is disabled since the replica count of the target is zero' });
+    expect(world.condition('ScalingActive')).toMatchObject({
+      status: 'False',
+      reason: 'ScalingDisabled',
+      message: 'scaling is disabled since the replica count of the target is zero',
+    });
     expect(world.lastStatus).toMatchObject({ currentReplicas: 0, desiredReplicas: 0 });
   });
 
@@ -168,7 +176,13 @@ describe('HPA reconcile', () => {
     world.metrics.byResource.cpu = metricsOf({ 'web-0': 140, 'web-1': 140, 'web-2': 140 });
     world.updateScaleError = new ApiError('Forbidden', 403, 'forbidden');
     await world.reconcile();
-    expect(world.events).toEqual([{ type: 'Warning', reason: 'FailedRescale', message: 'New size: 6; reason: cpu resource utilization (percentage of request) above target; error: forbidden' }]);
+    expect(world.events).toEqual([
+      {
+        type: 'Warning',
+        reason: 'FailedRescale',
+        message: 'New size: 6; reason: cpu resource utilization (percentage of request) above target; error: forbidden',
+      },
+    ]);
     expect(world.condition('AbleToScale')).toMatchObject({ status: 'False', reason: 'FailedUpdateScale' });
     expect(world.lastStatus?.lastScaleTime).toBeUndefined();
   });

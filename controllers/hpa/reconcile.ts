@@ -16,9 +16,9 @@ import type { HorizontalPodAutoscaler } from '../../apiserver/api/autoscaling/ho
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { reconcileLogger, requestKey } from '../runtime/reconciler.js';
 import type { DeepReadonly, Reconciler, Request, ResourceClient, Result, Scale } from '../runtime/types.js';
-import { planReplicas, type Plan } from './plan.js';
-import { calculateStatus, statusNeedsUpdate, type HpaStatus, type SyncOutcome } from './status.js';
-import { startSync, type HpaReconcilerDeps, type Sync } from './sync.js';
+import { type Plan, planReplicas } from './plan.js';
+import { calculateStatus, type HpaStatus, type SyncOutcome, statusNeedsUpdate } from './status.js';
+import { type HpaReconcilerDeps, type Sync, startSync } from './sync.js';
 
 type ReadonlyHpa = DeepReadonly<HorizontalPodAutoscaler>;
 
@@ -81,7 +81,11 @@ async function readScale(sync: Sync): Promise<ScaleTarget | undefined> {
     if (isAbortError(err)) throw err;
     const message = messageOf(err);
     sync.event('Warning', 'FailedGetScale', message);
-    sync.setCondition('AbleToScale', { status: 'False', reason: 'FailedGetScale', message: `the HPA controller was unable to get the target's current scale: ${message}` });
+    sync.setCondition('AbleToScale', {
+      status: 'False',
+      reason: 'FailedGetScale',
+      message: `the HPA controller was unable to get the target's current scale: ${message}`,
+    });
     sync.log.warn({ err, target: sync.reference }, 'failed to query scale subresource');
     return undefined;
   }
@@ -106,11 +110,19 @@ async function rescale(sync: Sync, target: ScaleTarget, { currentReplicas, plan 
     if (isConflict(err) || isAbortError(err)) throw err;
     const message = messageOf(err);
     sync.event('Warning', 'FailedRescale', `New size: ${desiredReplicas}; reason: ${reason}; error: ${message}`);
-    sync.setCondition('AbleToScale', { status: 'False', reason: 'FailedUpdateScale', message: `the HPA controller was unable to update the target scale: ${message}` });
+    sync.setCondition('AbleToScale', {
+      status: 'False',
+      reason: 'FailedUpdateScale',
+      message: `the HPA controller was unable to update the target scale: ${message}`,
+    });
     sync.log.warn({ err, target: sync.reference }, 'failed to rescale');
     return false;
   }
-  sync.setCondition('AbleToScale', { status: 'True', reason: 'SucceededRescale', message: `the HPA controller was able to update the target scale to ${desiredReplicas}` });
+  sync.setCondition('AbleToScale', {
+    status: 'True',
+    reason: 'SucceededRescale',
+    message: `the HPA controller was able to update the target scale to ${desiredReplicas}`,
+  });
   sync.event('Normal', 'SuccessfulRescale', `New size: ${desiredReplicas}; reason: ${reason}`);
   sync.recordScale(currentReplicas, desiredReplicas);
   sync.log.info({ target: sync.reference, currentReplicas, desiredReplicas, reason }, 'Successfully rescaled');

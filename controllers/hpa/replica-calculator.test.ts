@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { ResourceMetrics } from './metrics-client.js';
 import { getRawResourceReplicas, getResourceReplicas, isWithinTolerance } from './replica-calculator.js';
-import { LONG_AGO_MS, metricsOf, NOW_MS, podFixture, sample, type PodFixtureOptions } from './testing/fixtures.js';
+import { LONG_AGO_MS, metricsOf, NOW_MS, type PodFixtureOptions, podFixture, sample } from './testing/fixtures.js';
 
 interface UtilizationCase {
   name: string;
@@ -204,16 +204,22 @@ const cases: UtilizationCase[] = [
   {
     name: 'sums the requests of every container [multiple containers]',
     currentReplicas: 2,
-    pods: [['p0', { containers: { sidecar: '500m' } }], ['p1', { containers: { sidecar: '500m' } }]],
+    pods: [
+      ['p0', { containers: { sidecar: '500m' } }],
+      ['p1', { containers: { sidecar: '500m' } }],
+    ],
     metrics: metricsOf({ p0: 1500, p1: 1500 }),
     target: 50,
     expected: { replicas: 4, utilization: 100 },
   },
   {
-    name: 'uses one container\'s request for a ContainerResource metric',
+    name: "uses one container's request for a ContainerResource metric",
     currentReplicas: 2,
     container: 'app',
-    pods: [['p0', { containers: { sidecar: '500m' } }], ['p1', { containers: { sidecar: null } }]],
+    pods: [
+      ['p0', { containers: { sidecar: '500m' } }],
+      ['p1', { containers: { sidecar: null } }],
+    ],
     metrics: metricsOf({ p0: 900, p1: 900 }),
     target: 50,
     expected: { replicas: 4, utilization: 90 },
@@ -272,7 +278,14 @@ describe('getResourceReplicas', () => {
     it('truncates the utilization to a whole percent before comparing', () => {
       // 1109m per pod is 110.9%: truncated to 110%, within tolerance.
       const pods = podsOf([['p0']]);
-      const result = getResourceReplicas({ currentReplicas: 1, resource: 'cpu', pods, metrics: metricsOf({ p0: 1109 }), nowMs: NOW_MS, targetUtilization: 100 });
+      const result = getResourceReplicas({
+        currentReplicas: 1,
+        resource: 'cpu',
+        pods,
+        metrics: metricsOf({ p0: 1109 }),
+        nowMs: NOW_MS,
+        targetUtilization: 100,
+      });
       expect(result).toMatchObject({ replicas: 1, utilization: 110 });
     });
   });
@@ -285,10 +298,14 @@ describe('getResourceReplicas', () => {
       expect(() => run([], metricsOf({ p0: 1 }))).toThrow('no pods returned by selector while calculating replica count');
     });
     it('needs a sample from a pod it may trust', () => {
-      expect(() => run(podsOf([['p0', { ready: 'False' }]]), metricsOf({ p0: 100 }))).toThrow('did not receive metrics for targeted pods (pods might be unready)');
+      expect(() => run(podsOf([['p0', { ready: 'False' }]]), metricsOf({ p0: 100 }))).toThrow(
+        'did not receive metrics for targeted pods (pods might be unready)',
+      );
     });
     it('needs every counted container to request the resource', () => {
-      expect(() => run(podsOf([['p0', { containers: { sidecar: null } }]]), metricsOf({ p0: 100 }))).toThrow('missing request for cpu in container sidecar of Pod p0');
+      expect(() => run(podsOf([['p0', { containers: { sidecar: null } }]]), metricsOf({ p0: 100 }))).toThrow(
+        'missing request for cpu in container sidecar of Pod p0',
+      );
     });
     it('needs the named container', () => {
       expect(() => run(podsOf([['p0']]), metricsOf({ p0: 100 }), 'logger')).toThrow('container logger not found in Pod p0');
@@ -301,21 +318,46 @@ describe('getResourceReplicas', () => {
   it('counts sidecars (init containers that always restart) and prefers pod-level requests', () => {
     const sidecarPod = podFixture('p0');
     sidecarPod.spec.initContainers = [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', resources: { requests: { cpu: '1' } } }];
-    const withSidecar = getResourceReplicas({ currentReplicas: 1, resource: 'cpu', pods: [sidecarPod], metrics: metricsOf({ p0: 2000 }), nowMs: NOW_MS, targetUtilization: 50 });
+    const withSidecar = getResourceReplicas({
+      currentReplicas: 1,
+      resource: 'cpu',
+      pods: [sidecarPod],
+      metrics: metricsOf({ p0: 2000 }),
+      nowMs: NOW_MS,
+      targetUtilization: 50,
+    });
     expect(withSidecar).toMatchObject({ utilization: 100, replicas: 2 });
     const podLevel = podFixture('p0', { cpu: null });
     podLevel.spec.resources = { requests: { cpu: '4' } };
-    const withPodLevel = getResourceReplicas({ currentReplicas: 1, resource: 'cpu', pods: [podLevel], metrics: metricsOf({ p0: 2000 }), nowMs: NOW_MS, targetUtilization: 50 });
+    const withPodLevel = getResourceReplicas({
+      currentReplicas: 1,
+      resource: 'cpu',
+      pods: [podLevel],
+      metrics: metricsOf({ p0: 2000 }),
+      nowMs: NOW_MS,
+      targetUtilization: 50,
+    });
     expect(withPodLevel).toMatchObject({ utilization: 50, replicas: 1 });
   });
 });
 
 describe('getRawResourceReplicas (AverageValue targets)', () => {
   const run = (pods: Pod[], metrics: ResourceMetrics, options: { current: number; target: number; resource?: string }) =>
-    getRawResourceReplicas({ currentReplicas: options.current, resource: options.resource ?? 'cpu', pods, metrics, nowMs: NOW_MS, targetAverageMilli: options.target });
+    getRawResourceReplicas({
+      currentReplicas: options.current,
+      resource: options.resource ?? 'cpu',
+      pods,
+      metrics,
+      nowMs: NOW_MS,
+      targetAverageMilli: options.target,
+    });
 
   it('scales by the average over the target', () => {
-    expect(run(podsOf(three()), metricsOf({ p0: 300, p1: 500, p2: 700 }), { current: 3, target: 250 })).toEqual({ replicas: 6, averageMilli: 500, timestampMs: NOW_MS });
+    expect(run(podsOf(three()), metricsOf({ p0: 300, p1: 500, p2: 700 }), { current: 3, target: 250 })).toEqual({
+      replicas: 6,
+      averageMilli: 500,
+      timestampMs: NOW_MS,
+    });
   });
   it('keeps the count within tolerance', () => {
     expect(run(podsOf(three()), metricsOf({ p0: 520, p1: 500, p2: 480 }), { current: 3, target: 500 }).replicas).toBe(3);
@@ -325,8 +367,14 @@ describe('getRawResourceReplicas (AverageValue targets)', () => {
     expect(run(podsOf(three()), metricsOf({ p0: 100, p1: 100 }), { current: 3, target: 500 })).toMatchObject({ replicas: 2, averageMilli: 100 });
   });
   it('does not need requests and applies to memory', () => {
-    const pods = podsOf([['p0', { cpu: null }], ['p1', { cpu: null }]]);
-    expect(run(pods, metricsOf({ p0: mi(300), p1: mi(300) }), { current: 2, target: mi(200), resource: 'memory' })).toMatchObject({ replicas: 3, averageMilli: mi(300) });
+    const pods = podsOf([
+      ['p0', { cpu: null }],
+      ['p1', { cpu: null }],
+    ]);
+    expect(run(pods, metricsOf({ p0: mi(300), p1: mi(300) }), { current: 2, target: mi(200), resource: 'memory' })).toMatchObject({
+      replicas: 3,
+      averageMilli: mi(300),
+    });
   });
   it('applies the CPU readiness rules', () => {
     const pods = podsOf(three([{ ready: 'False' }]));

@@ -17,8 +17,8 @@
  */
 import type { ResourceMetrics } from './metrics-client.js';
 import {
-  calculateRequests,
   CPU_INITIALIZATION_PERIOD_MS,
+  calculateRequests,
   groupPods,
   INITIAL_READINESS_DELAY_MS,
   type PodGroups,

@@ -22,11 +22,22 @@ describe('setCondition', () => {
   it('appends a condition it has not seen, stamped now', () => {
     const list = setCondition([ableToScale], 'ScalingActive', { status: 'False', reason: 'FailedGetResourceMetric', message: 'm' }, NOW_MS);
     expect(list.map((c) => c.type)).toEqual(['AbleToScale', 'ScalingActive']);
-    expect(list[1]).toEqual({ type: 'ScalingActive', status: 'False', lastTransitionTime: '2024-05-01T12:00:00Z', reason: 'FailedGetResourceMetric', message: 'm' });
+    expect(list[1]).toEqual({
+      type: 'ScalingActive',
+      status: 'False',
+      lastTransitionTime: '2024-05-01T12:00:00Z',
+      reason: 'FailedGetResourceMetric',
+      message: 'm',
+    });
   });
 
   it('keeps lastTransitionTime when only the reason or message changes', () => {
-    const list = setCondition([ableToScale], 'AbleToScale', { status: 'True', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 6' }, LATER_MS);
+    const list = setCondition(
+      [ableToScale],
+      'AbleToScale',
+      { status: 'True', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 6' },
+      LATER_MS,
+    );
     expect(list).toEqual([{ ...ableToScale, reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 6' }]);
   });
 

@@ -6,8 +6,8 @@
 import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerCondition } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import type { MetricStatus } from '../../apiserver/api/autoscaling/metric-status.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
-import type { DeepReadonly } from '../runtime/types.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import type { DeepReadonly } from '../runtime/types.js';
 
 /** HpaStatus is the status the controller writes. */
 export type HpaStatus = NonNullable<HorizontalPodAutoscaler['status']>;

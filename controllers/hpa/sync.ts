@@ -8,10 +8,10 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import { reconcileLogger } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, ResourceClient } from '../runtime/types.js';
 import { longestPolicyPeriodSeconds, resolveScalingRules, type ScalingRules } from './behavior.js';
-import { setCondition, type ConditionVerdict, type HpaConditionType } from './conditions.js';
+import { type ConditionVerdict, type HpaConditionType, setCondition } from './conditions.js';
 import type { MetricsSource } from './metrics-client.js';
 import type { ScaleTargetResolver } from './scale-target.js';
-import { recordScaleEvent, withInitialRecommendation, type HistoryStore, type ScalingHistory } from './scaling-history.js';
+import { type HistoryStore, recordScaleEvent, type ScalingHistory, withInitialRecommendation } from './scaling-history.js';
 
 /** HpaConfig are the controller's settings (kube-controller-manager's --horizontal-pod-autoscaler-* flags). */
 export interface HpaConfig {

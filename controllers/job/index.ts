@@ -9,12 +9,13 @@
  * May import: controllers/runtime/**, apiserver/api/** (and the ReplicaSet controller's
  * generic Expectations). Docs: docs/controllers.md.
  */
-export { registerJobController, JOB_CONTROLLER_NAME, JOB_EVENT_SOURCE, jobPodHooks, type JobControllerOptions } from './job-controller.js';
+
+export { formatIndexes, missingIndexes, parseIndexes } from './indexes.js';
+export { JOB_CONTROLLER_NAME, JOB_EVENT_SOURCE, type JobControllerOptions, jobPodHooks, registerJobController } from './job-controller.js';
+export { COMPLETION_INDEX_ANNOTATION, JOB_COMPLETION_INDEX_ENV, JOB_TRACKING_FINALIZER } from './job-pods.js';
+export { backoffDelayMs, type ManagePlan, planPods } from './manage-plan.js';
+export { type FailurePolicyOutcome, matchPodFailurePolicy } from './pod-failure-policy.js';
+export { jobControllerRef, podForJob } from './pod-template.js';
 export { createJobReconciler, type JobReconcilerDeps } from './reconcile.js';
 export { computeJobStatus, isPastActiveDeadline, type JobStatusResult, type StatusInputs } from './status.js';
-export { trackPods, hasUncounted, type Tracking, type TrackingInput } from './track-pods.js';
-export { planPods, backoffDelayMs, type ManagePlan } from './manage-plan.js';
-export { matchPodFailurePolicy, type FailurePolicyOutcome } from './pod-failure-policy.js';
-export { podForJob, jobControllerRef } from './pod-template.js';
-export { parseIndexes, formatIndexes, missingIndexes } from './indexes.js';
-export { COMPLETION_INDEX_ANNOTATION, JOB_COMPLETION_INDEX_ENV, JOB_TRACKING_FINALIZER } from './job-pods.js';
+export { hasUncounted, type Tracking, type TrackingInput, trackPods } from './track-pods.js';

@@ -3,13 +3,13 @@
  * ticks off expectations), and the reconciler (reconcile.ts). No decisions here.
  */
 import { jobDefinition } from '../../apiserver/api/batch/index.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import { type EventHooks, newControllerManagedBy } from '../runtime/builder.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { newControllerManagedBy, type EventHooks } from '../runtime/builder.js';
 import type { Controller } from '../runtime/controller.js';
+import { createExpectations, type Expectations } from '../runtime/expectations.js';
 import type { Manager } from '../runtime/manager.js';
 import type { DeepReadonly } from '../runtime/types.js';
-import { createExpectations, type Expectations } from '../runtime/expectations.js';
 import { hasTrackingFinalizer, indexByJobUid, JOB_UID_INDEX } from './job-pods.js';
 import { createJobReconciler } from './reconcile.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../apiserver/api/batch/index.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import { formatIndexes, missingIndexes, parseIndexes } from './indexes.js';
 import { COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER } from './job-pods.js';
 import { backoffDelayMs, planPods } from './manage-plan.js';
@@ -8,14 +9,20 @@ import { matchPodFailurePolicy } from './pod-failure-policy.js';
 import { podForJob } from './pod-template.js';
 import { computeJobStatus } from './status.js';
 import { trackPods } from './track-pods.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 const NOW = Date.parse('2024-01-01T00:10:00Z');
 
 function job(spec: Partial<Job['spec']> = {}, status?: Job['status']): Job {
   return {
     metadata: { name: 'j', namespace: 'ns', uid: 'job-uid' },
-    spec: { completions: 3, parallelism: 2, backoffLimit: 2, completionMode: 'NonIndexed', template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main' }] } }, ...spec },
+    spec: {
+      completions: 3,
+      parallelism: 2,
+      backoffLimit: 2,
+      completionMode: 'NonIndexed',
+      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main' }] } },
+      ...spec,
+    },
     status,
   };
 }
@@ -32,7 +39,8 @@ function pod(uid: string, phase: string, options: { finalizer?: boolean; index?:
     spec: { containers: [{ name: 'main' }] },
     status: {
       phase,
-      containerStatuses: options.exitCode === undefined ? [] : [{ name: 'main', state: { terminated: { exitCode: options.exitCode, finishedAt: '2024-01-01T00:09:59Z' } } }],
+      containerStatuses:
+        options.exitCode === undefined ? [] : [{ name: 'main', state: { terminated: { exitCode: options.exitCode, finishedAt: '2024-01-01T00:09:59Z' } } }],
     },
   } as unknown as Pod;
 }
@@ -70,7 +78,10 @@ describe('finished-pod tracking and status', () => {
     const { result } = status(job(), pods);
     expect(result.outcome?.reason).toBe('BackoffLimitExceeded');
     expect(result.finished).toBe(false);
-    const after = status(job({}, result.status), pods.map((p) => ({ ...p, metadata: { ...p.metadata, finalizers: [] } })));
+    const after = status(
+      job({}, result.status),
+      pods.map((p) => ({ ...p, metadata: { ...p.metadata, finalizers: [] } })),
+    );
     expect(after.result.finished).toBe(true);
     expect(after.result.status.conditions?.map((c) => c.type)).toEqual(['FailureTarget', 'Failed']);
     expect(after.result.status.completionTime).toBeUndefined();
@@ -109,7 +120,12 @@ describe('finished-pod tracking and status', () => {
 });
 
 describe('pod failure policy', () => {
-  const policy = { rules: [{ action: 'Ignore' as const, onExitCodes: { operator: 'In' as const, values: [3] } }, { action: 'FailJob' as const, onExitCodes: { operator: 'NotIn' as const, values: [0, 3] } }] };
+  const policy = {
+    rules: [
+      { action: 'Ignore' as const, onExitCodes: { operator: 'In' as const, values: [3] } },
+      { action: 'FailJob' as const, onExitCodes: { operator: 'NotIn' as const, values: [0, 3] } },
+    ],
+  };
   it('ignores matching failures and fails the Job on a FailJob match', () => {
     expect(matchPodFailurePolicy(job({ podFailurePolicy: policy }), pod('a', 'Failed', { exitCode: 3 })).action).toBe('Ignore');
     const fail = matchPodFailurePolicy(job({ podFailurePolicy: policy }), pod('a', 'Failed', { exitCode: 5 }));

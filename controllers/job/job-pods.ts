@@ -4,8 +4,8 @@
  * Kubernetes' job controller predicates (IsPodActive, isPodFailed, getCompletionIndex). Pure.
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import type { DeepReadonly } from '../runtime/types.js';
 import { indexByControllerOfKind } from '../runtime/indexers.js';
+import type { DeepReadonly } from '../runtime/types.js';
 
 /** JOB_TRACKING_FINALIZER keeps a finished pod around until the Job has counted it. */
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';

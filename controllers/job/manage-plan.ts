@@ -27,7 +27,8 @@ export function planPods(job: DeepReadonly<Job>, pods: readonly ReadonlyPod[], t
   const parallelism = job.spec.parallelism ?? 1;
   const wanted = wantedActive(job, tracking, parallelism);
   if (active.length > wanted) return { create: [], remove: active.slice(wanted) };
-  const missing = job.spec.completionMode === 'Indexed' ? indexedMissing(job, active, tracking, wanted) : Array<undefined>(wanted - active.length).fill(undefined);
+  const missing =
+    job.spec.completionMode === 'Indexed' ? indexedMissing(job, active, tracking, wanted) : Array<undefined>(wanted - active.length).fill(undefined);
   if (missing.length === 0) return { create: [], remove: [] };
   const waitMs = backoffRemainingMs(job, pods, tracking, nowMs);
   return waitMs > 0 ? { create: [], remove: [], requeueAfterMs: waitMs } : { create: missing, remove: [] };

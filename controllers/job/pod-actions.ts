@@ -5,11 +5,12 @@
  * controller terminates itself — releasing them first, because pods the Job removes on
  * purpose (suspend, decided outcome, surplus) must not count as failures.
  */
-import type { Job } from '../../apiserver/api/batch/index.js';
+
 import { isNotFound } from '../../apiserver/api/api-error.js';
+import type { Job } from '../../apiserver/api/batch/index.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import type { DeepReadonly, EventRecorder, ResourceClient } from '../runtime/types.js';
 import type { Expectations } from '../runtime/expectations.js';
+import type { DeepReadonly, EventRecorder, ResourceClient } from '../runtime/types.js';
 import { JOB_TRACKING_FINALIZER, type ReadonlyPod } from './job-pods.js';
 import { podForJob } from './pod-template.js';
 

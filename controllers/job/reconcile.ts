@@ -5,8 +5,9 @@
  * create the pods still needed (manage-plan.ts). Level-triggered and idempotent: a restart
  * re-derives everything from the Job's status and the pods' finalizers.
  */
-import type { Job, JobStatus } from '../../apiserver/api/batch/index.js';
+
 import { isNotFound } from '../../apiserver/api/api-error.js';
+import type { Job, JobStatus } from '../../apiserver/api/batch/index.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
 import { requestKey } from '../runtime/reconciler.js';
@@ -14,7 +15,7 @@ import type { Clock, DeepReadonly, Lister, Reconciler, Request, ResourceClient, 
 import { findCondition } from './conditions.js';
 import { hasTrackingFinalizer, isPodActive, JOB_UID_INDEX, type ReadonlyPod } from './job-pods.js';
 import { planPods } from './manage-plan.js';
-import { createJobPods, deletePods, releasePods, type PodActionDeps } from './pod-actions.js';
+import { createJobPods, deletePods, type PodActionDeps, releasePods } from './pod-actions.js';
 import { computeJobStatus, type JobStatusResult } from './status.js';
 import { trackPods } from './track-pods.js';
 

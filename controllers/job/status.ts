@@ -4,22 +4,22 @@
  * reconciler writes the result and acts on `outcome`/`suspended`.
  */
 import type { Job, JobCondition, JobStatus } from '../../apiserver/api/batch/index.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import {
   BACKOFF_LIMIT_EXCEEDED,
   COMPLETIONS_REACHED,
   DEADLINE_EXCEEDED,
   findCondition,
+  type JobOutcome,
   setCondition,
   targetOf,
   terminalConditionOf,
-  type JobOutcome,
 } from './conditions.js';
 import { formatIndexes } from './indexes.js';
 import { hasTrackingFinalizer, isPodActive, isPodTerminal, type ReadonlyPod } from './job-pods.js';
 import { hasUncounted, type Tracking } from './track-pods.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
-import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 
 /** StatusInputs are what computeJobStatus reads. */
 export interface StatusInputs {
@@ -49,7 +49,8 @@ export function computeJobStatus(inputs: StatusInputs): JobStatusResult {
   ({ conditions, startTime: status.startTime } = applySuspend({ conditions, startTime: job.status?.startTime, suspended, now }));
   const outcome = targetOf(conditions) ?? decideOutcome(inputs, status);
   if (outcome) conditions = setCondition(conditions, { ...outcome, status: 'True' }, now);
-  const finished = outcome !== undefined && (status.active ?? 0) === 0 && status.terminating === 0 && !hasUncounted(tracking) && !pods.some(hasTrackingFinalizer);
+  const finished =
+    outcome !== undefined && (status.active ?? 0) === 0 && status.terminating === 0 && !hasUncounted(tracking) && !pods.some(hasTrackingFinalizer);
   if (outcome && finished) {
     conditions = setCondition(conditions, { ...outcome, type: terminalConditionOf(outcome), status: 'True' }, now);
     if (outcome.type === 'SuccessCriteriaMet') status.completionTime = job.status?.completionTime ?? now;

@@ -5,8 +5,7 @@
  * and only once the pod is seen without it (or gone) is it folded into succeeded/failed.
  * A crash between any two steps loses nothing and counts nothing twice. Pure.
  */
-import type { JobStatus } from '../../apiserver/api/batch/index.js';
-import type { Job } from '../../apiserver/api/batch/index.js';
+import type { Job, JobStatus } from '../../apiserver/api/batch/index.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import { parseIndexes } from './indexes.js';
 import { completionIndexOf, hasTrackingFinalizer, isPodFailed, isPodSucceeded, type ReadonlyPod } from './job-pods.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedConditions, hasContentLeft, mergeConditions, type DeletionReport } from './conditions.js';
+import { type DeletionReport, failedConditions, hasContentLeft, mergeConditions } from './conditions.js';
 
 const clean: DeletionReport = { contentErrors: [], remainingByResource: new Map(), remainingByFinalizer: new Map() };
 const T0 = '2024-01-01T00:00:00Z';
@@ -14,11 +14,22 @@ describe('failedConditions', () => {
   it('names remaining kinds and finalizers the way Kubernetes does, sorted', () => {
     const report: DeletionReport = {
       ...clean,
-      remainingByResource: new Map([['pods.', 2], ['configmaps.', 1], ['deployments.apps', 0]]),
-      remainingByFinalizer: new Map([['example.com/b', 1], ['example.com/a', 3]]),
+      remainingByResource: new Map([
+        ['pods.', 2],
+        ['configmaps.', 1],
+        ['deployments.apps', 0],
+      ]),
+      remainingByFinalizer: new Map([
+        ['example.com/b', 1],
+        ['example.com/a', 3],
+      ]),
     };
     expect(failedConditions(report)).toEqual([
-      { type: 'NamespaceContentRemaining', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps. has 1 resource instances, pods. has 2 resource instances' },
+      {
+        type: 'NamespaceContentRemaining',
+        reason: 'SomeResourcesRemain',
+        message: 'Some resources are remaining: configmaps. has 1 resource instances, pods. has 2 resource instances',
+      },
       {
         type: 'NamespaceFinalizersRemaining',
         reason: 'SomeFinalizersRemain',

@@ -62,7 +62,8 @@ export function failedConditions(report: DeletionReport): FailedCondition[] {
     failed.push({ type: NamespaceConditionType.ContentFailure, reason: 'ContentDeletionFailed', message });
   }
   const resources = countsMessage(report.remainingByResource, (key, n) => `${key} has ${n} resource instances`);
-  if (resources) failed.push({ type: NamespaceConditionType.ContentRemaining, reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${resources}` });
+  if (resources)
+    failed.push({ type: NamespaceConditionType.ContentRemaining, reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${resources}` });
   const finalizers = countsMessage(report.remainingByFinalizer, (key, n) => `${key} in ${n} resource instances`);
   if (finalizers) {
     const message = `Some content in the namespace has finalizers remaining: ${finalizers}`;
@@ -72,7 +73,11 @@ export function failedConditions(report: DeletionReport): FailedCondition[] {
 }
 
 function countsMessage(counts: ReadonlyMap<string, number>, format: (key: string, n: number) => string): string {
-  return [...counts].filter(([, n]) => n > 0).map(([key, n]) => format(key, n)).sort().join(', ');
+  return [...counts]
+    .filter(([, n]) => n > 0)
+    .map(([key, n]) => format(key, n))
+    .sort()
+    .join(', ');
 }
 
 /**

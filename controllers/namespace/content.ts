@@ -6,8 +6,8 @@
  * finalizers that hold them.
  */
 import { ApiError, isNotFound } from '../../apiserver/api/api-error.js';
-import type { KubeClient } from '../runtime/client/http-client.js';
 import type { DiscoveredResource } from '../runtime/client/discovery.js';
+import type { KubeClient } from '../runtime/client/http-client.js';
 import { collectionPath, deleteBody } from '../runtime/client/resource-path.js';
 import type { DeleteOptions } from '../runtime/types.js';
 import type { DeletionReport } from './conditions.js';

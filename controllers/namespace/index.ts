@@ -8,14 +8,15 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/api-conventions.md (Deletion), docs/architecture.md.
  */
-export { registerNamespaceController, NAMESPACE_CONTROLLER_NAME, type NamespaceControllerOptions } from './namespace-controller.js';
-export { createNamespaceReconciler, type NamespaceReconcilerDeps } from './reconcile.js';
-export { deleteAllContent, isDeletableNamespaced, qualifiedName } from './content.js';
+
 export {
+  type DeletionReport,
   failedConditions,
   hasContentLeft,
   mergeConditions,
-  NamespaceConditionType,
-  type DeletionReport,
   type NamespaceCondition,
+  NamespaceConditionType,
 } from './conditions.js';
+export { deleteAllContent, isDeletableNamespaced, qualifiedName } from './content.js';
+export { NAMESPACE_CONTROLLER_NAME, type NamespaceControllerOptions, registerNamespaceController } from './namespace-controller.js';
+export { createNamespaceReconciler, type NamespaceReconcilerDeps } from './reconcile.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Namespace } from '../../apiserver/api/core/namespace.js';
-import type { KubeClient } from '../runtime/client/http-client.js';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
+import type { KubeClient } from '../runtime/client/http-client.js';
 import { silentLogger } from '../runtime/logger.js';
 import type { Lister } from '../runtime/types.js';
 import { createNamespaceReconciler } from './reconcile.js';
@@ -15,7 +15,13 @@ function setup(namespace: Namespace | undefined) {
     throw new Error('unexpected API call');
   };
   const client = {
-    resource: () => ({ updateStatus: async (ns: Namespace) => (statusWrites.push(ns), ns), get: unexpected }),
+    resource: () => ({
+      updateStatus: async (ns: Namespace) => {
+        statusWrites.push(ns);
+        return ns;
+      },
+      get: unexpected,
+    }),
     discover: unexpected,
     raw: unexpected,
   } as unknown as KubeClient;
@@ -24,7 +30,13 @@ function setup(namespace: Namespace | undefined) {
   return { reconcile, statusWrites };
 }
 
-const ns = (status?: Namespace['status']): Namespace => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team', resourceVersion: '7' }, spec: { finalizers: ['kubernetes'] }, ...(status ? { status } : {}) });
+const ns = (status?: Namespace['status']): Namespace => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name: 'team', resourceVersion: '7' },
+  spec: { finalizers: ['kubernetes'] },
+  ...(status ? { status } : {}),
+});
 
 describe('namespace reconciler (live namespaces)', () => {
   it('is done when the namespace is gone', async () => {

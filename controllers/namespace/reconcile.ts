@@ -9,15 +9,15 @@
  *       └ nothing left ─► PUT /finalize without `kubernetes` ─► the server removes the namespace
  */
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { KUBERNETES_FINALIZER, namespaceDefinition, type Namespace } from '../../apiserver/api/core/namespace.js';
-import type { KubeClient } from '../runtime/client/http-client.js';
+import { KUBERNETES_FINALIZER, type Namespace, namespaceDefinition } from '../../apiserver/api/core/namespace.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import type { DiscoveredResource } from '../runtime/client/discovery.js';
+import type { KubeClient } from '../runtime/client/http-client.js';
 import { objectPath } from '../runtime/client/resource-path.js';
 import { reconcileLogger } from '../runtime/reconciler.js';
 import type { Clock, Lister, Logger, Reconciler, Result } from '../runtime/types.js';
-import { failedConditions, hasContentLeft, mergeConditions, type DeletionReport } from './conditions.js';
+import { type DeletionReport, failedConditions, hasContentLeft, mergeConditions } from './conditions.js';
 import { deleteAllContent } from './content.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** NamespaceReconcilerDeps are what the reconciler reads and writes through. */
 export interface NamespaceReconcilerDeps {
@@ -60,9 +60,10 @@ async function deleteNamespaceContent(deps: NamespaceReconcilerDeps, namespace: 
   const name = namespace.metadata.name ?? '';
   const log = reconcileLogger(deps.logger);
   const discovered = await discover(deps.client);
-  const report: DeletionReport = discovered.error === undefined
-    ? await deleteAllContent(deps.client, name, discovered.resources)
-    : { discoveryError: discovered.error, contentErrors: [], remainingByResource: new Map(), remainingByFinalizer: new Map() };
+  const report: DeletionReport =
+    discovered.error === undefined
+      ? await deleteAllContent(deps.client, name, discovered.resources)
+      : { discoveryError: discovered.error, contentErrors: [], remainingByResource: new Map(), remainingByFinalizer: new Map() };
   const current = await reportConditions(deps, namespace, report);
   if (report.discoveryError !== undefined || report.contentErrors.length > 0) {
     throw new Error(`namespace ${name}: content deletion incomplete: ${[report.discoveryError, ...report.contentErrors].filter(Boolean).join('; ')}`);
@@ -101,7 +102,12 @@ async function finalize(client: KubeClient, namespace: Namespace): Promise<void>
   const finalizers = (namespace.spec?.finalizers ?? []).filter((f) => f !== KUBERNETES_FINALIZER);
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name, uid, resourceVersion }, spec: { finalizers } };
   try {
-    await client.raw({ method: 'PUT', path: objectPath(client.resource(namespaceDefinition).definition, '', name, 'finalize'), body: JSON.stringify(body), contentType: 'application/json' });
+    await client.raw({
+      method: 'PUT',
+      path: objectPath(client.resource(namespaceDefinition).definition, '', name, 'finalize'),
+      body: JSON.stringify(body),
+      contentType: 'application/json',
+    });
   } catch (err) {
     // Already gone: someone else finished the job.
     if (!isNotFound(err)) throw err;

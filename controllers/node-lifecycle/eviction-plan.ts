@@ -7,10 +7,10 @@
 import type { Toleration } from '../../apiserver/api/core/affinity.js';
 import type { Node, Taint } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 import type { Clock, DeepReadonly } from '../runtime/types.js';
 import { isNodeUnreachable } from './node-health.js';
 import { noExecuteTaints, toleratesTaint } from './taints.js';
-import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 
 type ReadonlyTaint = DeepReadonly<Taint>;
 
@@ -47,7 +47,10 @@ export interface TimedTaint {
  * 0). The earliest of these wins. Unlike Kubernetes, which starts one clock when it first sees
  * the pod tainted, each taint's clock starts at its own timeAdded, which survives restarts.
  */
-export function evictionTime(tolerations: ReadonlyArray<DeepReadonly<Toleration>>, taints: readonly TimedTaint[]): { atMs: number; taint: ReadonlyTaint } | undefined {
+export function evictionTime(
+  tolerations: ReadonlyArray<DeepReadonly<Toleration>>,
+  taints: readonly TimedTaint[],
+): { atMs: number; taint: ReadonlyTaint } | undefined {
   let earliest: { atMs: number; taint: ReadonlyTaint } | undefined;
   for (const { taint, addedAtMs } of taints) {
     const toleration = tolerations.find((candidate) => toleratesTaint(candidate, taint));

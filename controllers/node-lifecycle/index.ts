@@ -15,27 +15,28 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/architecture.md.
  */
-export {
-  registerNodeLifecycleController,
-  NODE_LIFECYCLE_CONTROLLER_NAME,
-  TAINT_EVICTION_CONTROLLER_NAME,
-  DEFAULT_NODE_MONITOR_PERIOD_MS,
-  DEFAULT_NODE_MONITOR_GRACE_PERIOD_MS,
-  DEFAULT_NODE_STARTUP_GRACE_PERIOD_MS,
-  type NodeLifecycleControllerOptions,
-  type NodeLifecycleControllers,
-} from './node-lifecycle-controller.js';
-export { createNodeMonitorReconciler, createMonitorTicker, type NodeMonitorDeps, type MonitorTickerOptions } from './node-monitor.js';
-export { createTaintEvictionReconciler, DISRUPTION_TARGET_CONDITION, type TaintEvictionDeps } from './taint-eviction.js';
+
+export { evictionTime, type PodAction, type PodActionInputs, PodActionKind, planPodAction, TaintClock, type TimedTaint } from './eviction-plan.js';
 export {
   assessNodeHealth,
-  unknownConditions,
+  type HealthInputs,
   isNodeUnreachable,
   KUBELET_CONDITION_TYPES,
   NODE_LEASE_NAMESPACE,
-  NodeStatusReason,
   type NodeHealth,
-  type HealthInputs,
+  NodeStatusReason,
+  unknownConditions,
 } from './node-health.js';
-export { desiredTaints, wantedTaints, noExecuteTaints, toleratesTaint, NOT_READY_TAINT, UNREACHABLE_TAINT, UNSCHEDULABLE_TAINT } from './taints.js';
-export { evictionTime, planPodAction, PodActionKind, TaintClock, type PodAction, type PodActionInputs, type TimedTaint } from './eviction-plan.js';
+export {
+  DEFAULT_NODE_MONITOR_GRACE_PERIOD_MS,
+  DEFAULT_NODE_MONITOR_PERIOD_MS,
+  DEFAULT_NODE_STARTUP_GRACE_PERIOD_MS,
+  NODE_LIFECYCLE_CONTROLLER_NAME,
+  type NodeLifecycleControllerOptions,
+  type NodeLifecycleControllers,
+  registerNodeLifecycleController,
+  TAINT_EVICTION_CONTROLLER_NAME,
+} from './node-lifecycle-controller.js';
+export { createMonitorTicker, createNodeMonitorReconciler, type MonitorTickerOptions, type NodeMonitorDeps } from './node-monitor.js';
+export { createTaintEvictionReconciler, DISRUPTION_TARGET_CONDITION, type TaintEvictionDeps } from './taint-eviction.js';
+export { desiredTaints, NOT_READY_TAINT, noExecuteTaints, toleratesTaint, UNREACHABLE_TAINT, UNSCHEDULABLE_TAINT, wantedTaints } from './taints.js';

@@ -55,11 +55,32 @@ describe('unknownConditions', () => {
     const input = node([ready('True', 5), pressure, network]);
     const result = unknownConditions(input, T0 + 60_000);
     expect(result).toEqual([
-      { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: at(5), lastTransitionTime: at(60) },
+      {
+        type: 'Ready',
+        status: 'Unknown',
+        reason: 'NodeStatusUnknown',
+        message: 'Kubelet stopped posting node status.',
+        lastHeartbeatTime: at(5),
+        lastTransitionTime: at(60),
+      },
       { ...pressure, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: at(60) },
       network,
-      { type: 'DiskPressure', status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: at(0), lastTransitionTime: at(60) },
-      { type: 'PIDPressure', status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: at(0), lastTransitionTime: at(60) },
+      {
+        type: 'DiskPressure',
+        status: 'Unknown',
+        reason: 'NodeStatusNeverUpdated',
+        message: 'Kubelet never posted node status.',
+        lastHeartbeatTime: at(0),
+        lastTransitionTime: at(60),
+      },
+      {
+        type: 'PIDPressure',
+        status: 'Unknown',
+        reason: 'NodeStatusNeverUpdated',
+        message: 'Kubelet never posted node status.',
+        lastHeartbeatTime: at(0),
+        lastTransitionTime: at(60),
+      },
     ]);
     expect(input.status?.conditions?.[0]?.status).toBe('True');
   });

@@ -5,8 +5,8 @@
  */
 import type { Lease } from '../../apiserver/api/coordination/lease.js';
 import type { Node, NodeCondition } from '../../apiserver/api/core/node.js';
-import type { DeepReadonly } from '../runtime/types.js';
 import { parseTimeMs, rfc3339 } from '../../apiserver/api/machinery/time.js';
+import type { DeepReadonly } from '../runtime/types.js';
 
 /** KUBELET_CONDITION_TYPES are the conditions only the kubelet can vouch for; when it falls
  * silent the controller turns each of them Unknown. */
@@ -111,4 +111,3 @@ export function isNodeUnreachable(node: ReadonlyNode | undefined): boolean {
   const status = readyStatus(node);
   return status === undefined || status === 'Unknown';
 }
-

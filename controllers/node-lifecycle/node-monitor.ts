@@ -11,18 +11,19 @@
  * when it reports again the taints follow its conditions off the node. A ticker enqueues every
  * node each monitor period, because silence produces no watch event.
  */
-import type { Lease } from '../../apiserver/api/coordination/lease.js';
+
 import { isNotFound } from '../../apiserver/api/api-error.js';
+import type { Lease } from '../../apiserver/api/coordination/lease.js';
 import type { Node } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { podReadyCondition } from '../../apiserver/api/core/pod-conditions.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import { NODE_NAME_INDEX } from '../runtime/indexers.js';
 import { keyOf, reconcileLogger } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, ResourceClient, Result, Runnable, WorkQueue } from '../runtime/types.js';
 import { assessNodeHealth, NODE_LEASE_NAMESPACE, readyStatus, unknownConditions } from './node-health.js';
 import { desiredTaints } from './taints.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
-import { podReadyCondition } from '../../apiserver/api/core/pod-conditions.js';
 
 type ReadonlyNode = DeepReadonly<Node>;
 type ReadonlyPod = DeepReadonly<Pod>;

@@ -15,10 +15,10 @@
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import type { Node, Taint } from '../../apiserver/api/core/node.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import { reconcileLogger } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, DeleteOptions, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
-import { planPodAction, PodActionKind, type TaintClock } from './eviction-plan.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { PodActionKind, planPodAction, type TaintClock } from './eviction-plan.js';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 

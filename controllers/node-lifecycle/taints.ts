@@ -5,8 +5,8 @@
  */
 import type { Node, Taint } from '../../apiserver/api/core/node.js';
 import { NOT_READY_TAINT, UNREACHABLE_TAINT } from '../../apiserver/api/core/pod-defaults.js';
-import type { DeepReadonly } from '../runtime/types.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import type { DeepReadonly } from '../runtime/types.js';
 
 export { NOT_READY_TAINT, UNREACHABLE_TAINT };
 

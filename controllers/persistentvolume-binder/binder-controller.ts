@@ -2,10 +2,10 @@
  * The persistentvolume-binder's wiring: informers for claims and volumes (volumes indexed by
  * claim; a volume wakes the claim it is bound to) and the reconciler's workers.
  */
-import { persistentVolumeDefinition, type PersistentVolume } from '../../apiserver/api/core/persistent-volume.js';
+import { type PersistentVolume, persistentVolumeDefinition } from '../../apiserver/api/core/persistent-volume.js';
 import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
-import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
+import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { requestKey } from '../runtime/reconciler.js';

@@ -4,6 +4,6 @@
  * size, class, access modes and claimRef), then both are marked Bound; a deleted claim's
  * volume is deleted (reclaim policy Delete) or Released. Bookkeeping only: pods never mount.
  */
-export { registerPersistentVolumeBinder, BINDER_CONTROLLER_NAME, BINDER_EVENT_SOURCE } from './binder-controller.js';
-export { createBinderReconciler, CLAIM_KEY_INDEX, indexByClaimKey, type BinderDeps } from './reconcile.js';
-export { newVolumeFor, volumeNameFor, boundClaimStatus, claimBoundTo, PROVISIONER } from './binding.js';
+export { BINDER_CONTROLLER_NAME, BINDER_EVENT_SOURCE, registerPersistentVolumeBinder } from './binder-controller.js';
+export { boundClaimStatus, claimBoundTo, newVolumeFor, PROVISIONER, volumeNameFor } from './binding.js';
+export { type BinderDeps, CLAIM_KEY_INDEX, createBinderReconciler, indexByClaimKey } from './reconcile.js';

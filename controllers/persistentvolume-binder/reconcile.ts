@@ -46,7 +46,10 @@ async function syncClaim(deps: BinderDeps, request: Request): Promise<Result> {
   const volumeName = claim.spec.volumeName || volumeNameFor(claim);
   const volume = deps.volumeLister.get('', volumeName) ?? (await provision(deps, claim, volumeName));
   if (volume === undefined) return {}; // pre-bound to a volume that does not exist (yet).
-  const bound = volume.status?.phase === 'Bound' ? volume : await deps.volumes.updateStatus({ ...(structuredClone(volume) as PersistentVolume), status: { phase: 'Bound' } });
+  const bound =
+    volume.status?.phase === 'Bound'
+      ? volume
+      : await deps.volumes.updateStatus({ ...(structuredClone(volume) as PersistentVolume), status: { phase: 'Bound' } });
   const withVolume = claim.spec.volumeName ? claim : await setVolumeName(deps, claim, volumeName);
   if (withVolume.status?.phase !== 'Bound') {
     await deps.claims.updateStatus({ ...(structuredClone(withVolume) as PersistentVolumeClaim), status: boundClaimStatus(bound) });

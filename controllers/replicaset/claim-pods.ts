@@ -4,14 +4,15 @@
  * match its selector. Ownership lives only in each pod's controller reference, so any number
  * of controllers with overlapping selectors still agree on who owns what.
  */
-import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+
 import { isNotFound } from '../../apiserver/api/api-error.js';
+import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { LabelSelectorQuery } from '../../apiserver/api/labels.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import type { DeepReadonly, ResourceClient } from '../runtime/types.js';
 import { newControllerRef } from './owners.js';
-import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
-import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** ClaimContext is what claimPods needs to know about the claiming ReplicaSet. */
 export interface ClaimContext {

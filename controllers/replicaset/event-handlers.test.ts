@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
+import { createExpectations } from '../runtime/expectations.js';
 import type { DeepReadonly, Lister, WorkQueue } from '../runtime/types.js';
 import { podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
-import { createExpectations } from '../runtime/expectations.js';
 
 function replicaSet(name: string, app: string, minReadySeconds = 0): ReplicaSet {
   return {

@@ -5,16 +5,16 @@
  */
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
 import { labelSelectorFromStructured } from '../../apiserver/api/labels.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
+import type { Expectations } from '../runtime/expectations.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
-import type { Expectations } from '../runtime/expectations.js';
 import { podKey } from './manage-replicas.js';
 import { resolveControllerRef } from './owners.js';
-import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
-import { isPodReady } from '../../apiserver/api/core/pod-conditions.js';
-import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** HandlerDeps are what the handlers read and feed. */
 export interface HandlerDeps {

@@ -8,7 +8,13 @@
  * May import: controllers/runtime/** and apiserver/api/** only (test/architecture.test.ts).
  * Docs: docs/architecture.md.
  */
-export { registerReplicaSetController, REPLICASET_CONTROLLER_NAME, REPLICASET_EVENT_SOURCE, type ReplicaSetControllerOptions } from './replicaset-controller.js';
+
+export { type DeletionRankOptions, getPodsToDelete, POD_DELETION_COST_ANNOTATION, rankPodsForDeletion } from './pods-to-delete.js';
 export { createReplicaSetReconciler, type ReplicaSetReconcilerDeps } from './reconcile.js';
-export { calculateStatus, statusNeedsUpdate, REPLICA_FAILURE, type ReplicaSetStatus, type StatusInputs } from './status.js';
-export { getPodsToDelete, rankPodsForDeletion, POD_DELETION_COST_ANNOTATION, type DeletionRankOptions } from './pods-to-delete.js';
+export {
+  REPLICASET_CONTROLLER_NAME,
+  REPLICASET_EVENT_SOURCE,
+  type ReplicaSetControllerOptions,
+  registerReplicaSetController,
+} from './replicaset-controller.js';
+export { calculateStatus, REPLICA_FAILURE, type ReplicaSetStatus, type StatusInputs, statusNeedsUpdate } from './status.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import { ApiError } from '../../apiserver/api/api-error.js';
+import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
+import { createExpectations } from '../runtime/expectations.js';
 import { silentLogger } from '../runtime/logger.js';
 import type { EventRecorder, ResourceClient } from '../runtime/types.js';
-import { createExpectations } from '../runtime/expectations.js';
-import { manageReplicas, podFromTemplate, type ManageContext } from './manage-replicas.js';
+import { type ManageContext, manageReplicas, podFromTemplate } from './manage-replicas.js';
 
 const rs: ReplicaSet = {
   metadata: { name: 'web', namespace: 'default', uid: 'rs-uid' },

@@ -3,17 +3,18 @@
  * manageReplicas): create the missing pods from the template in slow-start batches, or delete
  * the surplus in deletion-rank order, recording expectations for the pod informer to meet.
  */
-import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+
 import { isNotFound } from '../../apiserver/api/api-error.js';
+import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
-import { keyOf } from '../runtime/reconciler.js';
-import type { DeepReadonly, EventRecorder, Logger, ResourceClient } from '../runtime/types.js';
 import type { Expectations } from '../runtime/expectations.js';
-import { newControllerRef } from './owners.js';
 import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
-import { getPodsToDelete } from './pods-to-delete.js';
+import { keyOf } from '../runtime/reconciler.js';
 import { slowStartBatch } from '../runtime/slow-start.js';
+import type { DeepReadonly, EventRecorder, Logger, ResourceClient } from '../runtime/types.js';
+import { newControllerRef } from './owners.js';
+import { getPodsToDelete } from './pods-to-delete.js';
 
 /** BURST_REPLICAS caps the creates or deletes of one reconcile, as Kubernetes' BurstReplicas. */
 export const BURST_REPLICAS = 500;

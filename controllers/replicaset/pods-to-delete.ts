@@ -18,9 +18,10 @@
  * pseudo-random but stable choice. Without `nowMs` times are compared exactly. When no rule
  * applies, uid and then name break the tie so the result never depends on input order.
  */
-import { isPodActive, maxContainerRestarts, type ReadonlyPod } from '../runtime/pods/pod-state.js';
-import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+
 import { isPodReady, podReadySinceMs } from '../../apiserver/api/core/pod-conditions.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import { isPodActive, maxContainerRestarts, type ReadonlyPod } from '../runtime/pods/pod-state.js';
 
 /** POD_DELETION_COST_ANNOTATION lets users rank pods of one ReplicaSet for deletion. */
 export const POD_DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';

@@ -4,19 +4,20 @@
  * and report what it saw in status. Level-triggered: it never asks what event woke it, so a
  * missed or repeated event, a restart or a concurrent edit all converge the same way.
  */
-import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
+import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { labelSelectorFromStructured, type LabelSelectorQuery } from '../../apiserver/api/labels.js';
-import { OWNER_UID_INDEX, CONTROLLER_UID_INDEX } from '../runtime/indexers.js';
+import { type LabelSelectorQuery, labelSelectorFromStructured } from '../../apiserver/api/labels.js';
+import { controllerRefOf, isControlledBy } from '../../apiserver/api/machinery/owner-references.js';
+import type { Expectations } from '../runtime/expectations.js';
+import { CONTROLLER_UID_INDEX, OWNER_UID_INDEX } from '../runtime/indexers.js';
+import { isPodActive, isPodTerminating, type ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { reconcileLogger, requestKey, terminalError } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 import { claimPods } from './claim-pods.js';
-import type { Expectations } from '../runtime/expectations.js';
 import { manageReplicas } from './manage-replicas.js';
-import { isPodActive, isPodTerminating, type ReadonlyPod } from '../runtime/pods/pod-state.js';
-import { calculateStatus, statusNeedsUpdate, type ReplicaSetStatus } from './status.js';
-import { controllerRefOf, isControlledBy } from '../../apiserver/api/machinery/owner-references.js';
+import { calculateStatus, type ReplicaSetStatus, statusNeedsUpdate } from './status.js';
 
 /**
  * ReplicaSetReconcilerDeps are the reconciler's collaborators. The pod lister must carry the

@@ -13,12 +13,12 @@
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
-import { createController, type Controller } from '../runtime/controller.js';
-import { indexByOwnerUid, OWNER_UID_INDEX, indexByControllerUid, CONTROLLER_UID_INDEX } from '../runtime/indexers.js';
+import { type Controller, createController } from '../runtime/controller.js';
+import { createExpectations } from '../runtime/expectations.js';
+import { CONTROLLER_UID_INDEX, indexByControllerUid, indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
 import type { Manager } from '../runtime/manager.js';
 import type { EventRecorder } from '../runtime/types.js';
 import { podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
-import { createExpectations } from '../runtime/expectations.js';
 import { createReplicaSetReconciler } from './reconcile.js';
 
 /** REPLICASET_CONTROLLER_NAME names the controller in logs and counters. */
@@ -62,7 +62,14 @@ export function registerReplicaSetController(manager: Manager, { workers = 5, re
     clock: manager.clock,
     logger: manager.logger,
   });
-  const controller = createController({ name: REPLICASET_CONTROLLER_NAME, reconciler, workers, clock: manager.clock, logger: manager.logger, random: manager.random.fork(REPLICASET_CONTROLLER_NAME) });
+  const controller = createController({
+    name: REPLICASET_CONTROLLER_NAME,
+    reconciler,
+    workers,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(REPLICASET_CONTROLLER_NAME),
+  });
   const handlerDeps = { replicaSetLister: replicaSetInformer.lister, expectations, queue: controller.queue };
   replicaSetInformer.addEventHandlers(replicaSetEventHandlers(handlerDeps));
   podInformer.addEventHandlers(podEventHandlers(handlerDeps));

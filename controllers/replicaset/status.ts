@@ -3,11 +3,11 @@
  * calculateStatus and the ReplicaFailure condition helpers), as pure functions.
  */
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+import { isPodAvailable, isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
-import type { DeepReadonly } from '../runtime/types.js';
-import { type ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
-import { isPodReady, isPodAvailable } from '../../apiserver/api/core/pod-conditions.js';
+import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
+import type { DeepReadonly } from '../runtime/types.js';
 
 /** ReplicaSetStatus is apps/v1 ReplicaSetStatus. */
 export type ReplicaSetStatus = NonNullable<ReplicaSet['status']>;

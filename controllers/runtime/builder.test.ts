@@ -2,14 +2,14 @@
  * and controller: which events enqueue which keys (for, owns, watches, predicates, hooks),
  * shared informers with their indexers, and the controller it registers. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
-import { secretDefinition, type Secret } from '../../apiserver/api/core/secret.js';
+import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
+import { type Secret, secretDefinition } from '../../apiserver/api/core/secret.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import type { OwnerReference } from '../../apiserver/api/meta.js';
 import { eventually } from '../../test/support/eventually.js';
 import { startTestCluster, type TestCluster } from '../../test/support/test-cluster.js';
 import { ignoreDeletes, newControllerManagedBy } from './builder.js';
 import { createKubeClient, type KubeClient } from './client/http-client.js';
-import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { indexByOwnerUid, OWNER_UID_INDEX } from './indexers.js';
 import { silentLogger } from './logger.js';
 import { createManager, type Manager } from './manager.js';
@@ -37,17 +37,33 @@ function manager(): Manager {
 function start(m: Manager): void {
   const abort = new AbortController();
   const done = m.start(abort.signal).catch((err: unknown) => err);
-  stops.push(async () => (abort.abort(), await done));
+  stops.push(async () => {
+    abort.abort();
+    await done;
+  });
 }
 
 /** recording is a reconciler that only remembers which keys it was asked to reconcile. */
 function recording(): Reconciler & { keys: string[] } {
   const keys: string[] = [];
-  return { keys, reconcile: async (request) => (keys.push(`${request.namespace}/${request.name}`), {}) };
+  return {
+    keys,
+    reconcile: async (request) => {
+      keys.push(`${request.namespace}/${request.name}`);
+      return {};
+    },
+  };
 }
 
 const cm = (name: string): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
-const owner = (name: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({ apiVersion: 'v1', kind: 'ConfigMap', name, uid: `uid-${name}`, controller: true, ...extra });
+const owner = (name: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  name,
+  uid: `uid-${name}`,
+  controller: true,
+  ...extra,
+});
 const secret = (name: string, ownerReferences: OwnerReference[] = [], labels: Record<string, string> = {}): Secret => ({
   apiVersion: 'v1',
   kind: 'Secret',
@@ -97,7 +113,10 @@ describe('controller builder', () => {
     const resyncKeys: number[] = [];
     newControllerManagedBy(m)
       .named('by-label')
-      .for(configMapDefinition, { predicates: ignoreDeletes, hooks: { onDelete: (object, keys) => void events.push(`delete ${object.metadata.name} → ${keys.length}`) } })
+      .for(configMapDefinition, {
+        predicates: ignoreDeletes,
+        hooks: { onDelete: (object, keys) => void events.push(`delete ${object.metadata.name} → ${keys.length}`) },
+      })
       .watches(secretDefinition, (s) => (s.metadata.labels?.['wakes'] ? [`default/${s.metadata.labels['wakes']}`] : []), {
         informer: { namespace: 'default', resyncMs: 50 },
         hooks: { onUpdate: (old, cur, keys) => void (old === cur && resyncKeys.push(keys.length)) },
@@ -106,7 +125,12 @@ describe('controller builder', () => {
       .workers(1)
       .complete(({ lister }) => {
         const secretLister = lister(secretDefinition, { namespace: 'default' });
-        return { reconcile: async (request, signal) => (events.push(`owned by uid-${request.name}: ${secretLister.byIndex(OWNER_UID_INDEX, `uid-${request.name}`).length}`), reconciler.reconcile(request, signal)) };
+        return {
+          reconcile: async (request, signal) => {
+            events.push(`owned by uid-${request.name}: ${secretLister.byIndex(OWNER_UID_INDEX, `uid-${request.name}`).length}`);
+            return reconciler.reconcile(request, signal);
+          },
+        };
       });
     // The builder used the manager's shared informer, indexer included.
     const shared = m.informer(secretDefinition, { namespace: 'default' });

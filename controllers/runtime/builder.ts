@@ -23,8 +23,8 @@
  * (e.g. to tick off expectations), and run before those keys are queued.
  */
 import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
-import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
-import { createController, type Controller } from './controller.js';
+import type { AnyResourceDefinition, KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import { type Controller, createController } from './controller.js';
 import type { InformerRequest, Manager } from './manager.js';
 import { keyOf, requestKey } from './reconciler.js';
 import type { DeepReadonly, EventHandlers, IndexFunc, Lister, Reconciler, WorkQueue } from './types.js';
@@ -69,18 +69,18 @@ export interface BuildContext {
 export type ReconcilerFactory = (context: BuildContext) => Reconciler;
 
 interface Source {
-  definition: ResourceDefinition<any>;
-  options: SourceOptions<any>;
+  definition: AnyResourceDefinition;
+  options: SourceOptions<KubeObject>;
   /** The keys an object wakes; for `owns` it needs the primary, known only at complete(). */
-  mapFor(primary: ResourceDefinition<any>): MapToKeys<any>;
+  mapFor(primary: AnyResourceDefinition): MapToKeys<KubeObject>;
   ignoresResyncs: boolean;
 }
 
 interface IndexerSpec {
-  definition: ResourceDefinition<any>;
+  definition: AnyResourceDefinition;
   request: InformerRequest | undefined;
   name: string;
-  indexFunc: IndexFunc<any>;
+  indexFunc: IndexFunc<KubeObject>;
 }
 
 /** newControllerManagedBy starts a builder for a controller run by `manager` (see module comment). */
@@ -122,13 +122,19 @@ export class ControllerBuilder {
 
   /** watches wakes the keys `map` returns for an object of `definition`. */
   watches<T extends KubeObject>(definition: ResourceDefinition<T>, map: MapToKeys<T>, options: SourceOptions<NoInfer<T>> = {}): this {
-    this.secondaries.push({ definition, options, mapFor: () => map, ignoresResyncs: true });
+    // Stored type-erased: a source's map only ever sees objects of its own definition's informer.
+    this.secondaries.push({ definition, options: options as SourceOptions<KubeObject>, mapFor: () => map as MapToKeys<KubeObject>, ignoresResyncs: true });
     return this;
   }
 
   /** withIndexer adds an index to a shared informer (throws at complete() if the name is taken). */
-  withIndexer<T extends KubeObject>(definition: ResourceDefinition<T>, name: string, indexFunc: IndexFunc<T>, options: { informer?: InformerRequest } = {}): this {
-    this.indexers.push({ definition, request: options.informer, name, indexFunc });
+  withIndexer<T extends KubeObject>(
+    definition: ResourceDefinition<T>,
+    name: string,
+    indexFunc: IndexFunc<T>,
+    options: { informer?: InformerRequest } = {},
+  ): this {
+    this.indexers.push({ definition, request: options.informer, name, indexFunc: indexFunc as IndexFunc<KubeObject> });
     return this;
   }
 
@@ -144,12 +150,20 @@ export class ControllerBuilder {
     const { manager, name, primary } = this;
     if (name === undefined) throw new Error('controller builder: named() is required');
     if (primary === undefined) throw new Error(`controller ${name}: for() is required`);
-    const informerOf = (definition: ResourceDefinition<any>, request?: InformerRequest) => manager.informer(definition, request);
+    const informerOf = (definition: AnyResourceDefinition, request?: InformerRequest) => manager.informer(definition, request);
     for (const source of [primary, ...this.secondaries]) informerOf(source.definition, source.options.informer);
     for (const { definition, request, name: indexName, indexFunc } of this.indexers) informerOf(definition, request).addIndexer(indexName, indexFunc);
     const queue = createWorkQueue({ clock: manager.clock, name });
     const reconciler = makeReconciler({ queue, lister: (definition, request) => informerOf(definition, request).lister });
-    const controller = createController({ name, reconciler, queue, workers: this.workerCount, clock: manager.clock, logger: manager.logger, random: manager.random.fork(name) });
+    const controller = createController({
+      name,
+      reconciler,
+      queue,
+      workers: this.workerCount,
+      clock: manager.clock,
+      logger: manager.logger,
+      random: manager.random.fork(name),
+    });
     for (const source of [primary, ...this.secondaries]) {
       informerOf(source.definition, source.options.informer).addEventHandlers(sourceHandlers(source, source.mapFor(primary.definition), queue));
     }
@@ -177,7 +191,7 @@ function apiGroupOf(apiVersion: string): string {
 }
 
 /** sourceHandlers turn one source's events into enqueued keys (see the module comment). */
-function sourceHandlers(source: Source, map: MapToKeys<any>, queue: WorkQueue): EventHandlers<KubeObject> {
+function sourceHandlers(source: Source, map: MapToKeys<KubeObject>, queue: WorkQueue): EventHandlers<KubeObject> {
   const { predicates = {}, hooks = {} } = source.options as SourceOptions<KubeObject>;
   const keysOf = (...objects: DeepReadonly<KubeObject>[]) => [...new Set(objects.flatMap((object) => [...map(object)]))];
   const enqueue = (keys: readonly string[]) => {

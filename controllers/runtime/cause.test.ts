@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentCause, currentTrigger, decodeCause, encodeCause, runWithCause, withTrigger, type Cause, type CauseTrigger } from '../../apiserver/api/machinery/cause.js';
+import {
+  type Cause,
+  type CauseTrigger,
+  currentCause,
+  currentTrigger,
+  decodeCause,
+  encodeCause,
+  runWithCause,
+  withTrigger,
+} from '../../apiserver/api/machinery/cause.js';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { createController } from './controller.js';
 import { silentLogger } from './logger.js';
@@ -14,7 +23,14 @@ const event = (resourceVersion: string): CauseTrigger => ({
 
 describe('cause header', () => {
   it('round-trips every kind of trigger', () => {
-    const triggers: CauseTrigger[] = [event('7'), { kind: 'resync' }, { kind: 'requeue', reason: 'error' }, { kind: 'requeue' }, { kind: 'heartbeat' }, { kind: 'stage' }];
+    const triggers: CauseTrigger[] = [
+      event('7'),
+      { kind: 'resync' },
+      { kind: 'requeue', reason: 'error' },
+      { kind: 'requeue' },
+      { kind: 'heartbeat' },
+      { kind: 'stage' },
+    ];
     for (const trigger of triggers) {
       const cause: Cause = { controller: 'replicaset', key: 'default/web-1', reconcileId: 'abcd', trigger };
       expect(decodeCause(encodeCause(cause))).toEqual(cause);
@@ -22,7 +38,9 @@ describe('cause header', () => {
   });
 
   it('is compact JSON', () => {
-    expect(encodeCause({ controller: 'c', key: 'k', reconcileId: 'r', trigger: { kind: 'resync' } })).toBe('{"controller":"c","key":"k","reconcileId":"r","trigger":{"kind":"resync"}}');
+    expect(encodeCause({ controller: 'c', key: 'k', reconcileId: 'r', trigger: { kind: 'resync' } })).toBe(
+      '{"controller":"c","key":"k","reconcileId":"r","trigger":{"kind":"resync"}}',
+    );
   });
 
   it('names what is wrong with a value that is not a cause', () => {
@@ -36,7 +54,11 @@ describe('ambient trigger and cause', () => {
   it('sets the trigger only for the synchronous span, restoring the outer one even on throw', () => {
     expect(currentTrigger()).toBeUndefined();
     withTrigger(event('1'), () => {
-      expect(() => withTrigger({ kind: 'resync' }, () => { throw new Error('boom'); })).toThrow('boom');
+      expect(() =>
+        withTrigger({ kind: 'resync' }, () => {
+          throw new Error('boom');
+        }),
+      ).toThrow('boom');
       expect(currentTrigger()).toEqual(event('1'));
     });
     expect(currentTrigger()).toBeUndefined();
@@ -75,7 +97,7 @@ describe('work queue triggers', () => {
     expect(queue.triggerOf('default/web')).toEqual({ kind: 'resync' });
   });
 
-  it('notes a delayed add\'s trigger when it is called, and applies it when the delay ends', async () => {
+  it("notes a delayed add's trigger when it is called, and applies it when the delay ends", async () => {
     const { clock, queue } = setup();
     withTrigger({ kind: 'requeue', reason: 'after' }, () => queue.addAfter('a', 100));
     clock.advance(100);

@@ -14,7 +14,13 @@ import type { EventRecorder } from './types.js';
  * writes when it stops. Call it before manager.start() (it adds a runnable).
  */
 export function createComponentRecorder(manager: Manager, component: string): EventRecorder {
-  const recorder = createEventRecorder({ client: manager.client, component, clock: manager.clock, logger: manager.logger, random: manager.random.fork(`events:${component}`) });
+  const recorder = createEventRecorder({
+    client: manager.client,
+    component,
+    clock: manager.clock,
+    logger: manager.logger,
+    random: manager.random.fork(`events:${component}`),
+  });
   manager.add({
     start: (signal) =>
       new Promise<void>((resolve) => {

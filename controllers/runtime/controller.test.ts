@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import { type Controller, createController } from './controller.js';
 import { createLogger, silentLogger } from './logger.js';
-import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import { reconcileLogger, terminalError } from './reconciler.js';
 import type { Logger, Reconciler, Request, Result } from './types.js';
 import { createWorkQueue } from './workqueue/queue.js';
@@ -218,7 +218,9 @@ describe('createController: workers', () => {
 
   it('rejects a worker count that is not an integer ≥ 1', () => {
     for (const workers of [0, -1, 1.5]) {
-      expect(() => createController({ name: 'x', reconciler: { reconcile: async () => ({}) }, workers, clock: new FakeClock(0), logger: silentLogger })).toThrow(RangeError);
+      expect(() =>
+        createController({ name: 'x', reconciler: { reconcile: async () => ({}) }, workers, clock: new FakeClock(0), logger: silentLogger }),
+      ).toThrow(RangeError);
     }
   });
 });

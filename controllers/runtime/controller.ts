@@ -4,16 +4,16 @@
  * reconcileHandler, in our own words).
  */
 import { isConflict } from '../../apiserver/api/api-error.js';
-import { ReconcileOutcome, type ActivitySource, type LastReconcile, type LoopActivity } from '../../apiserver/api/machinery/activity.js';
+import { type ActivitySource, type LastReconcile, type LoopActivity, ReconcileOutcome } from '../../apiserver/api/machinery/activity.js';
 
-import { requeueTrigger, runWithCause, withTrigger, type Cause, type CauseTrigger } from '../../apiserver/api/machinery/cause.js';
+import { type Cause, type CauseTrigger, requeueTrigger, runWithCause, withTrigger } from '../../apiserver/api/machinery/cause.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import { isTerminalError, parseKey, requestKey, runWithReconcileLogger, terminalError } from './reconciler.js';
 import type { Clock, Logger, Reconciler, Request, Result, Runnable, WorkQueue } from './types.js';
 import { createWorkQueue, type MeteredWorkQueue } from './workqueue/queue.js';
 
-export { ReconcileOutcome, type LastReconcile } from '../../apiserver/api/machinery/activity.js';
+export { type LastReconcile, ReconcileOutcome } from '../../apiserver/api/machinery/activity.js';
 
 /** ControllerStats is a snapshot of a controller's counters. */
 export interface ControllerStats {
@@ -201,7 +201,8 @@ class WorkerPoolController implements Controller {
         if (signal.aborted && isAbortError(err)) log.debug({ err }, 'Reconcile interrupted by shutdown');
         // A 409 is optimistic concurrency working as designed (the cache was behind our own
         // write): worth a line, not an alarm with a stack trace.
-        else if (isConflict(err)) log.info({ requeues: this.queue.numRequeues(key), reason: err.message }, 'Reconcile hit a conflict; retrying with fresh state');
+        else if (isConflict(err))
+          log.info({ requeues: this.queue.numRequeues(key), reason: err.message }, 'Reconcile hit a conflict; retrying with fresh state');
         else log.error({ err, requeues: this.queue.numRequeues(key) }, 'Reconciler error');
         return;
       case ReconcileOutcome.RequeueAfter: {

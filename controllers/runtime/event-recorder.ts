@@ -11,12 +11,12 @@
  * event must not fail a reconcile.
  */
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
+import { type Event, eventDefinition } from '../../apiserver/api/core/event.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from './client/http-client.js';
-import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { Clock, DeepReadonly, EventRecorder, Logger, ResourceClient } from './types.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** AGGREGATION_WINDOW_MS is how long after its last occurrence an event still aggregates. */
 export const AGGREGATION_WINDOW_MS = 10 * 60_000;
@@ -196,4 +196,3 @@ export function eventName(involvedName: string, nowMs: number, noise: number = c
   const nanos = BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(noise);
   return `${involvedName}.${nanos.toString(16)}`;
 }
-

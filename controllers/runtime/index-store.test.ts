@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
-import { IndexStore, NAMESPACE_INDEX, cacheKey } from './index-store.js';
-import { OWNER_UID_INDEX, indexByNodeName, indexByOwnerUid, NODE_NAME_INDEX } from './indexers.js';
+import { cacheKey, IndexStore, NAMESPACE_INDEX } from './index-store.js';
+import { indexByNodeName, indexByOwnerUid, NODE_NAME_INDEX, OWNER_UID_INDEX } from './indexers.js';
 
 function pod(namespace: string, name: string, extra: { owners?: string[]; node?: string; rv?: string } = {}): KubeObject {
   return {

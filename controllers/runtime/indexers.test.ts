@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { indexByControllerOfKind, indexByControllerUid, indexByNodeName, indexByOwnerUid } from './indexers.js';
 
-const ref = (kind: string, uid: string, controller?: boolean) => ({ apiVersion: 'v1', kind, name: uid, uid, ...(controller === undefined ? {} : { controller }) });
+const ref = (kind: string, uid: string, controller?: boolean) => ({
+  apiVersion: 'v1',
+  kind,
+  name: uid,
+  uid,
+  ...(controller === undefined ? {} : { controller }),
+});
 const owned = (...ownerReferences: ReturnType<typeof ref>[]) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', ownerReferences } });
 
 describe('indexers', () => {

@@ -13,13 +13,13 @@
  *     re-check everything even when nothing changed;
  *   - handlers added after the first sync get onAdd for everything already cached.
  */
-import { withTrigger, type CauseTrigger } from '../../apiserver/api/machinery/cause.js';
+import { type CauseTrigger, withTrigger } from '../../apiserver/api/machinery/cause.js';
 import { AbortError } from '../../apiserver/api/machinery/clock.js';
-import { IndexStore, cacheKey } from './index-store.js';
-import { createLister } from './lister.js';
 import type { Random } from '../../apiserver/api/machinery/random.js';
-import { Reflector, type ReflectorSink } from './reflector.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
+import { cacheKey, IndexStore } from './index-store.js';
+import { createLister } from './lister.js';
+import { Reflector, type ReflectorSink } from './reflector.js';
 import type { Clock, DeepReadonly, EventHandlers, IndexFunc, Informer, Lister, Logger, ResourceClient, TimerHandle } from './types.js';
 
 /** InformerOptions configures createInformer: what to watch (namespace, selectors) and how. */

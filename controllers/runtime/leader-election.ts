@@ -18,11 +18,11 @@
  */
 import { setMaxListeners } from 'node:events';
 import { isAlreadyExists, isConflict, isNotFound } from '../../apiserver/api/api-error.js';
-import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
+import { type Lease, leaseDefinition } from '../../apiserver/api/coordination/lease.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
+import { rfc3339Micro } from '../../apiserver/api/machinery/time.js';
 import type { KubeClient } from './client/http-client.js';
 import type { Clock, Logger, ResourceClient } from './types.js';
-import { rfc3339Micro } from '../../apiserver/api/machinery/time.js';
 
 /** LeaderElectorOptions configures createLeaderElector; the timings default to
  * kube-controller-manager's (15s lease, 10s renew deadline, 2s retry period). */
@@ -199,7 +199,12 @@ class LeaseElector implements LeaderElector {
 
   private async create(nowMs: number): Promise<boolean> {
     const spec = this.claim({ metadata: {} }, nowMs).spec ?? {};
-    const lease: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.config.name, namespace: this.config.namespace }, spec: { ...spec, leaseTransitions: 0 } };
+    const lease: Lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: this.config.name, namespace: this.config.namespace },
+      spec: { ...spec, leaseTransitions: 0 },
+    };
     const created = await this.leases.create(lease);
     this.observed = { spec: created.spec ?? {}, atMs: nowMs };
     return true;
@@ -238,4 +243,3 @@ class LeaseElector implements LeaderElector {
     };
   }
 }
-

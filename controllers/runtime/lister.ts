@@ -2,8 +2,8 @@
  * Listers: read-only views of an informer's cache (client-go's generated listers, one for
  * every kind). They never call the API server; what they return is the cache's own object.
  */
-import { parseLabelSelector, type LabelSelectorQuery } from '../../apiserver/api/labels.js';
-import { NAMESPACE_INDEX, cacheKey, type IndexStore } from './index-store.js';
+import { type LabelSelectorQuery, parseLabelSelector } from '../../apiserver/api/labels.js';
+import { cacheKey, type IndexStore, NAMESPACE_INDEX } from './index-store.js';
 import type { DeepReadonly, Lister } from './types.js';
 
 interface ListedShape {

@@ -9,7 +9,7 @@
  * runs on (the cluster clock, so a cluster at --speed 10 logs cluster time), `component` names
  * the process or part writing. cli/log-format.ts turns these lines into short ones for a terminal.
  */
-import { pino, stdSerializers, type Logger as PinoLogger } from 'pino';
+import { type Logger as PinoLogger, pino, stdSerializers } from 'pino';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import type { Clock, Logger } from './types.js';
 

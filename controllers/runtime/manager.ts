@@ -12,14 +12,14 @@
  * without the lock.
  */
 import { setMaxListeners } from 'node:events';
+import { hasActivity, type LoopActivity } from '../../apiserver/api/machinery/activity.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
+import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import type { KubeClient } from './client/http-client.js';
 import { createEventRecorder, type HttpEventRecorder } from './event-recorder.js';
 import { createInformer } from './informer.js';
 import { createLeaderElector } from './leader-election.js';
-import { hasActivity, type LoopActivity } from '../../apiserver/api/machinery/activity.js';
-import { isAbortError } from '../../apiserver/api/machinery/clock.js';
-import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
-import type { KubeClient } from './client/http-client.js';
-import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { Clock, EventRecorder, Informer, Logger, Runnable } from './types.js';
 
 /** ManagerOptions configures createManager; leader election is off unless `leaderElection` is set. */
@@ -84,7 +84,7 @@ class ComponentManager implements Manager {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly random: Random;
-  private readonly informers = new Map<string, Informer<any>>();
+  private readonly informers = new Map<string, Informer<KubeObject>>();
   private readonly runnables: Runnable[] = [];
   /** Promises of started informers; informers created after start() join it. */
   private readonly running: Promise<void>[] = [];
@@ -104,7 +104,16 @@ class ComponentManager implements Manager {
     if (!informer) {
       const { namespace, labelSelector, fieldSelector, resyncMs } = request;
       const random = this.random.fork(`informer:${key}`);
-      informer = createInformer<T>({ client: this.client.resource(def), namespace, labelSelector, fieldSelector, resyncMs, clock: this.clock, logger: this.logger, random });
+      informer = createInformer<T>({
+        client: this.client.resource(def),
+        namespace,
+        labelSelector,
+        fieldSelector,
+        resyncMs,
+        clock: this.clock,
+        logger: this.logger,
+        random,
+      });
       this.informers.set(key, informer);
       if (this.stopAll) this.run(informer, this.stopAll.signal);
     }
@@ -112,7 +121,13 @@ class ComponentManager implements Manager {
   }
 
   recorder(): EventRecorder {
-    this.eventRecorder ??= createEventRecorder({ client: this.client, component: this.options.component, clock: this.clock, logger: this.logger, random: this.random.fork('events') });
+    this.eventRecorder ??= createEventRecorder({
+      client: this.client,
+      component: this.options.component,
+      clock: this.clock,
+      logger: this.logger,
+      random: this.random.fork('events'),
+    });
     return this.eventRecorder;
   }
 
@@ -152,7 +167,7 @@ class ComponentManager implements Manager {
     if (failure !== undefined) throw failure;
   }
 
-  private run(informer: Informer<any>, signal: AbortSignal): void {
+  private run(informer: Informer<KubeObject>, signal: AbortSignal): void {
     this.running.push(informer.start(signal).catch((err: unknown) => this.logger.error({ err }, 'informer stopped with an error')));
   }
 

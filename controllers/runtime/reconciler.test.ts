@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from './logger.js';
-import {
-  isTerminalError,
-  keyOf,
-  parseKey,
-  reconcileLogger,
-  requestKey,
-  runWithReconcileLogger,
-  TerminalError,
-  terminalError,
-} from './reconciler.js';
+import { isTerminalError, keyOf, parseKey, reconcileLogger, requestKey, runWithReconcileLogger, TerminalError, terminalError } from './reconciler.js';
 import type { Logger } from './types.js';
 
 describe('keys', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import { silentLogger } from './logger.js';
-import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import { nextReflectorState, Reflector, type ReflectorOutcome, type ReflectorState } from './reflector.js';
 import type { Clock, ResourceClient, WatchOptions } from './types.js';
 
@@ -9,11 +9,51 @@ type Expected = ReflectorState | 'impossible';
 
 /** Every (state, outcome) pair, so a change to the machine must be made here too. */
 const TABLE: Record<ReflectorState, Record<ReflectorOutcome, Expected>> = {
-  listing: { listed: 'watching', expired: 'listing', failed: 'backingOff', disconnected: 'impossible', streamEnded: 'impossible', backoffDone: 'impossible', aborted: 'stopped' },
-  watching: { listed: 'impossible', expired: 'listing', failed: 'backingOff', disconnected: 'reconnecting', streamEnded: 'watching', backoffDone: 'impossible', aborted: 'stopped' },
-  reconnecting: { listed: 'impossible', expired: 'impossible', failed: 'impossible', disconnected: 'impossible', streamEnded: 'impossible', backoffDone: 'watching', aborted: 'stopped' },
-  backingOff: { listed: 'impossible', expired: 'impossible', failed: 'impossible', disconnected: 'impossible', streamEnded: 'impossible', backoffDone: 'listing', aborted: 'stopped' },
-  stopped: { listed: 'impossible', expired: 'impossible', failed: 'impossible', disconnected: 'impossible', streamEnded: 'impossible', backoffDone: 'impossible', aborted: 'impossible' },
+  listing: {
+    listed: 'watching',
+    expired: 'listing',
+    failed: 'backingOff',
+    disconnected: 'impossible',
+    streamEnded: 'impossible',
+    backoffDone: 'impossible',
+    aborted: 'stopped',
+  },
+  watching: {
+    listed: 'impossible',
+    expired: 'listing',
+    failed: 'backingOff',
+    disconnected: 'reconnecting',
+    streamEnded: 'watching',
+    backoffDone: 'impossible',
+    aborted: 'stopped',
+  },
+  reconnecting: {
+    listed: 'impossible',
+    expired: 'impossible',
+    failed: 'impossible',
+    disconnected: 'impossible',
+    streamEnded: 'impossible',
+    backoffDone: 'watching',
+    aborted: 'stopped',
+  },
+  backingOff: {
+    listed: 'impossible',
+    expired: 'impossible',
+    failed: 'impossible',
+    disconnected: 'impossible',
+    streamEnded: 'impossible',
+    backoffDone: 'listing',
+    aborted: 'stopped',
+  },
+  stopped: {
+    listed: 'impossible',
+    expired: 'impossible',
+    failed: 'impossible',
+    disconnected: 'impossible',
+    streamEnded: 'impossible',
+    backoffDone: 'impossible',
+    aborted: 'impossible',
+  },
 };
 
 describe('nextReflectorState', () => {

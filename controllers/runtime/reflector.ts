@@ -23,9 +23,9 @@
  * bookmarks'), so a re-watch neither repeats nor misses a change.
  */
 import { ApiError, isExpired, type Status } from '../../apiserver/api/api-error.js';
+import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import { isNetworkError } from './client/http-transport.js';
-import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { Clock, Logger, ResourceClient, WatchEvent } from './types.js';
 
 /** ReflectorState is a box of the diagram above. */
@@ -120,7 +120,13 @@ export class Reflector<T extends KubeObject> {
     const { client, namespace, labelSelector, fieldSelector } = this.options;
     const resourceVersion = this.relistFrom;
     try {
-      const list = await client.list({ namespace, labelSelector, fieldSelector, resourceVersion, resourceVersionMatch: resourceVersion ? 'NotOlderThan' : undefined });
+      const list = await client.list({
+        namespace,
+        labelSelector,
+        fieldSelector,
+        resourceVersion,
+        resourceVersionMatch: resourceVersion ? 'NotOlderThan' : undefined,
+      });
       if (signal.aborted) return 'aborted';
       this.options.sink.replace(list.items, list.metadata.resourceVersion);
       this.lastResourceVersion = this.relistFrom = list.metadata.resourceVersion;

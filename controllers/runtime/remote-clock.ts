@@ -20,8 +20,8 @@
  */
 import { setTimeout as wallSleep } from 'node:timers/promises';
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { CLOCK_PATH, ClusterClockObjectSchema, type ClusterClockObject } from '../../apiserver/api/kubesim/clock.js';
-import { createClusterClock, type ClockState, type ClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
+import { CLOCK_PATH, type ClusterClockObject, ClusterClockObjectSchema } from '../../apiserver/api/kubesim/clock.js';
+import { type ClockState, type ClusterClock, createClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { createHttpTransport, type HttpTransport } from './client/http-transport.js';
 import { LineSplitter } from './client/watch-stream.js';
 import { silentLogger } from './logger.js';
@@ -58,7 +58,8 @@ export async function followServerClock(source: ClockServer, signal: AbortSignal
     first = decodeClock(await transport.send({ method: 'GET', path: CLOCK_PATH, signal }));
   } catch (err) {
     transport.close();
-    if (isNotFound(err)) throw new Error(`the API server at ${source.server} serves no cluster clock (${CLOCK_PATH}); run this component with a local clock (--clock local)`);
+    if (isNotFound(err))
+      throw new Error(`the API server at ${source.server} serves no cluster clock (${CLOCK_PATH}); run this component with a local clock (--clock local)`);
     throw err;
   }
   const clock = createClusterClock({ mode: first.mode, speed: first.speed, startMs: first.nowMs });

@@ -96,11 +96,7 @@ export interface ResourceClient<T extends KubeObject = KubeObject> {
 // ─── Informers and listers ───────────────────────────────────────────────────────────
 
 /** DeepReadonly marks cache objects as shared: copy (structuredClone) before editing. */
-export type DeepReadonly<T> = T extends (infer U)[]
-  ? ReadonlyArray<DeepReadonly<U>>
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
+export type DeepReadonly<T> = T extends (infer U)[] ? ReadonlyArray<DeepReadonly<U>> : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
 /** Lister knows how to read an informer's cache. Never mutate what it returns. */
 export interface Lister<T> {

@@ -3,9 +3,10 @@
  * condemned or outdated pod (handing its claims to the pod first when whenScaled is
  * Delete). Every write is recorded as an event on the set, as Kubernetes' StatefulPodControl.
  */
+
+import { isAlreadyExists, isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import type { ControllerRevision } from '../../apiserver/api/apps/controller-revision.js';
 import type { PodTemplateSpec } from '../../apiserver/api/core/pod-spec.js';
-import { isAlreadyExists, isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import { asError, eventTarget, type ReadonlyStatefulSet, type StatefulSetDeps } from './deps.js';
 import { claimName, newClaims, newPod, podName } from './identity.js';
@@ -42,7 +43,12 @@ async function createPod(deps: StatefulSetDeps, set: ReadonlyStatefulSet, ordina
     deps.recorder.event(eventTarget(set), 'Normal', 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} successful`);
   } catch (err) {
     if (isAlreadyExists(err)) return; // our cache has not seen it yet: the next sync will.
-    deps.recorder.event(eventTarget(set), 'Warning', 'FailedCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${asError(err).message}`);
+    deps.recorder.event(
+      eventTarget(set),
+      'Warning',
+      'FailedCreate',
+      `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${asError(err).message}`,
+    );
     throw err;
   }
 }
@@ -57,7 +63,12 @@ async function createClaims(deps: StatefulSetDeps, set: ReadonlyStatefulSet, ord
       deps.recorder.event(eventTarget(set), 'Normal', 'SuccessfulCreate', `create Claim ${name} Pod ${pod} in StatefulSet ${set.metadata.name} success`);
     } catch (err) {
       if (isAlreadyExists(err)) continue;
-      deps.recorder.event(eventTarget(set), 'Warning', 'FailedCreate', `create Claim ${name} for Pod ${pod} in StatefulSet ${set.metadata.name} failed error: ${asError(err).message}`);
+      deps.recorder.event(
+        eventTarget(set),
+        'Warning',
+        'FailedCreate',
+        `create Claim ${name} for Pod ${pod} in StatefulSet ${set.metadata.name} failed error: ${asError(err).message}`,
+      );
       throw err;
     }
   }
@@ -70,7 +81,12 @@ async function deletePod(deps: StatefulSetDeps, set: ReadonlyStatefulSet, pod: P
     deps.recorder.event(eventTarget(set), 'Normal', 'SuccessfulDelete', `delete Pod ${pod.name} in StatefulSet ${set.metadata.name} successful`);
   } catch (err) {
     if (isNotFound(err) || isConflict(err)) return;
-    deps.recorder.event(eventTarget(set), 'Warning', 'FailedDelete', `delete Pod ${pod.name} in StatefulSet ${set.metadata.name} failed error: ${asError(err).message}`);
+    deps.recorder.event(
+      eventTarget(set),
+      'Warning',
+      'FailedDelete',
+      `delete Pod ${pod.name} in StatefulSet ${set.metadata.name} failed error: ${asError(err).message}`,
+    );
     throw err;
   }
 }

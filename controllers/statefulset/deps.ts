@@ -7,8 +7,8 @@ import type { StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
 import type { PersistentVolumeClaim } from '../../apiserver/api/core/persistent-volume-claim.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
-import type { Clock, DeepReadonly, EventRecorder, IndexFunc, Lister, Logger, ResourceClient } from '../runtime/types.js';
 import { indexByControllerOfKind } from '../runtime/indexers.js';
+import type { Clock, DeepReadonly, EventRecorder, IndexFunc, Lister, Logger, ResourceClient } from '../runtime/types.js';
 
 /** SET_UID_INDEX files pods and revisions under the uid of the StatefulSet controlling them. */
 export const SET_UID_INDEX = 'statefulSetUid';

@@ -6,11 +6,11 @@
  *       changed reference wakes the previous controller too)
  */
 import type { StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
+import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { MapToKeys } from '../runtime/builder.js';
 import { requestKey } from '../runtime/reconciler.js';
 import type { Lister } from '../runtime/types.js';
-import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 
 /** controllingSet maps a pod or revision to the StatefulSet controlling it, if it still exists. */
 export function controllingSet(setLister: Lister<StatefulSet>): MapToKeys<KubeObject> {

@@ -9,9 +9,15 @@
  * plan.ts, status.ts, revisions.ts and identity.ts are its pure decisions; reconcile.ts is
  * the loop. May import: controllers/** and apiserver/api/** only.
  */
-export { registerStatefulSetController, STATEFULSET_CONTROLLER_NAME, STATEFULSET_EVENT_SOURCE, type StatefulSetControllerOptions } from './statefulset-controller.js';
+
+export { claimName, newClaims, newPod, ordinalOf, POD_INDEX_LABEL, POD_NAME_LABEL, podName, REVISION_LABEL } from './identity.js';
+export { type Action, createRevision, type PlanInput, type PodView, planSync, resolveMaxUnavailable } from './plan.js';
 export { createStatefulSetReconciler } from './reconcile.js';
-export { planSync, createRevision, resolveMaxUnavailable, type Action, type PlanInput, type PodView } from './plan.js';
+export { chooseUpdateRevision, newRevision, REVISION_HASH_LABEL, revisionsToDelete } from './revisions.js';
+export {
+  registerStatefulSetController,
+  STATEFULSET_CONTROLLER_NAME,
+  STATEFULSET_EVENT_SOURCE,
+  type StatefulSetControllerOptions,
+} from './statefulset-controller.js';
 export { computeStatus, type StatefulSetStatus } from './status.js';
-export { POD_INDEX_LABEL, POD_NAME_LABEL, REVISION_LABEL, claimName, newClaims, newPod, ordinalOf, podName } from './identity.js';
-export { REVISION_HASH_LABEL, chooseUpdateRevision, newRevision, revisionsToDelete } from './revisions.js';

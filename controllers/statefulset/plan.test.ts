@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRevision, planSync, resolveMaxUnavailable, type PlanInput, type PodView } from './plan.js';
+import { createRevision, type PlanInput, type PodView, planSync, resolveMaxUnavailable } from './plan.js';
 
 const pod = (ordinal: number, over: Partial<PodView> = {}): PodView => ({
   ordinal,
@@ -50,7 +50,11 @@ describe('planSync', () => {
     const pods = [0, 1, 2, 3, 4].map((n) => pod(n));
     expect(summary(planSync(input({ replicas: 2, pods })))).toEqual(['delete 4 (condemned)']);
     expect(summary(planSync(input({ replicas: 2, pods: [...pods.slice(0, 4), pod(4, { terminating: true })] })))).toEqual([]);
-    expect(summary(planSync(input({ replicas: 2, policy: 'Parallel', pods })))).toEqual(['delete 4 (condemned)', 'delete 3 (condemned)', 'delete 2 (condemned)']);
+    expect(summary(planSync(input({ replicas: 2, policy: 'Parallel', pods })))).toEqual([
+      'delete 4 (condemned)',
+      'delete 3 (condemned)',
+      'delete 2 (condemned)',
+    ]);
   });
 
   it('waits for unhealthy pods before scaling down when ordered', () => {

@@ -5,17 +5,18 @@
  * repeated event, a restart or a stale cache all converge the same way (creates that meet
  * an existing pod and deletes of a pod already gone are no-ops; deletes carry the uid).
  */
-import type { StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
+
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
+import type { StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { isPodAvailable, isPodReady } from '../../apiserver/api/core/pod-conditions.js';
 import type { DeepReadonly, Reconciler, Request, Result } from '../runtime/types.js';
 import { runActions } from './actions.js';
-import { SET_UID_INDEX, type ReadonlyStatefulSet, type StatefulSetDeps } from './deps.js';
+import { type ReadonlyStatefulSet, SET_UID_INDEX, type StatefulSetDeps } from './deps.js';
 import { ordinalOf, podRevision, startOrdinal } from './identity.js';
-import { planSync, resolveMaxUnavailable, type PlanInput, type PodView } from './plan.js';
-import { computeStatus, statusNeedsUpdate, type StatefulSetStatus } from './status.js';
-import { syncRevisions, truncateHistory, type SetRevisions } from './sync-revisions.js';
-import { isPodReady, isPodAvailable } from '../../apiserver/api/core/pod-conditions.js';
+import { type PlanInput, type PodView, planSync, resolveMaxUnavailable } from './plan.js';
+import { computeStatus, type StatefulSetStatus, statusNeedsUpdate } from './status.js';
+import { type SetRevisions, syncRevisions, truncateHistory } from './sync-revisions.js';
 
 /** createStatefulSetReconciler returns the Reconciler of the StatefulSet controller. */
 export function createStatefulSetReconciler(deps: StatefulSetDeps): Reconciler {
@@ -32,7 +33,12 @@ async function syncStatefulSet(deps: StatefulSetDeps, request: Request): Promise
   let failure: unknown;
   try {
     await runActions(deps, set, revisions, planSync(input));
-    await truncateHistory(deps, set, revisions, views.map((pod) => pod.revision));
+    await truncateHistory(
+      deps,
+      set,
+      revisions,
+      views.map((pod) => pod.revision),
+    );
   } catch (err) {
     failure = err;
   }
@@ -104,7 +110,8 @@ async function recordCollision(deps: StatefulSetDeps, set: ReadonlyStatefulSet, 
 /** writeStatus PUTs the status when it changed; a conflict is retried once on a fresh read. */
 async function writeStatus(deps: StatefulSetDeps, set: ReadonlyStatefulSet, status: StatefulSetStatus): Promise<void> {
   if (!statusNeedsUpdate(set, status)) return;
-  const put = (from: ReadonlyStatefulSet) => deps.sets.updateStatus({ ...(structuredClone(from) as StatefulSet), status: { ...from.status, ...status } as StatefulSetStatus });
+  const put = (from: ReadonlyStatefulSet) =>
+    deps.sets.updateStatus({ ...(structuredClone(from) as StatefulSet), status: { ...from.status, ...status } as StatefulSetStatus });
   try {
     await put(set);
     return;

@@ -7,8 +7,8 @@ import { controllerRevisionDefinition } from '../../apiserver/api/apps/controlle
 import { statefulSetDefinition } from '../../apiserver/api/apps/stateful-set.js';
 import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
-import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
+import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import type { EventRecorder } from '../runtime/types.js';
@@ -36,29 +36,31 @@ export interface StatefulSetControllerOptions {
  */
 export function registerStatefulSetController(manager: Manager, { workers = 5, recorder }: StatefulSetControllerOptions = {}): Controller {
   const setLister = manager.informer(statefulSetDefinition).lister;
-  return newControllerManagedBy(manager)
-    .named(STATEFULSET_CONTROLLER_NAME)
-    .for(statefulSetDefinition)
-    // watches, not owns: an object whose controller is not the cached set of that uid (a
-    // deleted set, or an older one of the same name) wakes nobody, as in Kubernetes.
-    .watches(podDefinition, controllingSet(setLister))
-    .watches(controllerRevisionDefinition, controllingSet(setLister))
-    .withIndexer(podDefinition, SET_UID_INDEX, indexBySetUid)
-    .withIndexer(controllerRevisionDefinition, SET_UID_INDEX, indexBySetUid)
-    .workers(workers)
-    .complete(({ lister }) =>
-      createStatefulSetReconciler({
-        setLister,
-        podLister: lister(podDefinition),
-        revisionLister: lister(controllerRevisionDefinition),
-        claimLister: lister(persistentVolumeClaimDefinition),
-        sets: manager.client.resource(statefulSetDefinition),
-        pods: manager.client.resource(podDefinition),
-        revisions: manager.client.resource(controllerRevisionDefinition),
-        claims: manager.client.resource(persistentVolumeClaimDefinition),
-        recorder: recorder ?? createComponentRecorder(manager, STATEFULSET_EVENT_SOURCE),
-        clock: manager.clock,
-        logger: manager.logger,
-      }),
-    );
+  return (
+    newControllerManagedBy(manager)
+      .named(STATEFULSET_CONTROLLER_NAME)
+      .for(statefulSetDefinition)
+      // watches, not owns: an object whose controller is not the cached set of that uid (a
+      // deleted set, or an older one of the same name) wakes nobody, as in Kubernetes.
+      .watches(podDefinition, controllingSet(setLister))
+      .watches(controllerRevisionDefinition, controllingSet(setLister))
+      .withIndexer(podDefinition, SET_UID_INDEX, indexBySetUid)
+      .withIndexer(controllerRevisionDefinition, SET_UID_INDEX, indexBySetUid)
+      .workers(workers)
+      .complete(({ lister }) =>
+        createStatefulSetReconciler({
+          setLister,
+          podLister: lister(podDefinition),
+          revisionLister: lister(controllerRevisionDefinition),
+          claimLister: lister(persistentVolumeClaimDefinition),
+          sets: manager.client.resource(statefulSetDefinition),
+          pods: manager.client.resource(podDefinition),
+          revisions: manager.client.resource(controllerRevisionDefinition),
+          claims: manager.client.resource(persistentVolumeClaimDefinition),
+          recorder: recorder ?? createComponentRecorder(manager, STATEFULSET_EVENT_SOURCE),
+          clock: manager.clock,
+          logger: manager.logger,
+        }),
+      )
+  );
 }

@@ -3,7 +3,15 @@ import type { PodView } from './plan.js';
 import { computeStatus } from './status.js';
 
 const pod = (ordinal: number, revision: string, over: Partial<PodView> = {}): PodView => ({
-  ordinal, name: `web-${ordinal}`, uid: `${ordinal}`, revision, terminating: false, finished: false, runningReady: true, available: true, ...over,
+  ordinal,
+  name: `web-${ordinal}`,
+  uid: `${ordinal}`,
+  revision,
+  terminating: false,
+  finished: false,
+  runningReady: true,
+  available: true,
+  ...over,
 });
 
 describe('computeStatus', () => {
@@ -11,7 +19,17 @@ describe('computeStatus', () => {
 
   it('counts replicas, ready, current and updated pods', () => {
     const status = computeStatus({ ...base, pods: [pod(0, 'web-a'), pod(1, 'web-b', { runningReady: false, available: false }), pod(2, 'web-b')] });
-    expect(status).toMatchObject({ observedGeneration: 2, replicas: 3, readyReplicas: 2, availableReplicas: 2, currentReplicas: 1, updatedReplicas: 2, currentRevision: 'web-a', updateRevision: 'web-b', collisionCount: 0 });
+    expect(status).toMatchObject({
+      observedGeneration: 2,
+      replicas: 3,
+      readyReplicas: 2,
+      availableReplicas: 2,
+      currentReplicas: 1,
+      updatedReplicas: 2,
+      currentRevision: 'web-a',
+      updateRevision: 'web-b',
+      collisionCount: 0,
+    });
   });
 
   it('promotes the update revision once every pod is updated and ready', () => {

@@ -3,10 +3,11 @@
  * find or record the revision of its current template, name the current revision, and
  * delete history beyond revisionHistoryLimit.
  */
-import type { ControllerRevision } from '../../apiserver/api/apps/controller-revision.js';
+
 import { isAlreadyExists, isNotFound } from '../../apiserver/api/api-error.js';
+import type { ControllerRevision } from '../../apiserver/api/apps/controller-revision.js';
 import type { DeepReadonly } from '../runtime/types.js';
-import { SET_UID_INDEX, type ReadonlyStatefulSet, type StatefulSetDeps } from './deps.js';
+import { type ReadonlyStatefulSet, SET_UID_INDEX, type StatefulSetDeps } from './deps.js';
 import { chooseUpdateRevision, revisionsToDelete, sameData, sortRevisions } from './revisions.js';
 
 type ReadonlyRevision = DeepReadonly<ControllerRevision>;
@@ -59,11 +60,18 @@ async function createRevision(deps: StatefulSetDeps, revision: ControllerRevisio
   const existing = await deps.revisions.get(revision.metadata.namespace ?? '', revision.metadata.name ?? '');
   const ours = existing.metadata.ownerReferences?.some((ref) => ref.uid === revision.metadata.ownerReferences?.[0]?.uid);
   if (ours && sameData(existing, revision)) return { update: existing, collisionCount };
-  throw Object.assign(new Error(`controller revision ${revision.metadata.name} collides; collisionCount bumped`), { collisionCount: (collisionCount ?? 0) + 1 });
+  throw Object.assign(new Error(`controller revision ${revision.metadata.name} collides; collisionCount bumped`), {
+    collisionCount: (collisionCount ?? 0) + 1,
+  });
 }
 
 /** truncateHistory deletes the oldest revisions no pod uses beyond revisionHistoryLimit. */
-export async function truncateHistory(deps: StatefulSetDeps, set: ReadonlyStatefulSet, revisions: SetRevisions, podRevisions: readonly string[]): Promise<void> {
+export async function truncateHistory(
+  deps: StatefulSetDeps,
+  set: ReadonlyStatefulSet,
+  revisions: SetRevisions,
+  podRevisions: readonly string[],
+): Promise<void> {
   const live = new Set([revisions.current.metadata.name ?? '', revisions.update.metadata.name ?? '', ...podRevisions]);
   for (const revision of revisionsToDelete(revisions.all, live, set.spec.revisionHistoryLimit ?? 10)) {
     try {

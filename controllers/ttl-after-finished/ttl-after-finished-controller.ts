@@ -6,7 +6,7 @@
  * a cached Job may be stale (the user may just have extended the TTL).
  */
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { hasJobCondition, jobDefinition, type Job } from '../../apiserver/api/batch/index.js';
+import { hasJobCondition, type Job, jobDefinition } from '../../apiserver/api/batch/index.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
 import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
@@ -69,7 +69,9 @@ export function registerTtlAfterFinishedController(manager: Manager, { workers =
     .named(TTL_AFTER_FINISHED_CONTROLLER_NAME)
     .for(jobDefinition, { predicates: { add: finishedWithTtl, update: (_old, job) => finishedWithTtl(job), delete: () => false } })
     .workers(workers)
-    .complete(({ lister }) => createTtlAfterFinishedReconciler({ jobLister: lister(jobDefinition), jobs: manager.client.resource(jobDefinition), clock: manager.clock }));
+    .complete(({ lister }) =>
+      createTtlAfterFinishedReconciler({ jobLister: lister(jobDefinition), jobs: manager.client.resource(jobDefinition), clock: manager.clock }),
+    );
 }
 
 function finishedWithTtl(job: DeepReadonly<Job>): boolean {

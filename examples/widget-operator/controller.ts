@@ -16,15 +16,28 @@ import {
   ApiException,
   AppsV1Api,
   CustomObjectsApi,
-  makeInformer,
   type Informer,
   type KubeConfig,
   type KubernetesObject,
+  makeInformer,
   type ObjectCache,
   type V1Deployment,
 } from '@kubernetes/client-node';
-import { WorkQueue, wallClock, type OperatorClock, type QueueActivity } from './work-queue.js';
-import { controllerWebsite, desiredDeployment, FIELD_MANAGER, GROUP, hasDrifted, isControlledBy, MANAGED_BY, PLURAL, VERSION, websiteStatus, withDesiredSpec, type Website } from './website.js';
+import {
+  controllerWebsite,
+  desiredDeployment,
+  FIELD_MANAGER,
+  GROUP,
+  hasDrifted,
+  isControlledBy,
+  MANAGED_BY,
+  PLURAL,
+  VERSION,
+  type Website,
+  websiteStatus,
+  withDesiredSpec,
+} from './website.js';
+import { type OperatorClock, type QueueActivity, WorkQueue, wallClock } from './work-queue.js';
 
 export interface WebsiteOperatorOptions {
   kubeConfig: KubeConfig;
@@ -65,7 +78,12 @@ export async function startWebsiteOperator(options: WebsiteOperatorOptions): Pro
     apps: kc.makeApiClient(AppsV1Api),
     custom: kc.makeApiClient(CustomObjectsApi),
     websites: makeInformer<Website>(kc, `/apis/${GROUP}/${VERSION}/${PLURAL}`, () => ctx.custom.listClusterCustomObject(websiteApi)),
-    deployments: makeInformer<V1Deployment>(kc, '/apis/apps/v1/deployments', () => ctx.apps.listDeploymentForAllNamespaces({ labelSelector: MANAGED_BY }), MANAGED_BY),
+    deployments: makeInformer<V1Deployment>(
+      kc,
+      '/apis/apps/v1/deployments',
+      () => ctx.apps.listDeploymentForAllNamespaces({ labelSelector: MANAGED_BY }),
+      MANAGED_BY,
+    ),
     clock: options.clock ?? wallClock,
     progressDeadlineMs: options.progressDeadlineMs ?? 60_000,
   };
@@ -132,7 +150,9 @@ async function ensureDeployment(ctx: Context, website: Website): Promise<V1Deplo
   }
   if (!isControlledBy(live, website)) return undefined;
   return retryOnConflict(structuredClone(live), reread, (current) =>
-    hasDrifted(current, desired) ? ctx.apps.replaceNamespacedDeployment({ namespace, name, body: withDesiredSpec(current, desired), fieldManager: FIELD_MANAGER }) : Promise.resolve(current),
+    hasDrifted(current, desired)
+      ? ctx.apps.replaceNamespacedDeployment({ namespace, name, body: withDesiredSpec(current, desired), fieldManager: FIELD_MANAGER })
+      : Promise.resolve(current),
   );
 }
 

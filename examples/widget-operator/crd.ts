@@ -1,6 +1,6 @@
 /** The Website CRD (crd.yaml) and how a test or a setup script installs it. */
 import { readFileSync } from 'node:fs';
-import { ApiextensionsV1Api, loadYaml, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, type KubeConfig, loadYaml, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 
 /** websiteCrd reads crd.yaml (the same file `kubectl apply -f` takes). */
 export function websiteCrd(): V1CustomResourceDefinition {

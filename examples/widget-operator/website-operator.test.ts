@@ -11,12 +11,13 @@
  *
  * The operator itself knows nothing of kubesim: it gets a KubeConfig and, optionally, a clock.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
 import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { startCluster, type Cluster } from 'kubesim';
+import { type Cluster, startCluster } from 'kubesim';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startWebsiteOperator, type WebsiteOperator } from './controller.js';
 import { installWebsiteCrd } from './crd.js';
-import { FIELD_MANAGER, GROUP, PLURAL, VERSION, type Condition, type Website, type WebsiteSpec } from './website.js';
+import { type Condition, FIELD_MANAGER, GROUP, PLURAL, VERSION, type Website, type WebsiteSpec } from './website.js';
 
 const NS = 'default';
 const websiteApi = { group: GROUP, version: VERSION, plural: PLURAL, namespace: NS };
@@ -100,7 +101,9 @@ describe('the Website operator', () => {
     await cluster.settle();
 
     const deployment = await apps.readNamespacedDeployment({ namespace: NS, name: 'shop' });
-    expect(deployment.metadata?.ownerReferences).toEqual([expect.objectContaining({ kind: 'Website', name: 'shop', uid: created.metadata?.uid, controller: true })]);
+    expect(deployment.metadata?.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'Website', name: 'shop', uid: created.metadata?.uid, controller: true }),
+    ]);
     expect(deployment.spec?.template.spec?.containers[0]).toMatchObject({ image: 'nginx:1.27', ports: [expect.objectContaining({ containerPort: 8080 })] });
     expect(await podPhases('shop')).toEqual(['Running', 'Running']);
     const website = await getWebsite('shop');
@@ -108,7 +111,9 @@ describe('the Website operator', () => {
     expect(await readyCondition('shop')).toMatchObject({ status: 'True', reason: 'Available', message: '2/2 replicas ready' });
 
     // `kubectl get websites` prints the CRD's additionalPrinterColumns (a server-side Table).
-    const table = (await (await fetch(`${cluster.url}/apis/${GROUP}/${VERSION}/namespaces/${NS}/${PLURAL}`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } })).json()) as PrintedTable;
+    const table = (await (
+      await fetch(`${cluster.url}/apis/${GROUP}/${VERSION}/namespaces/${NS}/${PLURAL}`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } })
+    ).json()) as PrintedTable;
     expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Image', 'Desired', 'Ready', 'Status', 'Age']);
     expect(table.rows[0]?.cells.slice(0, 5)).toEqual(['shop', 'nginx:1.27', 2, 2, 'Available']);
 
@@ -148,12 +153,23 @@ describe('the Website operator', () => {
 
   it('recovers when its first status update fails with 409 Conflict', async () => {
     // Select the operator's requests by its field manager (a user agent works too).
-    const rule = cluster.faults.add({ fieldManager: FIELD_MANAGER, verbs: ['update'], resource: `${PLURAL}.${GROUP}`, subresource: 'status', error: 409, count: 1 });
+    const rule = cluster.faults.add({
+      fieldManager: FIELD_MANAGER,
+      verbs: ['update'],
+      resource: `${PLURAL}.${GROUP}`,
+      subresource: 'status',
+      error: 409,
+      count: 1,
+    });
     await createWebsite('retry', { image: 'nginx:1.27' });
     await cluster.settle();
 
     expect(cluster.faults.injected()).toEqual([
-      expect.objectContaining({ ruleId: rule.id, request: expect.objectContaining({ method: 'PUT', verb: 'update' }), injected: [expect.objectContaining({ type: 'error', code: 409 })] }),
+      expect.objectContaining({
+        ruleId: rule.id,
+        request: expect.objectContaining({ method: 'PUT', verb: 'update' }),
+        injected: [expect.objectContaining({ type: 'error', code: 409 })],
+      }),
     ]);
     expect(cluster.faults.get(rule.id)?.status).toEqual({ fired: 1, active: false });
     expect(await readyCondition('retry')).toMatchObject({ status: 'True' });

@@ -58,7 +58,12 @@ export function desiredDeployment(website: Website): V1Deployment {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name, namespace: website.metadata?.namespace, labels: { ...selector, 'app.kubernetes.io/managed-by': FIELD_MANAGER }, ownerReferences: [owner] },
+    metadata: {
+      name,
+      namespace: website.metadata?.namespace,
+      labels: { ...selector, 'app.kubernetes.io/managed-by': FIELD_MANAGER },
+      ownerReferences: [owner],
+    },
     spec: {
       replicas: website.spec.replicas ?? 1,
       selector: { matchLabels: selector },
@@ -75,11 +80,7 @@ export function desiredDeployment(website: Website): V1Deployment {
 export function hasDrifted(live: V1Deployment, desired: V1Deployment): boolean {
   const container = (d: V1Deployment) => d.spec?.template.spec?.containers.find((c) => c.name === 'web');
   const [have, want] = [container(live), container(desired)];
-  return (
-    live.spec?.replicas !== desired.spec?.replicas ||
-    have?.image !== want?.image ||
-    have?.ports?.[0]?.containerPort !== want?.ports?.[0]?.containerPort
-  );
+  return live.spec?.replicas !== desired.spec?.replicas || have?.image !== want?.image || have?.ports?.[0]?.containerPort !== want?.ports?.[0]?.containerPort;
 }
 
 /** withDesiredSpec returns a copy of `live` carrying the desired replicas and pod template;
@@ -142,7 +143,8 @@ export function websiteStatus({ website, deployment, nowMs, progressDeadlineMs }
     readyReplicas: ready,
     conditions: [readyCondition],
   });
-  if (!deployment) return { status: status(condition('False', 'DeploymentNotOwned', 'a Deployment with this name exists and is not controlled by this Website')) };
+  if (!deployment)
+    return { status: status(condition('False', 'DeploymentNotOwned', 'a Deployment with this name exists and is not controlled by this Website')) };
   if (isRolledOut(deployment, desired)) return { status: status(condition('True', 'Available', `${ready}/${desired} replicas ready`)) };
   const progressing = condition('False', 'Progressing', `${ready}/${desired} replicas ready`);
   const remainingMs = Date.parse(progressing.lastTransitionTime) + progressDeadlineMs - nowMs;

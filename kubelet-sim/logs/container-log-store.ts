@@ -7,7 +7,7 @@
  * follower (`kubectl logs -f`) gets each line as it is written and is told when the run
  * ends (exit, restart or the pod going away).
  */
-import { accessLine, createSeededRng, exitLines, seedOf, startupLines, type Rng } from './log-lines.js';
+import { accessLine, createSeededRng, exitLines, type Rng, seedOf, startupLines } from './log-lines.js';
 
 /** LogLine is one line with the cluster time it was written. */
 export interface LogLine {

@@ -6,12 +6,21 @@ const T0 = Date.parse('2024-05-01T12:00:00Z');
 const lines = [0, 1000, 2000, 3000].map((offset) => ({ timeMs: T0 + offset, text: `line ${offset / 1000}` }));
 
 function pod(state: object, lastState: object = {}): Pod {
-  return { metadata: { name: 'web' }, spec: { containers: [{ name: 'nginx' }] }, status: { containerStatuses: [{ name: 'nginx', ready: false, restartCount: 0, state, lastState }] } };
+  return {
+    metadata: { name: 'web' },
+    spec: { containers: [{ name: 'nginx' }] },
+    status: { containerStatuses: [{ name: 'nginx', ready: false, restartCount: 0, state, lastState }] },
+  };
 }
 
 describe('containerLogs requests', () => {
   it('parses PodLogOptions leniently and rejects malformed numbers', () => {
-    expect(parseLogQuery(new URLSearchParams('follow=true&tailLines=10&timestamps=1&previous=False'))).toEqual({ follow: true, previous: false, timestamps: true, tailLines: 10 });
+    expect(parseLogQuery(new URLSearchParams('follow=true&tailLines=10&timestamps=1&previous=False'))).toEqual({
+      follow: true,
+      previous: false,
+      timestamps: true,
+      tailLines: 10,
+    });
     expect(parseLogQuery(new URLSearchParams('tailLines=-1'))).toMatch(/invalid tailLines/);
   });
 
@@ -33,7 +42,9 @@ describe('containerLogs requests', () => {
   });
 
   it("answers the kubelet's reasons when logs are not available", () => {
-    expect(logsUnavailableReason(pod({ waiting: { reason: 'ContainerCreating' } }), 'nginx', false)).toBe('container "nginx" in pod "web" is waiting to start: ContainerCreating');
+    expect(logsUnavailableReason(pod({ waiting: { reason: 'ContainerCreating' } }), 'nginx', false)).toBe(
+      'container "nginx" in pod "web" is waiting to start: ContainerCreating',
+    );
     expect(logsUnavailableReason(pod({ waiting: { reason: 'ImagePullBackOff' } }), 'nginx', false)).toMatch(/trying and failing to pull image$/);
     expect(logsUnavailableReason(pod({ running: {} }), 'nginx', false)).toBeUndefined();
     expect(logsUnavailableReason(pod({ running: {} }), 'nginx', true)).toBe('previous terminated container "nginx" in pod "web" not found');

@@ -6,11 +6,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 import type { Clock, DeepReadonly, Lister, TimerHandle } from '../../controllers/runtime/types.js';
 import { parseBehaviour } from '../behaviour.js';
 import type { ContainerLogKey, ContainerLogStore } from './container-log-store.js';
-import { ByteBudget, formatLine, logsUnavailableReason, parseLogQuery, selectLines, type LogQuery } from './log-request.js';
-import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import { ByteBudget, formatLine, type LogQuery, logsUnavailableReason, parseLogQuery, selectLines } from './log-request.js';
 
 /** LogsEndpointDeps is what serving logs reads. */
 export interface LogsEndpointDeps {
@@ -28,7 +28,12 @@ export function sendStatus(res: ServerResponse, code: number, reason: string, me
 }
 
 /** serveContainerLogs answers one containerLogs request (see the module comment). */
-export function serveContainerLogs(deps: LogsEndpointDeps, req: IncomingMessage, res: ServerResponse, target: { namespace: string; pod: string; container: string }): void {
+export function serveContainerLogs(
+  deps: LogsEndpointDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: { namespace: string; pod: string; container: string },
+): void {
   const query = parseLogQuery(new URL(req.url ?? '/', 'http://kubelet').searchParams);
   if (typeof query === 'string') return sendStatus(res, 400, 'BadRequest', query);
   const pod = deps.lister.get(target.namespace, target.pod);
@@ -43,7 +48,13 @@ export function serveContainerLogs(deps: LogsEndpointDeps, req: IncomingMessage,
   const read = deps.logs.read(key, { previous: query.previous, nowMs });
   res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' });
   const budget = new ByteBudget(query.limitBytes);
-  res.write(budget.take(selectLines(read?.lines ?? [], query, nowMs).map((line) => formatLine(line, query.timestamps)).join('')));
+  res.write(
+    budget.take(
+      selectLines(read?.lines ?? [], query, nowMs)
+        .map((line) => formatLine(line, query.timestamps))
+        .join(''),
+    ),
+  );
   if (!query.follow || query.previous || !read?.running || budget.exhausted) {
     res.end();
     return;

@@ -5,14 +5,14 @@
  * draft it is given.
  */
 import type { ContainerStatus, PodStatus } from '../../apiserver/api/core/pod-status.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import { nextBackoff } from './backoff.js';
-import { hasRun, type ContainerRef } from './classify.js';
-import { crashBackoffOf, exitPlanOf, podLabel, pullBackoffOf, readinessDelayMs, sinceMs, type EvalContext } from './context.js';
+import { type ContainerRef, hasRun } from './classify.js';
 import { crashLoopStatus, runningStatus, terminatedStatus, waitingStatus } from './container-status.js';
+import { crashBackoffOf, type EvalContext, exitPlanOf, podLabel, pullBackoffOf, readinessDelayMs, sinceMs } from './context.js';
 import { GUARDS } from './guards.js';
 import { Action, Guard } from './stage.js';
 import type { ContainerChange, PodMemory, StageEvent } from './types.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** Draft is the result being built by one action. */
 export interface Draft {
@@ -70,7 +70,10 @@ function start(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
   const pullMs = ctx.input.behaviour.imagePullMs;
   const pulled = restart
     ? [event('Normal', 'Pulled', `Container image "${image}" already present on machine`)]
-    : [event('Normal', 'Pulling', `Pulling image "${image}"`), event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${formatDuration(pullMs)} (${formatDuration(pullMs)} including waiting)`)];
+    : [
+        event('Normal', 'Pulling', `Pulling image "${image}"`),
+        event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${formatDuration(pullMs)} (${formatDuration(pullMs)} including waiting)`),
+      ];
   draft.events.push(...pulled, event('Normal', 'Created', `Created container ${ref.name}`), event('Normal', 'Started', `Started container ${ref.name}`));
   draft.changes.push({ container: ref.name, change: 'started' });
 }
@@ -81,7 +84,11 @@ function failPull(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
   setContainer(draft, ref, waitingStatus(ref, 'ErrImagePull', message));
   const key = `pull:${ref.key}`;
   draft.memory.backoff[key] = nextBackoff(pullBackoffOf(ctx, ref), ctx.input.nowMs, ctx.input.nowMs);
-  draft.events.push(event('Normal', 'Pulling', `Pulling image "${image}"`), event('Warning', 'Failed', `Failed to pull image "${image}": ${message}`), event('Warning', 'Failed', 'Error: ErrImagePull'));
+  draft.events.push(
+    event('Normal', 'Pulling', `Pulling image "${image}"`),
+    event('Warning', 'Failed', `Failed to pull image "${image}": ${message}`),
+    event('Warning', 'Failed', 'Error: ErrImagePull'),
+  );
 }
 
 function backOffPull(_ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
@@ -115,10 +122,12 @@ function remove(ctx: EvalContext, _ref: ContainerRef | undefined, draft: Draft):
   }
 }
 
-const forContainer = (fn: (ctx: EvalContext, ref: ContainerRef, draft: Draft) => void): ActionFn => (ctx, ref, draft) => {
-  if (!ref) throw new Error('a container action needs a container target');
-  fn(ctx, ref, draft);
-};
+const forContainer =
+  (fn: (ctx: EvalContext, ref: ContainerRef, draft: Draft) => void): ActionFn =>
+  (ctx, ref, draft) => {
+    if (!ref) throw new Error('a container action needs a container target');
+    fn(ctx, ref, draft);
+  };
 
 /** ACTIONS implements every Action word. */
 export const ACTIONS: Record<Action, ActionFn> = {

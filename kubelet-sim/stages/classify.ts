@@ -6,10 +6,10 @@
 import type { Container } from '../../apiserver/api/core/container.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { ContainerStatus } from '../../apiserver/api/core/pod-status.js';
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
 import { isPodLevelStatusCurrent } from './pod-status.js';
 import { ContainerPhase, PodStagePhase } from './stage.js';
-import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 
 /** POD_TARGET is the target key of pod-level stages. */
 export const POD_TARGET = 'pod';
@@ -114,5 +114,3 @@ export function podSinceFallbackMs(pod: DeepReadonly<Pod>): number | undefined {
   if (deletion === undefined) return undefined;
   return deletion - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
 }
-
-

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { containerIdOf, imageIdOf, normalizeImage } from './container-status.js';
 import { formatDuration } from './actions.js';
+import { containerIdOf, imageIdOf, normalizeImage } from './container-status.js';
 
 describe('container status values', () => {
   it('normalises image references as containerd reports them', () => {

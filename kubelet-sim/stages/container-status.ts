@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { ContainerStatus } from '../../apiserver/api/core/pod-status.js';
-import { hasRun, type ContainerRef } from './classify.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import { type ContainerRef, hasRun } from './classify.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

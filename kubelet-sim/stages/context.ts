@@ -2,11 +2,12 @@
  * EvalContext: one evaluation's view of the pod (its container refs and the observed
  * memory), shared by the guards, delays and actions. Pure helpers only.
  */
+
+import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 import { backoffFromRestarts } from './backoff.js';
-import { POD_TARGET, containerPhase, containerRefs, type ContainerRef } from './classify.js';
+import { type ContainerRef, containerPhase, containerRefs, POD_TARGET } from './classify.js';
 import { ContainerPhase } from './stage.js';
 import type { BackoffEntry, PodMemory, StageInput } from './types.js';
-import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 
 /** EvalContext is what every guard, delay and action reads. Never mutated. */
 export interface EvalContext {

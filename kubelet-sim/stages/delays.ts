@@ -4,7 +4,7 @@
  */
 import { KUBELET_BACKOFF } from './backoff.js';
 import type { ContainerRef } from './classify.js';
-import { crashBackoffOf, exitPlanOf, pullBackoffOf, readinessDelayMs, type EvalContext } from './context.js';
+import { crashBackoffOf, type EvalContext, exitPlanOf, pullBackoffOf, readinessDelayMs } from './context.js';
 import { Delay } from './stage.js';
 
 /** SYNC_DELAY_MS stands for the kubelet's next look at a pod after it reported a failure. */
@@ -23,7 +23,10 @@ function stopDelayMs(ctx: EvalContext): number {
   return Math.min(graceSeconds * 1000, behaviour.stopMs);
 }
 
-const needsRef = (fn: (ctx: EvalContext, ref: ContainerRef) => number): DelayFn => (ctx, ref) => (ref ? fn(ctx, ref) : 0);
+const needsRef =
+  (fn: (ctx: EvalContext, ref: ContainerRef) => number): DelayFn =>
+  (ctx, ref) =>
+    ref ? fn(ctx, ref) : 0;
 
 /** DELAYS implements every Delay word. */
 export const DELAYS: Record<Delay, DelayFn> = {

@@ -11,7 +11,7 @@ import { parse, stringify } from 'yaml';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { ContainerStatus } from '../../apiserver/api/core/pod-status.js';
 import { parseBehaviour } from '../behaviour.js';
-import { simulate, type SimulationStep } from './simulate.js';
+import { type SimulationStep, simulate } from './simulate.js';
 import type { NodeFacts } from './types.js';
 
 const TESTDATA = join(import.meta.dirname, 'testdata');

@@ -12,27 +12,28 @@
  * memory and passes it back. Jitter is a stable hash of the pod, target and state, so
  * evaluating twice gives the same answer.
  */
+
+import type { Pod } from '../../apiserver/api/core/pod.js';
+import type { DeepReadonly } from '../../controllers/runtime/types.js';
 import { ACTIONS, type Draft } from './actions.js';
 import {
-  POD_TARGET,
+  type ContainerRef,
   containerPhase,
   containerRefs,
   containerSignature,
   containerSinceFallbackMs,
+  POD_TARGET,
   podSignature,
   podSinceFallbackMs,
   podStagePhase,
-  type ContainerRef,
 } from './classify.js';
-import { clockStartMs, createContext, sinceMs, type EvalContext } from './context.js';
+import { clockStartMs, createContext, type EvalContext, sinceMs } from './context.js';
 import { DEFAULT_POD_STAGES } from './default-pod-stages.js';
 import { DELAYS } from './delays.js';
 import { GUARDS } from './guards.js';
 import { withPodLevelStatus } from './pod-status.js';
-import { PodStagePhase, type ContainerStage, type Stage } from './stage.js';
+import { type ContainerStage, PodStagePhase, type Stage } from './stage.js';
 import type { PodMemory, StageInput, StagePlan, StageResult, TargetMemory } from './types.js';
-import type { Pod } from '../../apiserver/api/core/pod.js';
-import type { DeepReadonly } from '../../controllers/runtime/types.js';
 
 /** Evaluation is the observed memory (keep it) and the next plan, if anything is to happen. */
 export interface Evaluation {
@@ -116,7 +117,13 @@ export function applyPlan(input: StageInput, plan: StagePlan): StageResult {
   const ctx = createContext(input, input.memory);
   const ref = ctx.refs.find((r) => r.key === plan.target);
   if (plan.target !== POD_TARGET && !ref) throw new Error(`stage ${plan.stage}: pod has no container ${plan.target}`);
-  const draft: Draft = { status: structuredClone(input.pod.status ?? {}) as Draft['status'], memory: structuredClone(input.memory), events: [], changes: [], delete: false };
+  const draft: Draft = {
+    status: structuredClone(input.pod.status ?? {}) as Draft['status'],
+    memory: structuredClone(input.memory),
+    events: [],
+    changes: [],
+    delete: false,
+  };
   ACTIONS[plan.action](ctx, ref, draft);
   if (draft.delete) return { delete: true, memory: draft.memory, events: draft.events, changes: draft.changes };
   const status = withPodLevelStatus(input.pod, draft.status, input.nowMs);

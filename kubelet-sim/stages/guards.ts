@@ -3,8 +3,8 @@
  * one container in an evaluation. Pure.
  */
 import { isInBackoffSince } from './backoff.js';
-import { hasCompleted, isSidecar, type ContainerRef } from './classify.js';
-import { crashBackoffOf, exitPlanOf, sinceMs, type EvalContext } from './context.js';
+import { type ContainerRef, hasCompleted, isSidecar } from './classify.js';
+import { crashBackoffOf, type EvalContext, exitPlanOf, sinceMs } from './context.js';
 import { Guard } from './stage.js';
 
 type GuardFn = (ctx: EvalContext, ref: ContainerRef) => boolean;

@@ -6,9 +6,8 @@
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { ContainerStatus, PodCondition, PodPhase, PodStatus } from '../../apiserver/api/core/pod-status.js';
-import type { DeepReadonly } from '../../controllers/runtime/types.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
-
+import type { DeepReadonly } from '../../controllers/runtime/types.js';
 
 /** KUBELET_CONDITIONS are the condition types the kubelet owns, in the order it writes them. */
 export const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'] as const;
@@ -28,7 +27,8 @@ export function podPhase(pod: DeepReadonly<Pod>, init: Statuses, app: Statuses):
     else if (state?.state?.terminated) {
       stopped++;
       if (state.state.terminated.exitCode === 0) succeeded++;
-    } else if (state?.lastState?.terminated) stopped++; // waiting to restart after a run
+    } else if (state?.lastState?.terminated)
+      stopped++; // waiting to restart after a run
     else waiting++;
   }
   if (waiting > 0) return 'Pending';
@@ -61,7 +61,14 @@ function kubeletConditions(pod: DeepReadonly<Pod>, status: PodStatus, phase: Pod
   const app = status.containerStatuses ?? [];
   const incomplete = (pod.spec.initContainers ?? []).filter((spec) => !isInitComplete(spec, init));
   const unready = pod.spec.containers.filter((spec) => !app.find((s) => s.name === spec.name)?.ready).map((spec) => spec.name);
-  const initialized: ConditionFacts = incomplete.length === 0 ? { status: 'True' } : notTrue('ContainersNotInitialized', 'incomplete', incomplete.map((c) => c.name));
+  const initialized: ConditionFacts =
+    incomplete.length === 0
+      ? { status: 'True' }
+      : notTrue(
+          'ContainersNotInitialized',
+          'incomplete',
+          incomplete.map((c) => c.name),
+        );
   let containersReady: ConditionFacts = unready.length === 0 ? { status: 'True' } : notTrue('ContainersNotReady', 'unready', unready);
   if (phase === 'Succeeded') containersReady = { status: 'False', reason: 'PodCompleted' };
   return {
@@ -77,9 +84,18 @@ function kubeletConditions(pod: DeepReadonly<Pod>, status: PodStatus, phase: Pod
 function readinessGatesFacts(pod: DeepReadonly<Pod>, status: PodStatus): ConditionFacts {
   for (const gate of pod.spec.readinessGates ?? []) {
     const condition = status.conditions?.find((c) => c.type === gate.conditionType);
-    if (!condition) return { status: 'False', reason: 'ReadinessGatesNotReady', message: `corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.` };
+    if (!condition)
+      return {
+        status: 'False',
+        reason: 'ReadinessGatesNotReady',
+        message: `corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`,
+      };
     if (condition.status !== 'True') {
-      return { status: 'False', reason: 'ReadinessGatesNotReady', message: `the status of pod readiness gate "${gate.conditionType}" is not "True", but ${condition.status}` };
+      return {
+        status: 'False',
+        reason: 'ReadinessGatesNotReady',
+        message: `the status of pod readiness gate "${gate.conditionType}" is not "True", but ${condition.status}`,
+      };
     }
   }
   return { status: 'True' };
@@ -111,7 +127,11 @@ export function withPodLevelStatus(pod: DeepReadonly<Pod>, status: PodStatus, no
   const owned = KUBELET_CONDITIONS.map((type): PodCondition => {
     const old = previous.find((c) => c.type === type);
     const fact = facts[type];
-    const condition: PodCondition = { type, status: fact.status, lastTransitionTime: old?.status === fact.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(nowMs) };
+    const condition: PodCondition = {
+      type,
+      status: fact.status,
+      lastTransitionTime: old?.status === fact.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(nowMs),
+    };
     if (fact.reason) condition.reason = fact.reason;
     if (fact.message) condition.message = fact.message;
     return condition;

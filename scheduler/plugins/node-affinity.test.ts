@@ -37,11 +37,18 @@ describe('NodeAffinity filter', () => {
 
   it('requires every nodeSelector label', () => {
     expect(filter({ nodeSelector: { disk: 'ssd' } })).toBeUndefined();
-    expect(filter({ nodeSelector: { disk: 'ssd' } }, hdd)).toEqual({ code: 'UnschedulableAndUnresolvable', reasons: [ERR_REASON_NODE_AFFINITY], plugin: 'NodeAffinity' });
+    expect(filter({ nodeSelector: { disk: 'ssd' } }, hdd)).toEqual({
+      code: 'UnschedulableAndUnresolvable',
+      reasons: [ERR_REASON_NODE_AFFINITY],
+      plugin: 'NodeAffinity',
+    });
   });
 
   it('ORs required terms and ANDs them with nodeSelector', () => {
-    const terms = [{ matchExpressions: [{ key: 'zone', operator: 'In' as const, values: ['x'] }] }, { matchExpressions: [{ key: 'zone', operator: 'In' as const, values: ['b'] }] }];
+    const terms = [
+      { matchExpressions: [{ key: 'zone', operator: 'In' as const, values: ['x'] }] },
+      { matchExpressions: [{ key: 'zone', operator: 'In' as const, values: ['b'] }] },
+    ];
     const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } };
     expect(filter({ affinity }, hdd)).toBeUndefined();
     expect(filter({ affinity }, ssd)).toBeDefined();
@@ -57,7 +64,9 @@ describe('NodeAffinity scorer', () => {
       { weight: 30, preference: { matchExpressions: [{ key: 'disk', operator: 'In' as const, values: ['ssd'] }] } },
     ];
     const pod = makePod('p', { spec: { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: preferred } } } });
-    const nodes = [makeNode('both', { labels: { zone: 'a', disk: 'ssd' } }), makeNode('zone', { labels: { zone: 'a' } }), makeNode('none')].map((n) => makeNodeInfo(n));
+    const nodes = [makeNode('both', { labels: { zone: 'a', disk: 'ssd' } }), makeNode('zone', { labels: { zone: 'a' } }), makeNode('none')].map((n) =>
+      makeNodeInfo(n),
+    );
     const scores: NodeScore[] = nodes.map((n) => ({ name: n.name, score: scorer.score(new CycleState(), pod, n) }));
     expect(scores.map((s) => s.score)).toEqual([40, 10, 0]);
     scorer.normalize?.(new CycleState(), pod, scores);

@@ -5,7 +5,7 @@
  * Score: the sum of the weights of the preferred terms the node matches, normalized so the
  * best node gets 100.
  */
-import { normalizeScores, rejection, StatusCodes, type FilterPlugin, type ScorePlugin } from '../framework.js';
+import { type FilterPlugin, normalizeScores, rejection, type ScorePlugin, StatusCodes } from '../framework.js';
 import { requiredNodeAffinityMatches, termMatches } from './node-selector.js';
 
 export const NODE_AFFINITY = 'NodeAffinity';

@@ -3,7 +3,7 @@
  * node. The scheduler only places pods without a nodeName, so this is a guard for callers of
  * the framework that evaluate pods differently (and a lesson: nodeName bypasses scheduling).
  */
-import { rejection, StatusCodes, type FilterPlugin } from '../framework.js';
+import { type FilterPlugin, rejection, StatusCodes } from '../framework.js';
 
 export const NODE_NAME = 'NodeName';
 /** ERR_REASON_NODE_NAME is kube's reason text. */

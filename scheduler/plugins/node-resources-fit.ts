@@ -5,7 +5,7 @@
  * and the pod count must stay within allocatable pods ("Insufficient cpu", "Too many pods").
  * Score: LeastAllocated — the free share of cpu and memory after placing the pod, averaged.
  */
-import { MAX_NODE_SCORE, createStateKey, rejection, StatusCodes, type FilterPlugin, type NodeInfo, type ScorePlugin } from '../framework.js';
+import { createStateKey, type FilterPlugin, MAX_NODE_SCORE, type NodeInfo, rejection, type ScorePlugin, StatusCodes } from '../framework.js';
 import { podNonZeroRequests, podRequests, type ResourceAmounts } from '../resources.js';
 
 export const NODE_RESOURCES_FIT = 'NodeResourcesFit';

@@ -3,7 +3,7 @@
  * `kubectl cordon`) takes no new pods, except pods that tolerate the
  * node.kubernetes.io/unschedulable:NoSchedule taint (DaemonSet pods do).
  */
-import { rejection, StatusCodes, type FilterPlugin } from '../framework.js';
+import { type FilterPlugin, rejection, StatusCodes } from '../framework.js';
 import { toleratesTaint } from './tolerations.js';
 
 export const NODE_UNSCHEDULABLE = 'NodeUnschedulable';

@@ -7,17 +7,17 @@
  * Per node: Σ over constraints of (matching pods in its domain × log(domains + 2) + maxSkew − 1),
  * then normalized so fewer is better: 100 × (max + min − score) / max.
  */
-import { MAX_NODE_SCORE, createStateKey, type NodeInfo, type ReadonlyPod, type ScorePlugin } from '../framework.js';
+import { createStateKey, MAX_NODE_SCORE, type NodeInfo, type ReadonlyPod, type ScorePlugin } from '../framework.js';
 import { POD_TOPOLOGY_SPREAD } from './pod-topology-spread.js';
 import {
-  LABEL_HOSTNAME,
   countMatching,
   countsAsDomain,
   defaultConstraints,
   explicitConstraints,
   hasAllTopologyKeys,
-  topologyValue,
+  LABEL_HOSTNAME,
   type SpreadConstraint,
+  topologyValue,
 } from './topology-spread-constraints.js';
 
 interface ScoreState {

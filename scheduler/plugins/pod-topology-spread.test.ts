@@ -10,7 +10,12 @@ const zoneSpread = (maxSkew = 1, extra: Record<string, unknown> = {}) => [
 
 /** cluster: zone a has a-1 and a-2, zone b has b-1; `placed` maps node → db pods on it. */
 function cluster(placed: Record<string, number>, extraNodes: ReturnType<typeof makeNode>[] = []) {
-  const nodes = [makeNode('a-1', { labels: { zone: 'a' } }), makeNode('a-2', { labels: { zone: 'a' } }), makeNode('b-1', { labels: { zone: 'b' } }), ...extraNodes];
+  const nodes = [
+    makeNode('a-1', { labels: { zone: 'a' } }),
+    makeNode('a-2', { labels: { zone: 'a' } }),
+    makeNode('b-1', { labels: { zone: 'b' } }),
+    ...extraNodes,
+  ];
   return nodes.map((node) => {
     const name = node.metadata.name ?? '';
     const pods = Array.from({ length: placed[name] ?? 0 }, (_, i) => makePod(`${name}-db-${i}`, { labels: db, nodeName: name }));
@@ -33,7 +38,11 @@ describe('PodTopologySpread filter', () => {
   it('rejects the domain that would exceed maxSkew', () => {
     const pod = makePod('p', { labels: db, spec: { topologySpreadConstraints: zoneSpread(1) } });
     // zone a holds 1, zone b 0: a → 1 + 1 − 0 = 2 > 1.
-    expect(feasibility(pod, cluster({ 'a-1': 1 }))).toEqual({ 'a-1': ERR_REASON_CONSTRAINTS_NOT_MATCH, 'a-2': ERR_REASON_CONSTRAINTS_NOT_MATCH, 'b-1': 'fits' });
+    expect(feasibility(pod, cluster({ 'a-1': 1 }))).toEqual({
+      'a-1': ERR_REASON_CONSTRAINTS_NOT_MATCH,
+      'a-2': ERR_REASON_CONSTRAINTS_NOT_MATCH,
+      'b-1': 'fits',
+    });
     expect(Object.values(feasibility(pod, cluster({ 'a-1': 1, 'b-1': 1 })))).toEqual(['fits', 'fits', 'fits']);
   });
 
@@ -47,13 +56,20 @@ describe('PodTopologySpread filter', () => {
     const state = new CycleState();
     const infos = cluster({}, [makeNode('no-zone')]);
     podTopologySpreadFilter.preFilter?.(state, pod, infos);
-    expect(podTopologySpreadFilter.filter(state, pod, infos[3]!)).toMatchObject({ code: 'UnschedulableAndUnresolvable', reasons: [ERR_REASON_NODE_LABEL_NOT_MATCH] });
+    expect(podTopologySpreadFilter.filter(state, pod, infos[3]!)).toMatchObject({
+      code: 'UnschedulableAndUnresolvable',
+      reasons: [ERR_REASON_NODE_LABEL_NOT_MATCH],
+    });
   });
 
   it('treats the global minimum as 0 below minDomains', () => {
     const pod = makePod('p', { labels: db, spec: { topologySpreadConstraints: zoneSpread(1, { minDomains: 3 }) } });
     // Two domains < 3: min is 0, so zone a (1 + 1 − 0) is out and zone b (1 + 1 − 0) too.
-    expect(Object.values(feasibility(pod, cluster({ 'a-1': 1, 'b-1': 1 })))).toEqual([ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_CONSTRAINTS_NOT_MATCH]);
+    expect(Object.values(feasibility(pod, cluster({ 'a-1': 1, 'b-1': 1 })))).toEqual([
+      ERR_REASON_CONSTRAINTS_NOT_MATCH,
+      ERR_REASON_CONSTRAINTS_NOT_MATCH,
+      ERR_REASON_CONSTRAINTS_NOT_MATCH,
+    ]);
   });
 
   it('counts only domains the pod could use under its node affinity (nodeAffinityPolicy Honor)', () => {

@@ -6,8 +6,8 @@
  * counts as a domain (node inclusion policies) and has all the constraints' keys.
  * Scoring (ScheduleAnyway and default constraints) is in pod-topology-spread-score.ts.
  */
-import { createStateKey, rejection, StatusCodes, type CycleState, type FilterPlugin, type NodeInfo, type ReadonlyPod } from '../framework.js';
-import { countMatching, countsAsDomain, explicitConstraints, hasAllTopologyKeys, topologyValue, type SpreadConstraint } from './topology-spread-constraints.js';
+import { type CycleState, createStateKey, type FilterPlugin, type NodeInfo, type ReadonlyPod, rejection, StatusCodes } from '../framework.js';
+import { countMatching, countsAsDomain, explicitConstraints, hasAllTopologyKeys, type SpreadConstraint, topologyValue } from './topology-spread-constraints.js';
 
 export const POD_TOPOLOGY_SPREAD = 'PodTopologySpread';
 /** ERR_REASON_CONSTRAINTS_NOT_MATCH and ERR_REASON_NODE_LABEL_NOT_MATCH are kube's reasons. */

@@ -22,7 +22,7 @@ describe('toleratesTaint', () => {
 });
 
 describe('TaintToleration filter', () => {
-  it("rejects a NoSchedule or NoExecute taint the pod does not tolerate, naming it as kube does", () => {
+  it('rejects a NoSchedule or NoExecute taint the pod does not tolerate, naming it as kube does', () => {
     for (const effect of ['NoSchedule', 'NoExecute'] as const) {
       const node = makeNodeInfo(makeNode('n', { taints: [{ ...gpu, effect }] }));
       expect(taintTolerationFilter.filter(new CycleState(), makePod('p'), node)).toEqual({
@@ -41,7 +41,9 @@ describe('TaintToleration filter', () => {
 
   it('prints an empty value as kube does', () => {
     const node = makeNodeInfo(makeNode('n', { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }));
-    expect(taintTolerationFilter.filter(new CycleState(), makePod('p'), node)?.reasons).toEqual(['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }']);
+    expect(taintTolerationFilter.filter(new CycleState(), makePod('p'), node)?.reasons).toEqual([
+      'node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }',
+    ]);
   });
 });
 
@@ -49,7 +51,9 @@ describe('TaintToleration scorer', () => {
   it('prefers nodes with fewer untolerated PreferNoSchedule taints', () => {
     const scorer = createTaintTolerationScorer();
     const soft = (key: string) => ({ key, effect: 'PreferNoSchedule' as const });
-    const nodes = [makeNode('clean'), makeNode('one', { taints: [soft('a')] }), makeNode('two', { taints: [soft('a'), soft('b')] })].map((n) => makeNodeInfo(n));
+    const nodes = [makeNode('clean'), makeNode('one', { taints: [soft('a')] }), makeNode('two', { taints: [soft('a'), soft('b')] })].map((n) =>
+      makeNodeInfo(n),
+    );
     const pod = makePod('p');
     const scores: NodeScore[] = nodes.map((n) => ({ name: n.name, score: scorer.score(new CycleState(), pod, n) }));
     scorer.normalize?.(new CycleState(), pod, scores);

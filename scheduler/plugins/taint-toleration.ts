@@ -4,7 +4,7 @@
  * ("node(s) had untolerated taint {key: value}").
  * Score: fewer untolerated PreferNoSchedule taints is better (reverse-normalized count).
  */
-import { normalizeScores, rejection, StatusCodes, type FilterPlugin, type ScorePlugin } from '../framework.js';
+import { type FilterPlugin, normalizeScores, rejection, type ScorePlugin, StatusCodes } from '../framework.js';
 import { findUntoleratedTaint, isDoNotScheduleTaint, toleratesTaint } from './tolerations.js';
 
 export const TAINT_TOLERATION = 'TaintToleration';

@@ -4,8 +4,8 @@
  */
 import type { Toleration } from '../../apiserver/api/core/affinity.js';
 import type { Taint } from '../../apiserver/api/core/node.js';
-import type { DeepReadonly } from '../../controllers/runtime/types.js';
 import { toleratesTaint } from '../../apiserver/api/core/tolerations.js';
+import type { DeepReadonly } from '../../controllers/runtime/types.js';
 
 type ReadonlyTaint = DeepReadonly<Taint>;
 type ReadonlyToleration = DeepReadonly<Toleration>;

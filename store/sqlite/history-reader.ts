@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { HistoryOptions, StoreEvent } from '../types.js';
 import { decodeEvent } from '../watch-hub.js';
-import { toEncodedEvent, type EventRow } from './statements.js';
+import { type EventRow, toEncodedEvent } from './statements.js';
 
 /** HistoryScan is a HistoryOptions whose revision bounds the store has checked. */
 export interface HistoryScan extends HistoryOptions {

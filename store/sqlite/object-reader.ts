@@ -49,9 +49,7 @@ export class ObjectReader {
   private readonly firstChangeAfter: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
-    this.currentBody = db
-      .prepare('SELECT body FROM objects WHERE resource = ? AND namespace = ? AND name = ?')
-      .pluck();
+    this.currentBody = db.prepare('SELECT body FROM objects WHERE resource = ? AND namespace = ? AND name = ?').pluck();
     // events_by_namespace walks the namespace in revision order; the first row with
     // this name is the first change after R.
     this.firstChangeAfter = db.prepare(
@@ -63,9 +61,7 @@ export class ObjectReader {
   /** get returns the object's JSON at `revision` (or now), or undefined if it did not exist. */
   get(ref: ObjectRef, revision: number | undefined): string | undefined {
     if (revision !== undefined) {
-      const change = this.firstChangeAfter.get(ref.resource, ref.namespace, ref.name, revision) as
-        | { prev_body: string | null }
-        | undefined;
+      const change = this.firstChangeAfter.get(ref.resource, ref.namespace, ref.name, revision) as { prev_body: string | null } | undefined;
       if (change !== undefined) return change.prev_body ?? undefined;
     }
     return this.currentBody.get(ref.resource, ref.namespace, ref.name) as string | undefined;
@@ -110,11 +106,7 @@ export class ObjectReader {
 
   // With a predicate SQL cannot count matches, so scan in key order and stop one match
   // past the page: `more` is then exact rather than "maybe".
-  private scanFiltered(
-    shape: ListShape,
-    params: ListParams,
-    filter: { limit: number | undefined; predicate: (object: StoredObject) => boolean },
-  ): ListPage {
+  private scanFiltered(shape: ListShape, params: ListParams, filter: { limit: number | undefined; predicate: (object: StoredObject) => boolean }): ListPage {
     const items: StoredObject[] = [];
     for (const row of this.statement(shape, 'rows').iterate(params) as Iterable<KeyedBody>) {
       const object = parse(row);
@@ -138,9 +130,7 @@ export class ObjectReader {
 }
 
 function listSql(shape: ListShape, mode: 'rows' | 'count'): string {
-  const scope = shape.isNamespaced
-    ? 'resource = @resource AND namespace = @namespace'
-    : 'resource = @resource';
+  const scope = shape.isNamespaced ? 'resource = @resource AND namespace = @namespace' : 'resource = @resource';
   // MIN(rev) makes SQLite take the bare columns from the first event after R per key.
   // INDEXED BY: left alone, the planner may push a startAfter bound into the events scan
   // and walk all of a resource's history instead of only the changes after R.

@@ -60,9 +60,7 @@ export const SchemaVersion = Migrations.length;
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SchemaVersion) {
-    throw new Error(
-      `store schema version ${version} is newer than this kubesim supports (${SchemaVersion})`,
-    );
+    throw new Error(`store schema version ${version} is newer than this kubesim supports (${SchemaVersion})`);
   }
   for (let from = version; from < SchemaVersion; from++) {
     const step = Migrations[from] ?? '';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ObjectRef, Store, StoredObject } from '../types.js';
 import { runStoreConformance } from '../testing/store-conformance.case.js';
-import { openSqliteStore } from './sqlite-store.js';
+import type { ObjectRef, Store, StoredObject } from '../types.js';
 import { SchemaVersion } from './schema.js';
+import { openSqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubesim-store-'));
 let fileCount = 0;

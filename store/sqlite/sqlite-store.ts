@@ -11,17 +11,30 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StoreError } from '../errors.js';
-import type { CompactionPolicy, ListOptions, ListResult, ObjectRef, Store } from '../types.js';
-import type { StoredObject, StoreEventType, StoreWatch, WatchOptions, WriteOptions } from '../types.js';
-import type { CreateOptions, HistoryOptions, HistoryPage, StoredActor } from '../types.js';
-import { StoreSnapshotFormatVersion, type RestoreResult, type StoreSnapshot } from '../types.js';
-import { checkSnapshot, planRestore, type LiveObject } from '../snapshot.js';
-import { WatchHub, type EncodedEvent } from '../watch-hub.js';
+import { checkSnapshot, type LiveObject, planRestore } from '../snapshot.js';
+import type {
+  CompactionPolicy,
+  CreateOptions,
+  HistoryOptions,
+  HistoryPage,
+  ListOptions,
+  ListResult,
+  ObjectRef,
+  Store,
+  StoredActor,
+  StoredObject,
+  StoreEventType,
+  StoreWatch,
+  WatchOptions,
+  WriteOptions,
+} from '../types.js';
+import { type RestoreResult, type StoreSnapshot, StoreSnapshotFormatVersion } from '../types.js';
+import { type EncodedEvent, WatchHub } from '../watch-hub.js';
 import { HistoryReader } from './history-reader.js';
 import { ObjectReader } from './object-reader.js';
 import { migrate } from './schema.js';
-import { prepareStatements, toEncodedEvent, type EventRow, type ObjectRow } from './statements.js';
 import type { Statements } from './statements.js';
+import { type EventRow, type ObjectRow, prepareStatements, toEncodedEvent } from './statements.js';
 
 /** SqliteStoreOptions configures openSqliteStore. `path` defaults to ':memory:'; a file
  * path gets WAL with synchronous=NORMAL (a crash of the machine may lose the last commits,
@@ -210,10 +223,7 @@ export class SqliteStore implements Store {
   compact(policy?: Partial<CompactionPolicy>): number {
     this.assertOpen();
     const { keepRevisions, maxAgeMs } = { ...this.policy, ...definedOnly(policy) };
-    const newest = this.sql.newestCompactable.get(
-      this.revision - keepRevisions,
-      this.clock() - maxAgeMs,
-    ) as number | undefined;
+    const newest = this.sql.newestCompactable.get(this.revision - keepRevisions, this.clock() - maxAgeMs) as number | undefined;
     if (newest !== undefined && newest > this.compacted) {
       this.deleteHistory(newest);
       this.compacted = newest;
@@ -304,18 +314,10 @@ export class SqliteStore implements Store {
       throw new RangeError(`revision must be a non-negative integer, got ${revision}`);
     }
     if (revision < this.compacted) {
-      throw new StoreError(
-        'Expired',
-        `too old resource version: ${revision} (${this.compacted})`,
-        this.revision,
-      );
+      throw new StoreError('Expired', `too old resource version: ${revision} (${this.compacted})`, this.revision);
     }
     if (revision > this.revision) {
-      throw new StoreError(
-        'TooLarge',
-        `too large resource version: ${revision}, current: ${this.revision}`,
-        this.revision,
-      );
+      throw new StoreError('TooLarge', `too large resource version: ${revision}, current: ${this.revision}`, this.revision);
     }
   }
 
@@ -332,19 +334,11 @@ function stamp(object: StoredObject, revision: number): string {
   });
 }
 
-function checkPrecondition(
-  ref: ObjectRef,
-  row: ObjectRow | undefined,
-  options: WriteOptions | undefined,
-): ObjectRow {
+function checkPrecondition(ref: ObjectRef, row: ObjectRow | undefined, options: WriteOptions | undefined): ObjectRow {
   if (row === undefined) throw new StoreError('NotFound', `${describe(ref)} not found`);
   const expected = options?.expectedRevision;
   if (expected !== undefined && expected !== row.rev) {
-    throw new StoreError(
-      'Conflict',
-      `${describe(ref)} is at revision ${row.rev}, not ${expected}`,
-      row.rev,
-    );
+    throw new StoreError('Conflict', `${describe(ref)} is at revision ${row.rev}, not ${expected}`, row.rev);
   }
   return row;
 }
@@ -356,7 +350,5 @@ function describe(ref: ObjectRef): string {
 
 // Drops keys explicitly set to undefined, so they do not erase a default when spread.
 function definedOnly<T extends object>(partial: Partial<T> | undefined): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(partial ?? {}).filter(([, value]) => value !== undefined),
-  ) as Partial<T>;
+  return Object.fromEntries(Object.entries(partial ?? {}).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

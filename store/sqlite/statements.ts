@@ -31,9 +31,7 @@ export function prepareStatements(db: Database.Database) {
   const replayColumns = 'rev, resource, namespace, name, type, body, prev_body, created_ms, actor';
   return {
     selectObject: db.prepare(`SELECT rev, body FROM objects WHERE ${key}`),
-    insertObject: db.prepare(
-      'INSERT INTO objects (resource, namespace, name, rev, body) VALUES (?, ?, ?, ?, ?)',
-    ),
+    insertObject: db.prepare('INSERT INTO objects (resource, namespace, name, rev, body) VALUES (?, ?, ?, ?, ?)'),
     updateObject: db.prepare(`UPDATE objects SET rev = ?, body = ? WHERE ${key}`),
     deleteObject: db.prepare(`DELETE FROM objects WHERE ${key}`),
     allObjects: db.prepare('SELECT resource, namespace, name, rev, body FROM objects ORDER BY resource, namespace, name'),
@@ -41,17 +39,13 @@ export function prepareStatements(db: Database.Database) {
       `INSERT INTO events (rev, resource, namespace, name, type, body, prev_body, created_ms, actor)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    replay: db.prepare(
-      `SELECT ${replayColumns} FROM events WHERE resource = ? AND rev > ? ORDER BY rev`,
-    ),
+    replay: db.prepare(`SELECT ${replayColumns} FROM events WHERE resource = ? AND rev > ? ORDER BY rev`),
     replayAll: db.prepare(`SELECT ${replayColumns} FROM events WHERE rev > ? ORDER BY rev`),
     replayNamespace: db.prepare(
       `SELECT ${replayColumns} FROM events
        WHERE resource = ? AND namespace = ? AND rev > ? ORDER BY rev`,
     ),
-    newestCompactable: db
-      .prepare('SELECT rev FROM events WHERE rev <= ? AND created_ms <= ? ORDER BY rev DESC LIMIT 1')
-      .pluck(),
+    newestCompactable: db.prepare('SELECT rev FROM events WHERE rev <= ? AND created_ms <= ? ORDER BY rev DESC LIMIT 1').pluck(),
     deleteEvents: db.prepare('DELETE FROM events WHERE rev <= ?'),
     setCompactedRevision: db.prepare("UPDATE meta SET value = ? WHERE key = 'compacted_revision'"),
     compactedRevision: db.prepare("SELECT value FROM meta WHERE key = 'compacted_revision'").pluck(),

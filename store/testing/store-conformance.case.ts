@@ -4,16 +4,8 @@
  * empty store on every call (the suite closes it after each test).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreError, isConflict, type StoreErrorCode } from '../errors.js';
-import type {
-  ObjectRef,
-  SnapshotEntry,
-  Store,
-  StoredObject,
-  StoreEvent,
-  StoreWatch,
-  WatchMessage,
-} from '../types.js';
+import { isConflict, StoreError, type StoreErrorCode } from '../errors.js';
+import type { ObjectRef, SnapshotEntry, Store, StoredObject, StoreEvent, StoreWatch, WatchMessage } from '../types.js';
 
 /** runStoreConformance registers the shared Store suite under `name`. */
 export function runStoreConformance(name: string, makeStore: () => Store | Promise<Store>): void {
@@ -110,8 +102,7 @@ async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T
   }
 }
 
-const summary = (event: StoreEvent) =>
-  `${event.type} ${event.ref.resource}/${event.ref.namespace}/${event.ref.name}@${event.revision}`;
+const summary = (event: StoreEvent) => `${event.type} ${event.ref.resource}/${event.ref.namespace}/${event.ref.name}@${event.revision}`;
 
 function defineCrudCases(getStore: () => Store): void {
   it('create stamps the new revision; get and list return the stored object', () => {
@@ -150,10 +141,7 @@ function defineCrudCases(getStore: () => Store): void {
     const v1 = store.create(pod('default', 'web'), body(pod('default', 'web'), { n: 1 }));
     const v2 = store.update(pod('default', 'web'), body(pod('default', 'web'), { n: 2 }));
     const stale = { expectedRevision: revisionOf(v1) };
-    const err = expectStoreError(
-      () => store.update(pod('default', 'web'), body(pod('default', 'web')), stale),
-      'Conflict',
-    );
+    const err = expectStoreError(() => store.update(pod('default', 'web'), body(pod('default', 'web')), stale), 'Conflict');
     expect(err.currentRevision).toBe(revisionOf(v2));
     expectStoreError(() => store.delete(pod('default', 'web'), stale), 'Conflict');
     expect(store.get(pod('default', 'web'))).toEqual(v2);
@@ -212,9 +200,13 @@ function defineCrudCases(getStore: () => Store): void {
         await Promise.resolve();
         const spec = current.spec as { n: number };
         try {
-          store.update(pod('default', 'counter'), { ...current, spec: { n: spec.n + 1 } }, {
-            expectedRevision: revisionOf(current),
-          });
+          store.update(
+            pod('default', 'counter'),
+            { ...current, spec: { n: spec.n + 1 } },
+            {
+              expectedRevision: revisionOf(current),
+            },
+          );
           return;
         } catch (err) {
           if (!isConflict(err)) throw err;
@@ -228,14 +220,19 @@ function defineCrudCases(getStore: () => Store): void {
 
 function defineListCases(getStore: () => Store): void {
   const seed = (store: Store) => {
-    const entries = [['b', 'p2'], ['a', 'p3'], ['b', 'p1'], ['a', 'p1'], ['', 'p0']] as const;
+    const entries = [
+      ['b', 'p2'],
+      ['a', 'p3'],
+      ['b', 'p1'],
+      ['a', 'p1'],
+      ['', 'p0'],
+    ] as const;
     for (const [namespace, name] of entries) {
       store.create(pod(namespace, name), body(pod(namespace, name), { n: name }));
     }
     store.create(configMap('a', 'p1'), body(configMap('a', 'p1')));
   };
-  const keys = (items: StoredObject[]) =>
-    items.map((o) => `${String(o.metadata.namespace)}/${String(o.metadata.name)}`);
+  const keys = (items: StoredObject[]) => items.map((o) => `${String(o.metadata.namespace)}/${String(o.metadata.name)}`);
 
   it('filters by namespace; undefined means every namespace, and resources stay apart', () => {
     const store = getStore();
@@ -268,11 +265,7 @@ function defineListCases(getStore: () => Store): void {
     seed(store);
     const predicate = (o: StoredObject) => o.metadata.name === 'p1' || o.metadata.name === 'p2';
     const page1 = store.list({ resource: 'pods', limit: 2, predicate });
-    expect([keys(page1.items), page1.more, page1.remainingItemCount]).toEqual([
-      ['a/p1', 'b/p1'],
-      true,
-      undefined,
-    ]);
+    expect([keys(page1.items), page1.more, page1.remainingItemCount]).toEqual([['a/p1', 'b/p1'], true, undefined]);
     const startAfter = { namespace: 'b', name: 'p1' };
     const page2 = store.list({ resource: 'pods', limit: 2, predicate, startAfter });
     expect([keys(page2.items), page2.more]).toEqual([['b/p2'], false]);

@@ -6,18 +6,19 @@
  * resuming from the last resourceVersion it saw — plus the 410 Expired it gets when that
  * version has been compacted. (Informers are covered by test/integration/client-node-informer.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import {
   AppsV1Api,
   CoreV1Api,
   KubeConfig,
+  type KubernetesObject,
   PatchStrategy,
   setHeaderOptions,
-  Watch,
-  type KubernetesObject,
   type V1ConfigMap,
   type V1Deployment,
+  Watch,
 } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { contentTypes, useRecordingCluster } from './request-log.js';
 
@@ -140,7 +141,12 @@ describe('@kubernetes/client-node 1.4 script', () => {
     const before = recording.requests.length;
     const apply = (data: Record<string, string>) =>
       core.patchNamespacedConfigMap(
-        { namespace: NS, name: 'node-ssa', fieldManager: 'client-node-script', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'node-ssa' }, data } },
+        {
+          namespace: NS,
+          name: 'node-ssa',
+          fieldManager: 'client-node-script',
+          body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'node-ssa' }, data },
+        },
         setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
       );
     const created = await apply({ a: '1' });
@@ -167,7 +173,10 @@ describe('@kubernetes/client-node 1.4 script', () => {
 
     const first = await startWatch(listRv);
     await core.createNamespacedConfigMap({ namespace: NS, body: watched('w1') });
-    await core.patchNamespacedConfigMap({ namespace: NS, name: 'w1', body: { data: { n: 'w1', changed: 'yes' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await core.patchNamespacedConfigMap(
+      { namespace: NS, name: 'w1', body: { data: { n: 'w1', changed: 'yes' } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     await core.createNamespacedConfigMap({ namespace: NS, body: watched('w2') });
     await eventually(() => expect(names(first.events)).toEqual(['ADDED w1', 'MODIFIED w1', 'ADDED w2']));
     first.abort();
@@ -177,7 +186,10 @@ describe('@kubernetes/client-node 1.4 script', () => {
     // Changes made while nobody watches.
     await core.deleteNamespacedConfigMap({ namespace: NS, name: 'w1' });
     await core.createNamespacedConfigMap({ namespace: NS, body: watched('w3') });
-    await core.patchNamespacedConfigMap({ namespace: NS, name: 'w2', body: { data: { n: 'w2', changed: 'yes' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await core.patchNamespacedConfigMap(
+      { namespace: NS, name: 'w2', body: { data: { n: 'w2', changed: 'yes' } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
 
     const resumed = await startWatch(lastRv);
     // A change after the resume marks the end of what was missed.

@@ -6,11 +6,11 @@
  * the dynamic client, and Watch.stream with capitalised booleans, resume from the last
  * resourceVersion and the 410 Expired raised after the test compacts the history.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentTypes, useRecordingCluster, type RecordingCluster } from './request-log.js';
+import { contentTypes, type RecordingCluster, useRecordingCluster } from './request-log.js';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = resolve(import.meta.dirname, 'python/client_script.py');
@@ -51,7 +51,10 @@ function pythonKubernetesProblem(): string | undefined {
 /** runScript runs the script to its result, compacting the store when it asks. */
 function runScript(recording: RecordingCluster, track: (child: ChildProcess) => void): Promise<ScriptResult> {
   const { cluster } = recording;
-  const child = spawn(PYTHON, [SCRIPT, cluster.kubeconfigPath, cluster.dir], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin', HOME: cluster.dir } });
+  const child = spawn(PYTHON, [SCRIPT, cluster.kubeconfigPath, cluster.dir], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { PATH: '/usr/bin:/bin', HOME: cluster.dir },
+  });
   track(child);
   let stderr = '';
   const lines: string[] = [];
@@ -91,7 +94,7 @@ describe('the Python kubernetes client (python3-kubernetes 22.6)', () => {
 
   it('is installed for /usr/bin/python3', () => {
     // No silent skip: CI installs it (.ci/run); elsewhere: apt-get install -y python3-kubernetes.
-    expect(problem, 'install Debian\'s python3-kubernetes: apt-get install -y python3-kubernetes').toBeUndefined();
+    expect(problem, "install Debian's python3-kubernetes: apt-get install -y python3-kubernetes").toBeUndefined();
     expect(result.version).toMatch(/^22\./);
   });
 

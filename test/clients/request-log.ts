@@ -3,7 +3,7 @@
  * User-Agent), so the client-library suites can assert the patch types and watch parameters
  * each library chooses on its own.
  */
-import { useTestCluster, type ClusterHandle } from '../support/use-test-cluster.js';
+import { type ClusterHandle, useTestCluster } from '../support/use-test-cluster.js';
 
 /** One request as the API server received it. */
 export interface RecordedRequest {

@@ -74,11 +74,14 @@ describe('kubesim chaos', () => {
     expect(out).toMatch(/reconciles every ReplicaSet again/);
     const victim = (await pods('web'))[0]!.name;
     await deletePod(victim);
-    await eventually(async () => expect(await kubesim('status')).toMatch(/replicaset\s+running \(pid \d+\), 1 restart\b/), { timeoutMs: 20_000, intervalMs: 300 });
+    await eventually(async () => expect(await kubesim('status')).toMatch(/replicaset\s+running \(pid \d+\), 1 restart\b/), {
+      timeoutMs: 20_000,
+      intervalMs: 300,
+    });
     await settled('web', 2, [victim]);
   }, 60_000);
 
-  it('partition --for: the loop\'s requests fail meanwhile (fault log), and the cluster converges after', async () => {
+  it("partition --for: the loop's requests fail meanwhile (fault log), and the cluster converges after", async () => {
     await request(`${url}/apis/kubesim.io/v1alpha1/faults/injected`, { method: 'DELETE' });
     const out = await kubesim('chaos', 'partition', 'replicaset', '--for', '4s');
     expect(out).toMatch(/^partitioned replicaset from the API server for 4 s of cluster time \(fault rule (fault-\d+)/);

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobDefinition, cronJobDefinition, type CronJob } from '../../apiserver/api/batch/index.js';
+import { type CronJob, cronJobDefinition, jobDefinition } from '../../apiserver/api/batch/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
-import { spawnKubesim, stopAllKubesim, type KubesimProcess } from '../support/processes.js';
+import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
 const HOUR = 3_600_000;
 const SCHEDULED = 'batch.kubernetes.io/cronjob-scheduled-timestamp';

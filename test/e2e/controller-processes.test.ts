@@ -4,10 +4,10 @@
  * restart, and two copies with --leader-elect never both act.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { replicaSetDefinition, type ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type ReplicaSet, replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
-import { type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -59,10 +59,13 @@ describe('controllers as processes', () => {
     // The kill must land mid-scale, or the test would prove nothing.
     expect(createdBeforeRestart).toBeLessThan(replicas);
     spawnKubesim(['controller', 'replicaset', '--kubeconfig', cluster.kubeconfigPath, '--log-level', 'warn']);
-    await eventually(async () => {
-      const pods = await cluster.client.resource(podDefinition).list({ namespace: 'default' });
-      expect(pods.items).toHaveLength(replicas);
-    }, { timeoutMs: 30_000 });
+    await eventually(
+      async () => {
+        const pods = await cluster.client.resource(podDefinition).list({ namespace: 'default' });
+        expect(pods.items).toHaveLength(replicas);
+      },
+      { timeoutMs: 30_000 },
+    );
     await eventually(async () => {
       const rs = await cluster.client.resource(replicaSetDefinition).get('default', 'web');
       expect(rs.status?.replicas).toBe(replicas);
@@ -74,10 +77,21 @@ describe('controllers as processes', () => {
   it('lets only the lease holder act when two copies run with --leader-elect', async () => {
     const origin = String(Date.now());
     // A ×5 clock turns the 15 s lease into 3 s of wall time.
-    const args = ['controller', 'replicaset', '--kubeconfig', cluster.kubeconfigPath, '--leader-elect', '--speed', '5', '--clock-origin', origin, '--log-level', 'info'];
+    const args = [
+      'controller',
+      'replicaset',
+      '--kubeconfig',
+      cluster.kubeconfigPath,
+      '--leader-elect',
+      '--speed',
+      '5',
+      '--clock-origin',
+      origin,
+      '--log-level',
+      'info',
+    ];
     const copies = [spawnKubesim(args), spawnKubesim(args)];
-    const holder = async () =>
-      (await cluster.client.resource(leaseDefinition).get('kube-system', 'kubesim-replicaset-controller')).spec?.holderIdentity ?? '';
+    const holder = async () => (await cluster.client.resource(leaseDefinition).get('kube-system', 'kubesim-replicaset-controller')).spec?.holderIdentity ?? '';
     const leaderIdentity = await eventually(async () => {
       const identity = await holder();
       expect(identity).toMatch(/_\d+$/);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
-import { spawnKubesim, stopAllKubesim, type KubesimProcess } from '../support/processes.js';
+import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
 const deployment = {
   apiVersion: 'apps/v1',
@@ -41,7 +41,9 @@ describe('kubesim trace and kubesim watch', () => {
     // Every loop starts as its own process: on a busy machine the first ones take a while.
     await watch.waitForOutput(/^TIME\s+WHO\s+WHAT$/m, 60_000);
     const readyReplicas = async (count: number) =>
-      eventually(async () => expect((await user.resource(deploymentDefinition).get('default', 'web')).status?.readyReplicas).toBe(count), { timeoutMs: 30_000 });
+      eventually(async () => expect((await user.resource(deploymentDefinition).get('default', 'web')).status?.readyReplicas).toBe(count), {
+        timeoutMs: 30_000,
+      });
     await user.resource(deploymentDefinition).create(deployment as never);
     await readyReplicas(3);
     await user.resource(deploymentDefinition).patch('default', 'web', { spec: { replicas: 5 } }, { type: 'merge' });
@@ -68,7 +70,7 @@ describe('kubesim trace and kubesim watch', () => {
     expect(output).not.toContain('\u001b[');
   });
 
-  it('trace prints the chain from the user\'s scale down to the kubelets, and where it converged', async () => {
+  it("trace prints the chain from the user's scale down to the kubelets, and where it converged", async () => {
     const proc = spawnKubesim(['trace', 'deployment/web', '--kubeconfig', kubeconfig]);
     expect(await proc.exited, proc.output()).toBe(0);
     const lines = proc.output().trimEnd().split('\n');

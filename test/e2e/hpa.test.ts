@@ -70,17 +70,26 @@ describe('the seed HPA example', () => {
   });
 
   it('shows usage in kubectl top and the decision in get/describe hpa', async () => {
-    await eventually(async () => {
-      const top = await kubectl(['top', 'pods', '-n', NAMESPACE, '--no-headers']);
-      const cpus = top.trim().split('\n').map((line) => Number(line.split(/\s+/)[1]?.replace('m', '')));
-      expect(cpus).toHaveLength(6);
-      for (const cpu of cpus) expect(cpu).toBeGreaterThan(120); // 840m over 6 pods, plus idle usage
-    }, { timeoutMs: 20_000 });
+    await eventually(
+      async () => {
+        const top = await kubectl(['top', 'pods', '-n', NAMESPACE, '--no-headers']);
+        const cpus = top
+          .trim()
+          .split('\n')
+          .map((line) => Number(line.split(/\s+/)[1]?.replace('m', '')));
+        expect(cpus).toHaveLength(6);
+        for (const cpu of cpus) expect(cpu).toBeGreaterThan(120); // 840m over 6 pods, plus idle usage
+      },
+      { timeoutMs: 20_000 },
+    );
     // REPLICAS is the HPA's status.currentReplicas, refreshed at its next sync.
-    await eventually(async () => {
-      const hpa = await kubectl(['get', 'hpa', '-n', NAMESPACE]);
-      expect(hpa).toMatch(/web-frontend-hpa\s+Deployment\/web-frontend\s+cpu: \d+%\/70%\s+2\s+10\s+6/);
-    }, { timeoutMs: 20_000 });
+    await eventually(
+      async () => {
+        const hpa = await kubectl(['get', 'hpa', '-n', NAMESPACE]);
+        expect(hpa).toMatch(/web-frontend-hpa\s+Deployment\/web-frontend\s+cpu: \d+%\/70%\s+2\s+10\s+6/);
+      },
+      { timeoutMs: 20_000 },
+    );
     const describe = await kubectl(['describe', 'hpa', '-n', NAMESPACE, 'web-frontend-hpa']);
     expect(describe).toMatch(/AbleToScale\s+True/);
     expect(describe).toMatch(/ScalingActive\s+True\s+ValidMetricFound/);

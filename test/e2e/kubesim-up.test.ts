@@ -12,7 +12,7 @@ import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
-import { spawnKubesim, stopAllKubesim, type KubesimProcess } from '../support/processes.js';
+import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
 const deployment = {
   apiVersion: 'apps/v1',
@@ -70,7 +70,12 @@ describe('kubesim up', () => {
       expect(entries('replicaset')).toContainEqual(expect.objectContaining({ component: 'replicaset-controller', level: 'info', msg: 'Starting workers' }));
     });
     for (const entry of [...entries('apiserver'), ...entries('replicaset')]) {
-      expect(entry).toMatchObject({ time: expect.any(Number), level: expect.stringMatching(/^(debug|info|warn|error|fatal)$/), component: expect.any(String), msg: expect.any(String) });
+      expect(entry).toMatchObject({
+        time: expect.any(Number),
+        level: expect.stringMatching(/^(debug|info|warn|error|fatal)$/),
+        component: expect.any(String),
+        msg: expect.any(String),
+      });
     }
     // The terminal shows short lines, never the JSON.
     expect(up.output()).not.toMatch(/^\{/m);
@@ -92,16 +97,19 @@ describe('kubesim up', () => {
     const pid = Number(before.match(/deployment\s+running \(pid (\d+)\)/)?.[1]);
     process.kill(pid, 'SIGKILL');
     // A warning, so a short line (no colour: the output is a pipe here).
-    await up.waitForOutput(/^\d\d:\d\d:\d\d supervisor warn  deployment was killed by SIGKILL; restarting in 1\.0s/m);
+    await up.waitForOutput(/^\d\d:\d\d:\d\d supervisor warn {2}deployment was killed by SIGKILL; restarting in 1\.0s/m);
     await eventually(async () => expect(await run(['status', '--kubeconfig', kubeconfig])).toMatch(/deployment\s+running \(pid \d+\), 1 restart/));
   });
 
   it('cascades a Deployment delete to its ReplicaSets and pods', async () => {
     await client.resource(deploymentDefinition).delete('default', 'web');
-    await eventually(async () => {
-      expect((await client.resource(replicaSetDefinition).list({ namespace: 'default' })).items).toHaveLength(0);
-      expect((await client.resource(podDefinition).list({ namespace: 'default' })).items).toHaveLength(0);
-    }, { timeoutMs: 15_000 });
+    await eventually(
+      async () => {
+        expect((await client.resource(replicaSetDefinition).list({ namespace: 'default' })).items).toHaveLength(0);
+        expect((await client.resource(podDefinition).list({ namespace: 'default' })).items).toHaveLength(0);
+      },
+      { timeoutMs: 15_000 },
+    );
   });
 
   it('stops everything on kubesim down', async () => {

@@ -8,9 +8,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium, type Chromium } from '../../bench/support/chromium.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Chromium, launchChromium } from '../../bench/support/chromium.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { deployment, paths } from '../support/objects.js';

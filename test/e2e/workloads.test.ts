@@ -76,10 +76,13 @@ describe('workload kinds on a running cluster', () => {
     await kubectl(['create', 'deployment', 'web', '--image=nginx', '--replicas=3']);
     expect(await kubectl(['expose', 'deployment', 'web', '--port=80'])).toMatch('service/web exposed');
     await kubectl(['rollout', 'status', 'deployment/web', '--timeout=60s']);
-    await eventually(async () => {
-      const endpoints = await kubectl(['get', 'endpoints', 'web', '--no-headers']);
-      expect(endpoints.match(/\d+\.\d+\.\d+\.\d+:80/g)).toHaveLength(3);
-    }, { timeoutMs: 20_000 });
+    await eventually(
+      async () => {
+        const endpoints = await kubectl(['get', 'endpoints', 'web', '--no-headers']);
+        expect(endpoints.match(/\d+\.\d+\.\d+\.\d+:80/g)).toHaveLength(3);
+      },
+      { timeoutMs: 20_000 },
+    );
     expect(await kubectl(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '--no-headers'])).toMatch(/web-\w+\s+IPv4\s+80/);
   });
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { builtinDefinitions } from '../../apiserver/api/builtin.js';
 import type { ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { encodedObject, encodedPatch, hostileHeaders, hostileQuery, hostileSegment, queryString } from './arbitraries.js';
-import { fuzzSettings, startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
+import { type FuzzTarget, fuzzSettings, startFuzzTarget } from './fuzz-target.js';
 
 const settings = fuzzSettings(25);
 console.log(`fuzz: seed ${settings.seed}, ${settings.numRuns} runs per property (replay: FUZZ_SEED=${settings.seed} FUZZ_RUNS=${settings.numRuns})`);
@@ -54,9 +54,22 @@ describe('fuzz: hostile requests', () => {
 
   it('survives hostile paths, query parameters and headers on every verb', { timeout: 120_000 }, () =>
     property(
-      fc.tuple(fc.nat(KINDS.length - 1), fc.constantFrom('GET', 'DELETE', 'POST', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'), hostileSegment, hostileSegment, hostileQuery, hostileHeaders),
+      fc.tuple(
+        fc.nat(KINDS.length - 1),
+        fc.constantFrom('GET', 'DELETE', 'POST', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'),
+        hostileSegment,
+        hostileSegment,
+        hostileQuery,
+        hostileHeaders,
+      ),
       ([kind, method, namespace, name, query, headers]) =>
-        target.exchange({ method, path: `${collectionPath(KINDS[kind]!, namespace)}/${name}${queryString(query)}`, headers, contentType: 'application/json', body: method === 'GET' || method === 'HEAD' ? undefined : '{}' }),
+        target.exchange({
+          method,
+          path: `${collectionPath(KINDS[kind]!, namespace)}/${name}${queryString(query)}`,
+          headers,
+          contentType: 'application/json',
+          body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
+        }),
     ),
   );
 
@@ -64,7 +77,15 @@ describe('fuzz: hostile requests', () => {
   it('survives hostile requests to kubesim’s own endpoints', { timeout: 120_000 }, () =>
     property(
       fc.tuple(
-        fc.constantFrom('/apis/kubesim.io/v1alpha1/clock/speed', '/apis/kubesim.io/v1alpha1/clock/advance', '/apis/kubesim.io/v1alpha1/faults', '/apis/kubesim.io/v1alpha1/settle', '/apis/kubesim.io/v1alpha1/snapshot/restore', '/apis/kubesim.io/v1alpha1/activity/fuzz', '/apis/kubesim.io/v1alpha1/history'),
+        fc.constantFrom(
+          '/apis/kubesim.io/v1alpha1/clock/speed',
+          '/apis/kubesim.io/v1alpha1/clock/advance',
+          '/apis/kubesim.io/v1alpha1/faults',
+          '/apis/kubesim.io/v1alpha1/settle',
+          '/apis/kubesim.io/v1alpha1/snapshot/restore',
+          '/apis/kubesim.io/v1alpha1/activity/fuzz',
+          '/apis/kubesim.io/v1alpha1/history',
+        ),
         fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'),
         fc.oneof(encodedPatch(KINDS[0]!), fc.record({ contentType: fc.constant('application/json'), body: fc.jsonValue().map((v) => JSON.stringify(v)) })),
         hostileQuery,

@@ -6,15 +6,39 @@
  */
 import fc from 'fast-check';
 import { stringify as toYaml } from 'yaml';
-import { deref, itemSchema, schemaDocumentFor, type SchemaDocument, type SchemaNode } from '../../apiserver/api/schema-node.js';
 import type { ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import { deref, itemSchema, type SchemaDocument, type SchemaNode, schemaDocumentFor } from '../../apiserver/api/schema-node.js';
 
 /** Strings a server must survive: empty, huge, control characters, past U+00FF, surrogates,
  * percent-escapes and path syntax, numbers and selectors in disguise. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 20 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
-  fc.constantFrom('', ' ', '€', '\u0000', '\ud800', '../..', '%zz', '%2F', 'a/b', '9223372036854775808', '-1', '1e308', 'NaN', 'null', '{}', '[]', '\\', '"', '${x}', 'a=b,c!=d', '\n', 'x'.repeat(300)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '€',
+    '\u0000',
+    '\ud800',
+    '../..',
+    '%zz',
+    '%2F',
+    'a/b',
+    '9223372036854775808',
+    '-1',
+    '1e308',
+    'NaN',
+    'null',
+    '{}',
+    '[]',
+    '\\',
+    '"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal `${x}` is the hostile value
+    '${x}',
+    'a=b,c!=d',
+    '\n',
+    'x'.repeat(300),
+  ),
   fc.integer({ min: 1, max: 200_000 }).map((n) => 'y'.repeat(n)),
 );
 
@@ -66,13 +90,11 @@ function shaped(node: SchemaNode | undefined, doc: SchemaDocument, depth: number
 export function objectBody(def: ResourceDefinition): fc.Arbitrary<Record<string, unknown>> {
   const doc = schemaDocumentFor(def);
   const apiVersion = def.group ? `${def.group}/${def.version}` : def.version;
-  return fc
-    .tuple(shaped(doc.root, doc, 0), fc.oneof(fc.constantFrom('fuzz', 'fuzz-a', 'fuzz-b'), hostileString))
-    .map(([value, name]) => {
-      const object = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { spec: value };
-      const metadata = object['metadata'] !== null && typeof object['metadata'] === 'object' ? object['metadata'] : {};
-      return { ...object, apiVersion, kind: def.kind, metadata: { ...(metadata as object), name } };
-    });
+  return fc.tuple(shaped(doc.root, doc, 0), fc.oneof(fc.constantFrom('fuzz', 'fuzz-a', 'fuzz-b'), hostileString)).map(([value, name]) => {
+    const object = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { spec: value };
+    const metadata = object['metadata'] !== null && typeof object['metadata'] === 'object' ? object['metadata'] : {};
+    return { ...object, apiVersion, kind: def.kind, metadata: { ...(metadata as object), name } };
+  });
 }
 
 /** How a body travels: its Content-Type and its bytes. */
@@ -96,7 +118,15 @@ export function encodedObject(def: ResourceDefinition): fc.Arbitrary<EncodedBody
 /** encodedPatch is a patch of any type: well-formed for its type, or not. */
 export function encodedPatch(def: ResourceDefinition): fc.Arbitrary<EncodedBody> {
   const jsonPatch = fc.array(
-    fc.record({ op: fc.oneof(fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test'), hostileString), path: fc.oneof(fc.constantFrom('', '/', '/spec', '/metadata/labels/a', '/data/k', '/spec/replicas', '/-'), hostileString), from: fc.constantFrom('/metadata', '/spec', ''), value: hostileJson(3) }, { requiredKeys: ['op', 'path'] }),
+    fc.record(
+      {
+        op: fc.oneof(fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test'), hostileString),
+        path: fc.oneof(fc.constantFrom('', '/', '/spec', '/metadata/labels/a', '/data/k', '/spec/replicas', '/-'), hostileString),
+        from: fc.constantFrom('/metadata', '/spec', ''),
+        value: hostileJson(3),
+      },
+      { requiredKeys: ['op', 'path'] },
+    ),
     { maxLength: 4 },
   );
   return fc.oneof(
@@ -109,14 +139,67 @@ export function encodedPatch(def: ResourceDefinition): fc.Arbitrary<EncodedBody>
 
 /** Content-Types: the served ones, near misses, and what a browser sends. */
 export const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
-  fc.constantFrom(undefined, '', 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', ';;;', 'application/json; charset=\u00e9'),
+  fc.constantFrom(
+    undefined,
+    '',
+    'application/json',
+    'application/json; charset=utf-8',
+    'APPLICATION/JSON',
+    'application/yaml',
+    'application/vnd.kubernetes.protobuf',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/json-patch+json',
+    'application/merge-patch+json',
+    'application/strategic-merge-patch+json',
+    'application/apply-patch+yaml',
+    ';;;',
+    'application/json; charset=\u00e9',
+  ),
   hostileString.filter((s) => /^[\t\x20-\x7e]*$/.test(s)),
 );
 
 /** Query parameters the server reads, with hostile values (never `watch`: a fuzz case must end). */
 export const hostileQuery: fc.Arbitrary<Record<string, string>> = fc.dictionary(
-  fc.constantFrom('limit', 'continue', 'resourceVersion', 'resourceVersionMatch', 'labelSelector', 'fieldSelector', 'timeoutSeconds', 'dryRun', 'fieldManager', 'fieldValidation', 'force', 'propagationPolicy', 'gracePeriodSeconds', 'orphanDependents', 'pretty', 'allowWatchBookmarks', 'sendInitialEvents', 'includeObject', 'zzz'),
-  fc.oneof(hostileString, hostileNumber.map(String), fc.constantFrom('All', 'true', 'Strict', 'Foreground', 'NotOlderThan', 'Exact', '99999999999999999999', '-1', 'a in (b', 'metadata.name=x', 'spec.nodeName!=')),
+  fc.constantFrom(
+    'limit',
+    'continue',
+    'resourceVersion',
+    'resourceVersionMatch',
+    'labelSelector',
+    'fieldSelector',
+    'timeoutSeconds',
+    'dryRun',
+    'fieldManager',
+    'fieldValidation',
+    'force',
+    'propagationPolicy',
+    'gracePeriodSeconds',
+    'orphanDependents',
+    'pretty',
+    'allowWatchBookmarks',
+    'sendInitialEvents',
+    'includeObject',
+    'zzz',
+  ),
+  fc.oneof(
+    hostileString,
+    hostileNumber.map(String),
+    fc.constantFrom(
+      'All',
+      'true',
+      'Strict',
+      'Foreground',
+      'NotOlderThan',
+      'Exact',
+      '99999999999999999999',
+      '-1',
+      'a in (b',
+      'metadata.name=x',
+      'spec.nodeName!=',
+    ),
+  ),
   { maxKeys: 4 },
 );
 
@@ -134,9 +217,34 @@ export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
 
 /** Headers a client (or a page) may add. */
 export const hostileHeaders: fc.Arbitrary<Record<string, string>> = fc.dictionary(
-  fc.constantFrom('Accept', 'Accept-Encoding', 'Content-Encoding', 'Expect', 'Impersonate-User', 'X-Remote-User', 'If-Match', 'Range', 'Origin', 'Sec-Fetch-Site'),
+  fc.constantFrom(
+    'Accept',
+    'Accept-Encoding',
+    'Content-Encoding',
+    'Expect',
+    'Impersonate-User',
+    'X-Remote-User',
+    'If-Match',
+    'Range',
+    'Origin',
+    'Sec-Fetch-Site',
+  ),
   fc.oneof(
-    fc.constantFrom('application/json;as=Table;v=v1;g=meta.k8s.io', 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io', 'application/vnd.kubernetes.protobuf', 'application/yaml', '*/*', 'text/html', 'gzip', 'deflate', '100-continue', 'garbage', 'http://evil.example', 'cross-site', 'null'),
+    fc.constantFrom(
+      'application/json;as=Table;v=v1;g=meta.k8s.io',
+      'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io',
+      'application/vnd.kubernetes.protobuf',
+      'application/yaml',
+      '*/*',
+      'text/html',
+      'gzip',
+      'deflate',
+      '100-continue',
+      'garbage',
+      'http://evil.example',
+      'cross-site',
+      'null',
+    ),
     hostileString.filter((s) => /^[\t\x20-\x7e]*$/.test(s)),
   ),
   { maxKeys: 3 },

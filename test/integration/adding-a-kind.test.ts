@@ -64,7 +64,10 @@ describe('adding a kind (docs/adding-a-kind.md)', () => {
   });
 
   it('scales through /scale and reports through /status', async () => {
-    const scaled = await request(url('/g/scale'), { method: 'PUT', body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'g', namespace: 'default' }, spec: { replicas: 3 } } });
+    const scaled = await request(url('/g/scale'), {
+      method: 'PUT',
+      body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'g', namespace: 'default' }, spec: { replicas: 3 } },
+    });
     expect(scaled.status).toBe(200);
     expect(scaled.body.spec.replicas).toBe(3);
     const current = await request(url('/g'));

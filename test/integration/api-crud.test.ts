@@ -63,12 +63,16 @@ describe('API CRUD', () => {
     });
 
     it('defaults imagePullPolicy to Always for :latest and untagged images', async () => {
-      const body = pod('p', {}, {
-        containers: [
-          { name: 'a', image: 'nginx' },
-          { name: 'b', image: 'nginx:latest', ports: [{ containerPort: 80 }] },
-        ],
-      });
+      const body = pod(
+        'p',
+        {},
+        {
+          containers: [
+            { name: 'a', image: 'nginx' },
+            { name: 'b', image: 'nginx:latest', ports: [{ containerPort: 80 }] },
+          ],
+        },
+      );
       const res = await request(url(paths.pods()), { method: 'POST', body });
       expect(res.status).toBe(201);
       expect(res.body.spec.containers.map((c: any) => c.imagePullPolicy)).toEqual(['Always', 'Always']);
@@ -326,7 +330,7 @@ describe('API CRUD', () => {
       expect((await request(url(paths.configmap('c')))).status).toBe(404);
     });
 
-    it('accepts kubectl\'s DeleteOptions body', async () => {
+    it("accepts kubectl's DeleteOptions body", async () => {
       await request(url(paths.deployments()), { method: 'POST', body: deployment('web') });
       const res = await request(url(paths.deployment('web')), { method: 'DELETE', body: { propagationPolicy: 'Background' } });
       expect(res.status).toBe(200);

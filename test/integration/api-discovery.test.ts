@@ -2,7 +2,7 @@
  * registry: kinds added or removed at run time are served without a restart. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { configMapDefinition, ConfigMapSchema } from '../../apiserver/api/core/config-map.js';
+import { ConfigMapSchema, configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import type { ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { request } from '../support/http.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -31,7 +31,7 @@ describe('discovery and OpenAPI', () => {
   });
 
   describe('aggregated discovery', () => {
-    it('/apis answers with the exact aggregated media type and kubectl\'s deployment entry', async () => {
+    it("/apis answers with the exact aggregated media type and kubectl's deployment entry", async () => {
       const res = await request(url('/apis?timeout=32s'), { accept: AGGREGATED_ACCEPT });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe(AGGREGATED_V2);
@@ -77,7 +77,9 @@ describe('discovery and OpenAPI', () => {
       const v1 = res.body.items[0].versions;
       expect(v1.map((v: any) => v.version)).toEqual(['v1']);
       const byName = Object.fromEntries(v1[0].resources.map((r: any) => [r.resource, r]));
-      expect(Object.keys(byName)).toEqual(expect.arrayContaining(['pods', 'namespaces', 'nodes', 'events', 'configmaps', 'secrets', 'services', 'serviceaccounts']));
+      expect(Object.keys(byName)).toEqual(
+        expect.arrayContaining(['pods', 'namespaces', 'nodes', 'events', 'configmaps', 'secrets', 'services', 'serviceaccounts']),
+      );
       expect(byName.pods).toMatchObject({ scope: 'Namespaced', singularResource: 'pod', shortNames: ['po'], categories: ['all'] });
       expect(byName.pods.subresources.map((s: any) => s.subresource).sort()).toEqual(['binding', 'eviction', 'log', 'status']);
       expect(byName.pods.subresources.find((s: any) => s.subresource === 'log').verbs).toEqual(['get']);
@@ -93,7 +95,7 @@ describe('discovery and OpenAPI', () => {
   });
 
   describe('legacy discovery', () => {
-    it('/api answers APIVersions with this server\'s address', async () => {
+    it("/api answers APIVersions with this server's address", async () => {
       const res = await request(url('/api'));
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.body).toEqual({
@@ -142,7 +144,13 @@ describe('discovery and OpenAPI', () => {
         kind: 'Scale',
         verbs: ['get', 'patch', 'update'],
       });
-      expect(byName['deployments/status']).toEqual({ name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] });
+      expect(byName['deployments/status']).toEqual({
+        name: 'deployments/status',
+        singularName: '',
+        namespaced: true,
+        kind: 'Deployment',
+        verbs: ['get', 'patch', 'update'],
+      });
       expect(byName['replicasets/scale']).toBeDefined();
     });
 
@@ -150,7 +158,22 @@ describe('discovery and OpenAPI', () => {
       const res = await request(url('/api/v1'));
       expect(res.body.groupVersion).toBe('v1');
       const resourceNames = res.body.resources.map((r: any) => r.name);
-      expect(resourceNames).toEqual(expect.arrayContaining(['pods', 'pods/status', 'pods/log', 'pods/binding', 'pods/eviction', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'services', 'configmaps', 'events', 'nodes']));
+      expect(resourceNames).toEqual(
+        expect.arrayContaining([
+          'pods',
+          'pods/status',
+          'pods/log',
+          'pods/binding',
+          'pods/eviction',
+          'namespaces',
+          'namespaces/finalize',
+          'namespaces/status',
+          'services',
+          'configmaps',
+          'events',
+          'nodes',
+        ]),
+      );
       expect(res.body.resources.find((r: any) => r.name === 'namespaces')).toMatchObject({ namespaced: false, shortNames: ['ns'] });
       expect((await request(url('/api/v1'), { method: 'POST', body: {} })).status).toBe(405);
       expect((await request(url('/apis/apps/v2'))).status).toBe(404);
@@ -161,7 +184,18 @@ describe('discovery and OpenAPI', () => {
     it('/openapi/v3 lists one document per group-version with a content hash', async () => {
       const res = await request(url('/openapi/v3'), { accept: 'application/json, */*' });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body.paths).sort()).toEqual(['api/v1', 'apis/apiextensions.k8s.io/v1', 'apis/apps/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/batch/v1', 'apis/coordination.k8s.io/v1', 'apis/discovery.k8s.io/v1', 'apis/metrics.k8s.io/v1beta1', 'apis/policy/v1']);
+      expect(Object.keys(res.body.paths).sort()).toEqual([
+        'api/v1',
+        'apis/apiextensions.k8s.io/v1',
+        'apis/apps/v1',
+        'apis/autoscaling/v1',
+        'apis/autoscaling/v2',
+        'apis/batch/v1',
+        'apis/coordination.k8s.io/v1',
+        'apis/discovery.k8s.io/v1',
+        'apis/metrics.k8s.io/v1beta1',
+        'apis/policy/v1',
+      ]);
       expect(res.body.paths['apis/apps/v1'].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{32}$/);
     });
 
@@ -231,7 +265,11 @@ describe('discovery and OpenAPI', () => {
 
       const aggregated = await request(url('/apis'), { accept: AGGREGATED_ACCEPT });
       const group = aggregated.body.items.find((g: any) => g.metadata.name === 'example.com');
-      expect(group.versions[0].resources[0]).toMatchObject({ resource: 'widgets', responseKind: { group: 'example.com', version: 'v1', kind: 'Widget' }, shortNames: ['wg'] });
+      expect(group.versions[0].resources[0]).toMatchObject({
+        resource: 'widgets',
+        responseKind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+        shortNames: ['wg'],
+      });
       expect((await request(url('/apis'))).body.groups.map((g: any) => g.name)).toContain('example.com');
       expect((await request(url('/apis/example.com/v1'))).body.resources.map((r: any) => r.name)).toEqual(['widgets']);
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startApiServer, type RunningApiServer } from '../../apiserver/start-api-server.js';
+import { type RunningApiServer, startApiServer } from '../../apiserver/start-api-server.js';
 import { request } from '../support/http.js';
 import { configMap, deployment, names, paths } from '../support/objects.js';
 import { openWatch } from '../support/watch-client.js';

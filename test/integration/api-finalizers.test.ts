@@ -98,7 +98,10 @@ describe('finalizers and graceful deletion', () => {
         ['or', 'Orphan', 'orphan'],
       ] as const) {
         await request(url(paths.deployments()), { method: 'POST', body: deployment(name) });
-        const res = await request(url(paths.deployment(name)), { method: 'DELETE', body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: policy } });
+        const res = await request(url(paths.deployment(name)), {
+          method: 'DELETE',
+          body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: policy },
+        });
         expect(res.status).toBe(200);
         expect(res.body.kind).toBe('Deployment');
         expect(res.body.metadata.finalizers).toEqual([finalizer]);
@@ -213,7 +216,10 @@ describe('finalizers and graceful deletion', () => {
 
     it('rejects a binding without a target and a binding of a missing pod', async () => {
       await request(url(paths.pods()), { method: 'POST', body: pod('p') });
-      const noTarget = await request(url(`${paths.pod('p')}/binding`), { method: 'POST', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p' } } });
+      const noTarget = await request(url(`${paths.pod('p')}/binding`), {
+        method: 'POST',
+        body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p' } },
+      });
       expect(noTarget.status).toBe(400);
       const missing = await request(url(`${paths.pod('ghost')}/binding`), { method: 'POST', body: binding('node-1') });
       expect(missing.status).toBe(404);
@@ -245,7 +251,7 @@ describe('finalizers and graceful deletion', () => {
       }
     });
 
-    it('uses the pod\'s terminationGracePeriodSeconds and the DeleteOptions body', async () => {
+    it("uses the pod's terminationGracePeriodSeconds and the DeleteOptions body", async () => {
       await request(url(paths.pods()), { method: 'POST', body: pod('p', {}, { terminationGracePeriodSeconds: 5 }) });
       await request(url(`${paths.pod('p')}/binding`), { method: 'POST', body: binding('node-1') });
       const graceful = await request(url(paths.pod('p')), { method: 'DELETE' });

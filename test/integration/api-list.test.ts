@@ -87,12 +87,16 @@ describe('API lists', () => {
     });
 
     it('selects events by involvedObject fields, an empty namespace matching cluster-scoped objects', async () => {
-      await post(paths.events(), event('web.1', { kind: 'Deployment', namespace: 'default', name: 'web', uid: 'u-1', apiVersion: 'apps/v1' }, 'ScalingReplicaSet'));
+      await post(
+        paths.events(),
+        event('web.1', { kind: 'Deployment', namespace: 'default', name: 'web', uid: 'u-1', apiVersion: 'apps/v1' }, 'ScalingReplicaSet'),
+      );
       await post(paths.events(), event('web.2', { kind: 'ReplicaSet', namespace: 'default', name: 'web-abc', uid: 'u-2', apiVersion: 'apps/v1' }));
       await post(paths.events(), event('node.1', { kind: 'Node', name: 'node-1', uid: 'node-1' }, 'NodeReady'));
       const forDeploy = 'fieldSelector=involvedObject.kind%3DDeployment%2CinvolvedObject.apiVersion%3Dapps%2Fv1%2CinvolvedObject.name%3Dweb';
       expect(names((await list(`${paths.events()}?${forDeploy}`)).body)).toEqual(['web.1']);
-      const describe = 'fieldSelector=involvedObject.name%3Dweb%2CinvolvedObject.namespace%3Ddefault%2CinvolvedObject.kind%3DDeployment%2CinvolvedObject.uid%3Du-1&limit=500';
+      const describe =
+        'fieldSelector=involvedObject.name%3Dweb%2CinvolvedObject.namespace%3Ddefault%2CinvolvedObject.kind%3DDeployment%2CinvolvedObject.uid%3Du-1&limit=500';
       expect(names((await list(`${paths.events()}?${describe}`)).body)).toEqual(['web.1']);
       const node = 'fieldSelector=involvedObject.uid%3Dnode-1%2CinvolvedObject.name%3Dnode-1%2CinvolvedObject.namespace%3D%2CinvolvedObject.kind%3DNode';
       expect(names((await list(`/api/v1/events?${node}`)).body)).toEqual(['node.1']);
@@ -134,7 +138,7 @@ describe('API lists', () => {
       for (const name of ['a', 'b', 'c', 'd', 'e']) await post(paths.configmaps(), configMap(name, { odd: String('ace'.includes(name)) }, { v: '1' }));
     });
 
-    it('pages with limit/continue and remainingItemCount, consistent with the first page\'s revision', async () => {
+    it("pages with limit/continue and remainingItemCount, consistent with the first page's revision", async () => {
       const first = await list(`${paths.configmaps()}?limit=2`);
       expect(names(first.body)).toEqual(['a', 'b']);
       expect(first.body.metadata.remainingItemCount).toBe(3);
@@ -302,7 +306,13 @@ describe('API lists', () => {
       expect(web.object).toEqual({
         kind: 'PartialObjectMetadata',
         apiVersion: 'meta.k8s.io/v1',
-        metadata: expect.objectContaining({ name: 'web', namespace: 'default', labels: { app: 'web' }, uid: expect.any(String), resourceVersion: expect.any(String) }),
+        metadata: expect.objectContaining({
+          name: 'web',
+          namespace: 'default',
+          labels: { app: 'web' },
+          uid: expect.any(String),
+          resourceVersion: expect.any(String),
+        }),
       });
     });
 
@@ -330,7 +340,7 @@ describe('API lists', () => {
       expect(next.body.metadata.continue).toBeUndefined();
     });
 
-    it('uses each kind\'s columns (pods, configmaps) and plain JSON without the Table Accept', async () => {
+    it("uses each kind's columns (pods, configmaps) and plain JSON without the Table Accept", async () => {
       await post(paths.pods(), pod('p'));
       const pods = await list(paths.pods(), TABLE_ACCEPT);
       expect(pods.body.columnDefinitions.map((c: any) => `${c.name}:${c.priority}`)).toEqual([

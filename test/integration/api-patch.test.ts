@@ -19,7 +19,14 @@ describe('PATCH and subresources', () => {
   beforeEach(async () => {
     const body = deployment('web');
     body.spec.template.spec.containers = [
-      { name: 'nginx', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] },
+      {
+        name: 'nginx',
+        image: 'nginx:1.25',
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
+      },
       { name: 'sidecar', image: 'busybox:1.36' },
     ];
     expect((await request(url(paths.deployments()), { method: 'POST', body })).status).toBe(201);
@@ -147,7 +154,10 @@ describe('PATCH and subresources', () => {
       const containers = res.body.spec.template.spec.containers;
       expect(containers.map((c: any) => c.name)).toEqual(['sidecar', 'nginx']);
       expect(containers[1].image).toBe('nginx:1.26');
-      expect(containers[1].env).toEqual([{ name: 'A', value: '1' }, { name: 'B', value: '2' }]);
+      expect(containers[1].env).toEqual([
+        { name: 'A', value: '1' },
+        { name: 'B', value: '2' },
+      ]);
       expect(containers[0].image).toBe('busybox:1.36');
       expect(res.body.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toBe('{"kind":"Deployment"}\n');
       expect(JSON.stringify(res.body)).not.toContain('$setElementOrder');
@@ -185,7 +195,10 @@ describe('PATCH and subresources', () => {
                   {
                     name: 'nginx',
                     '$setElementOrder/env': [{ name: 'B' }],
-                    env: [{ $patch: 'delete', name: 'A' }, { name: 'B', value: 'two' }],
+                    env: [
+                      { $patch: 'delete', name: 'A' },
+                      { name: 'B', value: 'two' },
+                    ],
                   },
                 ],
               },
@@ -269,7 +282,10 @@ describe('PATCH and subresources', () => {
 
     it('renders a selector with expressions as its canonical string', async () => {
       const body = deployment('expr');
-      body.spec.selector.matchExpressions = [{ key: 'tier', operator: 'In', values: ['b', 'a'] }, { key: 'canary', operator: 'DoesNotExist' }];
+      body.spec.selector.matchExpressions = [
+        { key: 'tier', operator: 'In', values: ['b', 'a'] },
+        { key: 'canary', operator: 'DoesNotExist' },
+      ];
       body.spec.template.metadata.labels.tier = 'a';
       expect((await request(url(paths.deployments()), { method: 'POST', body })).status).toBe(201);
       const res = await request(`${url(paths.deployment('expr'))}/scale`);
@@ -322,11 +338,18 @@ describe('PATCH and subresources', () => {
     it('answers 422 for negative replicas', async () => {
       const res = await patch(scale(), { spec: { replicas: -1 } }, MERGE);
       expect(res.status).toBe(422);
-      expect(res.body).toMatchObject({ reason: 'Invalid', code: 422, message: 'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0' });
+      expect(res.body).toMatchObject({
+        reason: 'Invalid',
+        code: 422,
+        message: 'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+      });
       expect(res.body.details.causes).toEqual([
         { reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'spec.replicas' },
       ]);
-      const put = await request(scale(), { method: 'PUT', body: { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web' }, spec: { replicas: -2 } } });
+      const put = await request(scale(), {
+        method: 'PUT',
+        body: { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web' }, spec: { replicas: -2 } },
+      });
       expect(put.status).toBe(422);
       expect((await request(web())).body.spec.replicas).toBe(2);
     });
@@ -391,7 +414,12 @@ describe('PATCH and subresources', () => {
       const res = await request(v1('web'));
       expect(res.status).toBe(200);
       expect(res.body.apiVersion).toBe('autoscaling/v1');
-      expect(res.body.spec).toEqual({ scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 1, maxReplicas: 4, targetCPUUtilizationPercentage: 60 });
+      expect(res.body.spec).toEqual({
+        scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+        minReplicas: 1,
+        maxReplicas: 4,
+        targetCPUUtilizationPercentage: 60,
+      });
       expect(JSON.parse(res.body.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics'])).toHaveLength(1);
 
       // A v1 client writing the object back (kubectl edit on v1) keeps the v2-only metric.

@@ -39,7 +39,11 @@ describe('protobuf request bodies', () => {
       expect.objectContaining({ name: 'nginx', image: 'nginx:1.25', ports: [{ containerPort: 80, protocol: 'TCP' }], imagePullPolicy: 'IfNotPresent' }),
     ]);
     const service = (await request(url('/api/v1/namespaces/default/services/web'))).body;
-    expect(service.spec).toMatchObject({ type: 'ClusterIP', selector: { app: 'web' }, ports: [{ name: '80-8080', port: 80, targetPort: 8080, protocol: 'TCP' }] });
+    expect(service.spec).toMatchObject({
+      type: 'ClusterIP',
+      selector: { app: 'web' },
+      ports: [{ name: '80-8080', port: 80, targetPort: 8080, protocol: 'TCP' }],
+    });
     expect(service.spec.clusterIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect((await request(url(paths.namespace('demo')))).body.status).toEqual({ phase: 'Active' });
     expect((await request(url(paths.configmap('cfg')))).body.data).toEqual({ a: 'b' });
@@ -51,9 +55,18 @@ describe('protobuf request bodies', () => {
     expect((await post(`/apis/autoscaling/v2${hpas}`, recorded('autoscale-v2'))).status).toBe(201);
     expect((await post(`/apis/autoscaling/v1${hpas}`, recorded('autoscale-v1-no-cpu'))).status).toBe(201);
     const web = (await request(url(`/apis/autoscaling/v1${hpas}/web`))).body;
-    expect(web.spec).toEqual({ scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 80 });
+    expect(web.spec).toEqual({
+      scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+      minReplicas: 2,
+      maxReplicas: 5,
+      targetCPUUtilizationPercentage: 80,
+    });
     const hpa2 = (await request(url(`/apis/autoscaling/v2${hpas}/hpa2`))).body;
-    expect(hpa2.spec).toMatchObject({ minReplicas: 1, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] });
+    expect(hpa2.spec).toMatchObject({
+      minReplicas: 1,
+      maxReplicas: 3,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+    });
   });
 
   it('takes protobuf on update and on /scale', async () => {

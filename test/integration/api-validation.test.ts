@@ -115,7 +115,9 @@ describe('API request validation', () => {
     it('reports a missing name', async () => {
       const res = await request(url(paths.configmaps()), { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} } });
       expect(res.status).toBe(422);
-      expect(res.body.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+      expect(res.body.details.causes).toEqual([
+        { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' },
+      ]);
     });
 
     it('lists every problem as a cause', async () => {
@@ -150,13 +152,22 @@ describe('API request validation', () => {
       await request(url(paths.configmaps()), { method: 'POST', body: { ...configMap('c'), immutable: true } });
       const res = await request(url(paths.configmap('c')), { method: 'PATCH', body: { data: { k: 'new' } }, contentType: 'application/merge-patch+json' });
       expect(res.status).toBe(422);
-      expect(res.body.details.causes).toEqual([{ reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set', field: 'data' }]);
-      const labels = await request(url(paths.configmap('c')), { method: 'PATCH', body: { metadata: { labels: { ok: 'yes' } } }, contentType: 'application/merge-patch+json' });
+      expect(res.body.details.causes).toEqual([
+        { reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set', field: 'data' },
+      ]);
+      const labels = await request(url(paths.configmap('c')), {
+        method: 'PATCH',
+        body: { metadata: { labels: { ok: 'yes' } } },
+        contentType: 'application/merge-patch+json',
+      });
       expect(labels.status).toBe(200);
     });
 
-    it('allows a pod\'s image to change but not the rest of its spec', async () => {
-      await request(url(paths.pods()), { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } } });
+    it("allows a pod's image to change but not the rest of its spec", async () => {
+      await request(url(paths.pods()), {
+        method: 'POST',
+        body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } },
+      });
       const image = await request(url(paths.pod('p')), {
         method: 'PATCH',
         body: { spec: { containers: [{ name: 'app', image: 'busybox:1.37' }] } },
@@ -164,7 +175,11 @@ describe('API request validation', () => {
       });
       expect(image.status).toBe(200);
       expect(image.body.spec.containers[0].image).toBe('busybox:1.37');
-      const policy = await request(url(paths.pod('p')), { method: 'PATCH', body: { spec: { restartPolicy: 'Never' } }, contentType: 'application/merge-patch+json' });
+      const policy = await request(url(paths.pod('p')), {
+        method: 'PATCH',
+        body: { spec: { restartPolicy: 'Never' } },
+        contentType: 'application/merge-patch+json',
+      });
       expect(policy.status).toBe(422);
       expect(policy.body.details.causes[0]).toMatchObject({ reason: 'FieldValueForbidden', field: 'spec' });
       expect(policy.body.details.causes[0].message).toMatch(/^Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`/);

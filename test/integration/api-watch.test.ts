@@ -305,7 +305,16 @@ describe('watch', () => {
     const [first, second] = await stream.take(2);
     expect(first!.type).toBe('ADDED');
     expect(first!.object.kind).toBe('Table');
-    expect(first!.object.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Ready', 'Up-to-date', 'Available', 'Age', 'Containers', 'Images', 'Selector']);
+    expect(first!.object.columnDefinitions.map((c: any) => c.name)).toEqual([
+      'Name',
+      'Ready',
+      'Up-to-date',
+      'Available',
+      'Age',
+      'Containers',
+      'Images',
+      'Selector',
+    ]);
     expect(first!.object.rows).toHaveLength(1);
     expect(first!.object.rows[0].cells[0]).toBe('api');
     expect(first!.object.rows[0].object.kind).toBe('PartialObjectMetadata');

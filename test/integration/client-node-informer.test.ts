@@ -3,20 +3,21 @@
  * 410 Expired) and the typed API (create/read/merge-patch/delete, 404 as ApiException).
  * KUBECTL-WIRE.md §3 lists what the client sends and how it reacts to stream ends and errors.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import {
   ApiException,
   AppsV1Api,
   CoreV1Api,
+  type Informer,
   KubeConfig,
   makeInformer,
+  type ObjectCache,
   PatchStrategy,
   setHeaderOptions,
-  type Informer,
-  type ObjectCache,
   type V1ConfigMap,
   type V1Deployment,
 } from '@kubernetes/client-node';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import type { TestCluster } from '../support/test-cluster.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -177,8 +178,7 @@ describe('@kubernetes/client-node typed API', () => {
     ({ apps } = makeClients(cluster));
   });
 
-  afterEach(async () => {
-  });
+  afterEach(async () => {});
 
   const deployment: V1Deployment = {
     metadata: { name: 'web', namespace: NAMESPACE },

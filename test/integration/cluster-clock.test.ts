@@ -7,7 +7,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOCK_PATH } from '../../apiserver/api/kubesim/clock.js';
-import { createClusterClock, type ClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
+import { type ClusterClock, createClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { LineSplitter } from '../../controllers/runtime/client/watch-stream.js';
 import { followServerClock } from '../../controllers/runtime/remote-clock.js';
 import { eventually } from '../support/eventually.js';
@@ -31,7 +31,15 @@ describe('cluster clock API', () => {
   it('serves the clock', async () => {
     const { status, body } = await request(url(CLOCK_PATH));
     expect(status).toBe(200);
-    expect(body).toMatchObject({ apiVersion: 'kubesim.io/v1alpha1', kind: 'ClusterClock', now: '2030-01-01T00:00:00.000Z', nowMs: START, speed: 1, paused: true, mode: 'virtual' });
+    expect(body).toMatchObject({
+      apiVersion: 'kubesim.io/v1alpha1',
+      kind: 'ClusterClock',
+      now: '2030-01-01T00:00:00.000Z',
+      nowMs: START,
+      speed: 1,
+      paused: true,
+      mode: 'virtual',
+    });
   });
 
   it('stamps objects with cluster time, before and after an advance', async () => {
@@ -104,7 +112,7 @@ describe('cluster clock API', () => {
     abort.abort();
   });
 
-  it('is followed by another process\'s clock: advance fires its timers in order, pause and speed reach it', async () => {
+  it("is followed by another process's clock: advance fires its timers in order, pause and speed reach it", async () => {
     const stop = new AbortController();
     const follower = await followServerClock({ server: cluster.url }, stop.signal);
     try {
@@ -132,7 +140,15 @@ describe('cluster clock API', () => {
 describe('followServerClock', () => {
   let server: Server;
   let watches = 0;
-  const clockAt = (nowMs: number) => ({ apiVersion: 'kubesim.io/v1alpha1', kind: 'ClusterClock', now: new Date(nowMs).toISOString(), nowMs, speed: 1, paused: true, mode: 'virtual' });
+  const clockAt = (nowMs: number) => ({
+    apiVersion: 'kubesim.io/v1alpha1',
+    kind: 'ClusterClock',
+    now: new Date(nowMs).toISOString(),
+    nowMs,
+    speed: 1,
+    paused: true,
+    mode: 'virtual',
+  });
 
   beforeAll(async () => {
     // A server whose clock watch ends after one line: the follower must watch again.
@@ -152,7 +168,10 @@ describe('followServerClock', () => {
 
   it('watches again when the stream ends, catching up with the latest state', async () => {
     const stop = new AbortController();
-    const follower = await followServerClock({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, stop.signal, { minBackoffMs: 1, maxBackoffMs: 5 });
+    const follower = await followServerClock({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, stop.signal, {
+      minBackoffMs: 1,
+      maxBackoffMs: 5,
+    });
     try {
       await eventually(() => expect(follower.now()).toBeGreaterThanOrEqual(START + 3 * HOUR));
       expect(watches).toBeGreaterThanOrEqual(3);

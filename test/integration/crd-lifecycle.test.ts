@@ -40,7 +40,14 @@ describe('CustomResourceDefinitions', () => {
   it('reports NamesAccepted, Established, accepted names and the stored version', async () => {
     const crd = (await request(url(`${CRDS_PATH}/crontabs.stable.example.com`))).body;
     expect(crd.metadata.generation).toBe(1);
-    expect(crd.status.acceptedNames).toEqual({ plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList', shortNames: ['ct'], categories: ['all'] });
+    expect(crd.status.acceptedNames).toEqual({
+      plural: 'crontabs',
+      singular: 'crontab',
+      kind: 'CronTab',
+      listKind: 'CronTabList',
+      shortNames: ['ct'],
+      categories: ['all'],
+    });
     expect(crd.status.storedVersions).toEqual(['v1']);
     const conditions = Object.fromEntries(crd.status.conditions.map((c: any) => [c.type, c]));
     expect(conditions['NamesAccepted']).toMatchObject({ status: 'True', reason: 'NoConflicts', message: 'no conflicts found' });
@@ -79,7 +86,11 @@ describe('CustomResourceDefinitions', () => {
     try {
       const created = await request(url(CRONTABS), { method: 'POST', body: cronTab('nightly', { replicas: 3 }) });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'nightly', namespace: 'default', generation: 1 } });
+      expect(created.body).toMatchObject({
+        apiVersion: 'stable.example.com/v1',
+        kind: 'CronTab',
+        metadata: { name: 'nightly', namespace: 'default', generation: 1 },
+      });
       expect((await watch.next())?.type).toBe('ADDED');
 
       const got = await request(url(`${CRONTABS}/nightly`));
@@ -90,7 +101,11 @@ describe('CustomResourceDefinitions', () => {
       const modified = await watch.next();
       expect(modified).toMatchObject({ type: 'MODIFIED', object: { spec: { image: 'my-cron-image:2' } } });
 
-      await request(url(`${CRONTABS}/nightly/status`), { method: 'PATCH', contentType: 'application/merge-patch+json', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } });
+      await request(url(`${CRONTABS}/nightly/status`), {
+        method: 'PATCH',
+        contentType: 'application/merge-patch+json',
+        body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+      });
       const table = await request(url(CRONTABS), { accept: TABLE });
       expect(table.body.columnDefinitions.map((c: any) => [c.name, c.type, c.priority])).toEqual([
         ['Name', 'string', 0],
@@ -145,7 +160,10 @@ describe('CustomResourceDefinitions', () => {
     leases.metadata.annotations = { 'api-approved.kubernetes.io': 'unapproved, testing' };
     expect((await request(url(CRDS_PATH), { method: 'POST', body: leases })).status).toBe(201);
     const crd = await waitForCondition(cluster.url, 'leases.coordination.k8s.io', 'NamesAccepted', 'False');
-    expect(crd.status.conditions.find((c: any) => c.type === 'NamesAccepted')).toMatchObject({ reason: 'ListKindConflict', message: '"LeaseList" is already in use' });
+    expect(crd.status.conditions.find((c: any) => c.type === 'NamesAccepted')).toMatchObject({
+      reason: 'ListKindConflict',
+      message: '"LeaseList" is already in use',
+    });
     const lease = await request(url('/apis/coordination.k8s.io/v1/namespaces/default/leases'));
     expect(lease.body.kind).toBe('LeaseList');
   });
@@ -169,7 +187,11 @@ describe('CustomResourceDefinitions', () => {
     expect(crd.status.conditions.find((c: any) => c.type === 'Terminating').reason).toBe('InstanceDeletionInProgress');
     expect((await request(url(base), { method: 'POST', body: cronTab('late', {}, 'doomed.example.com/v1') })).status).toBe(405);
 
-    const release = await request(url(`${base}/held`), { method: 'PATCH', contentType: 'application/merge-patch+json', body: { metadata: { finalizers: null } } });
+    const release = await request(url(`${base}/held`), {
+      method: 'PATCH',
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { finalizers: null } },
+    });
     expect(release.status).toBe(200);
     await eventually(async () => expect((await request(url(`${CRDS_PATH}/crontabs.doomed.example.com`))).status).toBe(404), { timeoutMs: 15_000 });
     expect((await request(url(base))).status).toBe(404);

@@ -31,7 +31,9 @@ describe('custom resource versions, subresources and patches', () => {
     expect(created.body.apiVersion).toBe('stable.example.com/v1beta1');
     const asV1 = await request(url(`${V1}/beta`));
     expect(asV1.body).toMatchObject({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', spec: { image: 'my-cron-image' } });
-    expect(cluster.server.store.get({ resource: 'crontabs.stable.example.com', namespace: 'default', name: 'beta' })['apiVersion']).toBe('stable.example.com/v1');
+    expect(cluster.server.store.get({ resource: 'crontabs.stable.example.com', namespace: 'default', name: 'beta' })['apiVersion']).toBe(
+      'stable.example.com/v1',
+    );
     const wrongVersion = await request(url(V1), { method: 'POST', body: cronTab('x', {}, 'stable.example.com/v1beta1') });
     expect(wrongVersion.status).toBe(400);
   });
@@ -40,7 +42,10 @@ describe('custom resource versions, subresources and patches', () => {
     const body = { ...cronTab('st'), status: { replicas: 5 } };
     const created = await request(url(V1), { method: 'POST', body });
     expect(created.body.status).toBeUndefined();
-    const put = await request(url(`${V1}/st/status`), { method: 'PUT', body: { ...created.body, status: { replicas: 2 }, spec: { ...created.body.spec, image: 'ignored' } } });
+    const put = await request(url(`${V1}/st/status`), {
+      method: 'PUT',
+      body: { ...created.body, status: { replicas: 2 }, spec: { ...created.body.spec, image: 'ignored' } },
+    });
     expect(put.status).toBe(200);
     expect(put.body.status).toEqual({ replicas: 2 });
     expect(put.body.spec.image).toBe('my-cron-image');
@@ -80,24 +85,42 @@ describe('custom resource versions, subresources and patches', () => {
     await request(url(V1), { method: 'POST', body: cronTab('patched') });
     const merge = await request(url(`${V1}/patched`), { method: 'PATCH', contentType: MERGE, body: { spec: { image: 'merged' } } });
     expect(merge.body.spec.image).toBe('merged');
-    const json = await request(url(`${V1}/patched`), { method: 'PATCH', contentType: 'application/json-patch+json', body: [{ op: 'replace', path: '/spec/replicas', value: 3 }] });
+    const json = await request(url(`${V1}/patched`), {
+      method: 'PATCH',
+      contentType: 'application/json-patch+json',
+      body: [{ op: 'replace', path: '/spec/replicas', value: 3 }],
+    });
     expect(json.body.spec.replicas).toBe(3);
     const smp = await request(url(`${V1}/patched`), { method: 'PATCH', contentType: 'application/strategic-merge-patch+json', body: { spec: { image: 'x' } } });
     expect(smp.status).toBe(415);
     expect(smp.body).toMatchObject({
       reason: 'UnsupportedMediaType',
-      message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+      message:
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
     });
   });
 
   it('server-side applies by the schema: list-map items by key, with ownership and conflicts', async () => {
     const apply = (manager: string, body: unknown, force = false) =>
       request(url(`${V1}/applied?fieldManager=${manager}${force ? '&force=true' : ''}`), { method: 'PATCH', contentType: APPLY, body });
-    const first = await apply('alice', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'applied' }, spec: { cronSpec: '* * * * *', image: 'a', replicas: 1, ports: [{ name: 'http', port: 80 }] } });
+    const first = await apply('alice', {
+      apiVersion: 'stable.example.com/v1',
+      kind: 'CronTab',
+      metadata: { name: 'applied' },
+      spec: { cronSpec: '* * * * *', image: 'a', replicas: 1, ports: [{ name: 'http', port: 80 }] },
+    });
     expect(first.status).toBe(201);
-    const second = await apply('bob', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'applied' }, spec: { ports: [{ name: 'metrics', port: 9090 }] } });
+    const second = await apply('bob', {
+      apiVersion: 'stable.example.com/v1',
+      kind: 'CronTab',
+      metadata: { name: 'applied' },
+      spec: { ports: [{ name: 'metrics', port: 9090 }] },
+    });
     expect(second.status).toBe(200);
-    expect(second.body.spec.ports).toEqual([{ name: 'http', port: 80 }, { name: 'metrics', port: 9090 }]);
+    expect(second.body.spec.ports).toEqual([
+      { name: 'http', port: 80 },
+      { name: 'metrics', port: 9090 },
+    ]);
     expect(second.body.metadata.managedFields.map((m: any) => m.manager)).toEqual(['alice', 'bob']);
     const conflict = await apply('bob', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'applied' }, spec: { image: 'b' } });
     expect(conflict.status).toBe(409);

@@ -51,8 +51,12 @@ describe('CRD validation', () => {
     const res = await request(url(CRDS_PATH), { method: 'POST', body: crd });
     expect(res.status).toBe(422);
     const found = causes(res.body);
-    expect(found).toContainEqual('spec.validation.openAPIV3Schema.properties[spec].properties[cronSpec].type: Required value: must not be empty for specified object fields');
-    expect(found.some((c: string) => c.startsWith('spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: '))).toBe(true);
+    expect(found).toContainEqual(
+      'spec.validation.openAPIV3Schema.properties[spec].properties[cronSpec].type: Required value: must not be empty for specified object fields',
+    );
+    expect(found.some((c: string) => c.startsWith('spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: '))).toBe(
+      true,
+    );
   });
 
   it('refuses a status subresource with a root schema that is not an object, and scale paths outside spec/status', async () => {
@@ -115,7 +119,9 @@ describe('CRD validation', () => {
 
     const hostile = await request(url(base), { method: 'POST', body: cronTab('hostile', { word: `${'a'.repeat(50_000)}!` }, 'hostile.example.com/v1') });
     expect(hostile.status).toBe(422);
-    expect(causes(hostile.body).some((c: string) => c.startsWith('spec.word: Invalid value: "aaa') && c.endsWith("spec.word in body should match '^(a+)+$'"))).toBe(true);
+    expect(
+      causes(hostile.body).some((c: string) => c.startsWith('spec.word: Invalid value: "aaa') && c.endsWith("spec.word in body should match '^(a+)+$'")),
+    ).toBe(true);
 
     expect((await request(url(base), { method: 'POST', body: cronTab('fine', { word: 'a'.repeat(50_000) }, 'hostile.example.com/v1') })).status).toBe(201);
     expect((await request(url(`${base}/fine`))).status).toBe(200);

@@ -5,9 +5,9 @@
  * minute — runs on a clock 10× faster, set just before a minute boundary.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { cronJobDefinition, jobDefinition, type CronJob } from '../../apiserver/api/batch/index.js';
+import { type CronJob, cronJobDefinition, jobDefinition } from '../../apiserver/api/batch/index.js';
 import { jobNameFor } from '../../controllers/cronjob/index.js';
-import { startBatchCluster, clockAt, type BatchCluster } from '../support/batch-cluster.js';
+import { type BatchCluster, clockAt, startBatchCluster } from '../support/batch-cluster.js';
 import { eventually } from '../support/eventually.js';
 
 const NS = 'default';
@@ -19,7 +19,9 @@ function cronJob(name: string, spec: Partial<CronJob['spec']> = {}, annotations:
     metadata: { name, namespace: NS },
     spec: {
       schedule: '*/1 * * * *',
-      jobTemplate: { spec: { template: { metadata: { annotations }, spec: { restartPolicy: 'OnFailure', containers: [{ name: 'main', image: 'busybox' }] } } } },
+      jobTemplate: {
+        spec: { template: { metadata: { annotations }, spec: { restartPolicy: 'OnFailure', containers: [{ name: 'main', image: 'busybox' }] } } },
+      },
       ...spec,
     },
   };

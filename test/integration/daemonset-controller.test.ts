@@ -7,10 +7,10 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { daemonSetDefinition, type DaemonSet } from '../../apiserver/api/apps/daemon-set.js';
+import { type DaemonSet, daemonSetDefinition } from '../../apiserver/api/apps/daemon-set.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
 import { startKubelet } from '../../kubelet-sim/kubelet.js';
 import { eventually } from '../support/eventually.js';
@@ -72,7 +72,14 @@ describe('DaemonSet controller (with scheduler and kubelet-sim)', () => {
     expect(items[0]?.spec.tolerations?.map((t) => t.key)).toContain('node.kubernetes.io/unschedulable');
     const status = await eventually(async () => {
       const ds = await daemonSets().get(NS, 'agent');
-      expect(ds.status).toMatchObject({ desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 3, numberAvailable: 3, numberMisscheduled: 0 });
+      expect(ds.status).toMatchObject({
+        desiredNumberScheduled: 3,
+        currentNumberScheduled: 3,
+        numberReady: 3,
+        updatedNumberScheduled: 3,
+        numberAvailable: 3,
+        numberMisscheduled: 0,
+      });
       return ds.status;
     }, WAIT);
     expect(status?.observedGeneration).toBe(1);
@@ -141,15 +148,14 @@ describe('DaemonSet controller (with scheduler and kubelet-sim)', () => {
 
   it('records SuccessfulCreate and SuccessfulDelete events', async () => {
     const events = await cluster.client.resource(eventDefinition).list({ namespace: NS });
-    const reasons = events.items
-      .filter((e) => e.involvedObject?.kind === 'DaemonSet' && e.involvedObject.name === 'agent')
-      .map((e) => e.reason);
+    const reasons = events.items.filter((e) => e.involvedObject?.kind === 'DaemonSet' && e.involvedObject.name === 'agent').map((e) => e.reason);
     expect(reasons).toContain('SuccessfulCreate');
     expect(reasons).toContain('SuccessfulDelete');
   });
 
   describe.each(findKubectlBinaries().map((binary) => [binary.label, binary] as const))('%s', (_label, binary) => {
-    const kubectl = (args: string[]) => runKubectl(binary, args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, `cache-${binary.minor}`) });
+    const kubectl = (args: string[]) =>
+      runKubectl(binary, args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, `cache-${binary.minor}`) });
 
     it('prints `get ds` columns as kube does', async () => {
       const result = await kubectl(['get', 'ds', 'agent', 'picky']);

@@ -6,19 +6,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
-import { replicaSetDefinition, type ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+import { type ReplicaSet, replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { computeHash } from '../../controllers/deployment/index.js';
 import {
+  type ControlPlane,
   controlledBy,
   deploymentManifest,
   expectRolledOut,
+  type InvariantTracker,
   isAvailablePod,
   startControlPlane,
   trackInvariant,
-  type ControlPlane,
-  type InvariantTracker,
 } from '../support/deployment-harness.js';
 import { eventually } from '../support/eventually.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -56,7 +56,9 @@ describe('Deployment controller', () => {
   const setImage = (name: string, image: string) =>
     deployments().patch(NS, name, { spec: { template: { spec: { containers: [{ name: 'nginx', image }] } } } }, { type: 'strategic' });
   const scalingEvents = async (name: string) =>
-    (await cluster.client.resource(eventDefinition).list({ namespace: NS })).items.filter((e) => e.involvedObject.name === name && e.reason === 'ScalingReplicaSet');
+    (await cluster.client.resource(eventDefinition).list({ namespace: NS })).items.filter(
+      (e) => e.involvedObject.name === name && e.reason === 'ScalingReplicaSet',
+    );
 
   it('creates <name>-<pod-template-hash> with pods and reports what rollout status reads', async () => {
     await start();
@@ -299,7 +301,11 @@ describe('Deployment controller', () => {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: { name: `web-${hash}`, namespace: NS, labels: { app: 'squatter' } },
-      spec: { replicas: 0, selector: { matchLabels: { app: 'squatter' } }, template: { metadata: { labels: { app: 'squatter' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'squatter' } },
+        template: { metadata: { labels: { app: 'squatter' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+      },
     };
     await replicaSets().create(squatter);
     await deployments().patch(NS, 'web', { spec: { paused: false } }, { type: 'merge' });

@@ -4,7 +4,7 @@
  * same uids, generated names, IPs, timestamps and node choices.
  */
 import { describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../cli/cluster/index.js';
+import { type Cluster, startCluster } from '../../cli/cluster/index.js';
 import { request } from '../support/http.js';
 import { deployment, paths } from '../support/objects.js';
 
@@ -21,7 +21,11 @@ interface Change {
 function withoutPorts(changes: Change[], ports: string[]): Change[] {
   let text = JSON.stringify(changes);
   for (const port of new Set(ports)) {
-    text = text.replaceAll(`"Port":${port}`, '"Port":0').replaceAll(`"targetPort":${port}`, '"targetPort":0').replaceAll(`"port":${port}`, '"port":0').replaceAll(`:${port}`, ':0');
+    text = text
+      .replaceAll(`"Port":${port}`, '"Port":0')
+      .replaceAll(`"targetPort":${port}`, '"targetPort":0')
+      .replaceAll(`"port":${port}`, '"port":0')
+      .replaceAll(`:${port}`, ':0');
   }
   return JSON.parse(text) as Change[];
 }
@@ -36,7 +40,11 @@ async function scenario(seed: number): Promise<Change[]> {
     };
     expect((await request(`${cluster.url}${paths.deployments()}`, { method: 'POST', body: deployment('web', 3) })).status).toBe(201);
     await step();
-    const scaled = await request(`${cluster.url}${paths.deployment('web')}`, { method: 'PATCH', body: { spec: { replicas: 5 } }, contentType: 'application/merge-patch+json' });
+    const scaled = await request(`${cluster.url}${paths.deployment('web')}`, {
+      method: 'PATCH',
+      body: { spec: { replicas: 5 } },
+      contentType: 'application/merge-patch+json',
+    });
     expect(scaled.status).toBe(200);
     await step();
     const pods = (await request(`${cluster.url}${paths.pods()}`)).body.items.map((p: any) => p.metadata.name).sort();

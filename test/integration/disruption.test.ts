@@ -7,11 +7,11 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
+import { type Deployment, deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import { podDisruptionBudgetDefinition, type PodDisruptionBudget } from '../../apiserver/api/policy/pod-disruption-budget.js';
-import { type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import { type PodDisruptionBudget, podDisruptionBudgetDefinition } from '../../apiserver/api/policy/pod-disruption-budget.js';
+import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { runKubectl } from '../support/kubectl.js';
@@ -25,7 +25,14 @@ const SPEED = 10;
 /** useDisruptionCluster runs, for the enclosing describe block, the API server, 3 kubelet-sim
  * nodes, the scheduler and the controllers. */
 const useDisruptionCluster = () =>
-  useTestCluster({ lifetime: 'file', speed: SPEED, userAgent: 'disruption-test/0.1', nodes: 3, controllers: ['replicaset', 'deployment', 'disruption'], scheduler: true });
+  useTestCluster({
+    lifetime: 'file',
+    speed: SPEED,
+    userAgent: 'disruption-test/0.1',
+    nodes: 3,
+    controllers: ['replicaset', 'deployment', 'disruption'],
+    scheduler: true,
+  });
 
 function deployment(name: string, replicas: number): Deployment {
   return {
@@ -44,7 +51,8 @@ function budget(name: string, app: string, spec: Partial<PodDisruptionBudget['sp
   return { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace: NS }, spec: { selector: { matchLabels: { app } }, ...spec } };
 }
 
-const isReady = (pod: Pod) => pod.metadata.deletionTimestamp === undefined && pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+const isReady = (pod: Pod) =>
+  pod.metadata.deletionTimestamp === undefined && pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
 async function readyPods(client: KubeClient, app: string, count: number): Promise<Pod[]> {
   return eventually(
@@ -79,7 +87,13 @@ describe('PodDisruptionBudgets and pods/eviction', () => {
     await cluster.client.resource(deploymentDefinition).create(deployment('api', 4));
     await cluster.client.resource(podDisruptionBudgetDefinition).create(budget('api-half', 'api', { minAvailable: '50%' }));
     await readyPods(cluster.client, 'api', 4);
-    const half = await budgetStatus(cluster.client, 'api-half', { expectedPods: 4, currentHealthy: 4, desiredHealthy: 2, disruptionsAllowed: 2, observedGeneration: 1 });
+    const half = await budgetStatus(cluster.client, 'api-half', {
+      expectedPods: 4,
+      currentHealthy: 4,
+      desiredHealthy: 2,
+      disruptionsAllowed: 2,
+      observedGeneration: 1,
+    });
     expect(half?.conditions).toEqual([expect.objectContaining({ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods' })]);
     await cluster.client.resource(podDisruptionBudgetDefinition).delete(NS, 'api-half');
     await cluster.client.resource(podDisruptionBudgetDefinition).create(budget('api-one', 'api', { maxUnavailable: 1 }));
@@ -118,7 +132,9 @@ describe('PodDisruptionBudgets and pods/eviction', () => {
     const denied = await evict(cluster, second!.metadata.name!);
     expect(denied.status).toBe(429);
     // Until the controller recounts, status still says 3 healthy: Kubernetes words that case so.
-    expect(denied.body.details.causes[0].message).toMatch(/^The disruption budget db (does not allow evicting pods currently|needs 2 healthy pods and has 2 currently)$/);
+    expect(denied.body.details.causes[0].message).toMatch(
+      /^The disruption budget db (does not allow evicting pods currently|needs 2 healthy pods and has 2 currently)$/,
+    );
   });
 
   it('answers 500 when two budgets select the pod', async () => {
@@ -135,7 +151,10 @@ describe('PodDisruptionBudgets and pods/eviction', () => {
     const [pod] = await readyPods(cluster.client, 'free', 1);
     expect((await evict(cluster, pod!.metadata.name!)).status).toBe(201);
     await eventually(async () => {
-      const current = await cluster.client.resource(podDefinition).get(NS, pod!.metadata.name!).catch(() => undefined);
+      const current = await cluster.client
+        .resource(podDefinition)
+        .get(NS, pod!.metadata.name!)
+        .catch(() => undefined);
       expect(current === undefined || current.metadata.deletionTimestamp !== undefined).toBe(true);
     });
   });
@@ -151,7 +170,10 @@ describe('PodDisruptionBudgets and pods/eviction', () => {
     await budgetStatus(cluster.client, 'api-one', { disruptionsAllowed: 1 });
     const result = await kubectl(['get', 'pdb', 'api-one', 'db']);
     expect(result.stderr).toBe('');
-    const rows = result.stdout.trim().split('\n').map((line) => line.split(/\s{2,}/));
+    const rows = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s{2,}/));
     expect(rows[0]).toEqual(['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE']);
     expect(rows[1]?.slice(0, 4)).toEqual(['api-one', 'N/A', '1', '1']);
     expect(rows[2]?.slice(0, 3)).toEqual(['db', '2', 'N/A']);

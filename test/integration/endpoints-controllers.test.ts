@@ -7,13 +7,13 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
-import { endpointsDefinition, type Endpoints } from '../../apiserver/api/core/endpoints.js';
+import { type Deployment, deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
+import { type Endpoints, endpointsDefinition } from '../../apiserver/api/core/endpoints.js';
 import { namespaceDefinition } from '../../apiserver/api/core/namespace.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import { serviceDefinition, type Service } from '../../apiserver/api/core/service.js';
-import { endpointSliceDefinition, type EndpointSlice } from '../../apiserver/api/discovery/endpoint-slice.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import { type Service, serviceDefinition } from '../../apiserver/api/core/service.js';
+import { type EndpointSlice, endpointSliceDefinition } from '../../apiserver/api/discovery/endpoint-slice.js';
 import { eventually } from '../support/eventually.js';
 import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -33,7 +33,9 @@ function webDeployment(name: string, namespace: string, replicas: number): Deplo
       template: {
         metadata: { labels: { app: name } },
         spec: {
-          containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 8080 }], resources: { requests: { cpu: '10m', memory: '8Mi' } } }],
+          containers: [
+            { name: 'nginx', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 8080 }], resources: { requests: { cpu: '10m', memory: '8Mi' } } },
+          ],
         },
       },
     },
@@ -51,30 +53,52 @@ describe('endpointslice and endpoints controllers', () => {
     scheduler: true,
   });
   const slicesOf = async (service: string, namespace = NS) =>
-    (await cluster.client.resource(endpointSliceDefinition).list({ namespace, labelSelector: `kubernetes.io/service-name=${service}` })).items as EndpointSlice[];
+    (await cluster.client.resource(endpointSliceDefinition).list({ namespace, labelSelector: `kubernetes.io/service-name=${service}` }))
+      .items as EndpointSlice[];
   const endpointsOf = (service: string, namespace = NS) => cluster.client.resource(endpointsDefinition).get(namespace, service) as Promise<Endpoints>;
-  const podsOf = async (app: string, namespace = NS) => (await cluster.client.resource(podDefinition).list({ namespace, labelSelector: `app=${app}` })).items as Pod[];
-
+  const podsOf = async (app: string, namespace = NS) =>
+    (await cluster.client.resource(podDefinition).list({ namespace, labelSelector: `app=${app}` })).items as Pod[];
 
   it('publishes a Deployment’s 3 ready pods in one EndpointSlice and in Endpoints', async () => {
     await cluster.client.resource(deploymentDefinition).create(webDeployment('web', NS, 3));
-    const service: Service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: NS }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }] } };
+    const service: Service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: NS },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }] },
+    };
     const created = await cluster.client.resource(serviceDefinition).create(service);
-    const slice = await eventually(async () => {
-      const slices = await slicesOf('web');
-      expect(slices).toHaveLength(1);
-      expect(slices[0]?.endpoints.filter((e) => e.conditions?.ready)).toHaveLength(3);
-      return slices[0] as EndpointSlice;
-    }, { timeoutMs: 15_000 });
+    const slice = await eventually(
+      async () => {
+        const slices = await slicesOf('web');
+        expect(slices).toHaveLength(1);
+        expect(slices[0]?.endpoints.filter((e) => e.conditions?.ready)).toHaveLength(3);
+        return slices[0] as EndpointSlice;
+      },
+      { timeoutMs: 15_000 },
+    );
     const pods = await podsOf('web');
-    const zones = new Map((await cluster.client.resource(nodeDefinition).list()).items.map((n) => [n.metadata.name, n.metadata.labels?.['topology.kubernetes.io/zone']]));
+    const zones = new Map(
+      (await cluster.client.resource(nodeDefinition).list()).items.map((n) => [n.metadata.name, n.metadata.labels?.['topology.kubernetes.io/zone']]),
+    );
     expect(slice.metadata.generateName).toBe('web-');
-    expect(slice.metadata.labels).toMatchObject({ 'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' });
-    expect(slice.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: created.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    expect(slice.metadata.labels).toMatchObject({
+      'kubernetes.io/service-name': 'web',
+      'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io',
+    });
+    expect(slice.metadata.ownerReferences).toEqual([
+      { apiVersion: 'v1', kind: 'Service', name: 'web', uid: created.metadata.uid, controller: true, blockOwnerDeletion: true },
+    ]);
     expect(slice.addressType).toBe('IPv4');
     expect(slice.ports).toEqual([{ name: '', port: 8080, protocol: 'TCP' }]);
-    const expected = pods.map((p) => ({ addresses: [p.status?.podIP], nodeName: p.spec.nodeName, zone: zones.get(p.spec.nodeName ?? ''), targetRef: { kind: 'Pod', name: p.metadata.name } }));
-    for (const endpoint of expected) expect(slice.endpoints).toContainEqual(expect.objectContaining({ ...endpoint, targetRef: expect.objectContaining(endpoint.targetRef) }));
+    const expected = pods.map((p) => ({
+      addresses: [p.status?.podIP],
+      nodeName: p.spec.nodeName,
+      zone: zones.get(p.spec.nodeName ?? ''),
+      targetRef: { kind: 'Pod', name: p.metadata.name },
+    }));
+    for (const endpoint of expected)
+      expect(slice.endpoints).toContainEqual(expect.objectContaining({ ...endpoint, targetRef: expect.objectContaining(endpoint.targetRef) }));
     const endpoints = await eventually(async () => {
       const found = await endpointsOf('web');
       expect(found.subsets?.[0]?.addresses).toHaveLength(3);
@@ -93,14 +117,19 @@ describe('endpointslice and endpoints controllers', () => {
     };
     await cluster.client.resource(podDefinition).create(gated);
     const gatedEndpoint = async () => (await slicesOf('web')).flatMap((s) => s.endpoints).find((e) => e.targetRef?.name === 'gated');
-    const ip = await eventually(async () => {
-      const endpoint = await gatedEndpoint();
-      expect(endpoint?.conditions).toEqual({ ready: false, serving: false, terminating: false });
-      return endpoint?.addresses[0];
-    }, { timeoutMs: 15_000 });
+    const ip = await eventually(
+      async () => {
+        const endpoint = await gatedEndpoint();
+        expect(endpoint?.conditions).toEqual({ ready: false, serving: false, terminating: false });
+        return endpoint?.addresses[0];
+      },
+      { timeoutMs: 15_000 },
+    );
     await eventually(async () => expect((await endpointsOf('web')).subsets?.[0]?.notReadyAddresses?.map((a) => a.ip)).toEqual([ip]));
     const setGate = (status: string) =>
-      cluster.client.resource(podDefinition).patch(NS, 'gated', { status: { conditions: [{ type: GATE, status }] } }, { type: 'strategic', subresource: 'status' });
+      cluster.client
+        .resource(podDefinition)
+        .patch(NS, 'gated', { status: { conditions: [{ type: GATE, status }] } }, { type: 'strategic', subresource: 'status' });
     await setGate('True');
     await eventually(async () => expect((await gatedEndpoint())?.conditions?.ready).toBe(true));
     await eventually(async () => expect((await endpointsOf('web')).subsets?.[0]?.addresses?.map((a) => a.ip)).toContain(ip));
@@ -112,7 +141,8 @@ describe('endpointslice and endpoints controllers', () => {
 
   describe.each(findKubectlBinaries().map((binary, i) => [binary.label, binary, i] as const))('%s', (_label, binary, index) => {
     const ns = `expose-${index}`;
-    const kubectl = (args: string[]) => runKubectl(binary, [...args, '-n', ns], { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, `cache-${index}`) });
+    const kubectl = (args: string[]) =>
+      runKubectl(binary, [...args, '-n', ns], { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, `cache-${index}`) });
 
     it('kubectl expose, get endpointslices / endpoints and describe svc show the pod IPs', async () => {
       await cluster.client.resource(namespaceDefinition).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
@@ -120,12 +150,15 @@ describe('endpointslice and endpoints controllers', () => {
       const exposed = await kubectl(['expose', 'deployment', 'web', '--port=80', '--target-port=8080']);
       expect(exposed.stderr).toBe('');
       expect(exposed.stdout.trim()).toBe('service/web exposed');
-      const ips = await eventually(async () => {
-        const slices = await slicesOf('web', ns);
-        const ready = slices.flatMap((s) => s.endpoints).filter((e) => e.conditions?.ready);
-        expect(ready).toHaveLength(2);
-        return ready.map((e) => e.addresses[0] ?? '');
-      }, { timeoutMs: 15_000 });
+      const ips = await eventually(
+        async () => {
+          const slices = await slicesOf('web', ns);
+          const ready = slices.flatMap((s) => s.endpoints).filter((e) => e.conditions?.ready);
+          expect(ready).toHaveLength(2);
+          return ready.map((e) => e.addresses[0] ?? '');
+        },
+        { timeoutMs: 15_000 },
+      );
       const pairs = new RegExp(`^${ips.map(() => '10\\.[\\d.]+:8080').join(',')}$`);
       const slices = await kubectl(['get', 'endpointslices']);
       expect(slices.stdout).toMatch(/^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE\n/);
@@ -146,11 +179,14 @@ describe('endpointslice and endpoints controllers', () => {
 
   it('cuts 120 endpoints into two slices', async () => {
     await cluster.client.resource(deploymentDefinition).patch(NS, 'web', { spec: { replicas: 120 } }, { type: 'merge' });
-    await eventually(async () => {
-      const slices = await slicesOf('web');
-      const sizes = slices.map((s) => s.endpoints.filter((e) => e.conditions?.ready).length).sort((a, b) => b - a);
-      expect(sizes).toEqual([100, 20]);
-    }, { timeoutMs: 60_000, intervalMs: 200 });
+    await eventually(
+      async () => {
+        const slices = await slicesOf('web');
+        const sizes = slices.map((s) => s.endpoints.filter((e) => e.conditions?.ready).length).sort((a, b) => b - a);
+        expect(sizes).toEqual([100, 20]);
+      },
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
     await eventually(async () => expect((await endpointsOf('web')).subsets?.[0]?.addresses).toHaveLength(120));
   }, 70_000);
 

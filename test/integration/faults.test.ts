@@ -3,15 +3,16 @@
  * added on server.faults) hit the requests they match — errors, latency, watch faults,
  * compaction — within their count, probability and expiry, and every hit is recorded.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { ApiException, CoreV1Api, KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
-import { fault } from '../../cli/commands/fault.js';
-import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
-import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
+import { createRandom } from '../../apiserver/api/machinery/random.js';
+import { fault } from '../../cli/commands/fault.js';
+import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createInformer } from '../../controllers/runtime/informer.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
-import { createRandom } from '../../apiserver/api/machinery/random.js';
 import { eventually } from '../support/eventually.js';
 import { startTestCluster, type TestCluster, type TestClusterOptions } from '../support/test-cluster.js';
 import { openWatch, type WatchStream } from '../support/watch-client.js';
@@ -37,12 +38,21 @@ async function start(options: TestClusterOptions = {}): Promise<TestCluster> {
 async function call(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { Accept: 'application/json', ...init.headers };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(`${cluster!.url}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const response = await fetch(`${cluster!.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as any };
 }
 
-const configMap = (name: string, data: Record<string, string> = {}, namespace = 'default'): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data });
+const configMap = (name: string, data: Record<string, string> = {}, namespace = 'default'): ConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace },
+  data,
+});
 
 async function createConfigMap(name: string, namespace = 'default'): Promise<ConfigMap> {
   const created = await call(`/api/v1/namespaces/${namespace}/configmaps`, { method: 'POST', body: configMap(name, {}, namespace) });
@@ -66,7 +76,14 @@ describe('fault rules over HTTP', () => {
   it('adds, lists, deletes and clears rules; 422 names a bad field', async () => {
     await start();
     const rule = await addRule({ verbs: ['update'], resource: 'deployments.apps', error: 409, count: 2 });
-    expect(rule).toMatchObject({ apiVersion: 'kubesim.io/v1alpha1', kind: 'FaultRule', id: 'fault-1', error: { code: 409 }, count: 2, status: { fired: 0, active: true } });
+    expect(rule).toMatchObject({
+      apiVersion: 'kubesim.io/v1alpha1',
+      kind: 'FaultRule',
+      id: 'fault-1',
+      error: { code: 409 },
+      count: 2,
+      status: { fired: 0, active: true },
+    });
     await addRule({ id: 'slow', latencyMs: 10, userAgent: 'kubectl' });
     const listed = await call(FAULTS);
     expect(listed.body).toMatchObject({ apiVersion: 'kubesim.io/v1alpha1', kind: 'FaultRuleList' });
@@ -96,12 +113,18 @@ describe('injected errors', () => {
   it('answers 409 to the second update only (count)', async () => {
     await start();
     const cm = await createConfigMap('a');
-    const put = (value: string) => call(`${CONFIGMAPS}/a?fieldManager=tester`, { method: 'PUT', body: { ...cm, metadata: { name: 'a', namespace: 'default' }, data: { v: value } } });
+    const put = (value: string) =>
+      call(`${CONFIGMAPS}/a?fieldManager=tester`, { method: 'PUT', body: { ...cm, metadata: { name: 'a', namespace: 'default' }, data: { v: value } } });
     expect((await put('1')).status).toBe(200);
     await addRule({ verbs: ['update'], resource: 'configmaps', fieldManager: 'tester', error: 409, count: 1 });
     const second = await put('2');
     expect(second.status).toBe(409);
-    expect(second.body).toMatchObject({ kind: 'Status', reason: 'Conflict', code: 409, message: expect.stringContaining('Operation cannot be fulfilled on configmaps "a"') });
+    expect(second.body).toMatchObject({
+      kind: 'Status',
+      reason: 'Conflict',
+      code: 409,
+      message: expect.stringContaining('Operation cannot be fulfilled on configmaps "a"'),
+    });
     expect((await put('3')).status).toBe(200);
     expect((await call(`${CONFIGMAPS}/a`)).body.data).toEqual({ v: '3' });
   });
@@ -166,7 +189,14 @@ describe('injected errors', () => {
     expect(log.body).toEqual({
       apiVersion: 'kubesim.io/v1alpha1',
       kind: 'InjectedFaultList',
-      items: [{ ruleId: 'boom', time: expect.any(String), request: { method: 'GET', url: CONFIGMAPS, userAgent: 'log-test/1', user: 'alice', verb: 'list' }, injected: [{ type: 'error', code: 500 }] }],
+      items: [
+        {
+          ruleId: 'boom',
+          time: expect.any(String),
+          request: { method: 'GET', url: CONFIGMAPS, userAgent: 'log-test/1', user: 'alice', verb: 'list' },
+          injected: [{ type: 'error', code: 500 }],
+        },
+      ],
     });
     await call(`${FAULTS}/injected`, { method: 'DELETE' });
     expect((await call(`${FAULTS}/injected`)).body.items).toEqual([]);
@@ -187,7 +217,12 @@ describe('watch faults', () => {
     const { url, server } = await start();
     const client = createKubeClient({ server: url, userAgent: 'faults-informer/1' });
     cleanups.push(() => client.close());
-    const informer = createInformer<ConfigMap>({ client: client.resource(configMapDefinition), namespace: 'default', clock: createRealClock(), logger: silentLogger });
+    const informer = createInformer<ConfigMap>({
+      client: client.resource(configMapDefinition),
+      namespace: 'default',
+      clock: createRealClock(),
+      logger: silentLogger,
+    });
     const abort = new AbortController();
     const running = informer.start(abort.signal);
     cleanups.push(async () => {
@@ -199,7 +234,9 @@ describe('watch faults', () => {
     await eventually(() => expect(informerWatches()).toHaveLength(1));
 
     await addRule({ userAgent: 'faults-informer', closeWatches: true });
-    expect(server.faults.injected()).toEqual([expect.objectContaining({ injected: [{ type: 'closeWatch' }], request: expect.objectContaining({ verb: 'watch' }) })]);
+    expect(server.faults.injected()).toEqual([
+      expect.objectContaining({ injected: [{ type: 'closeWatch' }], request: expect.objectContaining({ verb: 'watch' }) }),
+    ]);
     await createConfigMap('after-close');
     await eventually(() => expect(informer.lister.get('default', 'after-close')).toBeDefined());
     expect(informerWatches()).toHaveLength(1);
@@ -211,7 +248,17 @@ describe('watch faults', () => {
     await addRule({ resource: 'configmaps', refuseWatchResume: true, count: 1 });
     const refused = await watchFrom(`${CONFIGMAPS}?watch=1&resourceVersion=${metadata.resourceVersion}`);
     const events = await refused.rest();
-    expect(events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired', message: expect.stringContaining(`too old resource version: ${metadata.resourceVersion}`) }) }]);
+    expect(events).toEqual([
+      {
+        type: 'ERROR',
+        object: expect.objectContaining({
+          kind: 'Status',
+          code: 410,
+          reason: 'Expired',
+          message: expect.stringContaining(`too old resource version: ${metadata.resourceVersion}`),
+        }),
+      },
+    ]);
 
     const resumed = await watchFrom(`${CONFIGMAPS}?watch=1&resourceVersion=${metadata.resourceVersion}`);
     await createConfigMap('a');
@@ -288,7 +335,9 @@ describe('kubesim fault', () => {
 
   it('adds, lists, shows injected faults, deletes and clears', async () => {
     await start();
-    expect(await run('add', '--verb', 'list', '--resource', 'configmaps', '--error', '429', '--count', '2')).toBe('fault-1 added: list configmaps → error 429 (count 2)');
+    expect(await run('add', '--verb', 'list', '--resource', 'configmaps', '--error', '429', '--count', '2')).toBe(
+      'fault-1 added: list configmaps → error 429 (count 2)',
+    );
     expect(await run('add', '--latency', '200ms', '--user-agent', 'kubectl', '--id', 'slow')).toBe('slow added: ua~kubectl → latency 200ms');
     expect((await call(CONFIGMAPS)).status).toBe(429);
     const listed = (await run('list')).split('\n');
@@ -301,7 +350,7 @@ describe('kubesim fault', () => {
     expect(await run('clear')).toBe('1 rule(s) deleted');
   });
 
-  it('passes on the server\'s word for a bad rule', async () => {
+  it("passes on the server's word for a bad rule", async () => {
     await start();
     await expect(run('add', '--verb', 'updat', '--error', '409')).rejects.toThrow(/verbs\[0\]: Unsupported value: "updat"/);
     await expect(run('add', '--error', '404')).rejects.toThrow(/error.code: Unsupported value: 404/);

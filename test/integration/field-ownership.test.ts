@@ -7,9 +7,9 @@
  * conflict naming it (docs/field-ownership.md walks through the same steps).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { registerHpaController } from '../../controllers/hpa/index.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { eventually } from '../support/eventually.js';
@@ -46,13 +46,23 @@ describe('managedFields over HTTP', () => {
 
     const current = created.body;
     current.spec.minReadySeconds = 5;
-    const put = await fetch(web(), { method: 'PUT', headers: { 'Content-Type': 'application/json', 'User-Agent': 'my-tool/1.0 (linux)' }, body: JSON.stringify(current) });
+    const put = await fetch(web(), {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'my-tool/1.0 (linux)' },
+      body: JSON.stringify(current),
+    });
     expect(put.status).toBe(200);
     await request(`${web()}?fieldManager=kubectl-label`, { method: 'PATCH', body: { metadata: { labels: { env: 'prod' } } }, contentType: MERGE });
     await request(`${web('/status')}?fieldManager=status-writer`, { method: 'PATCH', body: { status: { replicas: 1 } }, contentType: MERGE });
     await request(`${web('/scale')}?fieldManager=scaler`, { method: 'PATCH', body: { spec: { replicas: 4 } }, contentType: MERGE });
 
-    expect((await owners()).sort()).toEqual(['creator/Update/', 'kubectl-label/Update/', 'my-tool/Update/', 'scaler/Update/scale', 'status-writer/Update/status']);
+    expect((await owners()).sort()).toEqual([
+      'creator/Update/',
+      'kubectl-label/Update/',
+      'my-tool/Update/',
+      'scaler/Update/scale',
+      'status-writer/Update/status',
+    ]);
     const byManager = Object.fromEntries((await entries()).map((e) => [e.manager, e.fieldsV1]));
     expect(byManager['my-tool']).toEqual({ 'f:spec': { 'f:minReadySeconds': {} } });
     expect(byManager['kubectl-label']).toEqual({ 'f:metadata': { 'f:labels': { 'f:env': {} } } });
@@ -97,7 +107,11 @@ describe('managedFields over HTTP', () => {
     const force = await request(`${web()}?force=true`, { method: 'PATCH', body: { spec: { replicas: 3 } }, contentType: MERGE });
     expect(force.status).toBe(422);
     expect(force.body.message).toBe('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
-    const misnamed = await request(`${cluster.url}${paths.deployment('api')}?fieldManager=x`, { method: 'PATCH', body: deployment('other'), contentType: APPLY });
+    const misnamed = await request(`${cluster.url}${paths.deployment('api')}?fieldManager=x`, {
+      method: 'PATCH',
+      body: deployment('other'),
+      contentType: APPLY,
+    });
     expect(misnamed.status).toBe(400);
     expect(misnamed.body.message).toBe('the name of the object (other) does not match the name on the URL (api)');
   });
@@ -113,7 +127,11 @@ describe('managedFields over HTTP', () => {
     const applied = await request(`${web('/status')}?fieldManager=reporter`, { method: 'PATCH', body: status, contentType: APPLY });
     expect(applied.status).toBe(200);
     expect(applied.body.status.replicas).toBe(2);
-    expect((await entries()).find((e) => e.manager === 'reporter')).toMatchObject({ operation: 'Apply', subresource: 'status', fieldsV1: { 'f:status': { 'f:replicas': {} } } });
+    expect((await entries()).find((e) => e.manager === 'reporter')).toMatchObject({
+      operation: 'Apply',
+      subresource: 'status',
+      fieldsV1: { 'f:status': { 'f:replicas': {} } },
+    });
   });
 });
 
@@ -138,7 +156,7 @@ describe('the drill: an HPA and a manifest both set spec.replicas', () => {
     await stopHpa?.();
   });
 
-  it('refuses the apply naming the HPA\'s manager; without replicas it applies; --force-conflicts starts the fight', async () => {
+  it("refuses the apply naming the HPA's manager; without replicas it applies; --force-conflicts starts the fight", async () => {
     expect((await run(['apply', '--server-side', '-f', '-'], webYaml(2))).stdout).toBe('deployment.apps/web serverside-applied\n');
     expect((await run(['apply', '--server-side', '-f', '-'], HPA_YAML)).stdout).toBe('horizontalpodautoscaler.autoscaling/web serverside-applied\n');
     // Below minReplicas: the HPA scales to 3 through /scale and so owns spec.replicas.

@@ -12,10 +12,10 @@ import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { secretDefinition } from '../../apiserver/api/core/secret.js';
-import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
-import { registerGarbageCollector, type GarbageCollector, type GarbageCollectorOptions } from '../../controllers/garbage-collector/index.js';
-import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
+import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import { type GarbageCollector, type GarbageCollectorOptions, registerGarbageCollector } from '../../controllers/garbage-collector/index.js';
+import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { serveWidgets, widgetDefinition } from '../support/custom-kind.js';
@@ -81,7 +81,12 @@ describe('garbage collector', () => {
     metadata: { name, ...(ownerReferences ? { ownerReferences } : {}), ...(finalizers ? { finalizers } : {}) },
     data: { k: 'v' },
   });
-  const secret = (name: string, ownerReferences: OwnerRef[]): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, ownerReferences }, type: 'Opaque' });
+  const secret = (name: string, ownerReferences: OwnerRef[]): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, ownerReferences },
+    type: 'Opaque',
+  });
 
   /** webChain creates Deployment web → ReplicaSet web-1 → Pods web-1-a, web-1-b, as the
    * deployment and replicaset controllers would (controller refs that block owner deletion). */
@@ -89,9 +94,19 @@ describe('garbage collector', () => {
     const labels = { app: 'web' };
     const template = { metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } };
     const controllerRef = (owner: KubeObject) => refTo(owner, { controller: true, blockOwnerDeletion: true });
-    const deployment = await create(deploymentDefinition, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', labels }, spec: { replicas: 2, selector: { matchLabels: labels }, template } });
+    const deployment = await create(deploymentDefinition, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', labels },
+      spec: { replicas: 2, selector: { matchLabels: labels }, template },
+    });
     const rsMeta = { name: 'web-1', labels, ownerReferences: [controllerRef(deployment)] };
-    const replicaSet = await create(replicaSetDefinition, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: rsMeta, spec: { replicas: 2, selector: { matchLabels: labels }, template } });
+    const replicaSet = await create(replicaSetDefinition, {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: rsMeta,
+      spec: { replicas: 2, selector: { matchLabels: labels }, template },
+    });
     for (const name of ['web-1-a', 'web-1-b']) {
       const finalizers = podFinalizers[name];
       const metadata = { name, labels, ownerReferences: [controllerRef(replicaSet)], ...(finalizers ? { finalizers } : {}) };
@@ -236,9 +251,16 @@ describe('garbage collector', () => {
       serveWidgets(cluster);
       await eventually(() => expect(gc.monitors.monitoredKinds()).toContain('example.com/v1/widgets'));
       const owner = await create(widgetDefinition, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'owner' } });
-      const ownedWidget = await create(widgetDefinition, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'owned', ownerReferences: [refTo(owner)] } });
+      const ownedWidget = await create(widgetDefinition, {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'owned', ownerReferences: [refTo(owner)] },
+      });
       const ownedMap = await create(configMapDefinition, configMap('owned-by-widget', [refTo(owner)]));
-      await expectCollected(await create(widgetDefinition, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'dangling', ownerReferences: [danglingRef()] } }), widgetDefinition);
+      await expectCollected(
+        await create(widgetDefinition, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'dangling', ownerReferences: [danglingRef()] } }),
+        widgetDefinition,
+      );
       expect(await get(widgetDefinition, 'owned')).toBeDefined();
       await api(widgetDefinition).delete(NS, 'owner');
       await expectCollected(ownedWidget, widgetDefinition);

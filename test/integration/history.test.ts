@@ -5,12 +5,12 @@
  * them do it — user → deployment controller → replicaset controller → scheduler → kubelet.
  */
 import { describe, expect, it } from 'vitest';
-import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
+import { type Deployment, deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import type { HistoryItem, HistoryList } from '../../apiserver/api/kubesim/history.js';
+import { CAUSE_HEADER } from '../../apiserver/api/machinery/cause.js';
 import { followHistory, HISTORY_PATH } from '../../cli/commands/history-client.js';
 import { buildTraceTree, countNodes } from '../../cli/commands/trace-tree.js';
-import { CAUSE_HEADER } from '../../apiserver/api/machinery/cause.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
@@ -56,9 +56,10 @@ describe('history: causes on every write', () => {
     return response.body;
   };
 
-
   const readyReplicas = async (count: number) =>
-    eventually(async () => expect((await cluster.client.resource(deploymentDefinition).get(NS, 'web')).status?.readyReplicas).toBe(count), { timeoutMs: 20_000 });
+    eventually(async () => expect((await cluster.client.resource(deploymentDefinition).get(NS, 'web')).status?.readyReplicas).toBe(count), {
+      timeoutMs: 20_000,
+    });
 
   it('scaling a Deployment records user → deployment → replicaset → scheduler → kubelet, each with its trigger', async () => {
     await cluster.client.resource(deploymentDefinition).create(web(3));
@@ -73,13 +74,16 @@ describe('history: causes on every write', () => {
       return found;
     };
 
-    const [scale] = find('the user\'s scale', (i) => i.revision === from);
+    const [scale] = find("the user's scale", (i) => i.revision === from);
     expect(scale).toMatchObject({ resource: 'deployments.apps', kind: 'Deployment', name: 'web', type: 'MODIFIED' });
     expect(scale?.actor).toMatchObject({ userAgent: 'kubectl/v1.32.0 (linux/amd64)', user: 'alice' });
     expect(scale?.actor?.controller).toBeUndefined();
     expect(scale?.diff).toContainEqual({ path: 'spec.replicas', old: 3, new: 5 });
 
-    const [rsScale] = find('the deployment controller scaling the ReplicaSet', (i) => i.resource === 'replicasets.apps' && i.actor?.controller === 'deployment' && i.diff.some((c) => c.path === 'spec.replicas'));
+    const [rsScale] = find(
+      'the deployment controller scaling the ReplicaSet',
+      (i) => i.resource === 'replicasets.apps' && i.actor?.controller === 'deployment' && i.diff.some((c) => c.path === 'spec.replicas'),
+    );
     expect(rsScale?.actor?.trigger).toMatchObject({ ...triggeredBy(scale!, 'Deployment'), type: 'MODIFIED' });
     expect(rsScale?.actor).toMatchObject({ key: 'default/web', userAgent: expect.stringMatching(/^kubesim-/) });
     expect(rsScale?.diff).toContainEqual({ path: 'spec.replicas', old: 3, new: 5 });
@@ -87,7 +91,11 @@ describe('history: causes on every write', () => {
     const created = find('the replicaset controller creating pods', (i) => i.resource === 'pods' && i.type === 'ADDED');
     expect(created).toHaveLength(2);
     for (const pod of created) {
-      expect(pod.actor).toMatchObject({ controller: 'replicaset', key: `default/${rsScale!.name}`, trigger: { ...triggeredBy(rsScale!, 'ReplicaSet'), type: 'MODIFIED' } });
+      expect(pod.actor).toMatchObject({
+        controller: 'replicaset',
+        key: `default/${rsScale!.name}`,
+        trigger: { ...triggeredBy(rsScale!, 'ReplicaSet'), type: 'MODIFIED' },
+      });
       const [bound] = find(`the scheduler binding ${pod.name}`, (i) => i.name === pod.name && i.actor?.controller === 'scheduler');
       expect(bound?.diff).toContainEqual({ path: 'spec.nodeName', new: expect.stringMatching(/^node-/) });
       expect(bound?.actor).toMatchObject({ key: `default/${pod.name}`, trigger: { ...triggeredBy(pod, 'Pod'), type: 'ADDED' } });
@@ -174,7 +182,9 @@ describe('history: causes on every write', () => {
     const { items } = await history('resource=deployments.apps&name=web');
     const scale = items.find((i) => i.diff.some((c) => c.path === 'spec.replicas' && c.new === 5))!;
     const at = (revision: number) =>
-      request(`${cluster.url}/apis/apps/v1/namespaces/${NS}/deployments?fieldSelector=metadata.name%3Dweb&resourceVersion=${revision}&resourceVersionMatch=Exact`);
+      request(
+        `${cluster.url}/apis/apps/v1/namespaces/${NS}/deployments?fieldSelector=metadata.name%3Dweb&resourceVersion=${revision}&resourceVersionMatch=Exact`,
+      );
     const before = await at(scale.revision - 1);
     expect(before.status).toBe(200);
     expect(before.body.items.map((d: Deployment) => d.spec.replicas)).toEqual([3]);
@@ -187,7 +197,8 @@ describe('history: compaction', () => {
 
   it('answers a fromRevision whose history was compacted with 410 Expired, for reads and streams', async () => {
     const client = createKubeClient({ server: cluster.url, userAgent: 'kubectl/v1.32.0' });
-    for (let i = 0; i < 3; i++) await client.resource(configMapDefinition).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: NS } });
+    for (let i = 0; i < 3; i++)
+      await client.resource(configMapDefinition).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: NS } });
     client.close();
     const compacted = cluster.server.store.compact({ keepRevisions: 1, maxAgeMs: 0 });
     for (const watch of ['', '&watch=1']) {

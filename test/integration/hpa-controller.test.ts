@@ -13,21 +13,21 @@
  * faster than wall time, so 15 s syncs take 250 ms and the 5-minute window 5 s.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
-import { replicaSetDefinition, type ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
-import { horizontalPodAutoscalerDefinition, type HorizontalPodAutoscaler } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
+import { type Deployment, deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
+import { type ReplicaSet, replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
+import { type HorizontalPodAutoscaler, horizontalPodAutoscalerDefinition } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import type { HorizontalPodAutoscalerV1 } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler-v1.js';
-import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Event, eventDefinition } from '../../apiserver/api/core/event.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import { registerHpaController } from '../../controllers/hpa/index.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger, type LogLevel } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { createCrd, cronTab, cronTabCrd } from '../support/crds.js';
 import { isAvailablePod, startControlPlane } from '../support/deployment-harness.js';
 import { eventually } from '../support/eventually.js';
-import { startFakeMetricsPipeline, type FakeMetricsPipeline } from '../support/fake-metrics-pipeline.js';
+import { type FakeMetricsPipeline, startFakeMetricsPipeline } from '../support/fake-metrics-pipeline.js';
 import { request } from '../support/http.js';
 import type { TestCluster } from '../support/test-cluster.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -110,7 +110,9 @@ describe('HPA controller', () => {
   async function warmPods(count: number, selector = 'app=web'): Promise<void> {
     const pods = await eventually(
       async () => {
-        const items = (await cluster.client.resource(podDefinition).list({ namespace: NS, labelSelector: selector })).items.filter((p) => !p.metadata.deletionTimestamp);
+        const items = (await cluster.client.resource(podDefinition).list({ namespace: NS, labelSelector: selector })).items.filter(
+          (p) => !p.metadata.deletionTimestamp,
+        );
         expect(items).toHaveLength(count);
         expect(items.filter(isAvailablePod)).toHaveLength(count);
         return items;
@@ -122,7 +124,9 @@ describe('HPA controller', () => {
   }
 
   const hpaEvents = async (name = 'web'): Promise<Event[]> =>
-    (await cluster.client.resource(eventDefinition).list({ namespace: NS })).items.filter((e) => e.involvedObject.kind === 'HorizontalPodAutoscaler' && e.involvedObject.name === name);
+    (await cluster.client.resource(eventDefinition).list({ namespace: NS })).items.filter(
+      (e) => e.involvedObject.kind === 'HorizontalPodAutoscaler' && e.involvedObject.name === name,
+    );
 
   const eventWith = (reason: string, name = 'web') =>
     eventually(async () => {
@@ -151,13 +155,20 @@ describe('HPA controller', () => {
       return hpa;
     });
     expect(scaled.status?.lastScaleTime).toBeDefined();
-    expect(conditionOf(scaled, 'ScalingActive')).toMatchObject({ status: 'True', reason: 'ValidMetricFound', message: `the HPA was able to successfully calculate a replica count from ${CPU_RESOURCE_REASON}` });
+    expect(conditionOf(scaled, 'ScalingActive')).toMatchObject({
+      status: 'True',
+      reason: 'ValidMetricFound',
+      message: `the HPA was able to successfully calculate a replica count from ${CPU_RESOURCE_REASON}`,
+    });
 
     // The same HPA through autoscaling/v1 (what `kubectl autoscale` created in 1.31/1.32).
     await warmPods(6);
     await pipeline.scraped(); // the load is now spread over six pods: 70m each, on target
     await eventually(async () => {
-      const v1 = (await cluster.client.raw({ method: 'GET', path: `/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers/web` })) as HorizontalPodAutoscalerV1;
+      const v1 = (await cluster.client.raw({
+        method: 'GET',
+        path: `/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers/web`,
+      })) as HorizontalPodAutoscalerV1;
       expect(v1.spec.targetCPUUtilizationPercentage).toBe(70);
       expect(v1.status).toMatchObject({ currentReplicas: 6, desiredReplicas: 6, currentCPUUtilizationPercentage: 70 });
     });
@@ -201,7 +212,11 @@ describe('HPA controller', () => {
     });
     const failing = await eventually(async () => {
       const hpa = await hpas().get(NS, 'web');
-      expect(conditionOf(hpa, 'ScalingActive')).toMatchObject({ status: 'False', reason: 'FailedGetResourceMetric', message: `the HPA was unable to compute the replica count: ${inner}` });
+      expect(conditionOf(hpa, 'ScalingActive')).toMatchObject({
+        status: 'False',
+        reason: 'FailedGetResourceMetric',
+        message: `the HPA was unable to compute the replica count: ${inner}`,
+      });
       return hpa;
     });
     expect(conditionOf(failing, 'AbleToScale')).toMatchObject({ status: 'True', reason: 'SucceededGetScale' });
@@ -247,7 +262,11 @@ describe('HPA controller', () => {
     await cluster.client.resource(replicaSetDefinition).create(rs);
     const cronTabs = `${cluster.url}/apis/stable.example.com/v1/namespaces/${NS}/crontabs`;
     await request(cronTabs, { method: 'POST', body: cronTab('cron', { replicas: 2 }) });
-    await request(`${cronTabs}/cron/status`, { method: 'PATCH', contentType: 'application/merge-patch+json', body: { status: { replicas: 2, selector: 'app=cron' } } });
+    await request(`${cronTabs}/cron/status`, {
+      method: 'PATCH',
+      contentType: 'application/merge-patch+json',
+      body: { status: { replicas: 2, selector: 'app=cron' } },
+    });
     await warmPods(2, 'app=cron');
     pipeline.setCpuLoad(300);
     await pipeline.scraped();

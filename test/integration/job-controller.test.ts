@@ -4,10 +4,10 @@
  * time (a Job pod's 1 s run takes ~17 ms).
  */
 import { describe, expect, it } from 'vitest';
-import { jobDefinition, type Job } from '../../apiserver/api/batch/index.js';
+import { type Job, jobDefinition } from '../../apiserver/api/batch/index.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
-import { COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../controllers/job/index.js';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
+import { COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../controllers/job/index.js';
 import { batchClusterOptions } from '../support/batch-cluster.js';
 import { eventually } from '../support/eventually.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -28,9 +28,13 @@ function job(name: string, spec: Partial<Job['spec']> = {}, annotations: Record<
 }
 
 describe('Job controller', () => {
-  const cluster = useTestCluster({ lifetime: 'file', ...batchClusterOptions({ names: ['job', 'ttl-after-finished', 'garbage-collector'], clock: createRealClock({ speed: SPEED }) }) });
+  const cluster = useTestCluster({
+    lifetime: 'file',
+    ...batchClusterOptions({ names: ['job', 'ttl-after-finished', 'garbage-collector'], clock: createRealClock({ speed: SPEED }) }),
+  });
   const jobs = () => cluster.client.resource(jobDefinition);
-  const podsOf = async (name: string) => (await cluster.client.resource(podDefinition).list({ namespace: NS, labelSelector: `batch.kubernetes.io/job-name=${name}` })).items;
+  const podsOf = async (name: string) =>
+    (await cluster.client.resource(podDefinition).list({ namespace: NS, labelSelector: `batch.kubernetes.io/job-name=${name}` })).items;
   const condition = (j: Job, type: string) => j.status?.conditions?.find((c) => c.type === type);
   const waitFor = (name: string, type: string, timeoutMs = 15_000) =>
     eventually(
@@ -48,7 +52,9 @@ describe('Job controller', () => {
     expect(created.spec).toMatchObject({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: true, manualSelector: false });
     expect(created.spec.selector).toEqual({ matchLabels: { 'batch.kubernetes.io/controller-uid': uid } });
     expect(created.spec.template.metadata?.labels).toMatchObject({ 'batch.kubernetes.io/job-name': 'defaults', 'controller-uid': uid, 'job-name': 'defaults' });
-    await expect(jobs().create(job('bad', { template: { spec: { containers: [{ name: 'c', image: 'x' }], restartPolicy: 'Always' } } }))).rejects.toThrow(/restartPolicy/);
+    await expect(jobs().create(job('bad', { template: { spec: { containers: [{ name: 'c', image: 'x' }], restartPolicy: 'Always' } } }))).rejects.toThrow(
+      /restartPolicy/,
+    );
   });
 
   it('runs completions 3 at parallelism 2 to Complete with SuccessCriteriaMet and completionTime', async () => {
@@ -111,16 +117,32 @@ describe('Job controller', () => {
 
   it('fails at once on a podFailurePolicy FailJob rule', async () => {
     const policy = { rules: [{ action: 'FailJob' as const, onExitCodes: { operator: 'In' as const, values: [42] } }] };
-    await jobs().create(job('policy', { podFailurePolicy: policy, backoffLimit: 6 }, { 'kubesim.io/crash-after-seconds': '1', 'kubesim.io/run-seconds': '10', 'kubesim.io/exit-code': '42' }));
+    await jobs().create(
+      job(
+        'policy',
+        { podFailurePolicy: policy, backoffLimit: 6 },
+        { 'kubesim.io/crash-after-seconds': '1', 'kubesim.io/run-seconds': '10', 'kubesim.io/exit-code': '42' },
+      ),
+    );
     const failed = await waitFor('policy', 'Failed');
     expect(condition(failed, 'Failed')?.reason).toBe('PodFailurePolicy');
-    expect(condition(failed, 'Failed')?.message).toMatch(/^Container main for pod default\/policy-\w+ failed with exit code 42 matching FailJob rule at index 0$/);
+    expect(condition(failed, 'Failed')?.message).toMatch(
+      /^Container main for pod default\/policy-\w+ failed with exit code 42 matching FailJob rule at index 0$/,
+    );
   });
 
   it('deletes a finished Job after ttlSecondsAfterFinished, and the garbage collector its pods', async () => {
     await jobs().create(job('short-lived', { ttlSecondsAfterFinished: 5 }));
     await waitFor('short-lived', 'Complete');
-    await eventually(async () => expect(await jobs().get(NS, 'short-lived').catch(() => undefined)).toBeUndefined(), { timeoutMs: 15_000 });
+    await eventually(
+      async () =>
+        expect(
+          await jobs()
+            .get(NS, 'short-lived')
+            .catch(() => undefined),
+        ).toBeUndefined(),
+      { timeoutMs: 15_000 },
+    );
     await eventually(async () => expect(await podsOf('short-lived')).toHaveLength(0), { timeoutMs: 15_000 });
   });
 });

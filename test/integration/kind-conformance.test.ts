@@ -85,7 +85,11 @@ const SAMPLES: Record<string, Sample> = {
     specChange: image,
     status: { currentNumberScheduled: 1, numberMisscheduled: 0, desiredNumberScheduled: 1, numberReady: 1 },
   },
-  'apps/v1/StatefulSet': { object: () => ({ spec: { replicas: 1, serviceName: 'conf', ...workload } }), specChange: image, status: { replicas: 2, availableReplicas: 1 } },
+  'apps/v1/StatefulSet': {
+    object: () => ({ spec: { replicas: 1, serviceName: 'conf', ...workload } }),
+    specChange: image,
+    status: { replicas: 2, availableReplicas: 1 },
+  },
   'apps/v1/ControllerRevision': { object: () => ({ data: { spec: { template: { spec: podSpec } } }, revision: 1 }) },
   'autoscaling/v2/HorizontalPodAutoscaler': {
     object: () => ({ spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3 } }),
@@ -93,7 +97,9 @@ const SAMPLES: Record<string, Sample> = {
     status: { currentReplicas: 1, desiredReplicas: 2 },
   },
   'autoscaling/v1/HorizontalPodAutoscaler': {
-    object: () => ({ spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 50 } }),
+    object: () => ({
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 50 },
+    }),
     specChange: (object) => (object['spec'].maxReplicas = 5),
     status: { currentReplicas: 1, desiredReplicas: 2 },
   },
@@ -127,7 +133,9 @@ const SAMPLES: Record<string, Sample> = {
           group: 'conformance.example.com',
           scope: 'Namespaced',
           names: { plural, kind: `X${plural}` },
-          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+          versions: [
+            { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+          ],
         },
       };
     },
@@ -148,7 +156,8 @@ const KNOWN_GAPS: Record<string, Partial<Record<Check, string>>> = {};
 const notApplicable = (_name: string, _fn: () => Promise<void>) => undefined;
 
 /** exercisable: served from the store with every verb the checks use (not virtual metrics). */
-const exercisable = (def: ResourceDefinition) => (def.source ?? 'store') === 'store' && NEEDED_VERBS.every((verb) => (def.verbs ?? NEEDED_VERBS).includes(verb));
+const exercisable = (def: ResourceDefinition) =>
+  (def.source ?? 'store') === 'store' && NEEDED_VERBS.every((verb) => (def.verbs ?? NEEDED_VERBS).includes(verb));
 const keyOf = (def: ResourceDefinition) => `${apiVersionOf(def)}/${def.kind}`;
 const slugOf = (def: ResourceDefinition) => `${def.plural}-${def.group || 'core'}-${def.version}`.replace(/[^a-z0-9-]/g, '-');
 
@@ -163,8 +172,14 @@ describe('built-in kind conformance', () => {
 
   it('has a sample for every kind it exercises, and none for a kind that is gone', () => {
     const exercised = kinds().filter(exercisable).map(keyOf);
-    expect(exercised.filter((key) => !SAMPLES[key]), 'kinds without a sample in SAMPLES').toEqual([]);
-    expect(Object.keys(SAMPLES).filter((key) => !exercised.includes(key)), 'samples of kinds not served').toEqual([]);
+    expect(
+      exercised.filter((key) => !SAMPLES[key]),
+      'kinds without a sample in SAMPLES',
+    ).toEqual([]);
+    expect(
+      Object.keys(SAMPLES).filter((key) => !exercised.includes(key)),
+      'samples of kinds not served',
+    ).toEqual([]);
   });
 
   describe.each(kinds().map((def) => [keyOf(def), def] as const))('%s', (_key, def) => {
@@ -206,7 +221,11 @@ describe('built-in kind conformance', () => {
     };
 
     beforeAll(async () => {
-      if (namespace) expect((await request(`${cluster.url}/api/v1/namespaces`, { method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } })).status).toBe(201);
+      if (namespace)
+        expect(
+          (await request(`${cluster.url}/api/v1/namespaces`, { method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } }))
+            .status,
+        ).toBe(201);
     });
 
     check('lifecycle')('creates, gets, lists by label, watches and deletes', async () => {
@@ -278,7 +297,12 @@ describe('built-in kind conformance', () => {
       const created = await create(build('scale'));
       const read = (object: any, path: string) => path.split('.').reduce((at, key) => at?.[key], object);
       const got = await request(item(created.metadata.name, 'scale'));
-      expect(got.body).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: created.metadata.name }, spec: { replicas: read(created, scale.specReplicasPath) } });
+      expect(got.body).toMatchObject({
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        metadata: { name: created.metadata.name },
+        spec: { replicas: read(created, scale.specReplicasPath) },
+      });
       const wanted = Number(read(created, scale.specReplicasPath)) + 2;
       const scaled = await request(item(created.metadata.name, 'scale'), { method: 'PUT', body: { ...got.body, spec: { replicas: wanted } } });
       expect(scaled.status, JSON.stringify(scaled.body)).toBe(200);

@@ -8,12 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
-import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Node, nodeDefinition } from '../../apiserver/api/core/node.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import type { WatchEvent } from '../../controllers/runtime/types.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
-import { requireKubectl, runKubectl, type KubectlResult } from '../support/kubectl.js';
+import { type KubectlResult, requireKubectl, runKubectl } from '../support/kubectl.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
 const NS = 'default';
@@ -23,7 +23,6 @@ const SPEED = 20;
 describe('kubelet-sim', () => {
   const cluster = useTestCluster({ lifetime: 'file', speed: SPEED, userAgent: 'kubelet-sim-test/0.1', nodes: 2, kubelet: { logLevel: 'warn' } });
   const pods = () => cluster.client.resource(podDefinition);
-
 
   function pod(name: string, annotations: Record<string, string> = {}, spec: Partial<Pod['spec']> = {}): Pod {
     return {
@@ -92,14 +91,20 @@ describe('kubelet-sim', () => {
     const abort = new AbortController();
     const events: Array<WatchEvent<Pod>> = [];
     const watching = (async () => {
-      const stream = pods().watch({ namespace: NS, fieldSelector: 'metadata.name=web', resourceVersion: created.metadata.resourceVersion, signal: abort.signal });
+      const stream = pods().watch({
+        namespace: NS,
+        fieldSelector: 'metadata.name=web',
+        resourceVersion: created.metadata.resourceVersion,
+        signal: abort.signal,
+      });
       for await (const event of stream) events.push(event);
     })().catch(() => undefined);
     await bind('web');
     await eventually(() => expect(events.at(-1)?.object.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True'));
     abort.abort();
     await watching;
-    const summary = (p: Pod) => `${p.status?.phase}/${p.status?.containerStatuses?.[0]?.state?.waiting?.reason ?? (p.status?.containerStatuses?.[0]?.state?.running ? 'running' : '-')}`;
+    const summary = (p: Pod) =>
+      `${p.status?.phase}/${p.status?.containerStatuses?.[0]?.state?.waiting?.reason ?? (p.status?.containerStatuses?.[0]?.state?.running ? 'running' : '-')}`;
     const seen = events.map((event) => summary(event.object)).filter((s, i, all) => s !== all[i - 1]);
     expect(seen).toEqual(['Pending/-', 'Pending/ContainerCreating', 'Running/running']);
     const running = events.at(-1)!.object;
@@ -180,21 +185,30 @@ describe('kubelet-sim', () => {
     await pods().create(pod('unscheduled'));
     const waiting = await request(`${cluster.url}/api/v1/namespaces/${NS}/pods/unscheduled/log?container=nginx`);
     expect(waiting.status).toBe(400);
-    expect(waiting.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: 'container "nginx" in pod "unscheduled" is waiting to start: ContainerCreating' });
+    expect(waiting.body).toMatchObject({
+      kind: 'Status',
+      reason: 'BadRequest',
+      message: 'container "nginx" in pod "unscheduled" is waiting to start: ContainerCreating',
+    });
     await createBound(pod('pull-fails', { 'kubesim.io/image-pull': 'error' }));
     await eventually(async () => expect((await containerStatus('pull-fails'))?.state?.waiting?.reason).toMatch(/ErrImagePull|ImagePullBackOff/));
     const pulling = await request(`${cluster.url}/api/v1/namespaces/${NS}/pods/pull-fails/log?container=nginx`);
     expect(pulling.body.message).toBe('container "nginx" in pod "pull-fails" is waiting to start: trying and failing to pull image');
   });
 
-  it('answers 500 naming the kubelet when the node\'s kubelet cannot be reached', async () => {
+  it("answers 500 naming the kubelet when the node's kubelet cannot be reached", async () => {
     const closedPort = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
         const { port } = probe.address() as AddressInfo;
         probe.close(() => resolve(port));
       });
     });
-    const ghost: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'ghost' }, status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: closedPort } } } };
+    const ghost: Node = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'ghost' },
+      status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: closedPort } } },
+    };
     await cluster.client.resource(nodeDefinition).create(ghost);
     await createBound(pod('haunted'), 'ghost');
     const response = await request(`${cluster.url}/api/v1/namespaces/${NS}/pods/haunted/log?container=nginx`);

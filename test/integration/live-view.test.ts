@@ -89,11 +89,13 @@ describe('the live view', () => {
     feeds.push(feed);
     const rule = await request(`${cluster.url}/apis/kubesim.io/v1alpha1/faults`, { method: 'POST', body: { userAgent: 'nobody', latencyMs: 5 } });
     expect(rule.status).toBe(201);
-    await eventually(() => expect(feed.of('activity').at(-1)?.faults).toEqual([expect.objectContaining({ id: rule.body.id, latencyMs: 5 })]), { timeoutMs: 3000 });
+    await eventually(() => expect(feed.of('activity').at(-1)?.faults).toEqual([expect.objectContaining({ id: rule.body.id, latencyMs: 5 })]), {
+      timeoutMs: 3000,
+    });
     await request(`${cluster.url}/apis/kubesim.io/v1alpha1/faults`, { method: 'DELETE' });
   });
 
-  it('refuses a feed to another web site\'s page', async () => {
+  it("refuses a feed to another web site's page", async () => {
     await expect(openFeed(cluster.url, { Origin: 'http://evil.example' })).rejects.toThrow(/403/);
   });
 

@@ -7,10 +7,10 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
+import { type Deployment, deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
-import { nodeMetricsDefinition, podMetricsDefinition, type NodeMetrics, type PodMetrics } from '../../apiserver/api/metrics/index.js';
+import { type NodeMetrics, nodeMetricsDefinition, type PodMetrics, podMetricsDefinition } from '../../apiserver/api/metrics/index.js';
 import { setLoad } from '../../cli/commands/load.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
@@ -68,7 +68,6 @@ describe('resource metrics (metrics.k8s.io fed by kubelet-sim)', () => {
       { timeoutMs: 15_000 },
     );
 
-
   it('kubelet-sim reports usage per node, pod and container at /stats/summary', async () => {
     const summary = await request(`${cluster.kubelet.url}/stats/summary`);
     expect(summary.status).toBe(200);
@@ -110,7 +109,11 @@ describe('resource metrics (metrics.k8s.io fed by kubelet-sim)', () => {
       spec: { containers: [{ name: 'main', image: 'busybox' }] },
     });
     const lone = await eventually(() => cluster.client.resource(podMetricsDefinition).get(NS, 'lone'), { timeoutMs: 15_000 });
-    expect(lone).toMatchObject({ metadata: { name: 'lone', namespace: NS, labels: { app: 'lone' } }, window: '15s', containers: [{ name: 'main', usage: { cpu: '42m', memory: '100Mi' } }] });
+    expect(lone).toMatchObject({
+      metadata: { name: 'lone', namespace: NS, labels: { app: 'lone' } },
+      window: '15s',
+      containers: [{ name: 'main', usage: { cpu: '42m', memory: '100Mi' } }],
+    });
     expect((await podMetrics('app=lone')).items.map((m) => m.metadata.name)).toEqual(['lone']);
     expect((await podMetrics('app=web')).items.every((m) => m.metadata.labels?.['app'] === 'web')).toBe(true);
   });
@@ -138,8 +141,13 @@ describe('resource metrics (metrics.k8s.io fed by kubelet-sim)', () => {
   });
 
   describe.each(findKubectlBinaries().map((binary) => [binary.label, binary] as const))('%s', (_label, binary) => {
-    const kubectl = (args: string[]) => runKubectl(binary, args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, `cache-${binary.minor}`) });
-    const rows = (stdout: string) => stdout.trim().split('\n').map((line) => line.trim().split(/\s+/));
+    const kubectl = (args: string[]) =>
+      runKubectl(binary, args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, `cache-${binary.minor}`) });
+    const rows = (stdout: string) =>
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/));
 
     it('kubectl top pods prints each pod’s CPU and memory', async () => {
       const result = await kubectl(['top', 'pods', '-l', 'app=web']);

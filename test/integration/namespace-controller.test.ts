@@ -9,13 +9,13 @@ import { isNotFound } from '../../apiserver/api/api-error.js';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
 import { configMapDefinition } from '../../apiserver/api/core/config-map.js';
-import { namespaceDefinition, type Namespace } from '../../apiserver/api/core/namespace.js';
+import { type Namespace, namespaceDefinition } from '../../apiserver/api/core/namespace.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { secretDefinition } from '../../apiserver/api/core/secret.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { registerNamespaceController } from '../../controllers/namespace/index.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import type { ResourceClient } from '../../controllers/runtime/types.js';
@@ -71,7 +71,12 @@ describe('namespace controller', () => {
     await create(podDefinition, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'loose-pod', labels }, spec: podSpec() });
     await create(leaseDefinition, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'lock' }, spec: { holderIdentity: 'me' } });
     const template = { metadata: { labels }, spec: podSpec() };
-    await create(deploymentDefinition, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 1, selector: { matchLabels: labels }, template } });
+    await create(deploymentDefinition, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { replicas: 1, selector: { matchLabels: labels }, template },
+    });
   }
 
   it('leaves a live namespace Active', async () => {

@@ -4,17 +4,18 @@
  * can run into: a node that does not exist, a kubelet that is not running, a cluster that is
  * not up.
  */
+
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { UsageError } from '../../cli/args.js';
 import { listNodes, node, setNodeKubelet } from '../../cli/commands/node.js';
 import { kubeconfigYaml } from '../../cli/kubeconfig.js';
-import { createRealClock } from '../../apiserver/api/machinery/clock.js';
-import { startFakeNode, type FakeNode } from '../support/fake-node.js';
+import { type FakeNode, startFakeNode } from '../support/fake-node.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
 /** AdminApi stands in for kubelet-sim's admin API: it records requests and answers `reply`. */
@@ -67,7 +68,7 @@ describe('kubesim node', () => {
 
   const kubeconfig = () => cluster.kubeconfigPath;
 
-  it('stop and start POST to the admin API of the node\'s kubelet', async () => {
+  it("stop and start POST to the admin API of the node's kubelet", async () => {
     expect(await setNodeKubelet({ kubeconfig: kubeconfig(), name: 'node-1', action: 'stop' })).toMatch(/^node\/node-1 stopped: /);
     expect(await setNodeKubelet({ kubeconfig: kubeconfig(), name: 'node-1', action: 'start' })).toMatch(/^node\/node-1 started: /);
     expect(admin.requests).toEqual(['POST /simulation/nodes/node-1/stop', 'POST /simulation/nodes/node-1/start']);
@@ -84,15 +85,19 @@ describe('kubesim node', () => {
     );
   });
 
-  it('passes on the kubelet\'s refusal', async () => {
+  it("passes on the kubelet's refusal", async () => {
     admin.reply = { status: 409, body: JSON.stringify({ message: 'node node-1 is already stopped' }) };
-    await expect(setNodeKubelet({ kubeconfig: kubeconfig(), name: 'node-1', action: 'stop' })).rejects.toThrow('the kubelet of node-1 refused to stop: node node-1 is already stopped');
+    await expect(setNodeKubelet({ kubeconfig: kubeconfig(), name: 'node-1', action: 'stop' })).rejects.toThrow(
+      'the kubelet of node-1 refused to stop: node node-1 is already stopped',
+    );
   });
 
   it('says when the cluster is not up', async () => {
     const path = join(cluster.dir, 'down.kubeconfig');
     writeFileSync(path, kubeconfigYaml(`http://127.0.0.1:${await freePort()}`));
-    await expect(setNodeKubelet({ kubeconfig: path, name: 'node-1', action: 'stop' })).rejects.toThrow(/^cannot reach the cluster at http:\/\/127\.0\.0\.1:\d+: is `kubesim up` running\?$/);
+    await expect(setNodeKubelet({ kubeconfig: path, name: 'node-1', action: 'stop' })).rejects.toThrow(
+      /^cannot reach the cluster at http:\/\/127\.0\.0\.1:\d+: is `kubesim up` running\?$/,
+    );
   });
 
   it('lists the nodes with status, taints, kubelet endpoint and last heartbeat', async () => {

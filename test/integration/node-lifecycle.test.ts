@@ -9,17 +9,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import type { Toleration } from '../../apiserver/api/core/affinity.js';
-import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
-import { nodeDefinition, type Node, type Taint } from '../../apiserver/api/core/node.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import { registerNodeLifecycleController, type NodeLifecycleControllers } from '../../controllers/node-lifecycle/index.js';
+import { type Event, eventDefinition } from '../../apiserver/api/core/event.js';
+import { type Node, nodeDefinition, type Taint } from '../../apiserver/api/core/node.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
+import { type NodeLifecycleControllers, registerNodeLifecycleController } from '../../controllers/node-lifecycle/index.js';
 import { registerReplicaSetController } from '../../controllers/replicaset/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger, type LogLevel } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { eventually } from '../support/eventually.js';
-import { startFakeNode, type FakeNode } from '../support/fake-node.js';
+import { type FakeNode, startFakeNode } from '../support/fake-node.js';
 import { startRoundRobinBinder } from '../support/round-robin-binder.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
 
@@ -100,7 +100,8 @@ describe('node lifecycle controller', () => {
   const taintsOf = async (name: string) => (await nodes().get('', name)).spec?.taints ?? [];
   const readyOf = (node: Node) => node.status?.conditions?.find((c) => c.type === 'Ready');
   const podReady = (pod: Pod | undefined) => pod?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
-  const events = async (reason: string): Promise<Event[]> => (await client.resource(eventDefinition).list({ namespace: 'default' })).items.filter((e) => e.reason === reason);
+  const events = async (reason: string): Promise<Event[]> =>
+    (await client.resource(eventDefinition).list({ namespace: 'default' })).items.filter((e) => e.reason === reason);
   const unreachableSince = (taints: Taint[]) => ms(taints.find((t) => t.key === UNREACHABLE && t.effect === 'NoExecute')?.timeAdded);
 
   it('turns a silent node Unknown after the grace period, taints it and marks its pods not ready; lifts the taints when it reports again', async () => {
@@ -121,7 +122,12 @@ describe('node lifecycle controller', () => {
     const silentForMs = ms(readyOf(node)?.lastTransitionTime) - silent!.lastRenewMs;
     expect(silentForMs).toBeGreaterThanOrEqual(GRACE_MS - 1_000);
     expect(silentForMs).toBeLessThanOrEqual(GRACE_MS + PERIOD_MS + SLACK_MS);
-    expect(node.status?.conditions?.filter((c) => c.status === 'Unknown').map((c) => c.type).sort()).toEqual(['DiskPressure', 'MemoryPressure', 'PIDPressure', 'Ready']);
+    expect(
+      node.status?.conditions
+        ?.filter((c) => c.status === 'Unknown')
+        .map((c) => c.type)
+        .sort(),
+    ).toEqual(['DiskPressure', 'MemoryPressure', 'PIDPressure', 'Ready']);
     await eventually(async () => expect(podReady(await getPod('stays'))).toBe('False'));
     await eventually(async () => expect((await events('NodeNotReady')).map((e) => e.message)).toContain('Node node-2 status is now: NodeNotReady'));
     expect(readyOf(await nodes().get('', healthy!.name))?.status).toBe('True');
@@ -211,9 +217,14 @@ describe('node lifecycle controller', () => {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: { name: 'web', namespace: 'default' },
-      spec: { replicas: 4, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } },
+      spec: {
+        replicas: 4,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
+      },
     });
-    const placement = async () => (await pods().list({ namespace: 'default' })).items.map((p) => `${p.spec.nodeName ?? '-'}${p.metadata.deletionTimestamp ? '(terminating)' : ''}`).sort();
+    const placement = async () =>
+      (await pods().list({ namespace: 'default' })).items.map((p) => `${p.spec.nodeName ?? '-'}${p.metadata.deletionTimestamp ? '(terminating)' : ''}`).sort();
     await eventually(async () => expect(await placement()).toEqual(['node-1', 'node-1', 'node-2', 'node-2']));
 
     await silent!.stop();

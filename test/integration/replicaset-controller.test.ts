@@ -5,12 +5,12 @@
  * Running and Ready themselves (markPodRunningReady).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { replicaSetDefinition, type ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+import { type ReplicaSet, replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { registerReplicaSetController } from '../../controllers/replicaset/index.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import { eventually } from '../support/eventually.js';

@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAlreadyExists, isConflict, isExpired, isInvalid, isNotFound } from '../../apiserver/api/api-error.js';
-import { deploymentDefinition, type Deployment } from '../../apiserver/api/apps/deployment.js';
-import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
+import { type Deployment, deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
+import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import { namespaceDefinition } from '../../apiserver/api/core/namespace.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { isNetworkError } from '../../controllers/runtime/client/http-transport.js';
@@ -32,7 +32,10 @@ afterEach(() => {
   for (const server of servers.splice(0)) server.close();
 });
 
-const cm = (name: string, data: Record<string, string> = { k: 'v' }): ConfigMap => ({ ...configMap(name, { app: 'test' }, data), metadata: { name, namespace: 'default', labels: { app: 'test' } } });
+const cm = (name: string, data: Record<string, string> = { k: 'v' }): ConfigMap => ({
+  ...configMap(name, { app: 'test' }, data),
+  metadata: { name, namespace: 'default', labels: { app: 'test' } },
+});
 
 async function caught(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -81,13 +84,21 @@ describe('resource client', () => {
     expect((await configMaps.patch('default', 'p', { data: { b: '2' } }, { type: 'merge' })).data).toEqual({ a: '1', b: '2' });
     expect((await configMaps.patch('default', 'p', [{ op: 'remove', path: '/data/a' }], { type: 'json' })).data).toEqual({ b: '2' });
     expect((await configMaps.patch('default', 'p', { data: { c: '3' } }, { type: 'strategic' })).data).toEqual({ b: '2', c: '3' });
-    const applied = await configMaps.patch('default', 'p', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p' }, data: { d: '4' } }, { type: 'apply', fieldManager: 'tester', force: true });
+    const applied = await configMaps.patch(
+      'default',
+      'p',
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p' }, data: { d: '4' } },
+      { type: 'apply', fieldManager: 'tester', force: true },
+    );
     expect(applied.data).toMatchObject({ d: '4' });
   });
 
   it('reads and writes /scale and /status of a deployment', async () => {
     const deployments = client.resource(deploymentDefinition);
-    const created = await deployments.create({ ...deployment('web', 2), metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } } } as Deployment);
+    const created = await deployments.create({
+      ...deployment('web', 2),
+      metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
+    } as Deployment);
     const scale = await deployments.getScale('default', 'web');
     expect(scale).toMatchObject({ kind: 'Scale', spec: { replicas: 2 }, status: { selector: 'app=web' } });
     expect((await deployments.updateScale('default', 'web', { ...scale, spec: { replicas: 5 } })).spec.replicas).toBe(5);

@@ -1,12 +1,12 @@
 /** controllers/runtime's event recorder against a real API server: the Event it writes, and
  * repeats aggregated into one Event's count (client-go's EventCorrelator, simplified). */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
-import { eventDefinition, type Event } from '../../apiserver/api/core/event.js';
+import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
+import { type Event, eventDefinition } from '../../apiserver/api/core/event.js';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
+import { createRandom } from '../../apiserver/api/machinery/random.js';
 import { AGGREGATION_WINDOW_MS, createEventRecorder, type HttpEventRecorder } from '../../controllers/runtime/event-recorder.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
-import { createRandom } from '../../apiserver/api/machinery/random.js';
 import type { Logger } from '../../controllers/runtime/types.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
@@ -41,7 +41,14 @@ describe('event recorder', () => {
     expect(rest).toEqual([]);
     expect(event?.metadata.name).toMatch(/^web\.[0-9a-f]+$/);
     expect(event).toMatchObject({
-      involvedObject: { kind: 'ConfigMap', apiVersion: 'v1', namespace: 'default', name: 'web', uid: object.metadata.uid, resourceVersion: object.metadata.resourceVersion },
+      involvedObject: {
+        kind: 'ConfigMap',
+        apiVersion: 'v1',
+        namespace: 'default',
+        name: 'web',
+        uid: object.metadata.uid,
+        resourceVersion: object.metadata.resourceVersion,
+      },
       reason: 'Created',
       message: 'created it',
       type: 'Normal',

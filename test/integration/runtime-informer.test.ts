@@ -2,10 +2,10 @@
  * lister, re-watch after a dropped connection (nothing lost, no re-list), re-list after
  * compaction (the gap's deletes synthesised), resync, indexers and handler isolation. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
-import { NetworkError } from '../../controllers/runtime/client/http-transport.js';
+import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import { createRealClock, FakeClock, isAbortError } from '../../apiserver/api/machinery/clock.js';
-import { OWNER_UID_INDEX, indexByOwnerUid } from '../../controllers/runtime/indexers.js';
+import { NetworkError } from '../../controllers/runtime/client/http-transport.js';
+import { indexByOwnerUid, OWNER_UID_INDEX } from '../../controllers/runtime/indexers.js';
 import { createInformer, type InformerOptions } from '../../controllers/runtime/informer.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import type { Clock, DeepReadonly, Informer, ListOptions, Logger, ResourceClient, WatchOptions } from '../../controllers/runtime/types.js';
@@ -20,7 +20,12 @@ afterEach(async () => {
 });
 
 const configMaps = () => cluster.client.resource(configMapDefinition);
-const cm = (name: string, extra: Partial<ConfigMap['metadata']> = {}): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...extra }, data: { k: name } });
+const cm = (name: string, extra: Partial<ConfigMap['metadata']> = {}): ConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default', ...extra },
+  data: { k: name },
+});
 
 /** GatedClient counts lists and watches, and can hold new watches back (gate closed) so a
  * test can change the world while the informer is disconnected. */
@@ -46,7 +51,12 @@ function gated(inner: ResourceClient<ConfigMap>): GatedClient {
     open: () => release(),
     client: new Proxy(inner, {
       get(target, property) {
-        if (property === 'list') return (options: ListOptions) => (state.lists.push(options), target.list(options));
+        if (property === 'list') {
+          return (options: ListOptions) => {
+            state.lists.push(options);
+            return target.list(options);
+          };
+        }
         if (property === 'watch') {
           return (options: WatchOptions) => ({
             async *[Symbol.asyncIterator]() {
@@ -81,7 +91,10 @@ function record(options: Partial<InformerOptions<ConfigMap>> & { client: Resourc
   const updates: Recorder['updates'] = [];
   informer.addEventHandlers({
     onAdd: (o) => events.push(`add ${o.metadata.name}`),
-    onUpdate: (old, cur) => (events.push(`update ${cur.metadata.name}`), updates.push({ old, cur })),
+    onUpdate: (old, cur) => {
+      events.push(`update ${cur.metadata.name}`);
+      updates.push({ old, cur });
+    },
     onDelete: (o) => events.push(`delete ${o.metadata.name}`),
   });
   return {
@@ -91,7 +104,10 @@ function record(options: Partial<InformerOptions<ConfigMap>> & { client: Resourc
     async start() {
       const abort = new AbortController();
       const done = informer.start(abort.signal);
-      stops.push(async () => (abort.abort(), await done));
+      stops.push(async () => {
+        abort.abort();
+        await done;
+      });
       await informer.waitForSync(abort.signal);
     },
   };
@@ -208,7 +224,11 @@ describe('informer', () => {
     const r = record({ client: configMaps() });
     r.informer.addIndexer(OWNER_UID_INDEX, indexByOwnerUid);
     await r.start();
-    const byOwner = (uid: string) => r.informer.lister.byIndex(OWNER_UID_INDEX, uid).map((o) => o.metadata.name).sort();
+    const byOwner = (uid: string) =>
+      r.informer.lister
+        .byIndex(OWNER_UID_INDEX, uid)
+        .map((o) => o.metadata.name)
+        .sort();
     expect(byOwner('u1')).toEqual(['a', 'b']);
     await configMaps().delete('default', 'a');
     await configMaps().patch('default', 'c', { metadata: owner('u1') }, { type: 'merge' });

@@ -1,10 +1,10 @@
 /** controllers/runtime's leader election on a real Lease: one leader at a time, renewals,
  * take-over after the leader stops renewing, and a leader that finds the lease taken. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
+import { type Lease, leaseDefinition } from '../../apiserver/api/coordination/lease.js';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
-import { createLeaderElector, type LeaderElector } from '../../controllers/runtime/leader-election.js';
 import { rfc3339Micro } from '../../apiserver/api/machinery/time.js';
+import { createLeaderElector, type LeaderElector } from '../../controllers/runtime/leader-election.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { eventually } from '../support/eventually.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -44,7 +44,10 @@ function candidate(identity: string): Candidate {
       timeline.log.push(`${identity} stopped`);
     },
   });
-  const stop = async () => (abort.abort(), await done);
+  const stop = async () => {
+    abort.abort();
+    await done;
+  };
   stops.push(stop);
   return { elector, stop, leaderSignal: () => leaderSignal };
 }
@@ -92,6 +95,16 @@ describe('leader election', () => {
   });
 
   it('rejects timings that cannot work', () => {
-    expect(() => createLeaderElector({ client: cluster.client, name: 'x', identity: 'a', clock: createRealClock(), logger: silentLogger, leaseDurationMs: 1000, renewDeadlineMs: 1000 })).toThrow(RangeError);
+    expect(() =>
+      createLeaderElector({
+        client: cluster.client,
+        name: 'x',
+        identity: 'a',
+        clock: createRealClock(),
+        logger: silentLogger,
+        leaseDurationMs: 1000,
+        renewDeadlineMs: 1000,
+      }),
+    ).toThrow(RangeError);
   });
 });

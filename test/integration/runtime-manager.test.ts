@@ -3,7 +3,7 @@
  * leader runs its runnables; a lost lease ends start()). */
 import { afterEach, describe, expect, it } from 'vitest';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
-import { configMapDefinition, type ConfigMap } from '../../apiserver/api/core/config-map.js';
+import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { rfc3339Micro } from '../../apiserver/api/machinery/time.js';
@@ -30,7 +30,10 @@ function start(m: Manager): { abort: AbortController; done: Promise<unknown> } {
     () => 'resolved',
     (err: unknown) => err,
   );
-  stops.push(async () => (abort.abort(), await done));
+  stops.push(async () => {
+    abort.abort();
+    await done;
+  });
   return { abort, done };
 }
 

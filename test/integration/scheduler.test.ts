@@ -5,11 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventDefinition } from '../../apiserver/api/core/event.js';
-import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Node, nodeDefinition } from '../../apiserver/api/core/node.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
-import { LAST_DECISION_ANNOTATION, type Decision } from '../../scheduler/explain.js';
+import { type Decision, LAST_DECISION_ANNOTATION } from '../../scheduler/explain.js';
 import { runScheduler } from '../../scheduler/main.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
 import { eventually } from '../support/eventually.js';
@@ -115,7 +115,7 @@ describe('scheduler', () => {
     expect(decision.scores[placed.spec.nodeName ?? '']).toHaveProperty('NodeResourcesFit');
   });
 
-  it('leaves a pod Pending with kube\'s FailedScheduling message, then schedules it when a bigger node joins', async () => {
+  it("leaves a pod Pending with kube's FailedScheduling message, then schedules it when a bigger node joins", async () => {
     await createNodes(node('node-1', { cpu: '1' }), node('node-2', { cpu: '1' }), node('node-3', { cpu: '1' }));
     await startScheduler();
     await createPods(pod('big', requesting('2')));

@@ -72,7 +72,15 @@ describe('Service allocation', () => {
   });
 
   it('allocates distinct node ports in 30000-32767 for NodePort Services and keeps them on update', async () => {
-    const res = await create(service('np', { type: 'NodePort', ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443 }] }));
+    const res = await create(
+      service('np', {
+        type: 'NodePort',
+        ports: [
+          { name: 'http', port: 80 },
+          { name: 'https', port: 443 },
+        ],
+      }),
+    );
     expect(res.status).toBe(201);
     const ports: number[] = res.body.spec.ports.map((p: { nodePort: number }) => p.nodePort);
     for (const port of ports) expect(port).toSatisfy((p: number) => p >= 30000 && p <= 32767);

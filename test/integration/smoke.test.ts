@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useTestCluster } from '../support/use-test-cluster.js';
 import { request } from '../support/http.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 describe('test cluster', () => {
   const cluster = useTestCluster();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../cli/args.js';
 import { snapshot } from '../../cli/commands/snapshot.js';
-import { cronTab, cronTabCrd, createCrd } from '../support/crds.js';
+import { createCrd, cronTab, cronTabCrd } from '../support/crds.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
@@ -36,7 +36,12 @@ describe('cluster snapshots over HTTP', () => {
     await request(url(CONFIGMAPS), { method: 'POST', body: configMap('listed', { a: '1' }) });
     const list = await request(url(CONFIGMAPS));
     const snapshot = await save();
-    expect(snapshot).toMatchObject({ apiVersion: 'kubesim.io/v1alpha1', kind: 'ClusterSnapshot', formatVersion: 1, revision: Number(list.body.metadata.resourceVersion) });
+    expect(snapshot).toMatchObject({
+      apiVersion: 'kubesim.io/v1alpha1',
+      kind: 'ClusterSnapshot',
+      formatVersion: 1,
+      revision: Number(list.body.metadata.resourceVersion),
+    });
     const keys = snapshot.objects.map((o: { resource: string; namespace: string; name: string }) => `${o.resource}/${o.namespace}/${o.name}`);
     expect(keys).toContain('configmaps/default/listed');
     expect(keys).toContain('namespaces//default');
@@ -58,7 +63,14 @@ describe('cluster snapshots over HTTP', () => {
     try {
       const response = await restore(saved);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ apiVersion: 'kubesim.io/v1alpha1', kind: 'SnapshotRestoreResult', created: 1, updated: 1, deleted: 1, revision: revision + 3 });
+      expect(response.body).toEqual({
+        apiVersion: 'kubesim.io/v1alpha1',
+        kind: 'SnapshotRestoreResult',
+        created: 1,
+        updated: 1,
+        deleted: 1,
+        revision: revision + 3,
+      });
       const events = await watch.take(3);
       expect(events.map((e) => `${e.type} ${e.object.metadata.name}`).sort()).toEqual(['ADDED removed', 'DELETED added', 'MODIFIED changed']);
       expect(events.every((e) => Number(e.object.metadata.resourceVersion) > revision)).toBe(true);
@@ -186,7 +198,16 @@ describe('kubesim snapshot save|restore', () => {
   it('reports a missing file, a bad file and a bad command line', async () => {
     await expect(run('restore', join(cluster.dir, 'absent.json'))).rejects.toThrow(/cannot read .*absent\.json: no such file/);
     const broken = join(cluster.dir, 'broken.json');
-    writeFileSync(broken, JSON.stringify({ apiVersion: 'kubesim.io/v1alpha1', kind: 'ClusterSnapshot', formatVersion: 1, revision: 1, objects: [{ resource: 'nope', namespace: '', name: 'x', object: { metadata: { name: 'x' } } }] }));
+    writeFileSync(
+      broken,
+      JSON.stringify({
+        apiVersion: 'kubesim.io/v1alpha1',
+        kind: 'ClusterSnapshot',
+        formatVersion: 1,
+        revision: 1,
+        objects: [{ resource: 'nope', namespace: '', name: 'x', object: { metadata: { name: 'x' } } }],
+      }),
+    );
     await expect(run('restore', broken)).rejects.toThrow(/objects\[0\]\.resource.*not a stored resource/);
     await expect(run('load', 'x.json')).rejects.toThrow(UsageError);
     await expect(run('save')).rejects.toThrow(UsageError);

@@ -3,7 +3,7 @@
  * the virtual clock, reset and snapshots are what a controller author's tests use.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCluster, SettleTimeoutError, type Cluster } from '../../cli/cluster/index.js';
+import { type Cluster, SettleTimeoutError, startCluster } from '../../cli/cluster/index.js';
 import { request } from '../support/http.js';
 import { deployment, paths } from '../support/objects.js';
 
@@ -110,7 +110,10 @@ describe('startCluster with a virtual clock', () => {
       apiVersion: 'batch/v1',
       kind: 'CronJob',
       metadata: { name: 'tick' },
-      spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+      spec: {
+        schedule: '*/5 * * * *',
+        jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } },
+      },
     };
     expect((await request(`${cluster.url}/apis/batch/v1/namespaces/default/cronjobs`, { method: 'POST', body: cronJob })).status).toBe(201);
     const created = (await request(`${cluster.url}/apis/batch/v1/namespaces/default/cronjobs/tick`)).body;

@@ -8,10 +8,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { controllerRevisionDefinition } from '../../apiserver/api/apps/controller-revision.js';
-import { statefulSetDefinition, type StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
+import { type StatefulSet, statefulSetDefinition } from '../../apiserver/api/apps/stateful-set.js';
 import { persistentVolumeDefinition } from '../../apiserver/api/core/persistent-volume.js';
 import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import { eventually } from '../support/eventually.js';
 import { findKubectlBinaries, runKubectl } from '../support/kubectl.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -29,7 +29,9 @@ function webSet(name: string, over: Partial<StatefulSet['spec']> = {}): Stateful
       serviceName: 'nginx',
       selector: { matchLabels: { app: name } },
       template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
-      volumeClaimTemplates: [{ metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'standard', resources: { requests: { storage: '1Gi' } } } }],
+      volumeClaimTemplates: [
+        { metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'standard', resources: { requests: { storage: '1Gi' } } } },
+      ],
       ...over,
     },
   };
@@ -50,7 +52,6 @@ describe('statefulset controller', () => {
   const pods = () => cluster.client.resource(podDefinition);
   const podsOf = async (app: string) => (await pods().list({ namespace: NS, labelSelector: `app=${app}` })).items.filter((p) => !p.metadata.deletionTimestamp);
   const names = (items: Pod[]) => items.map((p) => p.metadata.name ?? '').sort();
-
 
   /** settled waits until the set reports every replica ready at its update revision. */
   const settled = (name: string, replicas: number) =>
@@ -87,7 +88,11 @@ describe('statefulset controller', () => {
     expect(web1.spec).toMatchObject({ hostname: 'web-1', subdomain: 'nginx' });
     await eventually(async () => {
       const claims = (await cluster.client.resource(persistentVolumeClaimDefinition).list({ namespace: NS })).items;
-      expect(claims.map((c) => [c.metadata.name, c.status?.phase]).sort()).toEqual([['www-web-0', 'Bound'], ['www-web-1', 'Bound'], ['www-web-2', 'Bound']]);
+      expect(claims.map((c) => [c.metadata.name, c.status?.phase]).sort()).toEqual([
+        ['www-web-0', 'Bound'],
+        ['www-web-1', 'Bound'],
+        ['www-web-2', 'Bound'],
+      ]);
       const volume = await cluster.client.resource(persistentVolumeDefinition).get('', claims[0]!.spec.volumeName ?? '');
       expect(volume.spec).toMatchObject({ capacity: { storage: '1Gi' }, storageClassName: 'standard', claimRef: { name: claims[0]!.metadata.name } });
       expect(volume.status?.phase).toBe('Bound');
@@ -107,7 +112,12 @@ describe('statefulset controller', () => {
     await sets().patch(NS, 'web', { spec: { replicas: 3 } }, { type: 'merge' });
     await settled('web', 3);
     const before = await sets().get(NS, 'web');
-    const patch = { spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1 } }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } };
+    const patch = {
+      spec: {
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1 } },
+        template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } },
+      },
+    };
     await sets().patch(NS, 'web', patch, { type: 'strategic' });
     const set = await eventually(
       async () => {
@@ -125,8 +135,13 @@ describe('statefulset controller', () => {
     expect(revisions.map((r) => r.revision).sort()).toEqual([1, 2]);
   });
 
-  describe.each(findKubectlBinaries().slice(0, 1).map((binary) => [binary.label, binary] as const))('%s', (_label, binary) => {
-    const kubectl = (args: string[]) => runKubectl(binary, args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, 'kubectl-cache'), timeoutMs: 30_000 });
+  describe.each(
+    findKubectlBinaries()
+      .slice(0, 1)
+      .map((binary) => [binary.label, binary] as const),
+  )('%s', (_label, binary) => {
+    const kubectl = (args: string[]) =>
+      runKubectl(binary, args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, 'kubectl-cache'), timeoutMs: 30_000 });
 
     it('rollout status, history and undo', async () => {
       await sets().patch(NS, 'web', { spec: { updateStrategy: { rollingUpdate: { partition: 0 } } } }, { type: 'strategic' });
@@ -153,7 +168,7 @@ describe('statefulset controller', () => {
       expect(after.stdout).toMatch(/2\s+<none>\n3\s+<none>/);
     });
 
-    it('get statefulsets, pvc and pv print kube\'s columns', async () => {
+    it("get statefulsets, pvc and pv print kube's columns", async () => {
       const sts = await kubectl(['get', 'statefulsets', '-n', NS]);
       expect(sts.stdout).toMatch(/^NAME\s+READY\s+AGE\nweb\s+3\/3\s+/);
       const pvc = await kubectl(['get', 'pvc', '-n', NS]);
@@ -166,12 +181,18 @@ describe('statefulset controller', () => {
   });
 
   it('Parallel creates every pod at once; whenDeleted: Delete removes the claims with the set', async () => {
-    const spec = { podManagementPolicy: 'Parallel' as const, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete' as const, whenScaled: 'Delete' as const } };
+    const spec = {
+      podManagementPolicy: 'Parallel' as const,
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete' as const, whenScaled: 'Delete' as const },
+    };
     await sets().create(webSet('db', spec));
     await eventually(async () => expect(names(await podsOf('db'))).toEqual(['db-0', 'db-1', 'db-2']), { timeoutMs: 5_000 });
     await settled('db', 3);
     await sets().patch(NS, 'db', { spec: { replicas: 1 } }, { type: 'merge' });
-    const claimNames = async () => (await cluster.client.resource(persistentVolumeClaimDefinition).list({ namespace: NS, labelSelector: 'app=db' })).items.map((c) => c.metadata.name).sort();
+    const claimNames = async () =>
+      (await cluster.client.resource(persistentVolumeClaimDefinition).list({ namespace: NS, labelSelector: 'app=db' })).items
+        .map((c) => c.metadata.name)
+        .sort();
     await eventually(
       async () => {
         expect(await claimNames()).toEqual(['www-db-0']);

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findKubectlBinaries, requireKubectl, needsOpenApiV2 } from '../support/kubectl.js';
+import { findKubectlBinaries, needsOpenApiV2, requireKubectl } from '../support/kubectl.js';
 import { configMapYaml, deploymentYaml, tableRows, useKubectlCluster } from './fixture.js';
 
 // Without any kubectl (a machine without it) the file reports one skipped test instead of failing.
@@ -98,10 +98,14 @@ describe.each(binaries)('$label: create and apply', (binary) => {
   });
 
   it('create -f of an invalid Deployment prints the Invalid status and exits 1', async () => {
-    const result = await k.run(['create', '-f', '-'], { stdin: deploymentYaml('bad').replace('      labels:\n        app: bad\n    spec:', '      labels:\n        app: other\n    spec:') });
+    const result = await k.run(['create', '-f', '-'], {
+      stdin: deploymentYaml('bad').replace('      labels:\n        app: bad\n    spec:', '      labels:\n        app: other\n    spec:'),
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^The Deployment "bad" is invalid: spec\.template\.metadata\.labels: Invalid value: .*`selector` does not match template `labels`\n$/);
+    expect(result.stderr).toMatch(
+      /^The Deployment "bad" is invalid: spec\.template\.metadata\.labels: Invalid value: .*`selector` does not match template `labels`\n$/,
+    );
     expect((await k.run(['get', 'deploy', 'bad'])).code).toBe(1);
   });
 

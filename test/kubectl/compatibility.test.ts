@@ -15,16 +15,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
-import { findKubectlBinaries, requireKubectl, runKubectl, stopKubectlWatches, type KubectlBinary } from '../support/kubectl.js';
+import { findKubectlBinaries, type KubectlBinary, requireKubectl, runKubectl, stopKubectlWatches } from '../support/kubectl.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
 import { createChecks } from './compat/checks-create.js';
 import { describeChecks } from './compat/checks-describe.js';
 import { getChecks } from './compat/checks-get.js';
 import { mutateChecks } from './compat/checks-mutate.js';
 import { deleteChecks, observeChecks, workloadChecks } from './compat/checks-workload.js';
-import { createContext, deployment, paths, type Check, type CompatContext } from './compat/context.js';
+import { type Check, type CompatContext, createContext, deployment, paths } from './compat/context.js';
 import { CheckFailure, firstLine } from './compat/normalize.js';
-import { renderReport, type BinaryRun, type Outcome } from './compat/report.js';
+import { type BinaryRun, type Outcome, renderReport } from './compat/report.js';
 
 /** Every row of the matrix, in the order one kubectl runs them (later rows use earlier state). */
 const CHECKS: Check[] = [...createChecks, ...getChecks, ...describeChecks, ...observeChecks, ...mutateChecks, ...workloadChecks, ...deleteChecks];
@@ -37,8 +37,7 @@ const ASSERTED_MINORS = [31, 32, 33];
  * minors from `fromMinor` (default: all). When a fix lands, the suite fails with an
  * unexpected pass until the entry is removed.
  */
-const EXPECTED_FAILURES: Array<{ check: string; fromMinor?: number; missing: string }> = [
-];
+const EXPECTED_FAILURES: Array<{ check: string; fromMinor?: number; missing: string }> = [];
 
 const REPORT_PATH = resolve(import.meta.dirname, '../../docs/compatibility.md');
 
@@ -85,7 +84,13 @@ describe.runIf(binaries.length > 0)('kubectl compatibility matrix', () => {
     // Only a complete run rewrites the report (not one narrowed with -t).
     if (runs.size === binaries.length) {
       const ordered = binaries.map((binary) => runs.get(binary.label)).filter((run): run is BinaryRun => run !== undefined);
-      writeFileSync(REPORT_PATH, renderReport(CHECKS.map((check) => check.name), ordered));
+      writeFileSync(
+        REPORT_PATH,
+        renderReport(
+          CHECKS.map((check) => check.name),
+          ordered,
+        ),
+      );
     }
   });
 

@@ -73,7 +73,9 @@ describe.each(binaries)('$label: custom resources', (binary) => {
     expect(patched.stdout.trim()).toBe('crontab.stable.example.com/nightly patched');
     const strategic = await k.run(['patch', 'crontab', 'nightly', '--type=strategic', '-p', '{"spec":{"image":"x"}}']);
     expect(strategic.code).not.toBe(0);
-    expect(strategic.stderr).toContain('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+    expect(strategic.stderr).toContain(
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
 
     const ssa = CRONTAB_YAML.replace('name: nightly', 'name: applied');
     expect((await k.ok(['apply', '--server-side', '-f', '-'], { stdin: ssa })).stdout.trim()).toBe('crontab.stable.example.com/applied serverside-applied');

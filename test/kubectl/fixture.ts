@@ -2,17 +2,18 @@
  * Shared setup for the kubectl suite: one test cluster per describe block (one per kubectl
  * binary), a kubectl cache dir reused within it, and small wrappers over runKubectl.
  */
-import { afterAll, afterEach } from 'vitest';
+
 import { join } from 'node:path';
+import { afterAll, afterEach } from 'vitest';
 import {
-  needsOpenApiV2,
-  runKubectl,
-  startKubectlWatch,
-  stopKubectlWatches,
   type KubectlBinary,
   type KubectlOptions,
   type KubectlResult,
   type KubectlWatch,
+  needsOpenApiV2,
+  runKubectl,
+  startKubectlWatch,
+  stopKubectlWatches,
 } from '../support/kubectl.js';
 import type { TestCluster } from '../support/test-cluster.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -35,7 +36,11 @@ export interface KubectlFixture {
 /** useKubectlCluster starts a cluster in beforeAll and stops it (and stray watches) in afterAll. */
 export function useKubectlCluster(binary: KubectlBinary): KubectlFixture {
   const cluster = useTestCluster({ lifetime: 'file' });
-  const options = (extra: CallOptions = {}): KubectlOptions => ({ kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.dir, 'kubectl-cache'), ...extra });
+  const options = (extra: CallOptions = {}): KubectlOptions => ({
+    kubeconfigPath: cluster.kubeconfigPath,
+    cacheDir: join(cluster.dir, 'kubectl-cache'),
+    ...extra,
+  });
   afterEach(async () => {
     await stopKubectlWatches();
   });
@@ -79,10 +84,7 @@ export function tableRows(stdout: string): string[][] {
 }
 
 /** deploymentYaml is a small Deployment manifest (one nginx container, port 80) selecting `app: <name>`. */
-export function deploymentYaml(
-  name: string,
-  { replicas = 2, image = 'nginx:1.25', labels = { app: name } as Record<string, string> } = {},
-): string {
+export function deploymentYaml(name: string, { replicas = 2, image = 'nginx:1.25', labels = { app: name } as Record<string, string> } = {}): string {
   const labelLines = Object.entries(labels)
     .map(([k, v]) => `    ${k}: ${v}`)
     .join('\n');

@@ -3,7 +3,7 @@
  * formats, explain and NotFound errors — asserted on what kubectl prints.
  */
 import { describe, expect, it } from 'vitest';
-import { findKubectlBinaries, requireKubectl, needsOpenApiV2 } from '../support/kubectl.js';
+import { findKubectlBinaries, needsOpenApiV2, requireKubectl } from '../support/kubectl.js';
 import { configMapYaml, deploymentYaml, namespaceYaml, tableRows, useKubectlCluster } from './fixture.js';
 
 // Without any kubectl (a machine without it) the file reports one skipped test instead of failing.

@@ -56,7 +56,8 @@ describe.each(binaries)('$label: server-side apply', (binary) => {
   const ssa = (yaml: string, ...flags: string[]) => k.run(['apply', '--server-side', ...flags, '-f', '-'], { stdin: yaml });
   const managed = async (name: string): Promise<Entry[]> =>
     JSON.parse((await k.ok(['get', 'deploy', name, '-o', 'json', '--show-managed-fields'])).stdout).metadata.managedFields;
-  const entry = async (name: string, manager: string, operation = 'Apply') => (await managed(name)).find((e) => e.manager === manager && e.operation === operation);
+  const entry = async (name: string, manager: string, operation = 'Apply') =>
+    (await managed(name)).find((e) => e.manager === manager && e.operation === operation);
   const container = (fields: Record<string, any> | undefined) => fields?.['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"nginx"}'];
 
   it('a second apply that drops a label and an env var removes them, and the manager stops owning them', async () => {
@@ -74,7 +75,7 @@ describe.each(binaries)('$label: server-side apply', (binary) => {
     expect(Object.keys(container(second?.fieldsV1)['f:env'])).toEqual(['k:{"name":"A"}']);
   });
 
-  it('--field-manager names the manager; a conflicting apply fails with kubectl\'s hint; --force-conflicts takes the fields', async () => {
+  it("--field-manager names the manager; a conflicting apply fails with kubectl's hint; --force-conflicts takes the fields", async () => {
     await ssa(webYaml('shared'));
     const conflict = await ssa(webYaml('shared', { replicas: 3, image: 'nginx:1.26' }), '--field-manager=ci');
     expect(conflict.code).toBe(1);

@@ -54,9 +54,6 @@ describe.each(binaries)('$label: get -w', (binary) => {
     await watch.waitFor((lines) => lines.length >= 3);
     const ended = await watch.exited;
     expect(ended.code).toBe(0);
-    expect(ended.stdout.trim().split('\n').slice(1)).toEqual([
-      expect.stringMatching(/^timed\s+1\s+\d+s$/),
-      expect.stringMatching(/^timed\s+1\s+\d+s$/),
-    ]);
+    expect(ended.stdout.trim().split('\n').slice(1)).toEqual([expect.stringMatching(/^timed\s+1\s+\d+s$/), expect.stringMatching(/^timed\s+1\s+\d+s$/)]);
   });
 });

@@ -8,10 +8,10 @@ import { afterAll, beforeAll } from 'vitest';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import type { LogLevel } from '../../controllers/runtime/logger.js';
-import { startFakeKubelet, type FakeKubelet } from '../support/fake-kubelet.js';
+import { type FakeKubelet, startFakeKubelet } from '../support/fake-kubelet.js';
 import type { KubectlBinary } from '../support/kubectl.js';
 import type { TestCluster } from '../support/test-cluster.js';
-import { useKubectlCluster, type KubectlFixture } from './fixture.js';
+import { type KubectlFixture, useKubectlCluster } from './fixture.js';
 
 /** WorkloadFixture is a KubectlFixture whose cluster runs workloads. */
 export interface WorkloadFixture extends KubectlFixture {

@@ -40,11 +40,27 @@ const EVIL = 'http://evil.example';
 
 /** The ways a page calls a route: headers and body encoding as a browser would send them. */
 const BROWSER_CALLS: Array<{ name: string; headers: (host: string) => Record<string, string>; encode: (body: unknown) => string | undefined }> = [
-  { name: 'simple cross-origin text/plain', headers: () => ({ Origin: EVIL, 'Sec-Fetch-Site': 'cross-site', 'Content-Type': 'text/plain;charset=UTF-8' }), encode: (b) => (b === undefined ? undefined : JSON.stringify(b)) },
-  { name: 'cross-origin form post', headers: () => ({ Origin: EVIL, 'Content-Type': 'application/x-www-form-urlencoded' }), encode: (b) => (b === undefined ? undefined : `${encodeURIComponent(JSON.stringify(b))}=`) },
+  {
+    name: 'simple cross-origin text/plain',
+    headers: () => ({ Origin: EVIL, 'Sec-Fetch-Site': 'cross-site', 'Content-Type': 'text/plain;charset=UTF-8' }),
+    encode: (b) => (b === undefined ? undefined : JSON.stringify(b)),
+  },
+  {
+    name: 'cross-origin form post',
+    headers: () => ({ Origin: EVIL, 'Content-Type': 'application/x-www-form-urlencoded' }),
+    encode: (b) => (b === undefined ? undefined : `${encodeURIComponent(JSON.stringify(b))}=`),
+  },
   { name: 'cross-origin Blob without a type', headers: () => ({ Origin: EVIL }), encode: (b) => (b === undefined ? undefined : JSON.stringify(b)) },
-  { name: 'cross-origin JSON (a preflight the server never allows)', headers: () => ({ Origin: EVIL, 'Content-Type': 'application/json' }), encode: (b) => (b === undefined ? undefined : JSON.stringify(b)) },
-  { name: 'DNS rebinding', headers: (host) => ({ Host: `evil.example:${new URL(host).port}`, 'Content-Type': 'application/json' }), encode: (b) => (b === undefined ? undefined : JSON.stringify(b)) },
+  {
+    name: 'cross-origin JSON (a preflight the server never allows)',
+    headers: () => ({ Origin: EVIL, 'Content-Type': 'application/json' }),
+    encode: (b) => (b === undefined ? undefined : JSON.stringify(b)),
+  },
+  {
+    name: 'DNS rebinding',
+    headers: (host) => ({ Host: `evil.example:${new URL(host).port}`, 'Content-Type': 'application/json' }),
+    encode: (b) => (b === undefined ? undefined : JSON.stringify(b)),
+  },
 ];
 
 describe('web pages cannot change the cluster', () => {
@@ -84,15 +100,30 @@ describe('web pages cannot change the cluster', () => {
   });
 });
 
-async function rawRequest(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+async function rawRequest(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: string }> {
   const { request: httpRequest } = await import('node:http');
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port: Number(port), method, path, headers: body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = httpRequest(
+      {
+        host: hostname,
+        port: Number(port),
+        method,
+        path,
+        headers: body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

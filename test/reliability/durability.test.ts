@@ -6,11 +6,11 @@
  * writer ever see one go back. (docs/reliability.md gives the figures of a longer run.)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnKubesim, stopAllKubesim, type KubesimProcess } from '../support/processes.js';
+import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
 const KILLS = 3;
 const WRITERS = 4;
@@ -39,9 +39,10 @@ interface Ledger {
 async function writeOnce(url: string, name: string, counter: number): Promise<number | undefined> {
   const body = JSON.stringify({ metadata: { name }, data: { counter: String(counter) } });
   try {
-    const response = counter === 0
-      ? await fetch(`${url}${CM}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
-      : await fetch(`${url}${CM}/${name}`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body });
+    const response =
+      counter === 0
+        ? await fetch(`${url}${CM}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+        : await fetch(`${url}${CM}/${name}`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body });
     if (response.status !== 200 && response.status !== 201) return undefined;
     return Number(((await response.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
   } catch {
@@ -75,7 +76,9 @@ describe('durability under kill -9', () => {
           const rv = await writeOnce(url, name, counter);
           if (rv === undefined) {
             // Unacknowledged: it may or may not have happened. Find out what the object holds.
-            const current = await fetch(`${url}${CM}/${name}`).then((r) => (r.ok ? r.json() : undefined)).catch(() => 'down');
+            const current = await fetch(`${url}${CM}/${name}`)
+              .then((r) => (r.ok ? r.json() : undefined))
+              .catch(() => 'down');
             if (current === 'down') await new Promise((r) => setTimeout(r, 20));
             else counter = current ? Number((current as { data: { counter: string } }).data.counter) + 1 : 0;
             continue;

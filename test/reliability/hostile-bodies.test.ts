@@ -4,7 +4,7 @@
  * leave the object as it was, and leave the server answering at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrd, cronTabCrd, CRDS_PATH } from '../support/crds.js';
+import { CRDS_PATH, createCrd, cronTabCrd } from '../support/crds.js';
 import { request } from '../support/http.js';
 import { startTestCluster, type TestCluster } from '../support/test-cluster.js';
 
@@ -46,7 +46,12 @@ describe('hostile request bodies', () => {
     ['merge patch', 'PATCH', 'application/merge-patch+json', (d) => `{"x":${nestedObject(d)}}`],
     ['strategic merge patch', 'PATCH', 'application/strategic-merge-patch+json', (d) => `{"x":${nestedObject(d)}}`],
     ['JSON patch', 'PATCH', 'application/json-patch+json', (d) => `[{"op":"add","path":"/x","value":${nestedArray(d)}}]`],
-    ['server-side apply', 'PATCH', 'application/apply-patch+yaml', (d) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"target"},"x":${nestedArray(d)}}`],
+    [
+      'server-side apply',
+      'PATCH',
+      'application/apply-patch+yaml',
+      (d) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"target"},"x":${nestedArray(d)}}`,
+    ],
   ];
 
   it.each(deepBodies)('answers 400 to 10,000 levels of nesting in a %s', async (_name, method, contentType, body) => {
@@ -121,4 +126,3 @@ describe('hostile request bodies', () => {
     expect(response.body.details.causes).toHaveLength(150);
   });
 });
-

@@ -55,7 +55,14 @@ describe('hostile clock requests', () => {
     const created = await request(url('/api/v1/namespaces/default/configmaps'), { method: 'POST', body: { metadata: { name: 'after' } } });
     expect(created.status).toBe(201);
     expect(created.body.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    await eventually(() => expect(watched.trim().split('\n').map((line) => JSON.parse(line).speed)).toEqual([1, 1000, 1]));
+    await eventually(() =>
+      expect(
+        watched
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).speed),
+      ).toEqual([1, 1000, 1]),
+    );
     expect((await request(url('/readyz'))).status).toBe(200);
   });
 });

@@ -36,8 +36,18 @@ describe('protocol-level errors', () => {
     ['a bad percent-escape in the path', `GET ${CM}/%zz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`, 400, /not valid percent-encoding/],
     ['a truncated percent-escape', `GET ${CM}/%E0%A4%A HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`, 400, /not valid percent-encoding/],
     ['an unreadable request line', 'GARBAGE\r\n\r\n', 400, /malformed HTTP request/],
-    ['Transfer-Encoding: gzip, chunked', `POST ${CM} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`, 400, /unsupported Transfer-Encoding "gzip, chunked"/],
-    ['Expect: garbage', `POST ${CM} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: garbage\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, 417, /unsupported Expect header "garbage"/],
+    [
+      'Transfer-Encoding: gzip, chunked',
+      `POST ${CM} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      400,
+      /unsupported Transfer-Encoding "gzip, chunked"/,
+    ],
+    [
+      'Expect: garbage',
+      `POST ${CM} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: garbage\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      417,
+      /unsupported Expect header "garbage"/,
+    ],
   ])('answers %s with a Status', async (_name, text, code, message) => {
     const answer = await rawHttp(cluster.url, text);
     expect(answer.code).toBe(code);
@@ -49,7 +59,10 @@ describe('protocol-level errors', () => {
 
   it('still serves chunked bodies and Expect: 100-continue', async () => {
     const body = JSON.stringify({ metadata: { name: 'chunked' } });
-    const chunked = await rawHttp(cluster.url, `POST ${CM} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`);
+    const chunked = await rawHttp(
+      cluster.url,
+      `POST ${CM} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+    );
     expect(chunked.code).toBe(201);
     const continued = await rawHttp(cluster.url, `GET ${CM}/chunked HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
     // Node answers 100 Continue first, then the response itself.

@@ -59,4 +59,3 @@ describe('hostile query parameters and patches', () => {
     expect(response.body).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'configmaps "a%zz" not found' });
   });
 });
-

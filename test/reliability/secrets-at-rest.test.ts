@@ -17,8 +17,18 @@ describe('secrets at rest and in kubesim’s views', () => {
   beforeAll(async () => {
     cluster = await startTestCluster({ persistent: true });
     const lastApplied = JSON.stringify({ stringData: { password: 'hunter2' } });
-    await request(`${cluster.url}${SECRETS}`, { method: 'POST', body: { metadata: { name: 's', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': lastApplied } }, data: { password: Buffer.from('hunter2').toString('base64') } } });
-    await request(`${cluster.url}${SECRETS}/s`, { method: 'PATCH', contentType: 'application/merge-patch+json', body: { data: { password: Buffer.from('correct horse').toString('base64'), token: 'dG9rZW4=' } } });
+    await request(`${cluster.url}${SECRETS}`, {
+      method: 'POST',
+      body: {
+        metadata: { name: 's', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': lastApplied } },
+        data: { password: Buffer.from('hunter2').toString('base64') },
+      },
+    });
+    await request(`${cluster.url}${SECRETS}/s`, {
+      method: 'PATCH',
+      contentType: 'application/merge-patch+json',
+      body: { data: { password: Buffer.from('correct horse').toString('base64'), token: 'dG9rZW4=' } },
+    });
   });
   afterAll(() => cluster.stop());
 

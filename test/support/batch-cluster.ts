@@ -5,11 +5,12 @@
  * for tests that stop and restart a loop. A describe block that wants one for all its tests
  * passes batchClusterOptions to useTestCluster.
  */
+
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import type { ControllerName } from '../../controllers/catalog.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
 import type { TestCluster } from './test-cluster.js';
-import { startClusterWith, type ClusterWithOptions, type RunningControllers } from './use-test-cluster.js';
+import { type ClusterWithOptions, type RunningControllers, startClusterWith } from './use-test-cluster.js';
 
 /** BatchCluster is a running cluster; stop() ends every component and the server. */
 export interface BatchCluster {

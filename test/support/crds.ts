@@ -12,9 +12,7 @@ export const CRONTAB_SCHEMA = {
   properties: {
     spec: {
       type: 'object',
-      'x-kubernetes-validations': [
-        { rule: 'self.minReplicas <= self.replicas', message: 'replicas should be greater than or equal to minReplicas' },
-      ],
+      'x-kubernetes-validations': [{ rule: 'self.minReplicas <= self.replicas', message: 'replicas should be greater than or equal to minReplicas' }],
       properties: {
         cronSpec: { type: 'string', pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$' },
         image: { type: 'string' },

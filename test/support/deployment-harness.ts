@@ -7,17 +7,17 @@
  */
 import { expect } from 'vitest';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
-import { replicaSetDefinition, type ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type ReplicaSet, replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import { createRealClock, isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { registerDeploymentController } from '../../controllers/deployment/index.js';
 import { registerReplicaSetController } from '../../controllers/replicaset/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { createInformer } from '../../controllers/runtime/informer.js';
-import { createLogger, silentLogger, type LogLevel } from '../../controllers/runtime/logger.js';
+import { createLogger, type LogLevel, silentLogger } from '../../controllers/runtime/logger.js';
 import { createManager } from '../../controllers/runtime/manager.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
-import { startFakeKubelet, type FakeKubeletOptions } from './fake-kubelet.js';
+import { type FakeKubeletOptions, startFakeKubelet } from './fake-kubelet.js';
 import type { TestCluster } from './test-cluster.js';
 
 /** ControlPlane is the controllers and kubelet of one test. */
@@ -86,7 +86,10 @@ export function expectRolledOut(d: Deployment): void {
 }
 
 /** controlledBy keeps the objects whose controller reference is `owner`. */
-export function controlledBy<T extends { metadata: { ownerReferences?: Array<{ uid: string; controller?: boolean }> } }>(items: T[], owner: { metadata: { uid?: string } }): T[] {
+export function controlledBy<T extends { metadata: { ownerReferences?: Array<{ uid: string; controller?: boolean }> } }>(
+  items: T[],
+  owner: { metadata: { uid?: string } },
+): T[] {
   return items.filter((item) => item.metadata.ownerReferences?.some((ref) => ref.controller && ref.uid === owner.metadata.uid));
 }
 

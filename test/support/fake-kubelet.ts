@@ -10,15 +10,15 @@
  * conflicting write is simply retried.
  */
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import { createRealClock, isAbortError } from '../../apiserver/api/machinery/clock.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
+import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createController } from '../../controllers/runtime/controller.js';
 import { createInformer } from '../../controllers/runtime/informer.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { keyOf } from '../../controllers/runtime/reconciler.js';
 import type { Clock, DeepReadonly, Logger, Request, Result } from '../../controllers/runtime/types.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** FakeKubeletOptions configures startFakeKubelet. */
 export interface FakeKubeletOptions {

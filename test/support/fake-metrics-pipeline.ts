@@ -14,16 +14,16 @@
  */
 import { z } from 'zod';
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import { isAbortError } from '../../apiserver/api/machinery/clock.js';
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import { typeMetaFields } from '../../apiserver/api/meta.js';
-import { formatCpuMillis } from '../../apiserver/api/quantity.js';
 import { ageColumn, nameColumn } from '../../apiserver/api/printing.js';
+import { formatCpuMillis } from '../../apiserver/api/quantity.js';
 import type { ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import type { Clock } from '../../controllers/runtime/types.js';
 import type { TestCluster } from './test-cluster.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 const PodMetricsSchema = z
   .object({
@@ -121,7 +121,9 @@ export function startFakeMetricsPipeline(options: FakeMetricsPipelineOptions): F
 async function scrape(options: FakeMetricsPipelineOptions, loadMillicores: number | undefined): Promise<void> {
   const { client, clock, namespace, selector } = options;
   const metrics = client.resource(podMetricsStandInDefinition);
-  const pods = (await client.resource(podDefinition).list({ namespace, labelSelector: selector })).items.filter((pod) => pod.status?.phase === 'Running' && !pod.metadata.deletionTimestamp);
+  const pods = (await client.resource(podDefinition).list({ namespace, labelSelector: selector })).items.filter(
+    (pod) => pod.status?.phase === 'Running' && !pod.metadata.deletionTimestamp,
+  );
   const reporting = loadMillicores === undefined ? [] : pods;
   const cpu = formatCpuMillis(Math.floor((loadMillicores ?? 0) / Math.max(1, reporting.length)));
   for (const pod of reporting) {

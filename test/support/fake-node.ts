@@ -5,12 +5,12 @@
  * resume) — the kubelet side of the node lifecycle drill, without pods or an admin API.
  */
 import { isConflict } from '../../apiserver/api/api-error.js';
-import { leaseDefinition, type Lease } from '../../apiserver/api/coordination/lease.js';
-import { nodeDefinition, type Node, type NodeCondition } from '../../apiserver/api/core/node.js';
-import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { type Lease, leaseDefinition } from '../../apiserver/api/coordination/lease.js';
+import { type Node, type NodeCondition, nodeDefinition } from '../../apiserver/api/core/node.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
-import type { Clock } from '../../controllers/runtime/types.js';
 import { rfc3339, rfc3339Micro } from '../../apiserver/api/machinery/time.js';
+import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
+import type { Clock } from '../../controllers/runtime/types.js';
 
 /** FakeNodeOptions configure startFakeNode. */
 export interface FakeNodeOptions {
@@ -35,7 +35,6 @@ export interface FakeNode {
   /** Stops for good (call before the cluster stops). */
   close(): Promise<void>;
 }
-
 
 /** startFakeNode creates the Node and its Lease and starts renewing. */
 export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode> {

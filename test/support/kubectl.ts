@@ -4,7 +4,7 @@
  * cluster avoids stale caches), HOME pointing at a private directory and an environment
  * built from scratch: the developer's KUBECONFIG, KUBE_EDITOR and ~/.kube never leak in.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -220,7 +220,10 @@ export function startKubectlWatch(binary: KubectlBinary | string, args: string[]
         if (holds()) finish(resolve);
         else if (done) finish(() => reject(new Error(`kubectl exited (${done?.code ?? done?.signal}) before ${what}:\n${stdout}${stderr}`)));
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; output so far:\n${stdout}${stderr}`))), timeoutMs);
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; output so far:\n${stdout}${stderr}`))),
+        timeoutMs,
+      );
       const finish = (settle: () => void) => {
         clearTimeout(timer);
         listeners.delete(check);

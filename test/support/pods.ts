@@ -2,9 +2,10 @@
  * Pod status helpers for tests that run controllers without kubelets: they write what a
  * kubelet would write, through the pods/status subresource.
  */
+
+import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import { request } from './http.js';
 import type { TestCluster } from './test-cluster.js';
-import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 
 /** PodRef names a pod (namespace `default` unless given). */
 export interface PodRef {

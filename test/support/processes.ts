@@ -2,7 +2,7 @@
  * Spawns the real kubesim binary (dist/cli/main.js, built by `npm test`'s pretest step) for
  * tests that need real processes, collects its output, and makes sure it is gone afterwards.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { eventually } from './eventually.js';

@@ -6,7 +6,7 @@
  * silently loses a field on the way in.
  */
 import type { FieldSpec, MessageType, ScalarType } from '../../apiserver/api/protobuf/message-type.js';
-import { bytes, envelope, int, msg, str, type ProtoField } from '../../apiserver/api/protobuf/testing/proto-writer.js';
+import { bytes, envelope, int, msg, type ProtoField, str } from '../../apiserver/api/protobuf/testing/proto-writer.js';
 
 /** encodeProtobuf is the enveloped body of `object` (apiVersion and kind from the object). */
 export function encodeProtobuf(type: MessageType, object: Record<string, unknown>): Uint8Array {
@@ -45,9 +45,7 @@ function encodeField(number: number, spec: FieldSpec, value: unknown, path: stri
     case 'repeated':
       return (value as unknown[]).map((item, i) => encodeValue(number, spec.type, item, `${path}[${i}]`));
     case 'map':
-      return Object.entries(value as Record<string, unknown>).map(([key, item]) =>
-        msg(number, str(1, key), encodeValue(2, spec.type, item, `${path}.${key}`)),
-      );
+      return Object.entries(value as Record<string, unknown>).map(([key, item]) => msg(number, str(1, key), encodeValue(2, spec.type, item, `${path}.${key}`)));
     default:
       return [encodeValue(number, spec.type, value, path)];
   }

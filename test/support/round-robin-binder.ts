@@ -6,10 +6,10 @@
  * purpose: the real scheduler's scoring is not what these tests are about.
  */
 import { isConflict, isNotFound } from '../../apiserver/api/api-error.js';
-import { nodeDefinition, type Node } from '../../apiserver/api/core/node.js';
-import { podDefinition, type Pod } from '../../apiserver/api/core/pod.js';
-import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { type Node, nodeDefinition } from '../../apiserver/api/core/node.js';
+import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
+import type { KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { createController } from '../../controllers/runtime/controller.js';
 import { createInformer } from '../../controllers/runtime/informer.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
@@ -33,7 +33,11 @@ export async function startRoundRobinBinder(client: KubeClient, clock: Clock): P
   const reconcile = async ({ namespace, name }: Request): Promise<Result> => {
     const pod = pods.lister.get(namespace, name);
     if (pod === undefined || pod.spec.nodeName || pod.metadata.deletionTimestamp) return {};
-    const candidates = nodes.lister.list().filter(schedulable).map((n) => n.metadata.name ?? '').sort();
+    const candidates = nodes.lister
+      .list()
+      .filter(schedulable)
+      .map((n) => n.metadata.name ?? '')
+      .sort();
     const target = candidates[next++ % Math.max(1, candidates.length)];
     if (target === undefined) return { requeueAfterMs: 1_000 };
     try {
@@ -64,5 +68,10 @@ export async function startRoundRobinBinder(client: KubeClient, clock: Clock): P
 async function bind(client: KubeClient, pod: DeepReadonly<Pod>, nodeName: string): Promise<void> {
   const { namespace = 'default', name = '' } = pod.metadata;
   const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } };
-  await client.raw({ method: 'POST', path: `/api/v1/namespaces/${namespace}/pods/${name}/binding`, body: JSON.stringify(binding), contentType: 'application/json' });
+  await client.raw({
+    method: 'POST',
+    path: `/api/v1/namespaces/${namespace}/pods/${name}/binding`,
+    body: JSON.stringify(binding),
+    contentType: 'application/json',
+  });
 }

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type RunningApiServer, type StartApiServerOptions } from '../../apiserver/start-api-server.js';
+import { type RunningApiServer, type StartApiServerOptions, startApiServer } from '../../apiserver/start-api-server.js';
 import { kubeconfigYaml } from '../../cli/kubeconfig.js';
 
 export interface TestCluster {

@@ -11,13 +11,13 @@
  * `startClusterWith` is the same without hooks, for a test that starts a cluster of its own.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
+import type { RunningApiServer } from '../../apiserver/start-api-server.js';
 import type { ControllerName } from '../../controllers/catalog.js';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
-import { createRealClock, type RealClock } from '../../apiserver/api/machinery/clock.js';
-import { createLogger, silentLogger, type LogLevel } from '../../controllers/runtime/logger.js';
-import { startKubelet, type KubeletOptions, type RunningKubelet } from '../../kubelet-sim/kubelet.js';
-import type { RunningApiServer } from '../../apiserver/start-api-server.js';
+import { createLogger, type LogLevel, silentLogger } from '../../controllers/runtime/logger.js';
+import { type KubeletOptions, type RunningKubelet, startKubelet } from '../../kubelet-sim/kubelet.js';
 import { runScheduler } from '../../scheduler/main.js';
 import { startTestCluster, type TestCluster, type TestClusterOptions } from './test-cluster.js';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTable, parseTables } from './tables.js';
 import { find, one, parseTrace, render } from './trace-tree.js';
-import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput } from './tutorial.js';
+import { type CommandResult, commandOutput, type Step, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('01-the-loop.md');
 
@@ -30,10 +30,13 @@ describe('tutorial 01: the loop', () => {
     // Ask for three pods: one Deployment 3/3, one ReplicaSet 3/3/3, three pods 1/1 Running.
     const [deployments, replicaSets, pods] = parseTables(output(await cluster.run(create), 'kubectl get'));
     expect(deployments).toEqual([expect.objectContaining({ NAME: 'deployment.apps/web', READY: '3/3' })]);
-    expect(replicaSets).toEqual([expect.objectContaining({ NAME: expect.stringMatching(/^replicaset\.apps\/web-[a-z0-9]+$/), DESIRED: '3', CURRENT: '3', READY: '3' })]);
+    expect(replicaSets).toEqual([
+      expect.objectContaining({ NAME: expect.stringMatching(/^replicaset\.apps\/web-[a-z0-9]+$/), DESIRED: '3', CURRENT: '3', READY: '3' }),
+    ]);
     const replicaSet = replicaSets![0]!['NAME']!.replace('replicaset.apps/', '');
     expect(pods).toHaveLength(3);
-    for (const pod of pods!) expect(pod).toMatchObject({ NAME: expect.stringMatching(new RegExp(`^pod/${replicaSet}-[a-z0-9]{5}$`)), READY: '1/1', STATUS: 'Running' });
+    for (const pod of pods!)
+      expect(pod).toMatchObject({ NAME: expect.stringMatching(new RegExp(`^pod/${replicaSet}-[a-z0-9]{5}$`)), READY: '1/1', STATUS: 'Running' });
 
     // Every pod is owned by the ReplicaSet, the ReplicaSet by the Deployment web.
     const ownerResults = await cluster.run(owners);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTable } from './tables.js';
 import { find, one, parseTrace, render, type TraceLine } from './trace-tree.js';
-import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput } from './tutorial.js';
+import { type CommandResult, commandOutput, type Step, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('02-the-cascade.md');
 
@@ -62,7 +62,10 @@ describe('tutorial 02: the cascade', () => {
     // ...and the reports flow back up: the deployment loop updates the Deployment's status
     // because a pod became Ready (through its ReplicaSet's status).
     const statusUpdates = find(tree.root, /^deployment controller reported deployment web status: /);
-    expect(statusUpdates.some((line) => readyReports.some((ready) => isBelow(line, ready))), shown).toBe(true);
+    expect(
+      statusUpdates.some((line) => readyReports.some((ready) => isBelow(line, ready))),
+      shown,
+    ).toBe(true);
     expect(tree.verdict).toBe('converged: 5/5 ready');
 
     // generation and observedGeneration: 2 2.
@@ -70,7 +73,9 @@ describe('tutorial 02: the cascade', () => {
 
     // Break one link: the ReplicaSet wants 6 but has 5; the chain stops at the deployment loop.
     const broken = await cluster.run(breakLink);
-    expect(parseTable(output(broken, 'kubectl get replicasets'))).toEqual([expect.objectContaining({ NAME: replicaSet, DESIRED: '6', CURRENT: '5', READY: '5' })]);
+    expect(parseTable(output(broken, 'kubectl get replicasets'))).toEqual([
+      expect.objectContaining({ NAME: replicaSet, DESIRED: '6', CURRENT: '5', READY: '5' }),
+    ]);
     const stalled = parseTrace(output(broken, 'kubesim trace'));
     expect(stalled.root.text).toBe('kubectl (user) scaled deployment default/web spec.replicas 5→6');
     one(stalled.root, new RegExp(`^deployment controller set replicaset ${replicaSet} spec\\.replicas 5→6\\b`));

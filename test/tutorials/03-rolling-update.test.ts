@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTable, type Row } from './tables.js';
 import { find, one, parseTrace, render } from './trace-tree.js';
-import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandResult } from './tutorial.js';
+import { type CommandResult, commandResult, type Step, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('03-rolling-update.md');
 
@@ -15,7 +15,10 @@ const result = (results: CommandResult[], prefix: string): CommandResult => comm
 
 /** The result of the step's command that is exactly `command`. */
 function exactly(results: CommandResult[], command: string): CommandResult {
-  return result(results.filter((r) => r.command === command), command);
+  return result(
+    results.filter((r) => r.command === command),
+    command,
+  );
 }
 
 /** The ReplicaSets of `kubectl get replicasets -o wide`, by image. */
@@ -63,7 +66,10 @@ describe('tutorial 03: a rolling update', () => {
     const of = (rs: string) => scalings.filter((line) => line.includes(` ${rs} `));
     expect(of(v128)[0], described).toBe(`Scaled up replica set ${v128} from 0 to 1`);
     expect(of(v128).at(-1), described).toMatch(new RegExp(`^Scaled up replica set ${v128} from [123] to 4$`));
-    expect(of(v127).find((line) => line.startsWith('Scaled down')), described).toMatch(new RegExp(`^Scaled down replica set ${v127} from 4 to [23]$`));
+    expect(
+      of(v127).find((line) => line.startsWith('Scaled down')),
+      described,
+    ).toMatch(new RegExp(`^Scaled down replica set ${v127} from 4 to [23]$`));
     expect(of(v127).at(-1), described).toMatch(new RegExp(`^Scaled down replica set ${v127} from [123] to 0$`));
     expect(described).toMatch(/RollingUpdateStrategy:\s+25% max unavailable, 25% max surge/);
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable, parseTables, type Row } from './tables.js';
-import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput } from './tutorial.js';
+import { type CommandResult, commandOutput, type Step, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('04-level-triggered-recovery.md');
 
@@ -71,7 +71,9 @@ describe('tutorial 04: level-triggered recovery', () => {
 
     // Started again: 5/5/5 and five pods Running, the two survivors among them.
     const started = await cluster.run(start);
-    expect(parseTable(output(started, 'kubectl get replicasets'))).toEqual([expect.objectContaining({ NAME: replicaSet, DESIRED: '5', CURRENT: '5', READY: '5' })]);
+    expect(parseTable(output(started, 'kubectl get replicasets'))).toEqual([
+      expect.objectContaining({ NAME: replicaSet, DESIRED: '5', CURRENT: '5', READY: '5' }),
+    ]);
     const afterStart = parseTable(output(started, 'kubectl get pods'));
     expectRunningPods(afterStart, 5);
     expect(afterStart.map((p) => p['NAME'])).toEqual(expect.arrayContaining(survivors));
@@ -102,7 +104,9 @@ describe('tutorial 04: level-triggered recovery', () => {
 
     // Five pods again, all new, all Running; the ReplicaSet 5/5/5.
     const converged = await cluster.run(converge);
-    expect(parseTable(output(converged, 'kubectl get replicasets'))).toEqual([expect.objectContaining({ NAME: replicaSet, DESIRED: '5', CURRENT: '5', READY: '5' })]);
+    expect(parseTable(output(converged, 'kubectl get replicasets'))).toEqual([
+      expect.objectContaining({ NAME: replicaSet, DESIRED: '5', CURRENT: '5', READY: '5' }),
+    ]);
     const afterKill = parseTable(output(converged, 'kubectl get pods'));
     expectRunningPods(afterKill, 5);
     for (const pod of afterKill) expect(afterStart.map((p) => p['NAME'])).not.toContain(pod['NAME']);

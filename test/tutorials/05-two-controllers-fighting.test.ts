@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable } from './tables.js';
 import { find, one, parseTrace, render } from './trace-tree.js';
-import { useTutorialCluster, TUTORIALS_DIR, tutorialSteps, type CommandResult, type Step, commandOutput, commandResult } from './tutorial.js';
+import { type CommandResult, commandOutput, commandResult, type Step, TUTORIALS_DIR, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('05-two-controllers-fighting.md');
 const MANIFEST = 'docs/examples/hpa.yaml';
@@ -131,7 +131,9 @@ describe('tutorial 05: two controllers fighting', () => {
     expect(owners(reappliedAgain)).toEqual(['6 kubesim-hpa-controller']);
     const refused = result(reappliedAgain, 'kubectl apply --server-side -f docs/examples/hpa.yaml');
     expect(refused.stdout).toContain('refused: spec.replicas belongs to the HPA');
-    expect(refused.stderr).toContain('Apply failed with 1 conflict: conflict with "kubesim-hpa-controller" with subresource "scale" using apps/v1: .spec.replicas');
+    expect(refused.stderr).toContain(
+      'Apply failed with 1 conflict: conflict with "kubesim-hpa-controller" with subresource "scale" using apps/v1: .spec.replicas',
+    );
     expect(await replicaChanges()).toEqual(fight);
 
     expect(output(await cluster.run(cleanup), 'kubectl delete').trim()).toBe('namespace "production" deleted');

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseTable, type Row } from './tables.js';
-import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput } from './tutorial.js';
+import { type CommandResult, commandOutput, type Step, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('06-node-failure.md');
 
@@ -93,7 +93,9 @@ describe('tutorial 06: node failure', () => {
     const replacements = after.map((p) => p['NAME']!).filter((name) => !first.some((p) => p['NAME'] === name));
     expect(replacements).toHaveLength(2);
     const events = parseTable(output(evicted, 'kubectl get events'));
-    expect(events.map((e) => [e['REASON'], e['MESSAGE']]).sort()).toEqual(onNode2.map((name) => ['TaintManagerEviction', `Marking for deletion Pod default/${name}`]).sort());
+    expect(events.map((e) => [e['REASON'], e['MESSAGE']]).sort()).toEqual(
+      onNode2.map((name) => ['TaintManagerEviction', `Marking for deletion Pod default/${name}`]).sort(),
+    );
 
     // Back: node-2 Ready and untainted; the pods stay where they are.
     const returned = await cluster.run(back);

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable } from './tables.js';
-import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput, onlyCommands } from './tutorial.js';
+import { type CommandResult, commandOutput, onlyCommands, type Step, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('07-hpa-behavior.md');
 const SPEED = 20;
@@ -103,9 +103,10 @@ describe('tutorial 07: HPA behavior', () => {
     // The times `kubesim watch deployment/web` prints, from the same history.
     const timeline = await deploymentTimeline();
     const described = JSON.stringify(timeline, null, 1);
-    expect(timeline.replicas.map((r) => `${r.from}→${r.to} by ${r.by}`), described).toEqual(
-      ['3→6', '6→5', '5→4', '4→3', '3→2'].map((change) => `${change} by hpa`),
-    );
+    expect(
+      timeline.replicas.map((r) => `${r.from}→${r.to} by ${r.by}`),
+      described,
+    ).toEqual(['3→6', '6→5', '5→4', '4→3', '3→2'].map((change) => `${change} by hpa`));
     const [up, ...downs] = timeline.replicas.map((r) => r.atMs);
     const seconds = (fromMs: number, toMs: number) => (toMs - fromMs) / 1000;
     // Up within a sync or two (and a metrics scrape) of the load.
@@ -133,11 +134,22 @@ describe('tutorial 07: HPA behavior', () => {
     };
     const change = (item: HistoryItem, path: string) => item.diff.find((d) => d.path === path);
     return {
-      loadOnMs: at(items.find((i) => change(i, LOAD_PATH)?.new === '800m'), 'load on'),
-      loadOffMs: at(items.find((i) => change(i, LOAD_PATH)?.old === '800m' && change(i, LOAD_PATH)?.new === undefined), 'load off'),
+      loadOnMs: at(
+        items.find((i) => change(i, LOAD_PATH)?.new === '800m'),
+        'load on',
+      ),
+      loadOffMs: at(
+        items.find((i) => change(i, LOAD_PATH)?.old === '800m' && change(i, LOAD_PATH)?.new === undefined),
+        'load off',
+      ),
       replicas: items
         .filter((i) => change(i, 'spec.replicas'))
-        .map((i) => ({ from: change(i, 'spec.replicas')!.old, to: change(i, 'spec.replicas')!.new, by: i.actor?.controller ?? i.actor?.userAgent, atMs: Date.parse(i.time) })),
+        .map((i) => ({
+          from: change(i, 'spec.replicas')!.old,
+          to: change(i, 'spec.replicas')!.new,
+          by: i.actor?.controller ?? i.actor?.userAgent,
+          atMs: Date.parse(i.time),
+        })),
     };
   }
 });

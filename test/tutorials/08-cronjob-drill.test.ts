@@ -6,9 +6,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { spawnKubesim, type KubesimProcess } from '../support/processes.js';
+import { type KubesimProcess, spawnKubesim } from '../support/processes.js';
 import { parseTable, type Row } from './tables.js';
-import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandResult, onlyCommands } from './tutorial.js';
+import { type CommandResult, commandResult, onlyCommands, type Step, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('08-cronjob-drill.md');
 

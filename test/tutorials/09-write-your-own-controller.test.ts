@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { parseTable } from './tables.js';
-import { useTutorialCluster, tutorialSteps, type CommandResult, type Step, commandOutput } from './tutorial.js';
+import { type CommandResult, commandOutput, type Step, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('09-write-your-own-controller.md');
 const REPO = resolve(import.meta.dirname, '../..');
@@ -74,8 +74,10 @@ describe('tutorial 09: write your own controller', () => {
     // Create: the ConfigMap appears, owned by the Deployment.
     const created = await cluster.run(create);
     expect(output(created, 'kubectl wait')).toBe('configmap/web-info condition met\n');
-    expect(output(created, "kubectl get configmap web-info -o jsonpath")).toBe('{"image":"nginx:1.27","replicas":"2"}\n');
-    expect(parseTable(output(created, "kubectl get configmap web-info -o custom-columns"))).toEqual([{ NAME: 'web-info', OWNER: 'Deployment', 'OWNER-NAME': 'web' }]);
+    expect(output(created, 'kubectl get configmap web-info -o jsonpath')).toBe('{"image":"nginx:1.27","replicas":"2"}\n');
+    expect(parseTable(output(created, 'kubectl get configmap web-info -o custom-columns'))).toEqual([
+      { NAME: 'web-info', OWNER: 'Deployment', 'OWNER-NAME': 'web' },
+    ]);
     await printed(() => expect(first.lines()).toEqual(['own-controller: watching Deployments', 'created default/web-info: image=nginx:1.27 replicas=2']));
 
     // Change: one or two updates, the last with both changes.
@@ -93,7 +95,12 @@ describe('tutorial 09: write your own controller', () => {
     const before = first.lines().length;
     const tampered = await cluster.run(tamper);
     expect(output(tampered, 'kubectl patch')).toBe('configmap/web-info patched\n');
-    await printed(() => expect(first.lines().slice(before)).toEqual(['created default/web-info: image=nginx:1.28 replicas=4', 'updated default/web-info: image=nginx:1.28 replicas=4']));
+    await printed(() =>
+      expect(first.lines().slice(before)).toEqual([
+        'created default/web-info: image=nginx:1.28 replicas=4',
+        'updated default/web-info: image=nginx:1.28 replicas=4',
+      ]),
+    );
 
     // Delete the Deployment: the garbage collector removes the ConfigMap; the controller says nothing.
     const quiet = first.lines().length;
@@ -122,7 +129,12 @@ describe('tutorial 09: write your own controller', () => {
       { NAME: 'api-info', FOR: 'api' },
       { NAME: 'web-info', FOR: 'web' },
     ]);
-    await printed(() => expect(second.lines().slice(1).sort()).toEqual(['created default/api-info: image=httpd:2.4 replicas=1', 'created default/web-info: image=nginx:1.27 replicas=1']));
+    await printed(() =>
+      expect(second.lines().slice(1).sort()).toEqual([
+        'created default/api-info: image=httpd:2.4 replicas=1',
+        'created default/web-info: image=nginx:1.27 replicas=1',
+      ]),
+    );
     await second.interrupt();
 
     // Restarted with nothing wrong: only the scaled Deployment's ConfigMap is written.

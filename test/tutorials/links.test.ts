@@ -34,7 +34,12 @@ function links(file: string): string[] {
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((target) => !/^[a-z]+:/.test(target));
 }
 
-const pages = [join(DOCS, 'concepts.md'), ...readdirSync(TUTORIALS_DIR).filter((f) => f.endsWith('.md')).map((f) => join(TUTORIALS_DIR, f))];
+const pages = [
+  join(DOCS, 'concepts.md'),
+  ...readdirSync(TUTORIALS_DIR)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(TUTORIALS_DIR, f)),
+];
 
 describe('links between the tutorials and concepts.md', () => {
   it('computes GitHub anchors', () => {

@@ -48,7 +48,7 @@ export function parseTrace(output: string): Trace {
     lines.push(line);
   }
   const root = lines[0];
-  if (!root || root.depth !== 0) throw new Error(`trace without a root line:\n${output}`);
+  if (root?.depth !== 0) throw new Error(`trace without a root line:\n${output}`);
   return { root, lines, verdict };
 }
 
@@ -67,5 +67,5 @@ export function one(from: TraceLine, pattern: RegExp): TraceLine {
 
 /** render prints a subtree back, indented, for failure messages. */
 export function render(from: TraceLine, indent = ''): string {
-  return [indent + from.text, ...from.children.map((child) => render(child, indent + '  '))].join('\n');
+  return [`${indent}${from.text}`, ...from.children.map((child) => render(child, `${indent}  `))].join('\n');
 }

@@ -8,12 +8,12 @@
  * what the page says the learner will see.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { requireKubectl } from '../support/kubectl.js';
-import { KUBESIM_BIN, spawnKubesim, type KubesimProcess } from '../support/processes.js';
+import { KUBESIM_BIN, type KubesimProcess, spawnKubesim } from '../support/processes.js';
 
 export const TUTORIALS_DIR = resolve(import.meta.dirname, '../../docs/tutorials');
 

@@ -5,10 +5,10 @@
  * only from apiserver/api/ and zod; the CRD machinery (validation of schemas, serving custom
  * resources, the status controllers) is apiserver/apiextensions/.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { customResourceDefinitionDefinition } from './custom-resource-definition.js';
 
 export * from './custom-resource-definition.js';
 
 /** apiextensionsDefinitions lists the group's served kinds. */
-export const apiextensionsDefinitions: ResourceDefinition<any>[] = [customResourceDefinitionDefinition];
+export const apiextensionsDefinitions: AnyResourceDefinition[] = [customResourceDefinitionDefinition];

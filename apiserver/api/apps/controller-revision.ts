@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { controllerRefOf } from '../machinery/owner-references.js';
 import { typeMetaFields } from '../meta.js';
-import { column, ageColumn, nameColumn } from '../printing.js';
+import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid } from '../validation.js';
 import { APPS_V1 } from './apps-v1.js';

@@ -16,7 +16,7 @@ import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { forbidden, invalid, notSupported, validateNonnegativeField } from '../validation.js';
 import { APPS_V1 } from './apps-v1.js';
-import { intOrPercentValue, type IntOrString, percentValue, validateIntOrPercent } from './int-or-percent.js';
+import { type IntOrString, intOrPercentValue, percentValue, validateIntOrPercent } from './int-or-percent.js';
 import { validateImmutableSelector, validateSelectorAndTemplate } from './pod-template-validation.js';
 import { workloadWideColumns } from './workload-columns.js';
 
@@ -76,7 +76,11 @@ export const DaemonSetStatusSchema = z
     numberAvailable: z.number().int().optional().describe('numberAvailable is the number of nodes whose daemon pod is ready for at least minReadySeconds.'),
     numberUnavailable: z.number().int().optional().describe('numberUnavailable is the number of nodes that should run the pod but have none available.'),
     collisionCount: z.number().int().optional().describe('collisionCount is bumped when a revision name collides, to vary the hash.'),
-    conditions: z.array(DaemonSetConditionSchema).optional().meta(mergeByKey('type')).describe("conditions are the latest observations of the DaemonSet's state."),
+    conditions: z
+      .array(DaemonSetConditionSchema)
+      .optional()
+      .meta(mergeByKey('type'))
+      .describe("conditions are the latest observations of the DaemonSet's state."),
   })
   .meta({ id: `${APPS_V1}.DaemonSetStatus`, description: 'DaemonSetStatus is the most recently observed status of a DaemonSet.' });
 
@@ -146,7 +150,8 @@ function validateUpdateStrategy(strategy: UpdateStrategy, field: string): FieldE
     case 'OnDelete':
       return strategy.rollingUpdate ? [forbidden(`${field}.rollingUpdate`, "may not be specified when strategy `type` is 'OnDelete'")] : [];
     case 'RollingUpdate':
-      if (!strategy.rollingUpdate) return [{ type: 'FieldValueRequired', field: `${field}.rollingUpdate`, detail: 'this should be defaulted and never be nil' }];
+      if (!strategy.rollingUpdate)
+        return [{ type: 'FieldValueRequired', field: `${field}.rollingUpdate`, detail: 'this should be defaulted and never be nil' }];
       return validateRollingUpdate(strategy.rollingUpdate, `${field}.rollingUpdate`);
     case undefined:
       return [notSupported(`${field}.type`, '', ['OnDelete', 'RollingUpdate'])];
@@ -164,7 +169,10 @@ function validateRollingUpdate(rollingUpdate: { maxUnavailable?: IntOrString; ma
   if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) {
     errors.push(invalid(`${field}.maxUnavailable`, maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
   }
-  for (const [name, value] of [['maxUnavailable', maxUnavailable], ['maxSurge', maxSurge]] as const) {
+  for (const [name, value] of [
+    ['maxUnavailable', maxUnavailable],
+    ['maxSurge', maxSurge],
+  ] as const) {
     const percent = percentValue(value);
     if (percent !== undefined && percent > 100) errors.push(invalid(`${field}.${name}`, value, 'must not be greater than 100%'));
   }

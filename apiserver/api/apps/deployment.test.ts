@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeFieldError } from '../api-error.js';
 import { childSchema, deref, toSchemaDocument } from '../schema-node.js';
-import { defaultDeployment, deploymentDefinition as def, DeploymentSchema, type Deployment } from './deployment.js';
+import { type Deployment, DeploymentSchema, deploymentDefinition as def, defaultDeployment } from './deployment.js';
 
 const fromWire = (text: string): unknown => JSON.parse(text, (_k, v: unknown) => (v === null ? undefined : v));
 

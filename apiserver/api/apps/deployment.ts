@@ -16,7 +16,7 @@ import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { forbidden, invalid, validateNonnegativeField } from '../validation.js';
 import { APPS_V1 } from './apps-v1.js';
 import { DeploymentMessage } from './deployment-protobuf.js';
-import { intOrPercentValue, type IntOrString, percentValue, validateIntOrPercent } from './int-or-percent.js';
+import { type IntOrString, intOrPercentValue, percentValue, validateIntOrPercent } from './int-or-percent.js';
 import { validateImmutableSelector, validateSelectorAndTemplate } from './pod-template-validation.js';
 import { workloadWideColumns } from './workload-columns.js';
 
@@ -49,7 +49,7 @@ export const DeploymentSpecSchema = z
   .object({
     replicas: z.number().int().optional().describe('replicas is the number of desired pods. Defaults to 1.'),
     selector: LabelSelectorSchema.describe(
-      'selector is a label query over the pods the Deployment manages (through its ReplicaSets). It must match the template\'s labels and is immutable.',
+      "selector is a label query over the pods the Deployment manages (through its ReplicaSets). It must match the template's labels and is immutable.",
     ),
     template: PodTemplateSpecSchema.describe('template describes the pods that will be created. Changing it starts a rollout.'),
     strategy: DeploymentStrategySchema.optional()
@@ -60,11 +60,7 @@ export const DeploymentSpecSchema = z
       .int()
       .optional()
       .describe('minReadySeconds is how long a new pod must be ready, without any container crashing, to count as available. Defaults to 0.'),
-    revisionHistoryLimit: z
-      .number()
-      .int()
-      .optional()
-      .describe('revisionHistoryLimit is how many old ReplicaSets to keep for rollback. Defaults to 10.'),
+    revisionHistoryLimit: z.number().int().optional().describe('revisionHistoryLimit is how many old ReplicaSets to keep for rollback. Defaults to 10.'),
     paused: z.boolean().optional().describe('paused stops the controller from rolling out template changes until it is unpaused.'),
     progressDeadlineSeconds: z
       .number()
@@ -95,11 +91,7 @@ export const DeploymentStatusSchema = z
     replicas: z.number().int().optional().describe('replicas is the number of non-terminating pods of all its ReplicaSets.'),
     updatedReplicas: z.number().int().optional().describe('updatedReplicas is the number of non-terminating pods with the current template.'),
     readyReplicas: z.number().int().optional().describe('readyReplicas is the number of non-terminating pods with a Ready condition.'),
-    availableReplicas: z
-      .number()
-      .int()
-      .optional()
-      .describe('availableReplicas is the number of non-terminating pods ready for at least minReadySeconds.'),
+    availableReplicas: z.number().int().optional().describe('availableReplicas is the number of non-terminating pods ready for at least minReadySeconds.'),
     unavailableReplicas: z
       .number()
       .int()
@@ -110,12 +102,8 @@ export const DeploymentStatusSchema = z
       .array(DeploymentConditionSchema)
       .optional()
       .meta(mergeByKey('type'))
-      .describe('conditions are the latest observations of the Deployment\'s state (Available, Progressing).'),
-    collisionCount: z
-      .number()
-      .int()
-      .optional()
-      .describe('collisionCount is bumped when a new ReplicaSet\'s name collides, to vary the pod-template-hash.'),
+      .describe("conditions are the latest observations of the Deployment's state (Available, Progressing)."),
+    collisionCount: z.number().int().optional().describe("collisionCount is bumped when a new ReplicaSet's name collides, to vary the pod-template-hash."),
   })
   .meta({ id: `${APPS_V1}.DeploymentStatus`, description: 'DeploymentStatus is the most recently observed status of the Deployment.' });
 
@@ -185,7 +173,8 @@ function validateStrategy(strategy: DeploymentStrategy, field: string): FieldErr
     case 'RollingUpdate':
     case undefined:
       // Defaulting always fills rollingUpdate for RollingUpdate; absent means defaults were skipped.
-      if (!strategy.rollingUpdate) return [{ type: 'FieldValueRequired', field: `${field}.rollingUpdate`, detail: 'this should be defaulted and never be nil' }];
+      if (!strategy.rollingUpdate)
+        return [{ type: 'FieldValueRequired', field: `${field}.rollingUpdate`, detail: 'this should be defaulted and never be nil' }];
       return validateRollingUpdate(strategy.rollingUpdate, `${field}.rollingUpdate`);
     default:
       return assertNever(strategy.type);
@@ -239,7 +228,10 @@ export const deploymentDefinition: ResourceDefinition<Deployment> = {
       description: 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
     }),
     ageColumn,
-    ...workloadWideColumns(selectorString, 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.'),
+    ...workloadWideColumns(
+      selectorString,
+      'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.',
+    ),
   ],
   protobuf: DeploymentMessage,
   liveView: 'deployments',

@@ -6,40 +6,46 @@
  * apiserver/api/ (meta, printing, validation, patch-meta, core/pod-spec) and zod. See
  * docs/api-conventions.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
+import { controllerRevisionDefinition } from './controller-revision.js';
 import { daemonSetDefinition } from './daemon-set.js';
 import { deploymentDefinition } from './deployment.js';
 import { replicaSetDefinition } from './replica-set.js';
-import { controllerRevisionDefinition } from './controller-revision.js';
 import { statefulSetDefinition } from './stateful-set.js';
 
+export { APPS_V1 } from './apps-v1.js';
+export * from './controller-revision.js';
+export { type DaemonSet, DaemonSetSchema, type DaemonSetStatus, daemonSetDefinition, defaultDaemonSet } from './daemon-set.js';
 export {
-  defaultDeployment,
-  deploymentDefinition,
+  type Deployment,
+  type DeploymentCondition,
   DeploymentConditionSchema,
   DeploymentSchema,
   DeploymentSpecSchema,
   DeploymentStatusSchema,
   DeploymentStrategySchema,
+  defaultDeployment,
+  deploymentDefinition,
   RollingUpdateDeploymentSchema,
-  type Deployment,
-  type DeploymentCondition,
   validateDeployment,
 } from './deployment.js';
-export { daemonSetDefinition, DaemonSetSchema, defaultDaemonSet, type DaemonSet, type DaemonSetStatus } from './daemon-set.js';
-export { APPS_V1 } from './apps-v1.js';
 export {
   defaultReplicaSet,
-  replicaSetDefinition,
+  type ReplicaSet,
   ReplicaSetConditionSchema,
   ReplicaSetSchema,
   ReplicaSetSpecSchema,
   ReplicaSetStatusSchema,
+  replicaSetDefinition,
   validateReplicaSet,
-  type ReplicaSet,
 } from './replica-set.js';
 export * from './stateful-set.js';
-export * from './controller-revision.js';
 
 /** appsDefinitions lists the group's served kinds. */
-export const appsDefinitions: ResourceDefinition<any>[] = [deploymentDefinition, replicaSetDefinition, daemonSetDefinition, statefulSetDefinition, controllerRevisionDefinition];
+export const appsDefinitions: AnyResourceDefinition[] = [
+  deploymentDefinition,
+  replicaSetDefinition,
+  daemonSetDefinition,
+  statefulSetDefinition,
+  controllerRevisionDefinition,
+];

@@ -2,6 +2,7 @@
  * (maxSurge / maxUnavailable): a non-negative integer or a valid percentage. */
 /** IntOrString is the decoded shape of Kubernetes' intstr.IntOrString. */
 export type IntOrString = number | string;
+
 import type { FieldError } from '../resource-definition.js';
 import { invalid, isValidPercent, validateNonnegativeField } from '../validation.js';
 

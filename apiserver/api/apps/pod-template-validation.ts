@@ -6,7 +6,7 @@
  */
 import type { PodTemplateSpec } from '../core/pod-spec.js';
 import { validatePodTemplateSpec } from '../core/pod-spec-validation.js';
-import { isSelectorParseError, labelSelectorFromStructured, type LabelSelectorQuery } from '../labels.js';
+import { isSelectorParseError, type LabelSelectorQuery, labelSelectorFromStructured } from '../labels.js';
 import type { LabelSelector } from '../meta.js';
 import type { FieldError } from '../resource-definition.js';
 import { forbidden, invalid, notSupported, required, validateLabelSelector } from '../validation.js';

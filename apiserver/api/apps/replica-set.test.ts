@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { labelSelectorFromStructured } from '../labels.js';
 import { toSchemaDocument } from '../schema-node.js';
-import { defaultReplicaSet, replicaSetDefinition as def, ReplicaSetSchema, type ReplicaSet } from './replica-set.js';
 import { appsDefinitions } from './index.js';
+import { replicaSetDefinition as def, defaultReplicaSet, type ReplicaSet, ReplicaSetSchema } from './replica-set.js';
 
 const manifest = () => ({
   apiVersion: 'apps/v1',
   kind: 'ReplicaSet',
   metadata: { name: 'web-7c5d', namespace: 'default', labels: { app: 'web', 'pod-template-hash': '7c5d' } },
   spec: {
-    selector: { matchLabels: { app: 'web', 'pod-template-hash': '7c5d' }, matchExpressions: [{ key: 'tier', operator: 'In' as const, values: ['front', 'edge'] }] },
+    selector: {
+      matchLabels: { app: 'web', 'pod-template-hash': '7c5d' },
+      matchExpressions: [{ key: 'tier', operator: 'In' as const, values: ['front', 'edge'] }],
+    },
     template: {
       metadata: { labels: { app: 'web', 'pod-template-hash': '7c5d', tier: 'front' } },
       spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] },

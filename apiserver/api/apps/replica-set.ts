@@ -4,18 +4,18 @@
  * pod template. The ReplicaSet controller is the only writer of `status`.
  */
 import { z } from 'zod';
-import { APPS_V1 } from './apps-v1.js';
 import { PodTemplateSpecSchema } from '../core/pod-spec.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
+import { formatLabelSelector } from '../labels.js';
 import { LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
-import { formatLabelSelector } from '../labels.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { validateNonnegativeField } from '../validation.js';
+import { APPS_V1 } from './apps-v1.js';
 import { validateImmutableSelector, validateSelectorAndTemplate } from './pod-template-validation.js';
-import { workloadWideColumns } from './workload-columns.js';
 import { ReplicaSetMessage } from './replica-set-protobuf.js';
+import { workloadWideColumns } from './workload-columns.js';
 
 export const ReplicaSetSpecSchema = z
   .object({
@@ -26,7 +26,7 @@ export const ReplicaSetSpecSchema = z
       .optional()
       .describe('minReadySeconds is how long a new pod must be ready, without any container crashing, to count as available. Defaults to 0.'),
     selector: LabelSelectorSchema.describe(
-      'selector is a label query over the pods this ReplicaSet owns. It must match the template\'s labels and is immutable.',
+      "selector is a label query over the pods this ReplicaSet owns. It must match the template's labels and is immutable.",
     ),
     template: PodTemplateSpecSchema.optional().describe('template describes the pods created when too few match the selector.'),
   })
@@ -49,20 +49,16 @@ export const ReplicaSetStatusSchema = z
       .number()
       .int()
       .optional()
-      .describe('fullyLabeledReplicas is the number of non-terminating pods whose labels match the template\'s labels.'),
+      .describe("fullyLabeledReplicas is the number of non-terminating pods whose labels match the template's labels."),
     readyReplicas: z.number().int().optional().describe('readyReplicas is the number of non-terminating pods with a Ready condition.'),
-    availableReplicas: z
-      .number()
-      .int()
-      .optional()
-      .describe('availableReplicas is the number of non-terminating pods ready for at least minReadySeconds.'),
+    availableReplicas: z.number().int().optional().describe('availableReplicas is the number of non-terminating pods ready for at least minReadySeconds.'),
     terminatingReplicas: z.number().int().optional().describe('terminatingReplicas is the number of pods being deleted (deletionTimestamp set).'),
     observedGeneration: z.number().int().optional().describe('observedGeneration is the generation of the ReplicaSet the status reflects.'),
     conditions: z
       .array(ReplicaSetConditionSchema)
       .optional()
       .meta(mergeByKey('type'))
-      .describe('conditions are the latest observations of the ReplicaSet\'s state, e.g. ReplicaFailure.'),
+      .describe("conditions are the latest observations of the ReplicaSet's state, e.g. ReplicaFailure."),
   })
   .meta({ id: `${APPS_V1}.ReplicaSetStatus`, description: 'ReplicaSetStatus is the most recently observed status of a ReplicaSet.' });
 
@@ -116,7 +112,10 @@ export const replicaSetDefinition: ResourceDefinition<ReplicaSet> = {
   printColumns: [
     nameColumn,
     column('Desired', (rs: ReplicaSet) => rs.spec?.replicas ?? 0, { type: 'integer', description: 'Replicas is the number of desired replicas.' }),
-    column('Current', (rs: ReplicaSet) => rs.status?.replicas ?? 0, { type: 'integer', description: 'Replicas is the most recently observed number of replicas.' }),
+    column('Current', (rs: ReplicaSet) => rs.status?.replicas ?? 0, {
+      type: 'integer',
+      description: 'Replicas is the most recently observed number of replicas.',
+    }),
     column('Ready', (rs: ReplicaSet) => rs.status?.readyReplicas ?? 0, { type: 'integer', description: 'The number of ready replicas for this replica set.' }),
     ageColumn,
     ...workloadWideColumns(formatLabelSelector, 'Selector is a label query over pods that should match the replica count.'),

@@ -23,7 +23,9 @@ import { workloadWideColumns } from './workload-columns.js';
 export const RollingUpdateStatefulSetStrategySchema = z
   .object({
     partition: z.number().int().optional().describe('partition: only pods with an ordinal >= partition are updated. Defaults to 0.'),
-    maxUnavailable: IntOrStringSchema.optional().describe('maxUnavailable is how many pods (number or percentage) may be unavailable during the update. Defaults to 1.'),
+    maxUnavailable: IntOrStringSchema.optional().describe(
+      'maxUnavailable is how many pods (number or percentage) may be unavailable during the update. Defaults to 1.',
+    ),
   })
   .meta({ id: `${APPS_V1}.RollingUpdateStatefulSetStrategy`, description: 'RollingUpdateStatefulSetStrategy controls a StatefulSet rolling update.' });
 
@@ -47,7 +49,7 @@ export const StatefulSetPersistentVolumeClaimRetentionPolicySchema = z
 export const StatefulSetSpecSchema = z
   .object({
     replicas: z.number().int().optional().describe('replicas is the number of desired pods. Defaults to 1.'),
-    selector: LabelSelectorSchema.describe('selector is a label query over pods; it must match the template\'s labels and is immutable.'),
+    selector: LabelSelectorSchema.describe("selector is a label query over pods; it must match the template's labels and is immutable."),
     template: PodTemplateSpecSchema.describe('template describes the pods the set creates.'),
     volumeClaimTemplates: z
       .array(PersistentVolumeClaimSchema)
@@ -63,7 +65,7 @@ export const StatefulSetSpecSchema = z
     ),
     ordinals: z
       .object({ start: z.number().int().optional().describe('start is the first ordinal. Defaults to 0.') })
-      .meta({ id: `${APPS_V1}.StatefulSetOrdinals`, description: 'StatefulSetOrdinals describes the ordinals of the set\'s pods.' })
+      .meta({ id: `${APPS_V1}.StatefulSetOrdinals`, description: "StatefulSetOrdinals describes the ordinals of the set's pods." })
       .optional()
       .describe('ordinals controls the numbering of the pods.'),
   })
@@ -152,7 +154,7 @@ export function validateStatefulSet(set: StatefulSet, old?: StatefulSet): FieldE
 function validateStrategy({ spec }: StatefulSet): FieldError[] {
   const strategy = spec.updateStrategy;
   const field = 'spec.updateStrategy.rollingUpdate';
-  if (strategy?.type === 'OnDelete' && strategy.rollingUpdate) return [forbidden(field, 'only allowed for updateStrategy \'RollingUpdate\'')];
+  if (strategy?.type === 'OnDelete' && strategy.rollingUpdate) return [forbidden(field, "only allowed for updateStrategy 'RollingUpdate'")];
   const maxUnavailable = strategy?.rollingUpdate?.maxUnavailable;
   if (maxUnavailable === undefined) return [];
   if (typeof maxUnavailable === 'number') return maxUnavailable < 1 ? [invalid(`${field}.maxUnavailable`, maxUnavailable, 'must be greater than 0')] : [];
@@ -160,9 +162,7 @@ function validateStrategy({ spec }: StatefulSet): FieldError[] {
 }
 
 function validateUpdate(set: StatefulSet, old: StatefulSet): FieldError[] {
-  const changed = (['serviceName', 'podManagementPolicy', 'volumeClaimTemplates'] as const).filter(
-    (field) => !deepEqual(set.spec[field], old.spec[field]),
-  );
+  const changed = (['serviceName', 'podManagementPolicy', 'volumeClaimTemplates'] as const).filter((field) => !deepEqual(set.spec[field], old.spec[field]));
   const errors = validateImmutableSelector(set.spec.selector, old.spec.selector, 'spec.selector');
   if (changed.length > 0) {
     errors.push(

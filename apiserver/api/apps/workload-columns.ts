@@ -17,14 +17,28 @@ const containersOf = (w: Workload) => w.spec?.template?.spec?.containers ?? [];
  * renders the selector cell (Deployments and ReplicaSets word an empty one differently). */
 export function workloadWideColumns(selector: (s: LabelSelector | undefined) => string, selectorDescription: string): PrintColumn[] {
   return [
-    column('Containers', (w: Workload) => containersOf(w).map((c) => c.name).join(','), {
-      wide: true,
-      description: 'Names of each container in the template.',
-    }),
-    column('Images', (w: Workload) => containersOf(w).map((c) => c.image ?? '').join(','), {
-      wide: true,
-      description: 'Images referenced by each container in the template.',
-    }),
+    column(
+      'Containers',
+      (w: Workload) =>
+        containersOf(w)
+          .map((c) => c.name)
+          .join(','),
+      {
+        wide: true,
+        description: 'Names of each container in the template.',
+      },
+    ),
+    column(
+      'Images',
+      (w: Workload) =>
+        containersOf(w)
+          .map((c) => c.image ?? '')
+          .join(','),
+      {
+        wide: true,
+        description: 'Images referenced by each container in the template.',
+      },
+    ),
     column('Selector', (w: Workload) => selector(w.spec?.selector), { wide: true, description: selectorDescription }),
   ];
 }

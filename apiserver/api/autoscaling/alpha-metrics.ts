@@ -25,9 +25,7 @@ export const AlphaMetricSpecsSchema = z.array(
     object: z.object({ target: ReferenceSchema, metricName: z.string(), targetValue: quantity, selector, averageValue: quantity }).optional(),
     pods: z.object({ metricName: z.string(), targetAverageValue: quantity, selector }).optional(),
     resource: z.object({ ...resourceFields, targetAverageUtilization: z.number().int().optional(), targetAverageValue: quantity }).optional(),
-    containerResource: z
-      .object({ ...resourceFields, targetAverageUtilization: z.number().int().optional(), targetAverageValue: quantity })
-      .optional(),
+    containerResource: z.object({ ...resourceFields, targetAverageUtilization: z.number().int().optional(), targetAverageValue: quantity }).optional(),
     external: z.object({ metricName: z.string(), metricSelector: selector, targetValue: quantity, targetAverageValue: quantity }).optional(),
   }),
 );
@@ -39,9 +37,7 @@ export const AlphaMetricStatusesSchema = z.array(
     object: z.object({ target: ReferenceSchema, metricName: z.string(), currentValue: quantity, selector, averageValue: quantity }).optional(),
     pods: z.object({ metricName: z.string(), currentAverageValue: quantity, selector }).optional(),
     resource: z.object({ ...resourceFields, currentAverageUtilization: z.number().int().optional(), currentAverageValue: quantity }).optional(),
-    containerResource: z
-      .object({ ...resourceFields, currentAverageUtilization: z.number().int().optional(), currentAverageValue: quantity })
-      .optional(),
+    containerResource: z.object({ ...resourceFields, currentAverageUtilization: z.number().int().optional(), currentAverageValue: quantity }).optional(),
     external: z.object({ metricName: z.string(), metricSelector: selector, currentValue: quantity, currentAverageValue: quantity }).optional(),
   }),
 );
@@ -108,7 +104,13 @@ export function toAlphaMetricStatus(m: MetricStatus): AlphaMetricStatus {
   const out: AlphaMetricStatus = { type: m.type };
   if (m.object) {
     const { describedObject, metric, current } = m.object;
-    out.object = { target: describedObject, metricName: metric.name, currentValue: current.value, selector: metric.selector, averageValue: current.averageValue };
+    out.object = {
+      target: describedObject,
+      metricName: metric.name,
+      currentValue: current.value,
+      selector: metric.selector,
+      averageValue: current.averageValue,
+    };
   }
   if (m.pods) out.pods = { metricName: m.pods.metric.name, currentAverageValue: m.pods.current.averageValue, selector: m.pods.metric.selector };
   for (const key of ['resource', 'containerResource'] as const) {

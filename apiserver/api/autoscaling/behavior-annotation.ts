@@ -8,9 +8,10 @@ import { type HorizontalPodAutoscalerBehavior, HorizontalPodAutoscalerBehaviorSc
 
 // Every field name that can occur in a behavior, by its lower-cased spelling.
 const FIELD_NAMES = new Map(
-  ['scaleUp', 'scaleDown', 'stabilizationWindowSeconds', 'selectPolicy', 'policies', 'tolerance', 'type', 'value', 'periodSeconds'].map(
-    (name) => [name.toLowerCase(), name],
-  ),
+  ['scaleUp', 'scaleDown', 'stabilizationWindowSeconds', 'selectPolicy', 'policies', 'tolerance', 'type', 'value', 'periodSeconds'].map((name) => [
+    name.toLowerCase(),
+    name,
+  ]),
 );
 
 /** encodeBehavior renders a behavior the way Kubernetes stores it in the annotation. */

@@ -45,13 +45,14 @@ describe('formatHpaMetrics', () => {
   });
 
   it('shows two metrics and counts the rest', () => {
-    expect(formatHpaMetrics([cpu(80), memory('1Gi'), pods('1'), { type: 'Other' }], [])).toBe(
-      'cpu: <unknown>/80%, memory: <unknown>/1Gi + 2 more...',
-    );
+    expect(formatHpaMetrics([cpu(80), memory('1Gi'), pods('1'), { type: 'Other' }], [])).toBe('cpu: <unknown>/80%, memory: <unknown>/1Gi + 2 more...');
   });
 
   it('prints unknown metric types and status entries of another type as Kubernetes does', () => {
-    const statuses: MetricStatus[] = [{ type: 'Resource', resource: { name: 'cpu', current: {} } }, { type: 'Pods', pods: { metric: { name: 'rps' }, current: {} } }];
+    const statuses: MetricStatus[] = [
+      { type: 'Resource', resource: { name: 'cpu', current: {} } },
+      { type: 'Pods', pods: { metric: { name: 'rps' }, current: {} } },
+    ];
     expect(formatHpaMetrics([object({ value: '5' }), pods('10')], statuses)).toBe('<unknown>/5, <nil>/10');
     expect(formatHpaMetrics([{ type: 'Other' }], [])).toBe('<unknown type>');
   });

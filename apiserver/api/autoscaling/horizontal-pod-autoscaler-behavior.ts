@@ -17,10 +17,7 @@ export const HPAScalingPolicySchema = z
   .object({
     type: z.string().describe('type is the kind of change the policy limits: Pods (an absolute number) or Percent (of the current replicas).'),
     value: z.number().int().describe('value is the amount of change the policy permits; must be greater than zero.'),
-    periodSeconds: z
-      .number()
-      .int()
-      .describe('periodSeconds is the window over which the policy must hold; greater than zero and at most 1800 (30 minutes).'),
+    periodSeconds: z.number().int().describe('periodSeconds is the window over which the policy must hold; greater than zero and at most 1800 (30 minutes).'),
   })
   .meta({ id: `${AUTOSCALING_V2}.HPAScalingPolicy`, description: 'HPAScalingPolicy is a single policy which must hold true for a specified past interval.' });
 
@@ -33,16 +30,17 @@ export const HPAScalingRulesSchema = z
       .int()
       .optional()
       .describe(
-        'stabilizationWindowSeconds is how many seconds of past recommendations are considered (0 to 3600). Defaults: 0 for scale up; for scale down the controller\'s --horizontal-pod-autoscaler-downscale-stabilization (300s).',
+        "stabilizationWindowSeconds is how many seconds of past recommendations are considered (0 to 3600). Defaults: 0 for scale up; for scale down the controller's --horizontal-pod-autoscaler-downscale-stabilization (300s).",
       ),
-    selectPolicy: z.string().optional().describe('selectPolicy picks the policy allowing the largest (Max, default) or smallest (Min) change, or Disabled to forbid scaling in this direction.'),
+    selectPolicy: z
+      .string()
+      .optional()
+      .describe('selectPolicy picks the policy allowing the largest (Max, default) or smallest (Min) change, or Disabled to forbid scaling in this direction.'),
     policies: z
       .array(HPAScalingPolicySchema)
       .optional()
       .meta({ 'x-kubernetes-list-type': 'atomic' })
-      .describe(
-        'policies limit the change per period. Defaults: scale up by 4 pods or 100% per 15s, whichever is more; scale down by 100% per 15s.',
-      ),
+      .describe('policies limit the change per period. Defaults: scale up by 4 pods or 100% per 15s, whichever is more; scale down by 100% per 15s.'),
     tolerance: QuantitySchema.optional().describe(
       'tolerance is the relative difference between current and desired metric values below which no scaling happens (e.g. 0.05 for 5%). Unset means the cluster-wide default (10%).',
     ),

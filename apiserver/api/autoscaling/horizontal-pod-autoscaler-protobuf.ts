@@ -2,8 +2,8 @@
  * (k8s.io/api/autoscaling/v2 generated.proto). */
 import { ObjectMetaMessage, QuantityMessage, TimeMessage } from '../meta-protobuf.js';
 import { field, KEEP_ZERO, message } from '../protobuf/message-type.js';
-import { CrossVersionObjectReferenceMessage, MetricSpecMessage, MetricStatusMessage } from './metric-spec-protobuf.js';
 import { AUTOSCALING_V2 } from './metric-spec.js';
+import { CrossVersionObjectReferenceMessage, MetricSpecMessage, MetricStatusMessage } from './metric-spec-protobuf.js';
 
 export const HPAScalingPolicyMessage = message(`${AUTOSCALING_V2}.HPAScalingPolicy`, {
   1: field.string('type', KEEP_ZERO),

@@ -2,9 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error.js';
 import type { KubeObject } from '../resource-definition.js';
 import { toSchemaDocument } from '../schema-node.js';
-import { HpaRoundTripAnnotations, hpaV1ToV2, hpaV2ToV1 } from './horizontal-pod-autoscaler-v1.js';
-import { horizontalPodAutoscalerV1Definition as v1Def, HorizontalPodAutoscalerV1Schema } from './horizontal-pod-autoscaler-v1.js';
-import { horizontalPodAutoscalerDefinition as v2Def, HorizontalPodAutoscalerSchema, type HorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
+import { type HorizontalPodAutoscaler, HorizontalPodAutoscalerSchema, horizontalPodAutoscalerDefinition as v2Def } from './horizontal-pod-autoscaler.js';
+import {
+  HorizontalPodAutoscalerV1Schema,
+  HpaRoundTripAnnotations,
+  hpaV1ToV2,
+  hpaV2ToV1,
+  horizontalPodAutoscalerV1Definition as v1Def,
+} from './horizontal-pod-autoscaler-v1.js';
 import { autoscalingDefinitions } from './index.js';
 
 const fromWire = (text: string): unknown => JSON.parse(text, (_k, v: unknown) => (v === null ? undefined : v));
@@ -35,7 +40,12 @@ const memoryMetric = { type: 'Resource', resource: { name: 'memory', target: { t
 describe('autoscaling/v1 HorizontalPodAutoscaler', () => {
   it('parses what kubectl autoscale sends and validates it', () => {
     const hpa = parseV1(fromWire(AUTOSCALE_BODY));
-    expect(hpa.spec).toEqual({ scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 80 });
+    expect(hpa.spec).toEqual({
+      scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+      minReplicas: 2,
+      maxReplicas: 5,
+      targetCPUUtilizationPercentage: 80,
+    });
     expect(v1Def.validate?.(hpa)).toEqual([]);
   });
 
@@ -47,7 +57,10 @@ describe('autoscaling/v1 HorizontalPodAutoscaler', () => {
   });
 
   it('reports errors at the v2 field paths Kubernetes uses', () => {
-    const hpa = parseV1({ metadata: { name: 'web' }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3, targetCPUUtilizationPercentage: 0 } });
+    const hpa = parseV1({
+      metadata: { name: 'web' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3, targetCPUUtilizationPercentage: 0 },
+    });
     expect(v1Def.validate?.(hpa)).toEqual([
       { type: 'FieldValueInvalid', field: 'spec.metrics[0].resource.target.averageUtilization', value: 0, detail: 'must be greater than 0' },
     ]);
@@ -96,7 +109,14 @@ describe('v2 → v1 → v2', () => {
       metrics: [
         memoryMetric,
         { type: 'Pods', pods: { metric: { name: 'rps', selector: { matchLabels: { app: 'web' } } }, target: { type: 'AverageValue', averageValue: '10' } } },
-        { type: 'Object', object: { describedObject: { kind: 'Ingress', name: 'main', apiVersion: 'networking.k8s.io/v1' }, metric: { name: 'hits' }, target: { type: 'Value', value: '2k' } } },
+        {
+          type: 'Object',
+          object: {
+            describedObject: { kind: 'Ingress', name: 'main', apiVersion: 'networking.k8s.io/v1' },
+            metric: { name: 'hits' },
+            target: { type: 'Value', value: '2k' },
+          },
+        },
         { type: 'External', external: { metric: { name: 'queue' }, target: { type: 'AverageValue', averageValue: '30' } } },
         { type: 'ContainerResource', containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization', averageUtilization: 60 } } },
         cpuMetric,
@@ -122,7 +142,10 @@ describe('v2 → v1 → v2', () => {
     expect(v1.spec.targetCPUUtilizationPercentage).toBe(80);
     expect(v1.status).toMatchObject({ currentReplicas: 2, desiredReplicas: 3, currentCPUUtilizationPercentage: 45 });
     const annotations = v1.metadata.annotations ?? {};
-    expect(JSON.parse(annotations[HpaRoundTripAnnotations.metrics]!)[0]).toEqual({ type: 'Resource', resource: { name: 'memory', targetAverageValue: '100Mi' } });
+    expect(JSON.parse(annotations[HpaRoundTripAnnotations.metrics]!)[0]).toEqual({
+      type: 'Resource',
+      resource: { name: 'memory', targetAverageValue: '100Mi' },
+    });
     expect(JSON.parse(annotations[HpaRoundTripAnnotations.metrics]!)[1]).toEqual({
       type: 'Pods',
       pods: { metricName: 'rps', targetAverageValue: '10', selector: { matchLabels: { app: 'web' } } },

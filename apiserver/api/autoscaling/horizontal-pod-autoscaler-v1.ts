@@ -8,17 +8,25 @@ import { z } from 'zod';
 import { badRequest } from '../api-error.js';
 import { TimeSchema, typeMetaFields } from '../meta.js';
 import type { FieldError, KubeObject, PrintColumn, ResourceDefinition } from '../resource-definition.js';
-import { AlphaMetricSpecsSchema, AlphaMetricStatusesSchema, fromAlphaMetricSpec, fromAlphaMetricStatus, toAlphaMetricSpec, toAlphaMetricStatus, withoutUndefined } from './alpha-metrics.js';
+import {
+  AlphaMetricSpecsSchema,
+  AlphaMetricStatusesSchema,
+  fromAlphaMetricSpec,
+  fromAlphaMetricStatus,
+  toAlphaMetricSpec,
+  toAlphaMetricStatus,
+  withoutUndefined,
+} from './alpha-metrics.js';
 import { decodeBehavior, encodeBehavior } from './behavior-annotation.js';
-import { HorizontalPodAutoscalerV1Message } from './horizontal-pod-autoscaler-v1-protobuf.js';
 import {
   cpuUtilizationMetric,
   DEFAULT_CPU_UTILIZATION,
   type HorizontalPodAutoscaler,
-  horizontalPodAutoscalerColumns,
   HorizontalPodAutoscalerConditionSchema,
+  horizontalPodAutoscalerColumns,
   validateHorizontalPodAutoscaler,
 } from './horizontal-pod-autoscaler.js';
+import { HorizontalPodAutoscalerV1Message } from './horizontal-pod-autoscaler-v1-protobuf.js';
 import type { MetricSpec } from './metric-spec.js';
 import type { MetricStatus } from './metric-status.js';
 
@@ -27,7 +35,7 @@ const V1 = 'io.k8s.api.autoscaling.v1';
 export const CrossVersionObjectReferenceV1Schema = z
   .object({
     kind: z.string().describe('kind is the kind of the referent, e.g. Deployment.'),
-    name: z.string().describe('name is the name of the referent, in the autoscaler\'s namespace.'),
+    name: z.string().describe("name is the name of the referent, in the autoscaler's namespace."),
     apiVersion: z.string().optional().describe('apiVersion is the API version of the referent, e.g. apps/v1.'),
   })
   .meta({
@@ -39,7 +47,7 @@ export const CrossVersionObjectReferenceV1Schema = z
 export const HorizontalPodAutoscalerSpecV1Schema = z
   .object({
     scaleTargetRef: CrossVersionObjectReferenceV1Schema.describe(
-      'scaleTargetRef is the resource to scale; the autoscaler reads its pods\' CPU usage and sets its replica count through its scale subresource.',
+      "scaleTargetRef is the resource to scale; the autoscaler reads its pods' CPU usage and sets its replica count through its scale subresource.",
     ),
     minReplicas: z.number().int().optional().describe('minReplicas is the lower limit of the replica count. Defaults to 1.'),
     maxReplicas: z.number().int().describe('maxReplicas is the upper limit of the replica count; it cannot be less than minReplicas.'),
@@ -73,7 +81,7 @@ export const HorizontalPodAutoscalerV1Schema = z
   })
   .meta({
     id: `${V1}.HorizontalPodAutoscaler`,
-    description: 'HorizontalPodAutoscaler keeps the replica count of a scalable resource at the level its pods\' CPU utilization calls for.',
+    description: "HorizontalPodAutoscaler keeps the replica count of a scalable resource at the level its pods' CPU utilization calls for.",
   });
 
 export type HorizontalPodAutoscalerV1 = z.infer<typeof HorizontalPodAutoscalerV1Schema>;
@@ -158,11 +166,7 @@ export function hpaV1ToV2(v1: HorizontalPodAutoscalerV1, options: ConversionOpti
   return withoutUndefined(v2);
 }
 
-function statusV1ToV2(
-  v1: HorizontalPodAutoscalerV1,
-  annotations: Record<string, string>,
-  options: ConversionOptions,
-): HorizontalPodAutoscaler['status'] {
+function statusV1ToV2(v1: HorizontalPodAutoscalerV1, annotations: Record<string, string>, options: ConversionOptions): HorizontalPodAutoscaler['status'] {
   const status = v1.status;
   const annotated = readAnnotation(annotations, HpaRoundTripAnnotations.currentMetrics, AlphaMetricStatusesSchema, options);
   const cpu = status?.currentCPUUtilizationPercentage;
@@ -242,12 +246,7 @@ function cpuCurrent(statuses: readonly MetricStatus[]): number | undefined {
 
 const ConditionsSchema = HorizontalPodAutoscalerConditionSchema.array();
 
-function readAnnotation<T>(
-  annotations: Record<string, string>,
-  key: string,
-  schema: z.ZodType<T>,
-  options: ConversionOptions,
-): T | undefined {
+function readAnnotation<T>(annotations: Record<string, string>, key: string, schema: z.ZodType<T>, options: ConversionOptions): T | undefined {
   const text = annotations[key];
   if (text === undefined) return undefined;
   const parsed = schema.safeParse(parseJson(text));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { childSchema, toSchemaDocument } from '../schema-node.js';
 import {
-  defaultHorizontalPodAutoscaler,
   horizontalPodAutoscalerDefinition as def,
-  HorizontalPodAutoscalerSchema,
+  defaultHorizontalPodAutoscaler,
   type HorizontalPodAutoscaler,
+  HorizontalPodAutoscalerSchema,
 } from './horizontal-pod-autoscaler.js';
 
 /** admit runs the create path of a request body: drop nulls, parse, default, validate. */
@@ -168,7 +168,10 @@ describe('HorizontalPodAutoscaler table', () => {
   it('shows <unknown> until the controller has read the metric', () => {
     const { hpa } = admit({ ...withSpec({ minReplicas: 2 }), metadata: { name: 'web', creationTimestamp: '2026-01-01T00:00:00Z' } });
     expect(cells(hpa)).toEqual(['web', 'Deployment/web', 'cpu: <unknown>/80%', '2', 5, 0, '60s']);
-    hpa.status = { currentReplicas: 3, currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 45, averageValue: '45m' } } }] };
+    hpa.status = {
+      currentReplicas: 3,
+      currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 45, averageValue: '45m' } } }],
+    };
     expect(cells(hpa).slice(2, 6)).toEqual(['cpu: 45%/80%', '2', 5, 3]);
   });
 

@@ -12,9 +12,25 @@ import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, PrintColumn, ResourceDefinition } from '../resource-definition.js';
 import { forbidden, invalid, isDns1123Label, isValidPathSegmentName, notSupported, required } from '../validation.js';
 import { formatHpaMetrics } from './format-hpa-metrics.js';
-import { defaultBehavior, type HorizontalPodAutoscalerBehavior, HorizontalPodAutoscalerBehaviorSchema, type HPAScalingPolicy, HPAScalingPolicyTypes, type HPAScalingRules, ScalingPolicySelects } from './horizontal-pod-autoscaler-behavior.js';
+import {
+  defaultBehavior,
+  type HorizontalPodAutoscalerBehavior,
+  HorizontalPodAutoscalerBehaviorSchema,
+  type HPAScalingPolicy,
+  HPAScalingPolicyTypes,
+  type HPAScalingRules,
+  ScalingPolicySelects,
+} from './horizontal-pod-autoscaler-behavior.js';
 import { HorizontalPodAutoscalerMessage } from './horizontal-pod-autoscaler-protobuf.js';
-import { AUTOSCALING_V2, type CrossVersionObjectReference, CrossVersionObjectReferenceSchema, MetricSourceTypes, type MetricSpec, MetricSpecSchema, type MetricTarget } from './metric-spec.js';
+import {
+  AUTOSCALING_V2,
+  type CrossVersionObjectReference,
+  CrossVersionObjectReferenceSchema,
+  MetricSourceTypes,
+  type MetricSpec,
+  MetricSpecSchema,
+  type MetricTarget,
+} from './metric-spec.js';
 import { MetricStatusSchema } from './metric-status.js';
 
 /** DEFAULT_CPU_UTILIZATION is the target of the implicit metric of an HPA without metrics. */
@@ -88,8 +104,7 @@ export const HorizontalPodAutoscalerSchema = z
   })
   .meta({
     id: `${AUTOSCALING_V2}.HorizontalPodAutoscaler`,
-    description:
-      'HorizontalPodAutoscaler automatically manages the replica count of any resource with a scale subresource, based on the metrics specified.',
+    description: 'HorizontalPodAutoscaler automatically manages the replica count of any resource with a scale subresource, based on the metrics specified.',
   });
 
 export type HorizontalPodAutoscaler = z.infer<typeof HorizontalPodAutoscalerSchema>;

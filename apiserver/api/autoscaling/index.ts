@@ -6,57 +6,59 @@
  * May import only from apiserver/api/ (meta, printing, validation, api-error, core/quantity)
  * and zod. See docs/api-conventions.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
-import { horizontalPodAutoscalerV1Definition } from './horizontal-pod-autoscaler-v1.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { horizontalPodAutoscalerDefinition } from './horizontal-pod-autoscaler.js';
+import { horizontalPodAutoscalerV1Definition } from './horizontal-pod-autoscaler-v1.js';
 
+export { formatHpaMetrics } from './format-hpa-metrics.js';
 export {
   cpuUtilizationMetric,
   DEFAULT_CPU_UTILIZATION,
   defaultHorizontalPodAutoscaler,
-  horizontalPodAutoscalerColumns,
-  horizontalPodAutoscalerDefinition,
+  type HorizontalPodAutoscaler,
+  type HorizontalPodAutoscalerCondition,
   HorizontalPodAutoscalerConditionSchema,
   HorizontalPodAutoscalerSchema,
   HorizontalPodAutoscalerSpecSchema,
   HorizontalPodAutoscalerStatusSchema,
-  type HorizontalPodAutoscaler,
-  type HorizontalPodAutoscalerCondition,
+  horizontalPodAutoscalerColumns,
+  horizontalPodAutoscalerDefinition,
+  validateHorizontalPodAutoscaler,
 } from './horizontal-pod-autoscaler.js';
 export {
   defaultBehavior,
+  type HorizontalPodAutoscalerBehavior,
   HorizontalPodAutoscalerBehaviorSchema,
+  type HPAScalingPolicy,
   HPAScalingPolicySchema,
+  type HPAScalingRules,
   HPAScalingRulesSchema,
   scaleDownRules,
   scaleUpRules,
-  type HorizontalPodAutoscalerBehavior,
-  type HPAScalingPolicy,
-  type HPAScalingRules,
 } from './horizontal-pod-autoscaler-behavior.js';
 export {
   defaultHorizontalPodAutoscalerV1,
-  horizontalPodAutoscalerV1Definition,
-  HorizontalPodAutoscalerV1Schema,
-  validateHorizontalPodAutoscalerV1,
   type HorizontalPodAutoscalerV1,
+  HorizontalPodAutoscalerV1Schema,
+  HpaRoundTripAnnotations,
+  horizontalPodAutoscalerV1Definition,
+  hpaV1ToV2,
+  hpaV2ToV1,
+  validateHorizontalPodAutoscalerV1,
 } from './horizontal-pod-autoscaler-v1.js';
-export { hpaV1ToV2, hpaV2ToV1, HpaRoundTripAnnotations } from './horizontal-pod-autoscaler-v1.js';
-export { validateHorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
-export { formatHpaMetrics } from './format-hpa-metrics.js';
 export {
-  CrossVersionObjectReferenceSchema,
-  MetricSourceTypes,
-  MetricSpecSchema,
-  MetricTargetSchema,
   type CrossVersionObjectReference,
+  CrossVersionObjectReferenceSchema,
   type MetricSourceType,
+  MetricSourceTypes,
   type MetricSpec,
+  MetricSpecSchema,
   type MetricTarget,
+  MetricTargetSchema,
 } from './metric-spec.js';
-export { MetricStatusSchema, MetricValueStatusSchema, type MetricStatus, type MetricValueStatus } from './metric-status.js';
-export { ScaleSchema, ScaleSpecSchema, ScaleStatusSchema, type Scale } from './scale.js';
+export { type MetricStatus, MetricStatusSchema, type MetricValueStatus, MetricValueStatusSchema } from './metric-status.js';
+export { type Scale, ScaleSchema, ScaleSpecSchema, ScaleStatusSchema } from './scale.js';
 
 /** autoscalingDefinitions lists the group's served kinds in preference order: v2 (stored)
  * before v1, which is served by conversion. */
-export const autoscalingDefinitions: ResourceDefinition<any>[] = [horizontalPodAutoscalerDefinition, horizontalPodAutoscalerV1Definition];
+export const autoscalingDefinitions: AnyResourceDefinition[] = [horizontalPodAutoscalerDefinition, horizontalPodAutoscalerV1Definition];

@@ -1,7 +1,7 @@
 /** Protobuf tables of metric-spec.ts and metric-status.ts (k8s.io/api/autoscaling/v2
  * generated.proto). */
 import { LabelSelectorMessage, QuantityMessage } from '../meta-protobuf.js';
-import { field, KEEP_ZERO, message, type MessageType } from '../protobuf/message-type.js';
+import { field, KEEP_ZERO, type MessageType, message } from '../protobuf/message-type.js';
 import { AUTOSCALING_V2 } from './metric-spec.js';
 
 export const CrossVersionObjectReferenceMessage = message(`${AUTOSCALING_V2}.CrossVersionObjectReference`, {

@@ -22,7 +22,7 @@ export type MetricTargetType = (typeof MetricTargetTypes)[number];
 export const CrossVersionObjectReferenceSchema = z
   .object({
     kind: z.string().describe('kind is the kind of the referent, e.g. Deployment.'),
-    name: z.string().describe('name is the name of the referent, in the autoscaler\'s namespace.'),
+    name: z.string().describe("name is the name of the referent, in the autoscaler's namespace."),
     apiVersion: z.string().optional().describe('apiVersion is the API version of the referent, e.g. apps/v1.'),
   })
   .meta({
@@ -51,7 +51,7 @@ export const MetricTargetSchema = z
       .int()
       .optional()
       .describe(
-        'averageUtilization is the target average of the resource metric over all relevant pods, as a percentage of the pods\' requested value. Only for Resource and ContainerResource metrics.',
+        "averageUtilization is the target average of the resource metric over all relevant pods, as a percentage of the pods' requested value. Only for Resource and ContainerResource metrics.",
       ),
   })
   .meta({
@@ -68,8 +68,7 @@ export const ResourceMetricSourceSchema = z
   })
   .meta({
     id: `${AUTOSCALING_V2}.ResourceMetricSource`,
-    description:
-      'ResourceMetricSource scales on a resource known to Kubernetes (as in requests and limits), averaged over the pods of the scale target.',
+    description: 'ResourceMetricSource scales on a resource known to Kubernetes (as in requests and limits), averaged over the pods of the scale target.',
   });
 
 export const ContainerResourceMetricSourceSchema = z
@@ -116,7 +115,9 @@ export const ExternalMetricSourceSchema = z
 
 export const MetricSpecSchema = z
   .object({
-    type: z.string().describe('type is the metric source type: ContainerResource, External, Object, Pods or Resource. Exactly the matching field below must be set.'),
+    type: z
+      .string()
+      .describe('type is the metric source type: ContainerResource, External, Object, Pods or Resource. Exactly the matching field below must be set.'),
     object: ObjectMetricSourceSchema.optional().describe('object is a metric describing a single Kubernetes object.'),
     pods: PodsMetricSourceSchema.optional().describe('pods is a metric describing each pod of the scale target, averaged.'),
     resource: ResourceMetricSourceSchema.optional().describe('resource is a resource metric (cpu, memory) of each pod of the scale target.'),

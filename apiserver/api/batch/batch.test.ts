@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultCronJob, validateCronJob, type CronJob } from './cron-job.js';
-import { defaultJob, jobCompletionsText, jobStatusText, type Job } from './job.js';
-import { validateJob } from './job.js';
+import { type CronJob, defaultCronJob, validateCronJob } from './cron-job.js';
+import { defaultJob, type Job, jobCompletionsText, jobStatusText, validateJob } from './job.js';
 
 const template = { spec: { restartPolicy: 'Never' as const, containers: [{ name: 'c', image: 'busybox' }] } };
 
@@ -9,7 +8,15 @@ describe('Job', () => {
   it('defaults as SetDefaults_Job and generates the selector once it has a uid', () => {
     const job: Job = { metadata: { name: 'pi', uid: 'u1' }, spec: { template } };
     defaultJob(job);
-    expect(job.spec).toMatchObject({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false, manualSelector: false, podReplacementPolicy: 'TerminatingOrFailed' });
+    expect(job.spec).toMatchObject({
+      completions: 1,
+      parallelism: 1,
+      backoffLimit: 6,
+      completionMode: 'NonIndexed',
+      suspend: false,
+      manualSelector: false,
+      podReplacementPolicy: 'TerminatingOrFailed',
+    });
     expect(job.spec.selector).toEqual({ matchLabels: { 'batch.kubernetes.io/controller-uid': 'u1' } });
     expect(job.metadata.labels).toMatchObject({ 'batch.kubernetes.io/job-name': 'pi', 'job-name': 'pi' });
     expect(validateJob(job)).toEqual([]);
@@ -30,12 +37,20 @@ describe('Job', () => {
 
   it('prints STATUS as kube does', () => {
     const job = (type?: string): Job => ({ metadata: {}, spec: { template }, status: type ? { conditions: [{ type, status: 'True' }] } : {} });
-    expect([jobStatusText(job('Complete')), jobStatusText(job('Failed')), jobStatusText(job('Suspended')), jobStatusText(job())]).toEqual(['Complete', 'Failed', 'Suspended', 'Running']);
+    expect([jobStatusText(job('Complete')), jobStatusText(job('Failed')), jobStatusText(job('Suspended')), jobStatusText(job())]).toEqual([
+      'Complete',
+      'Failed',
+      'Suspended',
+      'Running',
+    ]);
   });
 });
 
 describe('CronJob', () => {
-  const cronJob = (schedule: string, timeZone?: string): CronJob => ({ metadata: { name: 'c' }, spec: { schedule, timeZone, jobTemplate: { spec: { template } } } });
+  const cronJob = (schedule: string, timeZone?: string): CronJob => ({
+    metadata: { name: 'c' },
+    spec: { schedule, timeZone, jobTemplate: { spec: { template } } },
+  });
   it('defaults Allow, suspend false, history 3/1', () => {
     const cj = cronJob('@hourly');
     defaultCronJob(cj);

@@ -6,6 +6,7 @@
  */
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { workloadWideColumns } from '../apps/workload-columns.js';
 import { ObjectReferenceSchema } from '../core/object-reference.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { formatLabelSelector } from '../labels.js';
@@ -13,10 +14,9 @@ import { TimeSchema, typeMetaFields } from '../meta.js';
 import { age, ageColumn, column, nameColumn, orNone } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, notSupported, required, validateNonnegativeField } from '../validation.js';
-import { workloadWideColumns } from '../apps/workload-columns.js';
-import { BATCH_V1, JobTemplateSpecSchema } from './job-spec.js';
 import { validateJobSpec } from './job.js';
 import { CronJobMessage } from './job-protobuf.js';
+import { BATCH_V1, JobTemplateSpecSchema } from './job-spec.js';
 
 export const CONCURRENCY_POLICIES = ['Allow', 'Forbid', 'Replace'] as const;
 export type ConcurrencyPolicy = (typeof CONCURRENCY_POLICIES)[number];
@@ -27,7 +27,7 @@ export const CronJobSchema = z
     spec: z
       .object({
         schedule: z.string().describe('schedule in Cron format, or a macro such as @hourly.'),
-        timeZone: z.string().optional().describe('timeZone is the IANA zone the schedule is read in; the controller\'s (UTC) when unset.'),
+        timeZone: z.string().optional().describe("timeZone is the IANA zone the schedule is read in; the controller's (UTC) when unset."),
         startingDeadlineSeconds: z.number().int().optional().describe('startingDeadlineSeconds: how late a missed run may still start.'),
         concurrencyPolicy: z.enum(CONCURRENCY_POLICIES).optional().describe('concurrencyPolicy: Allow (default), Forbid or Replace.'),
         suspend: z.boolean().optional().describe('suspend stops later runs; running Jobs continue.'),
@@ -88,7 +88,7 @@ export function validateCronJob(cronJob: CronJob): FieldError[] {
 function validateSchedule(schedule: string, timeZone: string | undefined): FieldError[] {
   if (!schedule) return [required('spec.schedule')];
   if (/TZ=/.test(schedule)) return [invalid('spec.schedule', schedule, 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead')];
-  if (timeZone !== undefined && !isValidTimeZone(timeZone)) return [invalid('spec.timeZone', timeZone, 'unknown time zone ' + timeZone)];
+  if (timeZone !== undefined && !isValidTimeZone(timeZone)) return [invalid('spec.timeZone', timeZone, `unknown time zone ${timeZone}`)];
   try {
     parseSchedule(schedule, timeZone);
     return [];

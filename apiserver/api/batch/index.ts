@@ -4,36 +4,36 @@
  * Role: schemas, defaults, validation and table columns of the group. May import only from
  * apiserver/api/, zod and croner (schedule validation). See docs/controllers.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { cronJobDefinition } from './cron-job.js';
 import { jobDefinition } from './job.js';
 
 export {
   CONCURRENCY_POLICIES,
-  cronJobDefinition,
+  type ConcurrencyPolicy,
+  type CronJob,
   CronJobSchema,
+  cronJobDefinition,
   defaultCronJob,
   parseSchedule,
   validateCronJob,
-  type ConcurrencyPolicy,
-  type CronJob,
 } from './cron-job.js';
 export {
   CONTROLLER_UID_LABEL,
   defaultJob,
   hasJobCondition,
   JOB_NAME_LABEL,
+  type Job,
+  JobSchema,
   jobCompletionsText,
   jobDefinition,
-  JobSchema,
   jobStatusText,
   LEGACY_CONTROLLER_UID_LABEL,
   LEGACY_JOB_NAME_LABEL,
-  type Job,
   validateJob,
   validateJobSpec,
 } from './job.js';
-export { BATCH_V1, JobSpecSchema, JobStatusSchema, JobTemplateSpecSchema, type JobCondition, type JobStatus, type PodFailurePolicyRule } from './job-spec.js';
+export { BATCH_V1, type JobCondition, JobSpecSchema, type JobStatus, JobStatusSchema, JobTemplateSpecSchema, type PodFailurePolicyRule } from './job-spec.js';
 
 /** batchDefinitions lists the group's served kinds. */
-export const batchDefinitions: ResourceDefinition<any>[] = [jobDefinition, cronJobDefinition];
+export const batchDefinitions: AnyResourceDefinition[] = [jobDefinition, cronJobDefinition];

@@ -35,9 +35,12 @@ export const JobSpecSchema = z
     parallelism: z.number().int().optional().describe('parallelism is the most pods running at once. Defaults to 1.'),
     completions: z.number().int().optional().describe('completions is the number of successful pods the job needs. Defaults to 1.'),
     activeDeadlineSeconds: z.number().int().optional().describe('activeDeadlineSeconds bounds how long the job may be active.'),
-    podFailurePolicy: z.object({ rules: z.array(PodFailurePolicyRuleSchema) }).optional().describe('podFailurePolicy decides how pod failures count.'),
+    podFailurePolicy: z
+      .object({ rules: z.array(PodFailurePolicyRuleSchema) })
+      .optional()
+      .describe('podFailurePolicy decides how pod failures count.'),
     backoffLimit: z.number().int().optional().describe('backoffLimit is the number of retries before the job fails. Defaults to 6.'),
-    selector: LabelSelectorSchema.optional().describe('selector is a label query over the job\'s pods; generated unless manualSelector.'),
+    selector: LabelSelectorSchema.optional().describe("selector is a label query over the job's pods; generated unless manualSelector."),
     manualSelector: z.boolean().optional().describe('manualSelector lets the user choose the selector.'),
     template: PodTemplateSpecSchema.describe('template describes the pods the job creates.'),
     ttlSecondsAfterFinished: z.number().int().optional().describe('ttlSecondsAfterFinished deletes the finished job after this long.'),

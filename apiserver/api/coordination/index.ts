@@ -5,10 +5,10 @@
  * registry like every other group. May import only from apiserver/api/ (meta, printing,
  * validation, resource-definition) and zod. See docs/api-conventions.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { leaseDefinition } from './lease.js';
 
-export { LeaseSchema, LeaseSpecSchema, LeaseStrategies, leaseDefinition, validateLease, type Lease } from './lease.js';
+export { type Lease, LeaseSchema, LeaseSpecSchema, LeaseStrategies, leaseDefinition, validateLease } from './lease.js';
 
 /** coordinationDefinitions lists the group's served kinds, preferred version first. */
-export const coordinationDefinitions: ResourceDefinition<any>[] = [leaseDefinition];
+export const coordinationDefinitions: AnyResourceDefinition[] = [leaseDefinition];

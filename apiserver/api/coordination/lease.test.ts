@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { leaseDefinition as def, LeaseSchema } from './lease.js';
 
-const lease = (spec: Record<string, unknown>) => LeaseSchema.parse({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'kube-scheduler', namespace: 'kube-system' }, spec });
+const lease = (spec: Record<string, unknown>) =>
+  LeaseSchema.parse({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'kube-scheduler', namespace: 'kube-system' }, spec });
 
 describe('Lease', () => {
   it('parses a leader-election lease with microsecond times', () => {

@@ -35,10 +35,7 @@ export const LeaseSpecSchema = z
       .describe(
         'strategy is how the leader is picked in coordinated leader election (OldestEmulationVersion or a domain-prefixed custom name). Unset means no coordination.',
       ),
-    preferredHolder: z
-      .string()
-      .optional()
-      .describe('preferredHolder signals the holder that it should yield the lease to this identity; requires a strategy.'),
+    preferredHolder: z.string().optional().describe('preferredHolder signals the holder that it should yield the lease to this identity; requires a strategy.'),
   })
   .meta({ id: `${COORDINATION_V1}.LeaseSpec`, description: 'LeaseSpec is the specification of a Lease.' });
 

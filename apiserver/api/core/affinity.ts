@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { LabelSelectorSchema } from '../meta.js';
 import { atomicStruct, mergeByKey } from '../patch-meta.js';
-import { K8S_CORE, enumOf } from './schema-helpers.js';
+import { enumOf, K8S_CORE } from './schema-helpers.js';
 
 export const NodeSelectorRequirementSchema = z
   .object({
@@ -36,7 +36,7 @@ export const NodeSelectorSchema = z
 
 export const PreferredSchedulingTermSchema = z
   .object({
-    weight: z.number().int().describe('Weight (1-100) added to a node\'s score when the preference matches.'),
+    weight: z.number().int().describe("Weight (1-100) added to a node's score when the preference matches."),
     preference: NodeSelectorTermSchema.describe('The node selector term.'),
   })
   .meta({ id: `${K8S_CORE}.PreferredSchedulingTerm` });
@@ -55,7 +55,7 @@ export const PodAffinityTermSchema = z
   .object({
     labelSelector: LabelSelectorSchema.optional().describe('Selects the pods this term is about.'),
     namespaceSelector: LabelSelectorSchema.optional().describe('Selects the namespaces searched for those pods.'),
-    namespaces: z.array(z.string()).optional().describe('Namespaces searched; the pod\'s own namespace when empty with no namespaceSelector.'),
+    namespaces: z.array(z.string()).optional().describe("Namespaces searched; the pod's own namespace when empty with no namespaceSelector."),
     topologyKey: z.string().describe('Node label whose equal values form one topology domain (e.g. kubernetes.io/hostname).'),
     matchLabelKeys: z.array(z.string()).optional().describe('Incoming pod label keys added to labelSelector as In requirements.'),
     mismatchLabelKeys: z.array(z.string()).optional().describe('Incoming pod label keys added to labelSelector as NotIn requirements.'),
@@ -71,10 +71,7 @@ export const WeightedPodAffinityTermSchema = z
 
 const podAffinityFields = {
   requiredDuringSchedulingIgnoredDuringExecution: z.array(PodAffinityTermSchema).optional().describe('Terms that must hold; ANDed.'),
-  preferredDuringSchedulingIgnoredDuringExecution: z
-    .array(WeightedPodAffinityTermSchema)
-    .optional()
-    .describe('Weighted terms preferred by the scheduler.'),
+  preferredDuringSchedulingIgnoredDuringExecution: z.array(WeightedPodAffinityTermSchema).optional().describe('Weighted terms preferred by the scheduler.'),
 };
 
 export const PodAffinitySchema = z
@@ -83,7 +80,7 @@ export const PodAffinitySchema = z
 
 export const PodAntiAffinitySchema = z
   .object(podAffinityFields)
-  .meta({ id: `${K8S_CORE}.PodAntiAffinity`, description: 'Keep the pod away from other pods\' topology domains.' });
+  .meta({ id: `${K8S_CORE}.PodAntiAffinity`, description: "Keep the pod away from other pods' topology domains." });
 
 export const AffinitySchema = z
   .object({
@@ -104,11 +101,7 @@ export const TolerationSchema = z
     operator: enumOf(['Exists', 'Equal']).optional().describe('Exists or Equal. Defaults to Equal.'),
     value: z.string().optional().describe('Taint value to match with Equal; empty for Exists.'),
     effect: enumOf(TAINT_EFFECTS).optional().describe('Taint effect to match; empty matches every effect.'),
-    tolerationSeconds: z
-      .number()
-      .int()
-      .optional()
-      .describe('For NoExecute: how long the pod stays bound after the taint appears. Forever when unset.'),
+    tolerationSeconds: z.number().int().optional().describe('For NoExecute: how long the pod stays bound after the taint appears. Forever when unset.'),
   })
   .meta({ id: `${K8S_CORE}.Toleration`, description: 'Lets the pod be scheduled to (or stay on) nodes with a matching taint.' });
 
@@ -121,7 +114,7 @@ export const TopologySpreadConstraintSchema = z
     whenUnsatisfiable: enumOf(['DoNotSchedule', 'ScheduleAnyway']).describe('What to do when the constraint cannot be met.'),
     labelSelector: LabelSelectorSchema.optional().describe('Selects the pods counted in each domain.'),
     minDomains: z.number().int().optional().describe('Minimum number of eligible domains.'),
-    nodeAffinityPolicy: z.string().optional().describe('Honor or Ignore the pod\'s node affinity when counting domains.'),
+    nodeAffinityPolicy: z.string().optional().describe("Honor or Ignore the pod's node affinity when counting domains."),
     nodeTaintsPolicy: z.string().optional().describe('Honor or Ignore node taints when counting domains.'),
     matchLabelKeys: z.array(z.string()).optional().describe('Incoming pod label keys added to labelSelector.'),
   })

@@ -8,7 +8,7 @@ import { ConfigMapMessage } from './config-map-protobuf.js';
 export const ConfigMapSchema = z
   .object({
     ...typeMetaFields('v1', 'ConfigMap'),
-    data: StringMapSchema.optional().describe('Data contains the configuration data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'.'),
+    data: StringMapSchema.optional().describe("Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'."),
     binaryData: StringMapSchema.optional().describe('BinaryData contains the binary data, base64 encoded.'),
     immutable: z.boolean().optional().describe('Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated.'),
   })

@@ -1,6 +1,6 @@
 /** Protobuf tables of container.ts: Container and its parts (k8s.io/api/core/v1 generated.proto). */
 import { QuantityMessage } from '../meta-protobuf.js';
-import { field, KEEP_ZERO, message, type FieldSpec } from '../protobuf/message-type.js';
+import { type FieldSpec, field, KEEP_ZERO, message } from '../protobuf/message-type.js';
 import { LocalObjectReferenceMessage } from './object-reference-protobuf.js';
 import { LifecycleMessage, ProbeMessage } from './probe-protobuf.js';
 import { K8S_CORE } from './schema-helpers.js';
@@ -106,8 +106,7 @@ export const WindowsSecurityContextOptionsMessage = message(`${K8S_CORE}.Windows
 });
 
 // SeccompProfile and AppArmorProfile: `type` has no omitempty, `localhostProfile` is a pointer.
-const profile = (name: string) =>
-  message(`${K8S_CORE}.${name}`, { 1: field.string('type', KEEP_ZERO), 2: field.string('localhostProfile', KEEP_ZERO) });
+const profile = (name: string) => message(`${K8S_CORE}.${name}`, { 1: field.string('type', KEEP_ZERO), 2: field.string('localhostProfile', KEEP_ZERO) });
 
 export const SeccompProfileMessage = profile('SeccompProfile');
 export const AppArmorProfileMessage = profile('AppArmorProfile');

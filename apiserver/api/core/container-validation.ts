@@ -79,7 +79,10 @@ function validateVolumeMounts(container: Container, field: string, volumeNames: 
 function validateResources(container: Container, field: string): FieldError[] {
   const errors: FieldError[] = [];
   const { requests = {}, limits = {} } = container.resources ?? {};
-  for (const [kind, list] of [['requests', requests], ['limits', limits]] as const) {
+  for (const [kind, list] of [
+    ['requests', requests],
+    ['limits', limits],
+  ] as const) {
     for (const [name, quantity] of Object.entries(list)) {
       const at = `${field}.${kind}[${name}]`;
       const problem = quantityError(quantity);

@@ -4,11 +4,11 @@
  * name, volumeMounts by mountPath, volumeDevices by devicePath).
  */
 import { z } from 'zod';
+import { QuantitySchema } from '../meta.js';
 import { atomicStruct, keyDefault, mergeByKey } from '../patch-meta.js';
 import { ProbeSchema } from './probe.js';
-import { QuantitySchema } from '../meta.js';
 import { ResourceListSchema } from './quantity.js';
-import { K8S_CORE, enumOf, looseObject } from './schema-helpers.js';
+import { enumOf, K8S_CORE, looseObject } from './schema-helpers.js';
 
 export const PROTOCOLS = ['TCP', 'UDP', 'SCTP'] as const;
 
@@ -51,7 +51,7 @@ export const EnvVarSourceSchema = z
     configMapKeyRef: keyRef('ConfigMapKeySelector', 'ConfigMap').optional(),
     secretKeyRef: keyRef('SecretKeySelector', 'Secret').optional(),
   })
-  .meta({ id: `${K8S_CORE}.EnvVarSource`, description: 'EnvVarSource says where an environment variable\'s value comes from.' });
+  .meta({ id: `${K8S_CORE}.EnvVarSource`, description: "EnvVarSource says where an environment variable's value comes from." });
 
 export const EnvVarSchema = z
   .object({

@@ -10,7 +10,7 @@ import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, required } from '../validation.js';
 import { PROTOCOLS } from './container.js';
 import { ObjectReferenceSchema } from './object-reference.js';
-import { K8S_CORE, enumOf } from './schema-helpers.js';
+import { enumOf, K8S_CORE } from './schema-helpers.js';
 
 export const EndpointAddressSchema = z
   .object({

@@ -28,11 +28,27 @@ const cells = (body: object) => {
 describe('Event', () => {
   it('prints the kubectl event columns', () => {
     expect(eventDefinition.printColumns.map((c) => `${c.name}:${c.priority}`)).toEqual([
-      'Last Seen:0', 'Type:0', 'Reason:0', 'Object:0', 'Subobject:1', 'Source:1', 'Message:0', 'First Seen:1', 'Count:1', 'Name:1',
+      'Last Seen:0',
+      'Type:0',
+      'Reason:0',
+      'Object:0',
+      'Subobject:1',
+      'Source:1',
+      'Message:0',
+      'First Seen:1',
+      'Count:1',
+      'Name:1',
     ]);
     expect(cells(scaled)).toEqual({
-      'Last Seen': '2m', Type: 'Normal', Reason: 'ScalingReplicaSet', Object: 'deployment/web', Subobject: '',
-      Source: 'deployment-controller', Message: 'Scaled up replica set web-7c5d to 2', 'First Seen': '10m', Count: 2,
+      'Last Seen': '2m',
+      Type: 'Normal',
+      Reason: 'ScalingReplicaSet',
+      Object: 'deployment/web',
+      Subobject: '',
+      Source: 'deployment-controller',
+      Message: 'Scaled up replica set web-7c5d to 2',
+      'First Seen': '10m',
+      Count: 2,
       Name: 'web.187a1f2b3c4d5e6f',
     });
   });
@@ -48,7 +64,11 @@ describe('Event', () => {
       reportingInstance: 'node-1',
     };
     expect(cells(event)).toMatchObject({
-      'Last Seen': '30s', 'First Seen': '60s', Count: 7, Subobject: 'spec.containers{nginx}', Source: 'kubelet, node-1',
+      'Last Seen': '30s',
+      'First Seen': '60s',
+      Count: 7,
+      Subobject: 'spec.containers{nginx}',
+      Source: 'kubelet, node-1',
     });
     expect(cells({ ...event, series: undefined, eventTime: undefined })).toMatchObject({ 'Last Seen': '<unknown>', Count: 1 });
   });

@@ -5,7 +5,16 @@ import { coreDefinitions } from './index.js';
 describe('coreDefinitions', () => {
   it('lists the core kinds in registration order', () => {
     expect(coreDefinitions.map((d) => d.plural)).toEqual([
-      'namespaces', 'pods', 'nodes', 'events', 'configmaps', 'secrets', 'services', 'endpoints', 'serviceaccounts', 'persistentvolumeclaims',
+      'namespaces',
+      'pods',
+      'nodes',
+      'events',
+      'configmaps',
+      'secrets',
+      'services',
+      'endpoints',
+      'serviceaccounts',
+      'persistentvolumeclaims',
       'persistentvolumes',
     ]);
   });

@@ -3,18 +3,18 @@
  * Volume, affinity) that workload kinds embed. `coreDefinitions` is the core group's part of
  * the registry. Imports only from apiserver/api/; see docs/api-conventions.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { configMapDefinition } from './config-map.js';
 import { endpointsDefinition } from './endpoints.js';
 import { eventDefinition } from './event.js';
 import { namespaceDefinition } from './namespace.js';
 import { nodeDefinition } from './node.js';
-import { podDefinition } from './pod.js';
-import { persistentVolumeClaimDefinition } from './persistent-volume-claim.js';
 import { persistentVolumeDefinition } from './persistent-volume.js';
+import { persistentVolumeClaimDefinition } from './persistent-volume-claim.js';
+import { podDefinition } from './pod.js';
 import { secretDefinition } from './secret.js';
-import { serviceAccountDefinition } from './service-account.js';
 import { serviceDefinition } from './service.js';
+import { serviceAccountDefinition } from './service-account.js';
 
 export * from './affinity.js';
 export * from './binding.js';
@@ -25,9 +25,9 @@ export * from './event.js';
 export * from './namespace.js';
 export * from './node.js';
 export * from './object-reference.js';
-export * from './pod.js';
-export * from './persistent-volume-claim.js';
 export * from './persistent-volume.js';
+export * from './persistent-volume-claim.js';
+export * from './pod.js';
 export * from './pod-defaults.js';
 export * from './pod-qos.js';
 export * from './pod-spec.js';
@@ -43,7 +43,7 @@ export * from './volume.js';
 
 /** coreDefinitions lists the core/v1 kinds in registration (and discovery) order. */
 // `any`: the list holds many kinds, each typed by its own definition.
-export const coreDefinitions: ResourceDefinition<any>[] = [
+export const coreDefinitions: AnyResourceDefinition[] = [
   namespaceDefinition,
   podDefinition,
   nodeDefinition,

@@ -4,9 +4,9 @@ import { TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { KindStrategy, KubeObject, ResourceDefinition } from '../resource-definition.js';
-import { CONDITION_STATUSES } from './pod-status.js';
-import { K8S_CORE, enumOf } from './schema-helpers.js';
 import { NamespaceMessage } from './namespace-protobuf.js';
+import { CONDITION_STATUSES } from './pod-status.js';
+import { enumOf, K8S_CORE } from './schema-helpers.js';
 
 /** KUBERNETES_FINALIZER holds a namespace until everything in it has been deleted. */
 export const KUBERNETES_FINALIZER = 'kubernetes';
@@ -21,7 +21,7 @@ export const NamespaceConditionSchema = z
     reason: z.string().optional(),
     message: z.string().optional(),
   })
-  .meta({ id: `${K8S_CORE}.NamespaceCondition`, description: 'NamespaceCondition is one aspect of a namespace\'s state.' });
+  .meta({ id: `${K8S_CORE}.NamespaceCondition`, description: "NamespaceCondition is one aspect of a namespace's state." });
 
 export const NamespaceSchema = z
   .object({
@@ -83,11 +83,7 @@ export const namespaceDefinition: ResourceDefinition<Namespace> = {
   strategy: namespaceStrategy,
   tracksGeneration: false,
   subresources: { status: true, extra: ['finalize'] },
-  printColumns: [
-    nameColumn,
-    column('Status', (ns: Namespace) => ns.status?.phase ?? '', { description: 'The status of the namespace.' }),
-    ageColumn,
-  ],
+  printColumns: [nameColumn, column('Status', (ns: Namespace) => ns.status?.phase ?? '', { description: 'The status of the namespace.' }), ageColumn],
   fieldSelectors: {
     'status.phase': (ns) => ns.status?.phase ?? '',
   },

@@ -30,7 +30,11 @@ export interface NodeLike {
 export interface PodSchedulingLike {
   readonly nodeSelector?: Labels | undefined;
   readonly affinity?:
-    | { readonly nodeAffinity?: { readonly requiredDuringSchedulingIgnoredDuringExecution?: { readonly nodeSelectorTerms: readonly TermLike[] } | undefined } | undefined }
+    | {
+        readonly nodeAffinity?:
+          | { readonly requiredDuringSchedulingIgnoredDuringExecution?: { readonly nodeSelectorTerms: readonly TermLike[] } | undefined }
+          | undefined;
+      }
     | undefined;
 }
 

@@ -16,7 +16,11 @@ const registered = {
     creationTimestamp: '2026-01-08T11:00:00Z',
     labels: { 'kubernetes.io/hostname': 'node-1', 'node-role.kubernetes.io/control-plane': '', 'node-role.kubernetes.io/worker': 'true' },
   },
-  spec: { podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'], taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-10T11:59:00Z' }] },
+  spec: {
+    podCIDR: '10.244.1.0/24',
+    podCIDRs: ['10.244.1.0/24'],
+    taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-10T11:59:00Z' }],
+  },
   status: {
     capacity: { cpu: '4', memory: '8Gi', pods: 110 },
     allocatable: { cpu: '3800m', memory: '7Gi', pods: '110' },
@@ -24,9 +28,19 @@ const registered = {
       { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory' },
       { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: '2026-01-10T11:59:50Z' },
     ],
-    addresses: [{ type: 'InternalIP', address: '172.18.0.2' }, { type: 'Hostname', address: 'node-1' }],
+    addresses: [
+      { type: 'InternalIP', address: '172.18.0.2' },
+      { type: 'Hostname', address: 'node-1' },
+    ],
     daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-    nodeInfo: { kubeletVersion: 'v1.31.0', osImage: 'kubesim', kernelVersion: '6.1.0', containerRuntimeVersion: 'sim://1.0', architecture: 'amd64', operatingSystem: 'linux' },
+    nodeInfo: {
+      kubeletVersion: 'v1.31.0',
+      osImage: 'kubesim',
+      kernelVersion: '6.1.0',
+      containerRuntimeVersion: 'sim://1.0',
+      architecture: 'amd64',
+      operatingSystem: 'linux',
+    },
   },
 };
 
@@ -40,8 +54,15 @@ describe('Node', () => {
 
   it('prints a ready node with roles', () => {
     expect(cells(registered)).toEqual({
-      Name: 'node-1', Status: 'Ready', Roles: 'control-plane,worker', Age: '2d1h', Version: 'v1.31.0',
-      'Internal-IP': '172.18.0.2', 'External-IP': '<none>', 'OS-Image': 'kubesim', 'Kernel-Version': '6.1.0',
+      Name: 'node-1',
+      Status: 'Ready',
+      Roles: 'control-plane,worker',
+      Age: '2d1h',
+      Version: 'v1.31.0',
+      'Internal-IP': '172.18.0.2',
+      'External-IP': '<none>',
+      'OS-Image': 'kubesim',
+      'Kernel-Version': '6.1.0',
       'Container-Runtime': 'sim://1.0',
     });
   });
@@ -55,7 +76,11 @@ describe('Node', () => {
 
   it('prints Unknown and <none> for a bare node', () => {
     expect(cells({ metadata: { name: 'n', labels: { 'kubernetes.io/role': 'edge' } } })).toMatchObject({
-      Status: 'Unknown', Roles: 'edge', Version: '', 'Internal-IP': '<none>', 'OS-Image': '<unknown>',
+      Status: 'Unknown',
+      Roles: 'edge',
+      Version: '',
+      'Internal-IP': '<none>',
+      'OS-Image': '<unknown>',
     });
     expect(cells({ metadata: { name: 'n' } })['Roles']).toBe('<none>');
   });
@@ -63,7 +88,13 @@ describe('Node', () => {
   it('rejects duplicate taints and bad keys', () => {
     const node = NodeSchema.parse({
       metadata: { name: 'n' },
-      spec: { taints: [{ key: 'a', effect: 'NoSchedule' }, { key: 'a', effect: 'NoSchedule' }, { key: '-bad', effect: 'NoExecute' }] },
+      spec: {
+        taints: [
+          { key: 'a', effect: 'NoSchedule' },
+          { key: 'a', effect: 'NoSchedule' },
+          { key: '-bad', effect: 'NoExecute' },
+        ],
+      },
     });
     expect(nodeDefinition.validate?.(node).map((e) => `${e.field}:${e.type}`)).toEqual([
       'spec.taints[1]:FieldValueDuplicate',

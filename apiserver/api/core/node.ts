@@ -8,7 +8,7 @@ import { duplicate, invalid, isQualifiedName, isValidLabelValue } from '../valid
 import { TAINT_EFFECTS } from './affinity.js';
 import { CONDITION_STATUSES } from './pod-status.js';
 import { ResourceListSchema } from './quantity.js';
-import { K8S_CORE, enumOf } from './schema-helpers.js';
+import { enumOf, K8S_CORE } from './schema-helpers.js';
 
 export const TaintSchema = z
   .object({
@@ -40,7 +40,7 @@ export const NodeConditionSchema = z
     reason: z.string().optional().describe('Machine-readable reason for the last transition.'),
     message: z.string().optional().describe('Human-readable details about the last transition.'),
   })
-  .meta({ id: `${K8S_CORE}.NodeCondition`, description: 'NodeCondition is one aspect of the node\'s health.' });
+  .meta({ id: `${K8S_CORE}.NodeCondition`, description: "NodeCondition is one aspect of the node's health." });
 
 export type NodeCondition = z.infer<typeof NodeConditionSchema>;
 
@@ -80,11 +80,7 @@ export const NodeStatusSchema = z
       .describe('Ports of daemons running on the node.'),
     nodeInfo: NodeSystemInfoSchema.optional().describe('General information about the node.'),
     images: z
-      .array(
-        z
-          .object({ names: z.array(z.string()).optional(), sizeBytes: z.number().int().optional() })
-          .meta({ id: `${K8S_CORE}.ContainerImage` }),
-      )
+      .array(z.object({ names: z.array(z.string()).optional(), sizeBytes: z.number().int().optional() }).meta({ id: `${K8S_CORE}.ContainerImage` }))
       .optional()
       .describe('Images present on the node.'),
     volumesInUse: z.array(z.string()).optional().describe('Volumes attached and mounted on the node.'),

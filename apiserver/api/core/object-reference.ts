@@ -11,10 +11,7 @@ export const ObjectReferenceSchema = z
     uid: z.string().optional().describe('UID of the referent.'),
     apiVersion: z.string().optional().describe('API version of the referent.'),
     resourceVersion: z.string().optional().describe('The resourceVersion of the referent this reference was made against.'),
-    fieldPath: z
-      .string()
-      .optional()
-      .describe('A part of the referent instead of the whole object, e.g. spec.containers{web} for one container of a pod.'),
+    fieldPath: z.string().optional().describe('A part of the referent instead of the whole object, e.g. spec.containers{web} for one container of a pod.'),
   })
   .meta({
     id: `${K8S_CORE}.ObjectReference`,

@@ -108,7 +108,9 @@ export const persistentVolumeClaimDefinition: ResourceDefinition<PersistentVolum
     column('Capacity', (c: PersistentVolumeClaim) => c.status?.capacity?.['storage'] ?? '', { description: 'The capacity of the bound volume.' }),
     column('Access Modes', (c: PersistentVolumeClaim) => accessModesText(c.status?.accessModes), { description: 'The access modes of the bound volume.' }),
     column('StorageClass', (c: PersistentVolumeClaim) => c.spec?.storageClassName ?? '', { description: 'The StorageClass of the claim.' }),
-    column('VolumeAttributesClass', (c: PersistentVolumeClaim) => c.spec?.volumeAttributesClassName ?? '<unset>', { description: 'The VolumeAttributesClass of the claim.' }),
+    column('VolumeAttributesClass', (c: PersistentVolumeClaim) => c.spec?.volumeAttributesClassName ?? '<unset>', {
+      description: 'The VolumeAttributesClass of the claim.',
+    }),
     column('Age', (c: PersistentVolumeClaim, context) => age(c.metadata?.creationTimestamp, context), { description: 'Time since creation.' }),
     column('VolumeMode', (c: PersistentVolumeClaim) => c.spec?.volumeMode ?? '', { wide: true, description: 'The volume mode of the claim.' }),
   ],

@@ -18,7 +18,9 @@ export const PersistentVolumeSpecSchema = z
     capacity: ResourceListSchema.optional().describe('capacity of the volume, e.g. {storage: 1Gi}.'),
     accessModes: z.array(enumOf(ACCESS_MODES)).optional().describe('accessModes the volume can be mounted with.'),
     claimRef: ObjectReferenceSchema.optional().describe('claimRef is the claim bound to this volume.'),
-    persistentVolumeReclaimPolicy: enumOf(['Retain', 'Delete', 'Recycle']).optional().describe('what happens to the volume when its claim is deleted. Defaults to Retain.'),
+    persistentVolumeReclaimPolicy: enumOf(['Retain', 'Delete', 'Recycle'])
+      .optional()
+      .describe('what happens to the volume when its claim is deleted. Defaults to Retain.'),
     storageClassName: z.string().optional().describe('storageClassName is the StorageClass the volume belongs to.'),
     volumeMode: enumOf(['Filesystem', 'Block']).optional().describe('volumeMode is Filesystem (default) or Block.'),
     volumeAttributesClassName: z.string().optional().describe('volumeAttributesClassName is the VolumeAttributesClass of the volume.'),
@@ -92,7 +94,9 @@ export const persistentVolumeDefinition: ResourceDefinition<PersistentVolume> = 
     column('Status', (pv: PersistentVolume) => pv.status?.phase ?? '', { description: 'The phase of the volume.' }),
     column('Claim', claimText, { description: 'The claim bound to the volume.' }),
     column('StorageClass', (pv: PersistentVolume) => pv.spec?.storageClassName ?? '', { description: 'The StorageClass of the volume.' }),
-    column('VolumeAttributesClass', (pv: PersistentVolume) => pv.spec?.volumeAttributesClassName ?? '<unset>', { description: 'The VolumeAttributesClass of the volume.' }),
+    column('VolumeAttributesClass', (pv: PersistentVolume) => pv.spec?.volumeAttributesClassName ?? '<unset>', {
+      description: 'The VolumeAttributesClass of the volume.',
+    }),
     column('Reason', (pv: PersistentVolume) => pv.status?.reason ?? '', { description: 'Why the volume failed.' }),
     column('Age', (pv: PersistentVolume, context) => age(pv.metadata?.creationTimestamp, context), { description: 'Time since creation.' }),
     column('VolumeMode', (pv: PersistentVolume) => pv.spec?.volumeMode ?? '', { wide: true, description: 'The volume mode of the volume.' }),

@@ -5,9 +5,9 @@
  */
 import type { Toleration } from './affinity.js';
 import type { Container } from './container.js';
-import { defaultPodSpec } from './pod-spec-defaults.js';
 import { podQOSClass } from './pod-qos.js';
 import type { PodSpec } from './pod-spec.js';
+import { defaultPodSpec } from './pod-spec-defaults.js';
 import type { PodStatus } from './pod-status.js';
 
 /** NOT_READY_TAINT and UNREACHABLE_TAINT are the taints the node lifecycle controller puts
@@ -53,9 +53,7 @@ function defaultRequestsFromLimits(container: Container): void {
 function withDefaultTolerations(tolerations: Toleration[]): Toleration[] {
   const result = [...tolerations];
   for (const key of [NOT_READY_TAINT, UNREACHABLE_TAINT]) {
-    const covered = tolerations.some(
-      (t) => (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect),
-    );
+    const covered = tolerations.some((t) => (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect));
     if (!covered) {
       result.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS });
     }

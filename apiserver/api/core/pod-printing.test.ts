@@ -24,7 +24,15 @@ const running = (name: string) => ({
 describe('pod table', () => {
   it('has the kubectl columns in order, wide ones at priority 1', () => {
     expect(podDefinition.printColumns.map((c) => `${c.name}:${c.priority}`)).toEqual([
-      'Name:0', 'Ready:0', 'Status:0', 'Restarts:0', 'Age:0', 'IP:1', 'Node:1', 'Nominated Node:1', 'Readiness Gates:1',
+      'Name:0',
+      'Ready:0',
+      'Status:0',
+      'Restarts:0',
+      'Age:0',
+      'IP:1',
+      'Node:1',
+      'Nominated Node:1',
+      'Readiness Gates:1',
     ]);
   });
 
@@ -35,14 +43,24 @@ describe('pod table', () => {
         status: { phase: 'Running', podIP: '10.244.0.7', podIPs: [{ ip: '10.244.0.7' }], containerStatuses: [running('nginx')] },
       }),
     ).toEqual({
-      Name: 'web-1', Ready: '1/1', Status: 'Running', Restarts: '0', Age: '5m', IP: '10.244.0.7', Node: 'node-1',
-      'Nominated Node': '<none>', 'Readiness Gates': '<none>',
+      Name: 'web-1',
+      Ready: '1/1',
+      Status: 'Running',
+      Restarts: '0',
+      Age: '5m',
+      IP: '10.244.0.7',
+      Node: 'node-1',
+      'Nominated Node': '<none>',
+      'Readiness Gates': '<none>',
     });
   });
 
   it('prints a pending pod without node or IP', () => {
     expect(row({ spec: { containers: [{ name: 'a' }, { name: 'b' }] }, status: { phase: 'Pending' } })).toMatchObject({
-      Ready: '0/2', Status: 'Pending', IP: '<none>', Node: '<none>',
+      Ready: '0/2',
+      Status: 'Pending',
+      IP: '<none>',
+      Node: '<none>',
     });
   });
 
@@ -55,7 +73,9 @@ describe('pod table', () => {
       lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: ago(150), finishedAt: ago(120) } },
     };
     expect(row({ spec: { containers: [{ name: 'app' }] }, status: { phase: 'Running', containerStatuses: [crashing] } })).toMatchObject({
-      Ready: '0/1', Status: 'CrashLoopBackOff', Restarts: '3 (2m ago)',
+      Ready: '0/1',
+      Status: 'CrashLoopBackOff',
+      Restarts: '3 (2m ago)',
     });
   });
 

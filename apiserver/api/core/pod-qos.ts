@@ -3,10 +3,11 @@
  * GetPodQOS does: BestEffort without any cpu/memory request or limit, Guaranteed when every
  * container limits cpu and memory and requests equal limits, otherwise Burstable.
  */
+
+import type { Quantity } from '../quantity.js';
 import type { Container } from './container.js';
 import type { PodSpec } from './pod-spec.js';
 import type { PodQOSClass } from './pod-status.js';
-import type { Quantity } from '../quantity.js';
 import { tryParseQuantity } from './quantity.js';
 
 const QOS_RESOURCES = ['cpu', 'memory'] as const;
@@ -24,8 +25,7 @@ export function podQOSClass(spec: PodSpec): PodQOSClass {
     if (!QOS_RESOURCES.every((name) => containerLimits.has(name))) limitsEverything = false;
   }
   if (requests.size === 0 && limits.size === 0) return 'BestEffort';
-  const requestsMatchLimits =
-    requests.size === limits.size && [...requests].every(([name, value]) => limits.get(name)?.cmp(value) === 0);
+  const requestsMatchLimits = requests.size === limits.size && [...requests].every(([name, value]) => limits.get(name)?.cmp(value) === 0);
   return limitsEverything && requestsMatchLimits ? 'Guaranteed' : 'Burstable';
 }
 

@@ -8,8 +8,8 @@ import {
   ContainerMessage,
   EphemeralContainerMessage,
   ResourceRequirementsMessage,
-  SeccompProfileMessage,
   SELinuxOptionsMessage,
+  SeccompProfileMessage,
   WindowsSecurityContextOptionsMessage,
 } from './container-protobuf.js';
 import { LocalObjectReferenceMessage } from './object-reference-protobuf.js';

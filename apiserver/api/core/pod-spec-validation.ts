@@ -3,17 +3,7 @@
  * constraints and pod-level fields. Every problem is reported with its full field path.
  */
 import type { FieldError } from '../resource-definition.js';
-import {
-  duplicate,
-  forbidden,
-  invalid,
-  isDns1123Label,
-  isDns1123Subdomain,
-  isInRange,
-  isQualifiedName,
-  required,
-  validateLabels,
-} from '../validation.js';
+import { duplicate, forbidden, invalid, isDns1123Label, isDns1123Subdomain, isInRange, isQualifiedName, required, validateLabels } from '../validation.js';
 import { validateContainer } from './container-validation.js';
 import type { PodSpec, PodTemplateSpec } from './pod-spec.js';
 import { validateSchedulingConstraints } from './scheduling-validation.js';
@@ -32,10 +22,7 @@ export function validatePodSpec(spec: PodSpec, fieldPath: string): FieldError[] 
 /** validatePodTemplateSpec checks a template's labels and its spec at `fieldPath`
  * (e.g. `spec.template`). */
 export function validatePodTemplateSpec(template: PodTemplateSpec, fieldPath: string): FieldError[] {
-  return [
-    ...validateLabels(template.metadata?.labels, `${fieldPath}.metadata.labels`),
-    ...validatePodSpec(template.spec, `${fieldPath}.spec`),
-  ];
+  return [...validateLabels(template.metadata?.labels, `${fieldPath}.metadata.labels`), ...validatePodSpec(template.spec, `${fieldPath}.spec`)];
 }
 
 function validateContainerLists(spec: PodSpec, fieldPath: string, volumeNames: ReadonlySet<string>): FieldError[] {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultImagePullPolicy } from './pod-spec-defaults.js';
 import { PodTemplateSpecSchema } from './pod-spec.js';
-import { defaultPodSpec } from './pod-spec-defaults.js';
+import { defaultImagePullPolicy, defaultPodSpec } from './pod-spec-defaults.js';
 import { validatePodSpec, validatePodTemplateSpec } from './pod-spec-validation.js';
 
 const template = () =>
@@ -62,9 +61,7 @@ describe('validatePodSpec', () => {
     expect(validatePodTemplateSpec(valid, 'spec.template')).toEqual([]);
     const broken = template();
     broken.spec.containers = [];
-    expect(validatePodSpec(broken.spec, 'spec.template.spec')).toEqual([
-      { type: 'FieldValueRequired', field: 'spec.template.spec.containers' },
-    ]);
+    expect(validatePodSpec(broken.spec, 'spec.template.spec')).toEqual([{ type: 'FieldValueRequired', field: 'spec.template.spec.containers' }]);
   });
 
   it('checks env, probes and resources', () => {
@@ -100,13 +97,25 @@ describe('validatePodSpec', () => {
 
   it('checks tolerations and affinity', () => {
     const spec = template().spec;
-    spec.tolerations = [{ operator: 'Equal', value: 'x' }, { key: 'k', effect: 'NoSchedule', tolerationSeconds: 5 }];
+    spec.tolerations = [
+      { operator: 'Equal', value: 'x' },
+      { key: 'k', effect: 'NoSchedule', tolerationSeconds: 5 },
+    ];
     spec.affinity = {
       nodeAffinity: {
         requiredDuringSchedulingIgnoredDuringExecution: {
-          nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In' }, { key: 'cpu', operator: 'Gt', values: ['x'] }] }],
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [
+                { key: 'zone', operator: 'In' },
+                { key: 'cpu', operator: 'Gt', values: ['x'] },
+              ],
+            },
+          ],
         },
-        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] } }],
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          { weight: 0, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] } },
+        ],
       },
       podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: '' }] },
     };

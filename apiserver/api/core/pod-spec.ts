@@ -7,16 +7,11 @@
 import { z } from 'zod';
 import { ObjectMetaSchema, StringMapSchema } from '../meta.js';
 import { mergeByKey, mergeByKeyRetainKeys } from '../patch-meta.js';
-import {
-  AffinitySchema,
-  TolerationSchema,
-  TopologySpreadConstraintSchema,
-  topologySpreadListMeta,
-} from './affinity.js';
+import { AffinitySchema, TolerationSchema, TopologySpreadConstraintSchema, topologySpreadListMeta } from './affinity.js';
 import { ContainerSchema, EphemeralContainerSchema, ResourceRequirementsSchema } from './container.js';
 import { LocalObjectReferenceSchema } from './object-reference.js';
 import { ResourceListSchema } from './quantity.js';
-import { K8S_CORE, enumOf, looseObject } from './schema-helpers.js';
+import { enumOf, K8S_CORE, looseObject } from './schema-helpers.js';
 import { VolumeSchema } from './volume.js';
 
 export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'] as const;
@@ -28,48 +23,34 @@ export const HostAliasSchema = z
     ip: z.string().describe('IP address of the host file entry.'),
     hostnames: z.array(z.string()).optional().describe('Hostnames for the IP address.'),
   })
-  .meta({ id: `${K8S_CORE}.HostAlias`, description: 'An entry added to the pod\'s /etc/hosts.' });
+  .meta({ id: `${K8S_CORE}.HostAlias`, description: "An entry added to the pod's /etc/hosts." });
 
 export const PodReadinessGateSchema = z
   .object({ conditionType: z.string().describe('A pod condition type that must be True for the pod to be ready.') })
   .meta({ id: `${K8S_CORE}.PodReadinessGate` });
 
-const containerList = <T extends z.ZodType>(item: T, description: string) =>
-  z.array(item).optional().meta(mergeByKey('name')).describe(description);
+const containerList = <T extends z.ZodType>(item: T, description: string) => z.array(item).optional().meta(mergeByKey('name')).describe(description);
 
 export const PodSpecSchema = z
   .object({
-    volumes: z
-      .array(VolumeSchema)
-      .optional()
-      .meta(mergeByKeyRetainKeys('name'))
-      .describe('Volumes that containers of the pod can mount.'),
+    volumes: z.array(VolumeSchema).optional().meta(mergeByKeyRetainKeys('name')).describe('Volumes that containers of the pod can mount.'),
     initContainers: containerList(ContainerSchema, 'Containers run to completion, one at a time, before the app containers start.'),
-    containers: z
-      .array(ContainerSchema)
-      .meta(mergeByKey('name'))
-      .describe('The app containers of the pod. At least one is required. Cannot be updated.'),
+    containers: z.array(ContainerSchema).meta(mergeByKey('name')).describe('The app containers of the pod. At least one is required. Cannot be updated.'),
     ephemeralContainers: containerList(EphemeralContainerSchema, 'Debug containers added to a running pod through the ephemeralcontainers subresource.'),
     restartPolicy: enumOf(RESTART_POLICIES).optional().describe('Restart policy for the containers: Always, OnFailure or Never. Defaults to Always.'),
-    terminationGracePeriodSeconds: z
-      .number()
-      .int()
-      .optional()
-      .describe('Seconds the pod is given to stop gracefully before it is killed. Defaults to 30.'),
+    terminationGracePeriodSeconds: z.number().int().optional().describe('Seconds the pod is given to stop gracefully before it is killed. Defaults to 30.'),
     activeDeadlineSeconds: z.number().int().optional().describe('Seconds the pod may be active before the system fails it.'),
     dnsPolicy: enumOf(DNS_POLICIES).optional().describe('DNS policy of the pod. Defaults to ClusterFirst.'),
     dnsConfig: looseObject(`${K8S_CORE}.PodDNSConfig`, 'Extra DNS parameters, merged with those from dnsPolicy.').optional(),
-    nodeSelector: StringMapSchema.optional()
-      .meta({ 'x-kubernetes-map-type': 'atomic' })
-      .describe('Labels a node must have for the pod to be scheduled to it.'),
+    nodeSelector: StringMapSchema.optional().meta({ 'x-kubernetes-map-type': 'atomic' }).describe('Labels a node must have for the pod to be scheduled to it.'),
     serviceAccountName: z.string().optional().describe('Name of the ServiceAccount the pod runs as. Defaults to "default".'),
     serviceAccount: z.string().optional().describe('Deprecated alias of serviceAccountName.'),
     automountServiceAccountToken: z.boolean().optional().describe('Whether an API token is mounted automatically.'),
     nodeName: z.string().optional().describe('The node the pod is bound to. Set by the scheduler through the binding subresource.'),
-    hostNetwork: z.boolean().optional().describe('Use the node\'s network namespace.'),
-    hostPID: z.boolean().optional().describe('Use the node\'s PID namespace.'),
-    hostIPC: z.boolean().optional().describe('Use the node\'s IPC namespace.'),
-    hostUsers: z.boolean().optional().describe('Use the node\'s user namespace.'),
+    hostNetwork: z.boolean().optional().describe("Use the node's network namespace."),
+    hostPID: z.boolean().optional().describe("Use the node's PID namespace."),
+    hostIPC: z.boolean().optional().describe("Use the node's IPC namespace."),
+    hostUsers: z.boolean().optional().describe("Use the node's user namespace."),
     shareProcessNamespace: z.boolean().optional().describe('Share one process namespace between the containers.'),
     securityContext: looseObject(`${K8S_CORE}.PodSecurityContext`, 'Pod-level security attributes.').optional(),
     imagePullSecrets: z

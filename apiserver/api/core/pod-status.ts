@@ -7,7 +7,7 @@ import { TimeSchema } from '../meta.js';
 import { mergeByKey, mergeByKeyAtomic } from '../patch-meta.js';
 import { ResourceRequirementsSchema } from './container.js';
 import { ResourceListSchema } from './quantity.js';
-import { K8S_CORE, enumOf } from './schema-helpers.js';
+import { enumOf, K8S_CORE } from './schema-helpers.js';
 
 export const POD_PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
 export type PodPhase = (typeof POD_PHASES)[number];
@@ -27,7 +27,7 @@ export const PodConditionSchema = z
     reason: z.string().optional().describe('Machine-readable reason for the last transition.'),
     message: z.string().optional().describe('Human-readable details about the last transition.'),
   })
-  .meta({ id: `${K8S_CORE}.PodCondition`, description: 'PodCondition is one aspect of the pod\'s current state.' });
+  .meta({ id: `${K8S_CORE}.PodCondition`, description: "PodCondition is one aspect of the pod's current state." });
 
 export type PodCondition = z.infer<typeof PodConditionSchema>;
 
@@ -97,7 +97,7 @@ export const PodStatusSchema = z
     phase: enumOf(POD_PHASES).optional().describe('High-level summary of where the pod is in its lifecycle.'),
     conditions: z.array(PodConditionSchema).optional().meta(mergeByKey('type')).describe('Current service state of the pod.'),
     message: z.string().optional().describe('Human-readable message saying why the pod is in this condition.'),
-    reason: z.string().optional().describe('Brief CamelCase reason for the pod\'s state, e.g. Evicted.'),
+    reason: z.string().optional().describe("Brief CamelCase reason for the pod's state, e.g. Evicted."),
     nominatedNodeName: z.string().optional().describe('Node the pod is expected to run on once preemption there completes.'),
     hostIP: z.string().optional().describe('IP address of the node the pod runs on.'),
     hostIPs: ipList('HostIP', 'IP addresses of the node; the first equals hostIP.', mergeByKeyAtomic('ip')),

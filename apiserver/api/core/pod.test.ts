@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toSchemaDocument, deref, childSchema, itemSchema } from '../schema-node.js';
+import { childSchema, deref, itemSchema, toSchemaDocument } from '../schema-node.js';
 import { BindingSchema } from './binding.js';
-import { PodSchema, podDefinition, type Pod } from './pod.js';
+import { type Pod, PodSchema, podDefinition } from './pod.js';
 
 /** admit runs the create path a request body takes: parse, default, validate. */
 function admit(body: unknown, old?: Pod) {
@@ -124,9 +124,7 @@ describe('Pod', () => {
   });
 
   it('requires at least one container', () => {
-    expect(admit({ metadata: { name: 'p' }, spec: { containers: [] } }).errors).toEqual([
-      { type: 'FieldValueRequired', field: 'spec.containers' },
-    ]);
+    expect(admit({ metadata: { name: 'p' }, spec: { containers: [] } }).errors).toEqual([{ type: 'FieldValueRequired', field: 'spec.containers' }]);
   });
 
   it('allows image updates but forbids other spec changes', () => {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { QuantitySchema } from '../meta.js';
-import { Quantity, QuantityParseError, parseQuantity as parseExactQuantity } from '../quantity.js';
+import { parseQuantity as parseExactQuantity, type Quantity, QuantityParseError } from '../quantity.js';
 
 /** ResourceListSchema maps a resource name (cpu, memory, pods, ...) to a Quantity. */
 export const ResourceListSchema = z.record(z.string(), QuantitySchema);
@@ -34,4 +34,3 @@ export function quantityError(text: string): string | undefined {
     throw err;
   }
 }
-

@@ -83,16 +83,17 @@ function validateRequirement(requirement: NodeSelectorRequirement, field: string
   switch (requirement.operator) {
     case 'In':
     case 'NotIn':
-      if (values.length === 0) errors.push({ ...required(`${field}.values`), detail: 'must be specified when `operator` is \'In\' or \'NotIn\'' });
+      if (values.length === 0) errors.push({ ...required(`${field}.values`), detail: "must be specified when `operator` is 'In' or 'NotIn'" });
       break;
     case 'Exists':
     case 'DoesNotExist':
-      if (values.length > 0) errors.push({ type: 'FieldValueForbidden', field: `${field}.values`, detail: 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'' });
+      if (values.length > 0)
+        errors.push({ type: 'FieldValueForbidden', field: `${field}.values`, detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
       break;
     case 'Gt':
     case 'Lt':
       if (values.length !== 1 || !/^-?\d+$/.test(values[0] ?? '')) {
-        errors.push({ ...required(`${field}.values`), detail: 'must be specified single value when `operator` is \'Lt\' or \'Gt\'' });
+        errors.push({ ...required(`${field}.values`), detail: "must be specified single value when `operator` is 'Lt' or 'Gt'" });
       }
       break;
     default: {

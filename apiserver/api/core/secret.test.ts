@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SecretSchema, secretDefinition, type Secret } from './secret.js';
+import { type Secret, SecretSchema, secretDefinition } from './secret.js';
 
 function admit(body: object, old?: Secret) {
   const secret = SecretSchema.parse(body);

@@ -1,10 +1,10 @@
 /** core/v1 Secret: small amounts of sensitive data (passwords, tokens, keys). */
 import { z } from 'zod';
+import { deepEqual } from '../deep-equal.js';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { forbidden, invalid } from '../validation.js';
-import { deepEqual } from '../deep-equal.js';
 import { K8S_CORE } from './schema-helpers.js';
 import { SecretMessage } from './secret-protobuf.js';
 
@@ -14,10 +14,8 @@ const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 export const SecretSchema = z
   .object({
     ...typeMetaFields('v1', 'Secret'),
-    data: StringMapSchema.optional().describe('Secret data; each value is base64 encoded. Keys consist of alphanumerics, \'-\', \'_\' or \'.\'.'),
-    stringData: StringMapSchema.optional().describe(
-      'Write-only convenience: plain-text values merged into data on write (overriding it) and never returned.',
-    ),
+    data: StringMapSchema.optional().describe("Secret data; each value is base64 encoded. Keys consist of alphanumerics, '-', '_' or '.'."),
+    stringData: StringMapSchema.optional().describe('Write-only convenience: plain-text values merged into data on write (overriding it) and never returned.'),
     type: z.string().optional().describe('Used to handle the secret data programmatically. Defaults to Opaque.'),
     immutable: z.boolean().optional().describe('If true, data cannot be updated.'),
   })
@@ -40,7 +38,13 @@ function validateSecret(secret: Secret, old?: Secret): FieldError[] {
   const errors: FieldError[] = [];
   for (const [key, value] of Object.entries(secret.data ?? {})) {
     if (!SECRET_KEY.test(key)) {
-      errors.push(invalid(`data[${key}]`, key, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
+      errors.push(
+        invalid(
+          `data[${key}]`,
+          key,
+          "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+        ),
+      );
     }
     if (!BASE64.test(value)) errors.push(invalid(`data[${key}]`, '<secret contents redacted>', 'illegal base64 data'));
   }

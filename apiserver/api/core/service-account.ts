@@ -16,10 +16,7 @@ export const ServiceAccountSchema = z
       .optional()
       .meta(mergeByKey('name'))
       .describe('Secrets in the same namespace that pods using this account may use. Deprecated for tokens.'),
-    imagePullSecrets: z
-      .array(LocalObjectReferenceSchema)
-      .optional()
-      .describe('Secrets used to pull images for pods that run as this account.'),
+    imagePullSecrets: z.array(LocalObjectReferenceSchema).optional().describe('Secrets used to pull images for pods that run as this account.'),
     automountServiceAccountToken: z.boolean().optional().describe('Whether pods running as this account get an API token mounted.'),
   })
   .meta({

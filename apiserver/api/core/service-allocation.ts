@@ -4,8 +4,16 @@
 import { invalid as invalidError } from '../api-error.js';
 import type { KindStrategy, KubeObject, StrategyContext } from '../resource-definition.js';
 
-interface ServicePort { port?: number; nodePort?: number }
-interface ServiceSpec { type?: string; clusterIP?: string; clusterIPs?: string[]; ports?: ServicePort[] }
+interface ServicePort {
+  port?: number;
+  nodePort?: number;
+}
+interface ServiceSpec {
+  type?: string;
+  clusterIP?: string;
+  clusterIPs?: string[];
+  ports?: ServicePort[];
+}
 
 const CIDR_BASE = (10 << 24) | (96 << 16); // 10.96.0.0
 const CIDR_SIZE = 1 << 20; // a /12
@@ -57,9 +65,15 @@ function assignClusterIp(service: KubeObject, ctx: StrategyContext): void {
   if (spec.clusterIP) {
     const requested = spec.clusterIP;
     if (!inServiceCidr(requested)) {
-      throw allocationError(service, 'spec.clusterIPs', [requested], `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is 10.96.0.0/12`);
+      throw allocationError(
+        service,
+        'spec.clusterIPs',
+        [requested],
+        `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is 10.96.0.0/12`,
+      );
     }
-    if (used.has(requested)) throw allocationError(service, 'spec.clusterIPs', [requested], `failed to allocate IP ${requested}: provided IP is already allocated`);
+    if (used.has(requested))
+      throw allocationError(service, 'spec.clusterIPs', [requested], `failed to allocate IP ${requested}: provided IP is already allocated`);
   } else {
     // Offsets 0 and 1 are the network address and the `kubernetes` Service.
     const ip = pickFree(() => ipToString(CIDR_BASE + 2 + ctx.randomInt('clusterIp', CIDR_SIZE - 3)), used, 100);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PrintContext } from '../resource-definition.js';
-import { ServiceSchema, serviceDefinition, type Service } from './service.js';
+import { type Service, ServiceSchema, serviceDefinition } from './service.js';
 
 const context: PrintContext = { nowMs: Date.parse('2026-01-10T12:00:00Z') };
 
@@ -42,7 +42,13 @@ describe('Service', () => {
     service.spec!.clusterIPs = ['10.96.0.10'];
     service.metadata.creationTimestamp = '2026-01-10T11:00:00Z';
     expect(cells(service)).toEqual({
-      Name: 'web', Type: 'ClusterIP', 'Cluster-IP': '10.96.0.10', 'External-IP': '<none>', 'Port(s)': '80/TCP', Age: '60m', Selector: 'app=web',
+      Name: 'web',
+      Type: 'ClusterIP',
+      'Cluster-IP': '10.96.0.10',
+      'External-IP': '<none>',
+      'Port(s)': '80/TCP',
+      Age: '60m',
+      Selector: 'app=web',
     });
   });
 
@@ -57,7 +63,13 @@ describe('Service', () => {
   it('prints NodePort ports and ExternalName targets', () => {
     const { service } = admit({
       metadata: { name: 'np' },
-      spec: { type: 'NodePort', ports: [{ name: 'http', port: 80, nodePort: 30080 }, { name: 'dns', port: 53, protocol: 'UDP' }] },
+      spec: {
+        type: 'NodePort',
+        ports: [
+          { name: 'http', port: 80, nodePort: 30080 },
+          { name: 'dns', port: 53, protocol: 'UDP' },
+        ],
+      },
     });
     expect(cells(service)['Port(s)']).toBe('80:30080/TCP,53/UDP');
     const external = admit({ metadata: { name: 'ext' }, spec: { type: 'ExternalName', externalName: 'db.example.com' } });
@@ -68,7 +80,12 @@ describe('Service', () => {
   it('validates ports and type-specific fields', () => {
     const { errors } = admit({
       metadata: { name: 'bad' },
-      spec: { ports: [{ port: 0, nodePort: 30000 }, { name: 'b', port: 80, targetPort: 'not--valid' }] },
+      spec: {
+        ports: [
+          { port: 0, nodePort: 30000 },
+          { name: 'b', port: 80, targetPort: 'not--valid' },
+        ],
+      },
     });
     expect(errors.map((e) => `${e.field}:${e.type}`)).toEqual([
       'spec.ports[0].name:FieldValueRequired',
@@ -78,9 +95,7 @@ describe('Service', () => {
       'spec.ports[0].nodePort:FieldValueForbidden',
       'spec.ports[1].targetPort:FieldValueInvalid',
     ]);
-    expect(admit({ metadata: { name: 'x' }, spec: { type: 'ExternalName' } }).errors).toEqual([
-      { type: 'FieldValueRequired', field: 'spec.externalName' },
-    ]);
+    expect(admit({ metadata: { name: 'x' }, spec: { type: 'ExternalName' } }).errors).toEqual([{ type: 'FieldValueRequired', field: 'spec.externalName' }]);
     expect(admit({ metadata: { name: 'x' }, spec: {} }).errors).toEqual([{ type: 'FieldValueRequired', field: 'spec.ports' }]);
   });
 

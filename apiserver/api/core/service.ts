@@ -19,7 +19,7 @@ export const ServicePortSchema = z
     protocol: enumOf(PROTOCOLS).optional().meta(keyDefault('TCP')).describe('TCP, UDP or SCTP. Defaults to TCP.'),
     appProtocol: z.string().optional().describe('Application protocol, e.g. http or kubernetes.io/h2c.'),
     port: z.number().int().describe('Port the service exposes.'),
-    targetPort: IntOrStringSchema.optional().describe('Number or name of the pods\' port traffic is sent to. Defaults to port.'),
+    targetPort: IntOrStringSchema.optional().describe("Number or name of the pods' port traffic is sent to. Defaults to port."),
     nodePort: z.number().int().optional().describe('Port opened on every node for NodePort and LoadBalancer services. Allocated when unset.'),
   })
   .meta({ id: `${K8S_CORE}.ServicePort`, description: 'ServicePort is one port a service exposes.' });
@@ -59,7 +59,11 @@ export const ServiceSpecSchema = z
     internalTrafficPolicy: enumOf(['Cluster', 'Local']).optional().describe('Cluster or Local routing of in-cluster traffic. Defaults to Cluster.'),
     healthCheckNodePort: z.number().int().optional().describe('Health check port for externalTrafficPolicy Local.'),
     publishNotReadyAddresses: z.boolean().optional().describe('Publish endpoints of pods that are not ready.'),
-    ipFamilies: z.array(enumOf(['IPv4', 'IPv6'])).optional().meta({ 'x-kubernetes-list-type': 'atomic' }).describe('IP families of the service.'),
+    ipFamilies: z
+      .array(enumOf(['IPv4', 'IPv6']))
+      .optional()
+      .meta({ 'x-kubernetes-list-type': 'atomic' })
+      .describe('IP families of the service.'),
     ipFamilyPolicy: enumOf(['SingleStack', 'PreferDualStack', 'RequireDualStack']).optional().describe('Dual-stack policy.'),
     allocateLoadBalancerNodePorts: z.boolean().optional().describe('Allocate node ports for LoadBalancer services. Defaults to true.'),
     trafficDistribution: z.string().optional().describe('Preference for routing traffic, e.g. PreferClose.'),
@@ -84,7 +88,11 @@ export const ServiceStatusSchema = z
       .meta({ id: `${K8S_CORE}.LoadBalancerStatus` })
       .optional()
       .describe('Status of the load balancer, if any.'),
-    conditions: z.array(z.looseObject({ type: z.string() })).optional().meta(mergeByKey('type')).describe('Current service state.'),
+    conditions: z
+      .array(z.looseObject({ type: z.string() }))
+      .optional()
+      .meta(mergeByKey('type'))
+      .describe('Current service state.'),
   })
   .meta({ id: `${K8S_CORE}.ServiceStatus`, description: 'ServiceStatus is the observed state of a service.' });
 
@@ -202,9 +210,7 @@ export function serviceExternalIPCell(service: Service): string {
 export function servicePortsCell(service: Service): string {
   const ports = service.spec?.ports ?? [];
   if (ports.length === 0) return '<none>';
-  return ports
-    .map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`))
-    .join(',');
+  return ports.map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',');
 }
 
 /** serviceColumns are the service Table columns (KUBECTL-WIRE §1.6). */

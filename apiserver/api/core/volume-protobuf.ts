@@ -138,7 +138,10 @@ export const PersistentVolumeClaimSpecMessage = message(`${K8S_CORE}.PersistentV
 export const EphemeralVolumeSourceMessage = message(`${K8S_CORE}.EphemeralVolumeSource`, {
   1: field.message(
     'volumeClaimTemplate',
-    message(`${K8S_CORE}.PersistentVolumeClaimTemplate`, { 1: field.message('metadata', ObjectMetaMessage), 2: field.message('spec', PersistentVolumeClaimSpecMessage) }),
+    message(`${K8S_CORE}.PersistentVolumeClaimTemplate`, {
+      1: field.message('metadata', ObjectMetaMessage),
+      2: field.message('spec', PersistentVolumeClaimSpecMessage),
+    }),
   ),
 });
 

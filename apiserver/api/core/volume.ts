@@ -14,10 +14,7 @@ export const KeyToPathSchema = z
   })
   .meta({ id: `${K8S_CORE}.KeyToPath`, description: 'Maps one key to a file path within a volume.' });
 
-const itemsField = z
-  .array(KeyToPathSchema)
-  .optional()
-  .describe('Keys to project and where; every key is projected to a file of its name when empty.');
+const itemsField = z.array(KeyToPathSchema).optional().describe('Keys to project and where; every key is projected to a file of its name when empty.');
 
 export const ConfigMapVolumeSourceSchema = z
   .object({
@@ -42,7 +39,7 @@ export const EmptyDirVolumeSourceSchema = z
     medium: z.string().optional().describe('Storage medium: "" for the node default or "Memory" for tmpfs.'),
     sizeLimit: QuantitySchema.optional().describe('Maximum size of the directory.'),
   })
-  .meta({ id: `${K8S_CORE}.EmptyDirVolumeSource`, description: 'A temporary directory that shares the pod\'s lifetime.' });
+  .meta({ id: `${K8S_CORE}.EmptyDirVolumeSource`, description: "A temporary directory that shares the pod's lifetime." });
 
 export const HostPathVolumeSourceSchema = z
   .object({
@@ -53,7 +50,7 @@ export const HostPathVolumeSourceSchema = z
 
 export const PersistentVolumeClaimVolumeSourceSchema = z
   .object({
-    claimName: z.string().describe('Name of a PersistentVolumeClaim in the pod\'s namespace.'),
+    claimName: z.string().describe("Name of a PersistentVolumeClaim in the pod's namespace."),
     readOnly: z.boolean().optional().describe('Mount read-only when true.'),
   })
   .meta({ id: `${K8S_CORE}.PersistentVolumeClaimVolumeSource`, description: 'References a PersistentVolumeClaim.' });
@@ -80,9 +77,7 @@ export const VolumeSchema = z
 export type Volume = z.infer<typeof VolumeSchema>;
 
 /** VOLUME_SOURCES lists the source fields of a Volume (everything but name). */
-export const VOLUME_SOURCES = Object.keys(VolumeSchema.shape).filter((key) => key !== 'name') as Array<
-  Exclude<keyof Volume, 'name'>
->;
+export const VOLUME_SOURCES = Object.keys(VolumeSchema.shape).filter((key) => key !== 'name') as Array<Exclude<keyof Volume, 'name'>>;
 
 const DEFAULT_MODE = 0o644;
 

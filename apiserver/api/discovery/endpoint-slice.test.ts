@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointSliceDefinition, formatSliceEndpoints, formatSlicePorts, type EndpointSlice } from './endpoint-slice.js';
+import { type EndpointSlice, endpointSliceDefinition, formatSliceEndpoints, formatSlicePorts } from './endpoint-slice.js';
 
 function slice(addresses: string[], ports: EndpointSlice['ports']): EndpointSlice {
   return { metadata: { name: 'web-abc' }, addressType: 'IPv4', endpoints: addresses.map((a) => ({ addresses: [a] })), ports };

@@ -5,10 +5,10 @@
  * `endpointslice.kubernetes.io/managed-by` labels.
  */
 import { z } from 'zod';
-import { StringMapSchema, typeMetaFields } from '../meta.js';
+import { PROTOCOLS } from '../core/container.js';
 import { ObjectReferenceSchema } from '../core/object-reference.js';
 import { enumOf } from '../core/schema-helpers.js';
-import { PROTOCOLS } from '../core/container.js';
+import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, required } from '../validation.js';
@@ -41,7 +41,11 @@ export const EndpointSchema = z
     deprecatedTopology: StringMapSchema.optional().describe('Deprecated topology labels.'),
     nodeName: z.string().optional().describe('The node hosting this endpoint.'),
     zone: z.string().optional().describe('The zone this endpoint exists in.'),
-    hints: z.looseObject({}).meta({ id: `${DISCOVERY_V1}.EndpointHints` }).optional().describe('Topology routing hints.'),
+    hints: z
+      .looseObject({})
+      .meta({ id: `${DISCOVERY_V1}.EndpointHints` })
+      .optional()
+      .describe('Topology routing hints.'),
   })
   .meta({ id: `${DISCOVERY_V1}.Endpoint`, description: 'Endpoint represents a single logical backend of a service.' });
 
@@ -62,7 +66,10 @@ export const EndpointSliceSchema = z
   .object({
     ...typeMetaFields('discovery.k8s.io/v1', 'EndpointSlice'),
     addressType: enumOf(ADDRESS_TYPES).describe('Type of the addresses: IPv4, IPv6 or FQDN.'),
-    endpoints: z.array(EndpointSchema).default(() => []).describe('Unique endpoints of this slice (at most 1000).'),
+    endpoints: z
+      .array(EndpointSchema)
+      .default(() => [])
+      .describe('Unique endpoints of this slice (at most 1000).'),
     ports: z.array(EndpointSlicePortSchema).optional().describe('Network ports exposed by every endpoint of the slice.'),
   })
   .meta({ id: `${DISCOVERY_V1}.EndpointSlice`, description: 'EndpointSlice represents a subset of the endpoints that implement a service.' });
@@ -97,7 +104,8 @@ export function validateEndpointSlice(slice: EndpointSlice): FieldError[] {
     if (endpoint.addresses.length > 100) errors.push({ type: 'FieldValueTooLong', field: `endpoints[${i}].addresses`, detail: 'must have at most 100 items' });
   });
   (slice.ports ?? []).forEach((port, i) => {
-    if (port.port !== undefined && (port.port < 1 || port.port > 65535)) errors.push(invalid(`ports[${i}].port`, port.port, 'must be between 1 and 65535, inclusive'));
+    if (port.port !== undefined && (port.port < 1 || port.port > 65535))
+      errors.push(invalid(`ports[${i}].port`, port.port, 'must be between 1 and 65535, inclusive'));
   });
   return errors;
 }

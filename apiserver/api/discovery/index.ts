@@ -5,10 +5,10 @@
  * registry like every other group. May import only from apiserver/api/ and zod.
  * See docs/api-conventions.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { endpointSliceDefinition } from './endpoint-slice.js';
 
 export * from './endpoint-slice.js';
 
 /** discoveryDefinitions lists the group's served kinds, preferred version first. */
-export const discoveryDefinitions: ResourceDefinition<any>[] = [endpointSliceDefinition];
+export const discoveryDefinitions: AnyResourceDefinition[] = [endpointSliceDefinition];

@@ -38,7 +38,11 @@ export const ChaosRequestSchema = z.strictObject({
   /** slow-api: the latency added to each request (wall ms). */
   latencyMs: z.int().min(1).max(600_000).optional(),
   /** random: the seed of the schedule (drawn and reported when absent). */
-  seed: z.int().min(0).max(2 ** 32 - 1).optional(),
+  seed: z
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
   /** random: cluster seconds between two disturbances (default 5). */
   intervalSeconds: z.number().positive().max(MAX_SECONDS).optional(),
 });

@@ -11,9 +11,9 @@
  * the reconcile through every await and into the writes it starts.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CauseSchema, originOf, type Cause, type CauseTrigger } from '../kubesim/history.js';
+import { type Cause, CauseSchema, type CauseTrigger, originOf } from '../kubesim/history.js';
 
-export { CAUSE_HEADER, originOf, type Cause, type CauseTrigger, type OriginTrigger, type TriggerObject } from '../kubesim/history.js';
+export { CAUSE_HEADER, type Cause, type CauseTrigger, type OriginTrigger, originOf, type TriggerObject } from '../kubesim/history.js';
 
 let activeTrigger: CauseTrigger | undefined;
 

@@ -4,10 +4,11 @@
  * cluster-wide speed factor (`createRealClock`, `createClusterClock`) and deterministic tests
  * (`FakeClock`) apply everywhere.
  */
+
+import type { Clock, TimerHandle } from './clock-types.js';
 import { createClusterClock } from './cluster-clock.js';
 import { sleepOn } from './sleep.js';
 import { TimerQueue } from './timer-queue.js';
-import type { Clock, TimerHandle } from './clock-types.js';
 
 export { AbortError, isAbortError, sleepOn } from './sleep.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createClusterClock, type ClockState } from './cluster-clock.js';
+import { type ClockState, createClusterClock } from './cluster-clock.js';
 
 const START = Date.UTC(2030, 0, 1);
 
@@ -27,7 +27,12 @@ describe('createClusterClock: virtual mode and advance', () => {
     at('a2', 1_000);
     at('late', 10_001);
     await clock.advance(10_000);
-    expect(seen).toEqual([['a1', 1_000], ['a2', 1_000], ['b', 2_000], ['c', 3_000]]);
+    expect(seen).toEqual([
+      ['a1', 1_000],
+      ['a2', 1_000],
+      ['b', 2_000],
+      ['c', 3_000],
+    ]);
     expect(clock.now()).toBe(START + 10_000);
     expect(clock.pending()).toEqual({ count: 1, nextDueMs: START + 10_001 });
   });
@@ -152,7 +157,7 @@ describe('createClusterClock: wall time', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('waits past Node\'s timer limit and leaves no wall timer behind a cancel', () => {
+  it("waits past Node's timer limit and leaves no wall timer behind a cancel", () => {
     vi.useFakeTimers({ now: 0 });
     const clock = createClusterClock({ startMs: 0 });
     const fired = vi.fn();
@@ -187,7 +192,12 @@ describe('createClusterClock: following', () => {
     await clock.advance(60_000);
     unsubscribe();
     clock.resume();
-    expect(states.map((s) => [s.paused, s.speed])).toEqual([[false, 1], [false, 5], [true, 5], [true, 5]]);
+    expect(states.map((s) => [s.paused, s.speed])).toEqual([
+      [false, 1],
+      [false, 5],
+      [true, 5],
+      [true, 5],
+    ]);
     expect(states[3]!.nowMs - states[2]!.nowMs).toBe(60_000);
   });
 

@@ -14,9 +14,10 @@
  *
  * NOTE: timers are not unref'd (see createRealClock in clock.ts).
  */
+
+import type { Clock, TimerHandle } from './clock-types.js';
 import { sleepOn } from './sleep.js';
 import { TimerQueue } from './timer-queue.js';
-import type { Clock, TimerHandle } from './clock-types.js';
 
 /** ClockMode is how a cluster clock starts: 'real' runs from the start, 'virtual' stands still until advanced or resumed. */
 export type ClockMode = 'real' | 'virtual';
@@ -137,6 +138,7 @@ class TimerClusterClock implements ClusterClock {
   }
 
   setTimeout(fn: () => void, delayMs: number): TimerHandle {
+    // biome-ignore lint/complexity/useMathMinMax: the comparison also turns NaN into 0, as setTimeout does; Math.max would keep NaN
     const { timer, cancel } = this.timers.add(this.now() + (delayMs > 0 ? delayMs : 0), fn);
     if (this.armedForMs === undefined || timer.dueMs < this.armedForMs) this.rearm();
     return {

@@ -11,8 +11,8 @@ const INT64_MAX = (1n << 63n) - 1n;
 const UNIT_NS: Readonly<Record<string, bigint>> = {
   ns: 1n,
   us: 1_000n,
-  'µs': 1_000n, // U+00B5 micro sign
-  'μs': 1_000n, // U+03BC Greek mu
+  µs: 1_000n, // U+00B5 micro sign
+  μs: 1_000n, // U+03BC Greek mu
   ms: 1_000_000n,
   s: NS_PER_SECOND,
   m: 60n * NS_PER_SECOND,

@@ -16,6 +16,8 @@ describe('scaledValue', () => {
   });
 
   it.each(['oops', '25', '2.5%', '%', '', ' 5%', '5 %', '0x10%'])('rejects %j with a RangeError naming the value', (value) => {
-    expect(() => scaledValue(value, 10, true)).toThrow(new RangeError(`invalid value for IntOrString: invalid value "${value}": must be an integer or percentage (e.g. '5%')`));
+    expect(() => scaledValue(value, 10, true)).toThrow(
+      new RangeError(`invalid value for IntOrString: invalid value "${value}": must be an integer or percentage (e.g. '5%')`),
+    );
   });
 });

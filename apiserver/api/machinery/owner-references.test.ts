@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { controllerRefOf, isControlledBy } from './owner-references.js';
 
-const ref = (uid: string, controller?: boolean) => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: uid, uid, ...(controller === undefined ? {} : { controller }) });
+const ref = (uid: string, controller?: boolean) => ({
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
+  name: uid,
+  uid,
+  ...(controller === undefined ? {} : { controller }),
+});
 
 describe('controllerRefOf', () => {
   it('picks the reference marked controller=true, wherever it stands', () => {

@@ -7,22 +7,22 @@
  * Role: schemas, definitions and table columns of the group. May import only from
  * apiserver/api/ and zod. See docs/kubelet-sim.md ("Load and usage").
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { nodeMetricsDefinition } from './node-metrics.js';
 import { podMetricsDefinition } from './pod-metrics.js';
 
-export { ContainerMetricsSchema, PodMetricsSchema, podMetricsDefinition, type ContainerMetrics, type PodMetrics } from './pod-metrics.js';
-export { NodeMetricsSchema, nodeMetricsDefinition, type NodeMetrics } from './node-metrics.js';
+export { type NodeMetrics, NodeMetricsSchema, nodeMetricsDefinition } from './node-metrics.js';
+export { type ContainerMetrics, ContainerMetricsSchema, type PodMetrics, PodMetricsSchema, podMetricsDefinition } from './pod-metrics.js';
+export * from './stats-summary.js';
 export {
   METRICS_API_VERSION,
   METRICS_GROUP,
   METRICS_VERSION,
   METRICS_WINDOW,
+  type ResourceUsage,
   ResourceUsageSchema,
   sumUsage,
-  type ResourceUsage,
 } from './usage.js';
-export * from './stats-summary.js';
 
 /** metricsDefinitions lists the group's served kinds. */
-export const metricsDefinitions: ResourceDefinition<any>[] = [podMetricsDefinition, nodeMetricsDefinition];
+export const metricsDefinitions: AnyResourceDefinition[] = [podMetricsDefinition, nodeMetricsDefinition];

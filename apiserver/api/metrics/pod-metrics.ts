@@ -33,7 +33,11 @@ export const PodMetricsSchema = z
 
 export type PodMetrics = z.infer<typeof PodMetricsSchema>;
 
-const podUsage = (resource: string) => (metrics: PodMetrics) => sumUsage((metrics.containers ?? []).map((c) => c.usage), resource);
+const podUsage = (resource: string) => (metrics: PodMetrics) =>
+  sumUsage(
+    (metrics.containers ?? []).map((c) => c.usage),
+    resource,
+  );
 
 /** podMetricsDefinition serves metrics.k8s.io/v1beta1 pods (kind PodMetrics), read-only. */
 export const podMetricsDefinition: ResourceDefinition<PodMetrics> = {

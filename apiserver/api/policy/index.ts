@@ -5,21 +5,21 @@
  * registry like every other group. May import only from apiserver/api/ and zod. See
  * docs/api-conventions.md.
  */
-import type { ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition } from '../resource-definition.js';
 import { podDisruptionBudgetDefinition } from './pod-disruption-budget.js';
 
-export { EvictionSchema, type Eviction } from './eviction.js';
+export { type Eviction, EvictionSchema } from './eviction.js';
 export {
   DISRUPTION_ALLOWED_CONDITION,
+  type PodDisruptionBudget,
   PodDisruptionBudgetSchema,
   PodDisruptionBudgetSpecSchema,
+  type PodDisruptionBudgetStatus,
   PodDisruptionBudgetStatusSchema,
   podDisruptionBudgetDefinition,
   UnhealthyPodEvictionPolicies,
   validatePodDisruptionBudget,
-  type PodDisruptionBudget,
-  type PodDisruptionBudgetStatus,
 } from './pod-disruption-budget.js';
 
 /** policyDefinitions lists the group's served kinds. */
-export const policyDefinitions: ResourceDefinition<any>[] = [podDisruptionBudgetDefinition];
+export const policyDefinitions: AnyResourceDefinition[] = [podDisruptionBudgetDefinition];

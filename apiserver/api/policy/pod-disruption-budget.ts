@@ -5,8 +5,8 @@
  * the only other writer of `status`.
  */
 import { z } from 'zod';
-import { mergeByKey } from '../patch-meta.js';
 import { ConditionSchema, IntOrStringSchema, LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
+import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, isValidPercent, notSupported, validateLabelSelector } from '../validation.js';
@@ -22,9 +22,15 @@ export const DISRUPTION_ALLOWED_CONDITION = 'DisruptionAllowed';
 
 export const PodDisruptionBudgetSpecSchema = z
   .object({
-    minAvailable: IntOrStringSchema.optional().describe('An eviction is allowed if at least "minAvailable" selected pods are still available after it (an integer or a percentage).'),
-    maxUnavailable: IntOrStringSchema.optional().describe('An eviction is allowed if at most "maxUnavailable" selected pods are unavailable after it. Mutually exclusive with minAvailable.'),
-    selector: LabelSelectorSchema.optional().describe('Label query over the pods whose evictions the budget manages. An empty or null selector selects no pods.'),
+    minAvailable: IntOrStringSchema.optional().describe(
+      'An eviction is allowed if at least "minAvailable" selected pods are still available after it (an integer or a percentage).',
+    ),
+    maxUnavailable: IntOrStringSchema.optional().describe(
+      'An eviction is allowed if at most "maxUnavailable" selected pods are unavailable after it. Mutually exclusive with minAvailable.',
+    ),
+    selector: LabelSelectorSchema.optional().describe(
+      'Label query over the pods whose evictions the budget manages. An empty or null selector selects no pods.',
+    ),
     unhealthyPodEvictionPolicy: z
       .string()
       .optional()
@@ -45,7 +51,10 @@ export const PodDisruptionBudgetStatusSchema = z
     expectedPods: z.number().int().default(0).describe('Total number of pods counted by this disruption budget.'),
     conditions: z.array(ConditionSchema).optional().meta(mergeByKey('type')).describe('Conditions: DisruptionAllowed.'),
   })
-  .meta({ id: `${POLICY_V1}.PodDisruptionBudgetStatus`, description: 'PodDisruptionBudgetStatus represents information about the status of a PodDisruptionBudget.' });
+  .meta({
+    id: `${POLICY_V1}.PodDisruptionBudgetStatus`,
+    description: 'PodDisruptionBudgetStatus represents information about the status of a PodDisruptionBudget.',
+  });
 
 export const PodDisruptionBudgetSchema = z
   .object({
@@ -53,7 +62,10 @@ export const PodDisruptionBudgetSchema = z
     spec: PodDisruptionBudgetSpecSchema.default(() => ({})).describe('Specification of the desired behavior of the PodDisruptionBudget.'),
     status: PodDisruptionBudgetStatusSchema.optional().describe('Most recently observed status of the PodDisruptionBudget.'),
   })
-  .meta({ id: `${POLICY_V1}.PodDisruptionBudget`, description: 'PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods.' });
+  .meta({
+    id: `${POLICY_V1}.PodDisruptionBudget`,
+    description: 'PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods.',
+  });
 
 export type PodDisruptionBudget = z.infer<typeof PodDisruptionBudgetSchema>;
 export type PodDisruptionBudgetStatus = z.infer<typeof PodDisruptionBudgetStatusSchema>;
@@ -102,7 +114,9 @@ export const podDisruptionBudgetDefinition: ResourceDefinition<PodDisruptionBudg
   printColumns: [
     nameColumn,
     column('Min Available', (pdb: PodDisruptionBudget) => orNA(pdb.spec?.minAvailable), { description: 'The minimum number of pods that must be available.' }),
-    column('Max Unavailable', (pdb: PodDisruptionBudget) => orNA(pdb.spec?.maxUnavailable), { description: 'The maximum number of pods that may be unavailable.' }),
+    column('Max Unavailable', (pdb: PodDisruptionBudget) => orNA(pdb.spec?.maxUnavailable), {
+      description: 'The maximum number of pods that may be unavailable.',
+    }),
     column('Allowed Disruptions', (pdb: PodDisruptionBudget) => pdb.status?.disruptionsAllowed ?? 0, {
       type: 'integer',
       description: 'Calculated number of pods that may be disrupted at this time.',

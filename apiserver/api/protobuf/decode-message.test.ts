@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IntOrStringMessage, MicroTimeMessage, QuantityMessage, TimeMessage } from '../meta-protobuf.js';
-import { decodeMessage, type DecodeContext } from './decode-message.js';
-import { field, KEEP_ZERO, message, type MessageType } from './message-type.js';
+import { type DecodeContext, decodeMessage } from './decode-message.js';
+import { field, KEEP_ZERO, type MessageType, message } from './message-type.js';
 import { bytes, concat, entry, fixed32, int, msg, str, varint } from './testing/proto-writer.js';
 import { ProtobufError, ProtobufReader } from './wire.js';
 
@@ -37,9 +37,7 @@ const decode = (buf: Uint8Array, type: MessageType = Sample) => {
 
 describe('decodeMessage', () => {
   it('maps field numbers to JSON names and types', () => {
-    const { value } = decode(
-      concat(str(1, 'hi'), int(2, -3), int(6, 2 ** 40), bytes(7, Uint8Array.of(0, 1, 254)), msg(8, str(1, 'a'), int(2, 7))),
-    );
+    const { value } = decode(concat(str(1, 'hi'), int(2, -3), int(6, 2 ** 40), bytes(7, Uint8Array.of(0, 1, 254)), msg(8, str(1, 'a'), int(2, 7))));
     expect(value).toEqual({ text: 'hi', count: -3, big: 2 ** 40, blob: 'AAH+', inner: { name: 'a', weight: 7 } });
   });
 
@@ -124,7 +122,12 @@ describe('decodeMessage', () => {
   });
 
   it('turns a well-known value it cannot represent into a ProtobufError', () => {
-    const Fields = message('test.Fields', { 1: field.message('fieldsV1', message('test.Raw', { 1: field.bytes('Raw') }, ({ Raw }) => JSON.parse(String(Raw)))) });
+    const Fields = message('test.Fields', {
+      1: field.message(
+        'fieldsV1',
+        message('test.Raw', { 1: field.bytes('Raw') }, ({ Raw }) => JSON.parse(String(Raw))),
+      ),
+    });
     expect(() => decode(msg(1, str(1, '{')), Fields)).toThrow(ProtobufError);
   });
 });

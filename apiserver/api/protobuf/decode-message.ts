@@ -5,8 +5,8 @@
  * newer clients, and reported in `DecodeContext.skipped`. Malformed bytes throw a
  * ProtobufError naming the offset.
  */
-import { isScalar, type FieldSpec, type MessageType, type ScalarType, type ValueType } from './message-type.js';
-import { ProtobufError, ProtobufReader, WireTypes, type WireType } from './wire.js';
+import { type FieldSpec, isScalar, type MessageType, type ScalarType, type ValueType } from './message-type.js';
+import { ProtobufError, ProtobufReader, type WireType, WireTypes } from './wire.js';
 
 /** SkippedField is a field present in the bytes (with a non-zero value) but unknown to the tables. */
 export interface SkippedField {

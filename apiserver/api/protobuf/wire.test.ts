@@ -15,14 +15,19 @@ const errorOf = (read: () => unknown): ProtobufError => {
 describe('ProtobufReader', () => {
   it('reads tags and varints of every size', () => {
     const reader = new ProtobufReader(concat(int(1, 0), int(2, 300), int(3, 2 ** 40), int(536_870_911, 1)));
-    for (const [field, value] of [[1, 0n], [2, 300n], [3, 2n ** 40n], [536_870_911, 1n]] as const) {
+    for (const [field, value] of [
+      [1, 0n],
+      [2, 300n],
+      [3, 2n ** 40n],
+      [536_870_911, 1n],
+    ] as const) {
       expect(reader.tag()).toEqual({ field, wireType: WireTypes.varint });
       expect(reader.varint()).toBe(value);
     }
     expect(reader.done()).toBe(true);
   });
 
-  it('reads negative int32 and int64 from their 10-byte two\'s complement form', () => {
+  it("reads negative int32 and int64 from their 10-byte two's complement form", () => {
     const reader = new ProtobufReader(concat(varint(-1), varint(-2_147_483_648), varint(-5)));
     expect(varint(-1)).toHaveLength(10);
     expect(reader.int32()).toBe(-1);
@@ -35,9 +40,7 @@ describe('ProtobufReader', () => {
   });
 
   it('reads bools, strings, bytes and the fixed-width types', () => {
-    const reader = new ProtobufReader(
-      concat(int(1, true), str(2, 'héllo'), bytes(3, Uint8Array.of(0, 255)), fixed32(4, 0xdeadbeef), fixed64(5, 2n ** 63n)),
-    );
+    const reader = new ProtobufReader(concat(int(1, true), str(2, 'héllo'), bytes(3, Uint8Array.of(0, 255)), fixed32(4, 0xdeadbeef), fixed64(5, 2n ** 63n)));
     reader.tag();
     expect(reader.bool()).toBe(true);
     reader.tag();

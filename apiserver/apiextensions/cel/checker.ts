@@ -10,8 +10,8 @@ import type { CallExpr, ComprehensionExpr, Expr, ListExpr, MapExpr, SelectExpr }
 import type { CelIssue } from './errors.js';
 import type { FunctionRegistry } from './functions.js';
 import { isValidRe2 } from './library/regex.js';
-import { parseGoDuration, parseTimestamp, MAX_UNIX_SECONDS, MIN_UNIX_SECONDS } from './time-format.js';
-import { isAssignable, isSameType, substitute, T, typeName, type CelType } from './types.js';
+import { MAX_UNIX_SECONDS, MIN_UNIX_SECONDS, parseGoDuration, parseTimestamp } from './time-format.js';
+import { type CelType, isAssignable, isSameType, substitute, T, typeName } from './types.js';
 import { CelDuration, CelOpaque, CelTimestamp, CelUint, type CelValue } from './values.js';
 
 /** CheckOptions declares what names mean to the checker. */
@@ -177,7 +177,13 @@ class Checker {
       const t = this.check(e, scope);
       return expr.optional[i] && t.kind === 'optional' ? t.elem : t;
     });
-    return T.list(this.homogeneous(types, expr.elements.map((e) => e.offset), true));
+    return T.list(
+      this.homogeneous(
+        types,
+        expr.elements.map((e) => e.offset),
+        true,
+      ),
+    );
   }
 
   private map(expr: MapExpr, scope: Scope): CelType {
@@ -186,8 +192,17 @@ class Checker {
       const t = this.check(e.value, scope);
       return e.optional && t.kind === 'optional' ? t.elem : t;
     });
-    const key = this.homogeneous(keys, expr.entries.map((e) => e.key.offset));
-    return T.map(key, this.homogeneous(values, expr.entries.map((e) => e.value.offset)));
+    const key = this.homogeneous(
+      keys,
+      expr.entries.map((e) => e.key.offset),
+    );
+    return T.map(
+      key,
+      this.homogeneous(
+        values,
+        expr.entries.map((e) => e.value.offset),
+      ),
+    );
   }
 
   /** The common type of aggregate literal parts; reports parts of another type (for lists only
@@ -313,4 +328,3 @@ export function literalType(value: CelValue): CelType {
   if (value instanceof CelOpaque) return T.opaque(value.typeName);
   return { kind: 'dyn' } satisfies CelType;
 }
-

@@ -31,11 +31,21 @@ describe('compileRules', () => {
     ['a syntax error', [{ rule: 'self.a >' }], 'rule', "compilation failed: ERROR: <input>:1:9: Syntax error: mismatched input '<EOF>' expecting"],
     ['an unknown field', [{ rule: 'self.b == 1' }], 'rule', "compilation failed: ERROR: <input>:1:5: undefined field 'b'"],
     ['an undeclared name', [{ rule: 'other == 1' }], 'rule', "compilation failed: ERROR: <input>:1:1: undeclared reference to 'other' (in container '')"],
-    ['a type mismatch', [{ rule: "self.a == 'x'" }], 'rule', "compilation failed: ERROR: <input>:1:8: found no matching overload for '_==_' applied to '(int, string)'"],
+    [
+      'a type mismatch',
+      [{ rule: "self.a == 'x'" }],
+      'rule',
+      "compilation failed: ERROR: <input>:1:8: found no matching overload for '_==_' applied to '(int, string)'",
+    ],
     ['a non-bool rule', [{ rule: 'self.a + 1' }], 'rule', 'cel expression must evaluate to a bool'],
     ['a bad duration literal', [{ rule: "duration('1d') > duration('1h')" }], 'rule', 'compilation failed: ERROR: <input>:1:10: invalid duration argument'],
     ['a non-string messageExpression', [{ rule: 'true', messageExpression: 'self.a' }], 'messageExpression', 'messageExpression must evaluate to a string'],
-    ['a broken messageExpression', [{ rule: 'true', messageExpression: 'self.zz' }], 'messageExpression', "messageExpression compilation failed: ERROR: <input>:1:5: undefined field 'zz'"],
+    [
+      'a broken messageExpression',
+      [{ rule: 'true', messageExpression: 'self.zz' }],
+      'messageExpression',
+      "messageExpression compilation failed: ERROR: <input>:1:5: undefined field 'zz'",
+    ],
     ['optionalOldSelf without oldSelf', [{ rule: 'true', optionalOldSelf: false }], 'optionalOldSelf', 'may not be set if oldSelf is not used in rule'],
   ])('reports %s', (_, rules, field, detail) => {
     const errors = compileRules(withRules(rules), PATH);
@@ -81,7 +91,12 @@ describe('compileRules', () => {
       'x-kubernetes-validations': [{ rule: "self.metadata.name != '' && self.apiVersion != ''" }],
       properties: {
         labels: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-validations': [{ rule: "self.all(k, k != '' && self[k] != '')" }] },
-        pod: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-validations': [{ rule: "self.kind == 'Pod'" }] },
+        pod: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          'x-kubernetes-preserve-unknown-fields': true,
+          'x-kubernetes-validations': [{ rule: "self.kind == 'Pod'" }],
+        },
         plain: { type: 'object', properties: { x: int }, 'x-kubernetes-validations': [{ rule: 'has(self.metadata)' }] },
       },
     };

@@ -35,7 +35,8 @@ function visit(v: Visit, errors: FieldError[]): void {
     visit({ schema: items, path: `${path}.items`, isResourceRoot: isEmbedded(items), uncorrelatable }, errors);
   }
   const additional = additionalOf(schema);
-  if (additional) visit({ schema: additional, path: `${path}.additionalProperties`, isResourceRoot: isEmbedded(additional), uncorrelatable: v.uncorrelatable }, errors);
+  if (additional)
+    visit({ schema: additional, path: `${path}.additionalProperties`, isResourceRoot: isEmbedded(additional), uncorrelatable: v.uncorrelatable }, errors);
 }
 
 const isEmbedded = (s: StructuralLike): boolean => s['x-kubernetes-embedded-resource'] === true;
@@ -58,7 +59,12 @@ function checkNode(v: Visit, errors: FieldError[]): void {
       const detail = `oldSelf cannot be used on the uncorrelatable portion of the schema within ${v.uncorrelatable}`;
       errors.push({ type: 'FieldValueInvalid', field: at(i, 'rule'), value: c.rule.rule, detail });
     } else if (c.program !== undefined && !c.usesOldSelf && c.rule.optionalOldSelf !== undefined) {
-      errors.push({ type: 'FieldValueInvalid', field: at(i, 'optionalOldSelf'), value: c.rule.optionalOldSelf, detail: 'may not be set if oldSelf is not used in rule' });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: at(i, 'optionalOldSelf'),
+        value: c.rule.optionalOldSelf,
+        detail: 'may not be set if oldSelf is not used in rule',
+      });
     }
   });
 }

@@ -9,7 +9,7 @@ import type { ComprehensionExpr } from './ast.js';
 import { CelEvalError, noSuchOverload } from './errors.js';
 import type { Evaluation, Scope } from './interpreter.js';
 import { sortValues } from './library/lists.js';
-import { CelList, CelMap, CelOptional, formatValue, LiteralMap, mapKeyOf, type CelValue } from './values.js';
+import { CelList, CelMap, CelOptional, type CelValue, formatValue, LiteralMap, mapKeyOf } from './values.js';
 
 /** One iteration's bindings: the first variable and, for two-variable forms, the second. */
 type Step = [first: CelValue, second: CelValue];
@@ -55,7 +55,12 @@ export function evalComprehension(ev: Evaluation, expr: ComprehensionExpr, scope
       return mergeEntries(transformed(ev, expr, all, bind).map(([, v]) => v));
     case 'sortBy':
       if (!isList) throw noSuchOverload();
-      return new CelList(sortValues(all.map((s) => [s[1], ev.eval(expr.args[0]!, bind(s))] as const), ([, k]) => k).map(([v]) => v));
+      return new CelList(
+        sortValues(
+          all.map((s) => [s[1], ev.eval(expr.args[0]!, bind(s))] as const),
+          ([, k]) => k,
+        ).map(([v]) => v),
+      );
   }
 }
 

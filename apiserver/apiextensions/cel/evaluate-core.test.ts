@@ -27,7 +27,7 @@ describe('literals', () => {
     ['size(b"abc")', 3n],
     [String.raw`b'\xff' == bytes("ÿ")`, false],
     [String.raw`size(b'\xff\377')`, 2n],
-    [String.raw`size(b'ÿ')`, 2n],
+    ["size(b'ÿ')", 2n],
     [String.raw`br'\x41' == b'\\x41'`, true],
   ])('%s', (expression, expected) => expectValue(expression, expected));
 
@@ -142,7 +142,7 @@ describe('equality and ordering', () => {
     '!(0.0 / 0.0 < 1.0) && !(0.0 / 0.0 >= 1.0)',
     "{1: 'int key'}[dyn(1u)] == 'int key'",
     "{1: 'int key'}[dyn(1.0)] == 'int key'",
-    "dyn(1.0) in [1, 2]",
+    'dyn(1.0) in [1, 2]',
     "duration('1s') < duration('2s')",
     "timestamp('2020-01-01T00:00:00Z') < timestamp('2021-01-01T00:00:00Z')",
   ])('%s', (expression) => expectValue(expression, true));
@@ -228,11 +228,17 @@ describe('comprehension macros', () => {
     ['list.transformList(i, x, i < 2, x)', [1n, 2n]],
     ['m.transformMap(k, v, v * 10)', { a: 10n, b: 20n }],
     ['m.transformMap(k, v, v > 1, v)', { b: 2n }],
-    ["m.transformMapEntry(k, v, {k + k: v})", { aa: 1n, bb: 2n }],
+    ['m.transformMapEntry(k, v, {k + k: v})', { aa: 1n, bb: 2n }],
     ['[3, 1, 2].sortBy(x, x)', [1n, 2n, 3n]],
     ['[-3, 1, -5, -2, 4].sortBy(e, -(e * e))', [-5n, 4n, -3n, -2n, 1n]],
     ['list.map(x, list.filter(y, y < x).size())', [0n, 1n, 2n, 3n]],
-    ['[1, 2].map(x, [3, 4].map(y, x * y))', [[3n, 4n], [6n, 8n]]],
+    [
+      '[1, 2].map(x, [3, 4].map(y, x * y))',
+      [
+        [3n, 4n],
+        [6n, 8n],
+      ],
+    ],
     ["objs.exists(o, o.v == 'z')", true],
     ["!objs.all(o, o.v != 'z')", true],
     ['[].all(x, x)', true],
@@ -309,7 +315,12 @@ describe('conversions and types', () => {
 describe('variables', () => {
   it('maps plain JS values to CEL values', () => {
     expectValue('a + 1 == 3 && b == 2.5 && c == "x" && d[1] == 2 && e.f == true && g == null', true, {
-      a: 2, b: 2.5, c: 'x', d: [1, 2], e: { f: true }, g: null,
+      a: 2,
+      b: 2.5,
+      c: 'x',
+      d: [1, 2],
+      e: { f: true },
+      g: null,
     });
     expectValue('x', 9007199254740993n, { x: 9007199254740993n });
   });

@@ -237,7 +237,7 @@ describe('quantities', () => {
   ])('%s', (expression, expected) => expectValue(expression, expected));
 
   it.each<[string, string]>([
-    ["quantity('10Mo')", "quantities must match the regular expression"],
+    ["quantity('10Mo')", 'quantities must match the regular expression'],
     ["quantity('Mi')", "unable to parse quantity's numeric value"],
     ["quantity('9999999999999999999999999999999999999G').asInteger()", 'cannot convert value to integer'],
     ["quantity('1').add('1')", "found no matching overload for 'add' applied to 'kubernetes.Quantity.(string)'"],

@@ -5,7 +5,7 @@
  * overload" when none does.
  */
 import { noSuchOverload } from './errors.js';
-import { valueMatches, type CelType } from './types.js';
+import { type CelType, valueMatches } from './types.js';
 import type { CelValue } from './values.js';
 
 /** CallContext is what a function body may use besides its arguments. */

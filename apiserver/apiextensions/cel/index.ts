@@ -10,7 +10,7 @@
 import type { FieldError } from '../../api/resource-definition.js';
 import { checkSchemaRules } from './compile-rules.js';
 import { plainToCel } from './json-values.js';
-import { compile, dynVariables, run, type Program } from './program.js';
+import { compile, dynVariables, type Program, run } from './program.js';
 import type { StructuralLike } from './structural.js';
 import { validateRules } from './validate-rules.js';
 

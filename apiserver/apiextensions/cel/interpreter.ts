@@ -5,12 +5,10 @@
  * limit, so no expression can run away: exceeding it throws CelCostError, which nothing absorbs.
  */
 import type { CallExpr, Expr, ListExpr, MapExpr, SelectExpr } from './ast.js';
+import { evalComprehension } from './comprehensions.js';
 import { CelCostError, CelEvalError, noSuchOverload } from './errors.js';
 import type { CallContext, FunctionRegistry } from './functions.js';
-import { evalComprehension } from './comprehensions.js';
-import {
-  CelList, CelMap, CelOptional, CelTypeValue, CelUint, formatValue, LiteralMap, type CelValue,
-} from './values.js';
+import { CelList, CelMap, CelOptional, CelTypeValue, CelUint, type CelValue, formatValue, LiteralMap } from './values.js';
 
 /** Scope resolves variable names: comprehension variables chain to their parents and finally to
  * the activation's variables. */
@@ -121,7 +119,12 @@ export class Evaluation implements CallContext {
       }
       return this.registry.dispatch(expr.fn, true, [target, ...expr.args.map((a) => this.eval(a, scope))], this);
     }
-    return this.registry.dispatch(expr.fn, false, expr.args.map((a) => this.eval(a, scope)), this);
+    return this.registry.dispatch(
+      expr.fn,
+      false,
+      expr.args.map((a) => this.eval(a, scope)),
+      this,
+    );
   }
 
   /** `&&` (decisive = false) and `||` (decisive = true): a decisive operand wins over an error in

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { escapeName, unescapeName } from './escaping.js';
-import { jsonToCel, ObjectValue } from './json-values.js';
+import { jsonToCel, type ObjectValue } from './json-values.js';
 import type { StructuralLike } from './structural.js';
 import { toPlain } from './testing/expect-cel.js';
-import { CelDuration, CelList, CelTimestamp, celEquals } from './values.js';
+import { CelDuration, type CelList, CelTimestamp, celEquals } from './values.js';
 
 describe('escapeName', () => {
   it.each<[string, string | undefined]>([
@@ -67,7 +67,10 @@ describe('jsonToCel', () => {
 
   it('keeps list types and map keys', () => {
     const list = jsonToCel([{ k: 'a' }], {
-      type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', properties: { k: { type: 'string' } } },
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['k'],
+      items: { type: 'object', properties: { k: { type: 'string' } } },
     }) as CelList;
     expect(list.listType).toBe('map');
     expect(toPlain(list)).toEqual([{ k: 'a' }]);

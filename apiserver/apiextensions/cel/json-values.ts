@@ -9,10 +9,21 @@
 import { deepEqual } from '../../api/deep-equal.js';
 import { CelEvalError } from './errors.js';
 import { escapeName, unescapeName } from './escaping.js';
-import { additionalOf, isPlainObject, itemsOf, withTypeAndObjectMeta, type StructuralLike } from './structural.js';
+import { additionalOf, isPlainObject, itemsOf, type StructuralLike, withTypeAndObjectMeta } from './structural.js';
 import { parseFullDate, parseGoDuration, parseTimestamp } from './time-format.js';
 import {
-  CelDuration, CelList, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint, celEquals, LiteralMap, type CelValue, type ListType,
+  CelDuration,
+  CelList,
+  CelMap,
+  CelOpaque,
+  CelOptional,
+  CelTimestamp,
+  CelTypeValue,
+  CelUint,
+  type CelValue,
+  celEquals,
+  type ListType,
+  LiteralMap,
 } from './values.js';
 
 type ObjectMode = 'object' | 'map' | 'opaque';
@@ -119,7 +130,11 @@ function arrayValue(value: unknown, schema: StructuralLike): CelList {
   const items = itemsOf(schema);
   if (items === undefined) throw invalid('invalid array type, expected Items with a non-empty Schema');
   const listType = (schema['x-kubernetes-list-type'] ?? 'atomic') as ListType;
-  return new CelList(value.map((v) => jsonToCel(v, items)), listType, schema['x-kubernetes-list-map-keys'] ?? []);
+  return new CelList(
+    value.map((v) => jsonToCel(v, items)),
+    listType,
+    schema['x-kubernetes-list-map-keys'] ?? [],
+  );
 }
 
 function stringValue(value: unknown, format: string | undefined): CelValue {
@@ -168,7 +183,14 @@ export function plainToCel(value: unknown): CelValue {
 
 function isCelObject(v: object): v is Exclude<CelValue, null | boolean | bigint | number | string> {
   return (
-    v instanceof Uint8Array || v instanceof CelUint || v instanceof CelList || v instanceof CelMap || v instanceof CelTimestamp ||
-    v instanceof CelDuration || v instanceof CelTypeValue || v instanceof CelOptional || v instanceof CelOpaque
+    v instanceof Uint8Array ||
+    v instanceof CelUint ||
+    v instanceof CelList ||
+    v instanceof CelMap ||
+    v instanceof CelTimestamp ||
+    v instanceof CelDuration ||
+    v instanceof CelTypeValue ||
+    v instanceof CelOptional ||
+    v instanceof CelOpaque
   );
 }

@@ -185,7 +185,18 @@ class Lexer {
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '?': '?', '"': '"', "'": "'", '`': '`',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  '?': '?',
+  '"': '"',
+  "'": "'",
+  '`': '`',
 };
 
 /** Accumulates a literal: in bytes literals `\x` and octal escapes are raw bytes; in strings they

@@ -28,7 +28,24 @@ describe('lexer', () => {
   it('splits tokens and decodes literals', () => {
     const { tokens, issues } = tokenize("a.b(1u, 2.5e1, 'x', b'y') != -3 // end");
     expect(issues).toEqual([]);
-    expect(tokens.map((t) => t.kind)).toEqual(['ident', 'punct', 'ident', 'punct', 'uint', 'punct', 'double', 'punct', 'string', 'punct', 'bytes', 'punct', 'punct', 'punct', 'int', 'eof']);
+    expect(tokens.map((t) => t.kind)).toEqual([
+      'ident',
+      'punct',
+      'ident',
+      'punct',
+      'uint',
+      'punct',
+      'double',
+      'punct',
+      'string',
+      'punct',
+      'bytes',
+      'punct',
+      'punct',
+      'punct',
+      'int',
+      'eof',
+    ]);
     expect(tokens[6]?.value).toBe(25);
   });
 });
@@ -61,7 +78,10 @@ describe('parser', () => {
   ])('%s', (source, ast) => expect(show(parseExpression(source))).toBe(ast));
 
   it.each<[string, string]>([
-    ['a +', "ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | a +\n | ...^"],
+    [
+      'a +',
+      "ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | a +\n | ...^",
+    ],
     ['(a', "ERROR: <input>:1:3: Syntax error: mismatched input '<EOF>' expecting ')'"],
     ['a b', "ERROR: <input>:1:3: Syntax error: extraneous input 'b' expecting <EOF>"],
     ['a.1', "ERROR: <input>:1:2: Syntax error: extraneous input '.1' expecting <EOF>"],

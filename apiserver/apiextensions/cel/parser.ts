@@ -16,7 +16,7 @@
  */
 import type { ComprehensionExpr, Expr, MacroName, MapEntry } from './ast.js';
 import { CelCompileError, type CelIssue } from './errors.js';
-import { tokenize, type Token } from './lexer.js';
+import { type Token, tokenize } from './lexer.js';
 import { CelUint, INT64_MAX, UINT64_MAX } from './values.js';
 
 /** ParseOptions tells the parser which dotted names are functions or constants of the
@@ -27,7 +27,23 @@ export interface ParseOptions {
 }
 
 const RESERVED = new Set([
-  'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
 ]);
 
 const EXPR_START = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
@@ -55,9 +71,24 @@ class ParseFailure extends Error {
 }
 
 const BINARY_LEVELS: ReadonlyArray<ReadonlyMap<string, string>> = [
-  new Map([['<', '_<_'], ['<=', '_<=_'], ['>=', '_>=_'], ['>', '_>_'], ['==', '_==_'], ['!=', '_!=_'], ['in', '@in']]),
-  new Map([['+', '_+_'], ['-', '_-_']]),
-  new Map([['*', '_*_'], ['/', '_/_'], ['%', '_%_']]),
+  new Map([
+    ['<', '_<_'],
+    ['<=', '_<=_'],
+    ['>=', '_>=_'],
+    ['>', '_>_'],
+    ['==', '_==_'],
+    ['!=', '_!=_'],
+    ['in', '@in'],
+  ]),
+  new Map([
+    ['+', '_+_'],
+    ['-', '_-_'],
+  ]),
+  new Map([
+    ['*', '_*_'],
+    ['/', '_/_'],
+    ['%', '_%_'],
+  ]),
 ];
 
 class Parser {
@@ -105,7 +136,7 @@ class Parser {
     let left = this.binary(level + 1);
     for (;;) {
       const t = this.peek();
-      const fn = (t.kind === 'punct' || (t.kind === 'ident' && t.text === 'in')) ? ops.get(t.text) : undefined;
+      const fn = t.kind === 'punct' || (t.kind === 'ident' && t.text === 'in') ? ops.get(t.text) : undefined;
       if (fn === undefined) return left;
       this.take();
       left = this.call(t.offset, fn, [left, this.binary(level + 1)]);

@@ -2,13 +2,13 @@
  * Compiling (parse + type check) and running CEL expressions against the standard
  * Kubernetes environment. A Program is immutable and may be run any number of times.
  */
-import { referencesIdent, type Expr } from './ast.js';
+import { type Expr, referencesIdent } from './ast.js';
 import { check } from './checker.js';
 import { CelCompileError } from './errors.js';
 import { Evaluation, Scope } from './interpreter.js';
 import { isQualifiedName, STANDARD_REGISTRY, TYPE_IDENTIFIERS } from './library/index.js';
 import { parse } from './parser.js';
-import { T, type CelType } from './types.js';
+import { type CelType, T } from './types.js';
 import type { CelValue } from './values.js';
 
 /** PER_CALL_LIMIT is Kubernetes' cost limit for one evaluation of one expression. */

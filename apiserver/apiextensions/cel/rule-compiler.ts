@@ -5,10 +5,10 @@
  */
 import { CelError } from './errors.js';
 import { normalizeFieldPath } from './field-path.js';
-import { compile, usesVariable, type Program } from './program.js';
+import { compile, type Program, usesVariable } from './program.js';
 import { schemaType } from './schema-types.js';
 import type { StructuralLike, ValidationRuleLike } from './structural.js';
-import { T, type CelType } from './types.js';
+import { type CelType, T } from './types.js';
 
 /** CompiledRule is one rule ready to run, or the reasons it cannot. */
 export interface CompiledRule {
@@ -48,7 +48,10 @@ function compileRule(rule: ValidationRuleLike, selfType: CelType, node: Structur
   const fieldPath = rule.fieldPath ? normalizeFieldPath(rule.fieldPath, node) : undefined;
   if (fieldPath) result.fieldPath = fieldPath;
   if ((rule.rule ?? '').trim() === '') return result;
-  const variables = new Map([['self', selfType], ['oldSelf', rule.optionalOldSelf ? T.optional(selfType) : selfType]]);
+  const variables = new Map([
+    ['self', selfType],
+    ['oldSelf', rule.optionalOldSelf ? T.optional(selfType) : selfType],
+  ]);
   const program = tryCompile(rule.rule, variables);
   if (typeof program === 'string') {
     result.error = `compilation failed: ${program}`;

@@ -7,8 +7,8 @@
  * invisible to rules, so selecting them is an "undefined field" error.
  */
 import { escapeName } from './escaping.js';
-import { additionalOf, itemsOf, withTypeAndObjectMeta, type StructuralLike } from './structural.js';
-import { T, type CelType } from './types.js';
+import { additionalOf, itemsOf, type StructuralLike, withTypeAndObjectMeta } from './structural.js';
+import { type CelType, T } from './types.js';
 
 /** schemaType is the CEL type of a schema node, or undefined when rules cannot see it.
  * `isResourceRoot` adds apiVersion, kind and metadata.name/generateName (CR root or embedded). */

@@ -57,8 +57,12 @@ const STRING: StructuralLike = { type: 'string' };
  * as Kubernetes' WithTypeAndObjectMeta does. */
 export function withTypeAndObjectMeta(s: StructuralLike): StructuralLike {
   const meta = s.properties?.['metadata'];
-  const complete = s.properties?.['kind']?.type === 'string' && s.properties['apiVersion']?.type === 'string' &&
-    meta?.type === 'object' && meta.properties?.['name']?.type === 'string' && meta.properties['generateName']?.type === 'string';
+  const complete =
+    s.properties?.['kind']?.type === 'string' &&
+    s.properties['apiVersion']?.type === 'string' &&
+    meta?.type === 'object' &&
+    meta.properties?.['name']?.type === 'string' &&
+    meta.properties['generateName']?.type === 'string';
   if (complete) return s;
   return {
     ...s,

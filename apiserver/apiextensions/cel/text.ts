@@ -61,7 +61,15 @@ export function goQuote(s: string): string {
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"',
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '\\': '\\\\',
+  '"': '\\"',
 };
 
 function quoteChar(ch: string, cp: number): string {

@@ -157,7 +157,15 @@ function ianaOffsetSeconds(zone: string, t: CelTimestamp): number {
   let format: Intl.DateTimeFormat;
   try {
     format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short',
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      era: 'short',
     });
   } catch {
     throw new CelEvalError(`unknown time zone ${zone}`);
@@ -174,7 +182,7 @@ function ianaOffsetSeconds(zone: string, t: CelTimestamp): number {
 /** floorDiv divides rounding toward negative infinity. */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 /** checkTimestamp returns a timestamp when within years 1..9999, else throws "timestamp overflow". */

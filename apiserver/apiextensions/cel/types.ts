@@ -4,9 +4,7 @@
  * of a generic overload (`list(A).size() -> int`). `object` is a schema-described object whose
  * fields are known (their names CEL-escaped, see escaping.ts).
  */
-import {
-  CelDuration, CelList, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint, type CelValue,
-} from './values.js';
+import { CelDuration, CelList, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint, type CelValue } from './values.js';
 
 /** PrimitiveKind lists the types without parameters. */
 export type PrimitiveKind = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null' | 'timestamp' | 'duration' | 'dyn';
@@ -44,8 +42,16 @@ export const T = {
 } as const satisfies Record<string, CelType | ((...args: CelType[]) => CelType) | ((name: string) => CelType)>;
 
 const PRIMITIVE_NAMES: Record<PrimitiveKind, string> = {
-  int: 'int', uint: 'uint', double: 'double', bool: 'bool', string: 'string', bytes: 'bytes', null: 'null_type',
-  timestamp: 'google.protobuf.Timestamp', duration: 'google.protobuf.Duration', dyn: 'dyn',
+  int: 'int',
+  uint: 'uint',
+  double: 'double',
+  bool: 'bool',
+  string: 'string',
+  bytes: 'bytes',
+  null: 'null_type',
+  timestamp: 'google.protobuf.Timestamp',
+  duration: 'google.protobuf.Duration',
+  dyn: 'dyn',
 };
 
 /** typeName renders a type as cel-go does in messages: `int`, `list(string)`, `map(string, int)`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateCelRules, type StructuralLike } from './index.js';
+import { type StructuralLike, validateCelRules } from './index.js';
 
 const int: StructuralLike = { type: 'integer' };
 const str: StructuralLike = { type: 'string' };
@@ -19,10 +19,26 @@ describe('validateCelRules: failed rules', () => {
       { message: 'unused', messageExpression: "'replicas ' + string(self.replicas) + ' exceeds ' + string(self.max)" },
       { type: 'FieldValueInvalid', field: 'spec', detail: 'replicas 5 exceeds 3' },
     ],
-    ['the message when messageExpression fails', { message: 'fallback', messageExpression: "self.nope + 'x'" }, { type: 'FieldValueInvalid', field: 'spec', detail: 'fallback' }],
-    ['the message when messageExpression is blank', { message: 'fallback', messageExpression: "'  '" }, { type: 'FieldValueInvalid', field: 'spec', detail: 'fallback' }],
-    ['the message when messageExpression has a line break', { message: 'fallback', messageExpression: "'a\\nb'" }, { type: 'FieldValueInvalid', field: 'spec', detail: 'fallback' }],
-    ['the default when messageExpression fails and there is no message', { messageExpression: "['a'][4]" }, { type: 'FieldValueInvalid', field: 'spec', detail: 'failed rule: self.replicas <= self.max' }],
+    [
+      'the message when messageExpression fails',
+      { message: 'fallback', messageExpression: "self.nope + 'x'" },
+      { type: 'FieldValueInvalid', field: 'spec', detail: 'fallback' },
+    ],
+    [
+      'the message when messageExpression is blank',
+      { message: 'fallback', messageExpression: "'  '" },
+      { type: 'FieldValueInvalid', field: 'spec', detail: 'fallback' },
+    ],
+    [
+      'the message when messageExpression has a line break',
+      { message: 'fallback', messageExpression: "'a\\nb'" },
+      { type: 'FieldValueInvalid', field: 'spec', detail: 'fallback' },
+    ],
+    [
+      'the default when messageExpression fails and there is no message',
+      { messageExpression: "['a'][4]" },
+      { type: 'FieldValueInvalid', field: 'spec', detail: 'failed rule: self.replicas <= self.max' },
+    ],
     ['reason FieldValueForbidden', { message: 'no', reason: 'FieldValueForbidden' }, { type: 'FieldValueForbidden', field: 'spec', detail: 'no' }],
     ['reason FieldValueRequired', { message: 'need', reason: 'FieldValueRequired' }, { type: 'FieldValueRequired', field: 'spec', detail: 'need' }],
     ['reason FieldValueDuplicate', { reason: 'FieldValueDuplicate' }, { type: 'FieldValueDuplicate', field: 'spec' }],
@@ -91,7 +107,11 @@ describe('validateCelRules: runtime errors', () => {
   });
 
   it('reports runtime overload errors on int-or-string values as Kubernetes does', () => {
-    const schema = root({ type: 'object', properties: { x: { 'x-kubernetes-int-or-string': true } }, 'x-kubernetes-validations': [{ rule: 'self.x + 1 > 0', message: 'm' }] });
+    const schema = root({
+      type: 'object',
+      properties: { x: { 'x-kubernetes-int-or-string': true } },
+      'x-kubernetes-validations': [{ rule: 'self.x + 1 > 0', message: 'm' }],
+    });
     expect(validateCelRules(schema, { spec: { x: '25%' } }, undefined)).toEqual([
       {
         type: 'FieldValueInvalid',
@@ -115,10 +135,7 @@ describe('validateCelRules: runtime errors', () => {
     const schema = root({
       type: 'object',
       properties: { l: items },
-      'x-kubernetes-validations': [
-        { rule: 'self.l.all(a, self.l.all(b, self.l.all(c, a + b + c >= 0)))' },
-        { rule: 'false', message: 'never reached' },
-      ],
+      'x-kubernetes-validations': [{ rule: 'self.l.all(a, self.l.all(b, self.l.all(c, a + b + c >= 0)))' }, { rule: 'false', message: 'never reached' }],
     });
     const errors = validateCelRules(schema, { spec: { l: Array.from({ length: 120 }, (_, i) => i) } }, undefined);
     expect(errors).toEqual([
@@ -133,7 +150,11 @@ describe('validateCelRules: runtime errors', () => {
   });
 
   it('stops when the total budget runs out', () => {
-    const heavy = { type: 'object', properties: { l: { type: 'array', items: int } }, 'x-kubernetes-validations': [{ rule: 'self.l.all(a, self.l.all(b, a + b >= 0))' }] };
+    const heavy = {
+      type: 'object',
+      properties: { l: { type: 'array', items: int } },
+      'x-kubernetes-validations': [{ rule: 'self.l.all(a, self.l.all(b, a + b >= 0))' }],
+    };
     const schema = root({ type: 'array', items: heavy });
     const one = { l: Array.from({ length: 300 }, (_, i) => i) };
     const errors = validateCelRules(schema, { spec: Array.from({ length: 40 }, () => one) }, undefined);
@@ -174,13 +195,43 @@ describe('validateCelRules: transition rules', () => {
       type: 'array',
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['name'],
-      items: { type: 'object', properties: { name: str, size: int }, 'x-kubernetes-validations': [{ rule: 'self.size >= oldSelf.size', message: 'cannot shrink' }] },
+      items: {
+        type: 'object',
+        properties: { name: str, size: int },
+        'x-kubernetes-validations': [{ rule: 'self.size >= oldSelf.size', message: 'cannot shrink' }],
+      },
     });
-    const old = { spec: [{ name: 'a', size: 5 }, { name: 'b', size: 5 }] };
-    expect(validateCelRules(schema, { spec: [{ name: 'b', size: 6 }, { name: 'a', size: 5 }, { name: 'new', size: 1 }] }, old)).toEqual([]);
-    expect(validateCelRules(schema, { spec: [{ name: 'b', size: 6 }, { name: 'a', size: 4 }] }, old)).toEqual([
-      { type: 'FieldValueInvalid', field: 'spec[1]', detail: 'cannot shrink' },
-    ]);
+    const old = {
+      spec: [
+        { name: 'a', size: 5 },
+        { name: 'b', size: 5 },
+      ],
+    };
+    expect(
+      validateCelRules(
+        schema,
+        {
+          spec: [
+            { name: 'b', size: 6 },
+            { name: 'a', size: 5 },
+            { name: 'new', size: 1 },
+          ],
+        },
+        old,
+      ),
+    ).toEqual([]);
+    expect(
+      validateCelRules(
+        schema,
+        {
+          spec: [
+            { name: 'b', size: 6 },
+            { name: 'a', size: 4 },
+          ],
+        },
+        old,
+      ),
+    ).toEqual([{ type: 'FieldValueInvalid', field: 'spec[1]', detail: 'cannot shrink' }]);
   });
 
   it('does not correlate items of atomic or set lists', () => {
@@ -197,7 +248,10 @@ describe('validateCelRules: transition rules', () => {
   });
 
   it('correlates additionalProperties values by key', () => {
-    const schema = root({ type: 'object', additionalProperties: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'decreased' }] } });
+    const schema = root({
+      type: 'object',
+      additionalProperties: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'decreased' }] },
+    });
     const errors = validateCelRules(schema, { spec: { a: 1, b: 5, c: 0 } }, { spec: { a: 2, b: 5 } });
     expect(errors).toEqual([{ type: 'FieldValueInvalid', field: 'spec[a]', value: 1, detail: 'decreased' }]);
   });
@@ -271,8 +325,18 @@ describe('validateCelRules: values as Kubernetes types them', () => {
       ],
     });
     const spec = {
-      at: '2024-05-01T10:00:00Z', timeout: '1m30s', data: 'QUI=', ratio: 1, port: '50%', 'foo-bar': 1, namespace: 'ns',
-      tags: ['a', 'b'], kv: [{ k: 'x', v: '1' }, { k: 'y', v: '2' }],
+      at: '2024-05-01T10:00:00Z',
+      timeout: '1m30s',
+      data: 'QUI=',
+      ratio: 1,
+      port: '50%',
+      'foo-bar': 1,
+      namespace: 'ns',
+      tags: ['a', 'b'],
+      kv: [
+        { k: 'x', v: '1' },
+        { k: 'y', v: '2' },
+      ],
     };
     expect(validateCelRules(schema, { spec }, undefined)).toEqual([]);
     expect(validateCelRules(schema, { spec: { ...spec, port: 8080 } }, undefined).map((e) => e.detail)).toEqual([
@@ -282,7 +346,9 @@ describe('validateCelRules: values as Kubernetes types them', () => {
 
   it('rejects comparing a schema object with a map literal, as the checker does', () => {
     const schema = root({ type: 'object', properties: { k: str }, 'x-kubernetes-validations': [{ rule: "self == {'k': 'v'}" }] });
-    expect(validateCelRules(schema, { spec: { k: 'v' } }, undefined)[0]?.detail).toContain("found no matching overload for '_==_' applied to '(object, map(string, string))'");
+    expect(validateCelRules(schema, { spec: { k: 'v' } }, undefined)[0]?.detail).toContain(
+      "found no matching overload for '_==_' applied to '(object, map(string, string))'",
+    );
   });
 
   it('treats null fields of objects as absent', () => {

@@ -9,12 +9,12 @@
  * One call has a total cost budget; a single rule has a per-call limit.
  */
 import type { FieldError } from '../../api/resource-definition.js';
+import { correlateListItem, isUnchanged } from './correlation.js';
 import { CelCostError, CelError, NO_SUCH_OVERLOAD } from './errors.js';
 import { jsonToCel } from './json-values.js';
-import { PER_CALL_LIMIT, run, type Program } from './program.js';
-import { compileNodeRules, type CompiledRule } from './rule-compiler.js';
-import { correlateListItem, isUnchanged } from './correlation.js';
-import { additionalOf, isPlainObject, itemsOf, withTypeAndObjectMeta, type StructuralLike } from './structural.js';
+import { PER_CALL_LIMIT, type Program, run } from './program.js';
+import { type CompiledRule, compileNodeRules } from './rule-compiler.js';
+import { additionalOf, isPlainObject, itemsOf, type StructuralLike, withTypeAndObjectMeta } from './structural.js';
 import { CelOptional, type CelValue } from './values.js';
 
 /** RUNTIME_COST_BUDGET is Kubernetes' total cost budget for validating one object. */
@@ -144,7 +144,9 @@ class Walk {
     if (rule.messageProgram) {
       const outcome = this.runCharged(rule.messageProgram, vars);
       if (outcome.kind === 'exhausted') {
-        this.errors.push(invalidAtType(path, type, 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'));
+        this.errors.push(
+          invalidAtType(path, type, 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'),
+        );
         return undefined;
       }
       if (outcome.kind === 'limit') {

@@ -163,10 +163,12 @@ export class CelList {
 
   private keyOf(item: CelValue): string {
     if (!(item instanceof CelMap)) return `?${String(item)}`;
-    return JSON.stringify(this.mapKeys.map((k) => {
-      const v = item.getProperty(k);
-      return v === undefined ? null : mapKeyOf(v) ?? String(v);
-    }));
+    return JSON.stringify(
+      this.mapKeys.map((k) => {
+        const v = item.getProperty(k);
+        return v === undefined ? null : (mapKeyOf(v) ?? String(v));
+      }),
+    );
   }
 }
 
@@ -290,7 +292,7 @@ export function compareNumbers(a: bigint | number | CelUint, b: bigint | number 
   }
   if (typeof x === 'bigint') {
     const r = compareBigToNumber(x, y as number);
-    return r === undefined ? undefined : ((-r) as -1 | 0 | 1);
+    return r === undefined ? undefined : (-r as -1 | 0 | 1);
   }
   return compareBigToNumber(y as bigint, x as number);
 }

@@ -26,16 +26,24 @@ describe('applyDefaults', () => {
   it.each<[string, unknown, unknown]>([
     ['creates a defaulted parent and fills its children top-down', {}, { spec: base }],
     ['keeps values that are set', { spec: { replicas: 3, mode: 'manual' } }, { spec: { ...base, replicas: 3, mode: 'manual' } }],
-    ['replaces null of non-nullable fields, keeps null where nullable', { spec: { replicas: null, nullableMode: null } }, { spec: { ...base, nullableMode: null } }],
     [
-      'defaults inside objects only when they exist',
-      { spec: { strategy: {} } },
-      { spec: { ...base, strategy: { type: 'Rolling' } } },
+      'replaces null of non-nullable fields, keeps null where nullable',
+      { spec: { replicas: null, nullableMode: null } },
+      { spec: { ...base, nullableMode: null } },
     ],
+    ['defaults inside objects only when they exist', { spec: { strategy: {} } }, { spec: { ...base, strategy: { type: 'Rolling' } } }],
     [
       'defaults list items, and replaces null items with the item default',
       { spec: { ports: [{ port: 8080 }, null] } },
-      { spec: { ...base, ports: [{ port: 8080, protocol: 'TCP' }, { port: 80, protocol: 'TCP' }] } },
+      {
+        spec: {
+          ...base,
+          ports: [
+            { port: 8080, protocol: 'TCP' },
+            { port: 80, protocol: 'TCP' },
+          ],
+        },
+      },
     ],
     [
       'defaults map values, and replaces null values with the map default',

@@ -54,7 +54,8 @@ export function coerceError(schema: JSONSchemaProps | undefined, value: unknown,
   const additional = additionalPropertiesSchema(node);
   for (const [k, v] of Object.entries(value)) {
     if (isEmbeddedResource(node)) {
-      if ((k === 'apiVersion' || k === 'kind') && typeof v !== 'string') return { type: 'FieldValueInvalid', field: child(path, k), value: v, detail: 'must be a string' };
+      if ((k === 'apiVersion' || k === 'kind') && typeof v !== 'string')
+        return { type: 'FieldValueInvalid', field: child(path, k), value: v, detail: 'must be a string' };
       const decodeError = k === 'metadata' ? metadataDecodeError(v) : undefined;
       if (decodeError) return { type: 'FieldValueInvalid', field: child(path, k), value: v, detail: decodeError };
     }
@@ -87,7 +88,9 @@ function validateKind(value: unknown, field: string): FieldError[] {
   if (typeof value !== 'string') return [{ type: 'FieldValueInvalid', field, value, detail: 'must be a string' }];
   if (value === '') return [{ type: 'FieldValueInvalid', field, value, detail: 'must not be empty' }];
   const problems = isDns1035Label(value.toLowerCase());
-  return problems.length === 0 ? [] : [{ type: 'FieldValueInvalid', field, value, detail: `may have mixed case, but should otherwise match: ${problems.join(',')}` }];
+  return problems.length === 0
+    ? []
+    : [{ type: 'FieldValueInvalid', field, value, detail: `may have mixed case, but should otherwise match: ${problems.join(',')}` }];
 }
 
 /** STRING_FIELDS and MAP_FIELDS are the ObjectMeta fields whose JSON type is checked. */

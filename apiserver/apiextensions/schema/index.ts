@@ -10,14 +10,15 @@
  * CEL rules (x-kubernetes-validations) are only checked statically here; another module
  * compiles and evaluates them.
  */
-export type { ExternalDocumentation, JSONSchemaProps, ValidationRule } from './types.js';
-export { JSONSchemaPropsSchema } from './zod-schema.js';
-export { validateSchemaDefinition } from './validate-definition.js';
-export { pruneUnknownFields } from './prune.js';
+
 export { applyDefaults } from './defaults.js';
-export { validateStatusValue, validateValue } from './validate-value.js';
-export { validateAgainstSchema } from './openapi-validator.js';
 export { validateEmbeddedResources } from './embedded-resource.js';
 export { validateListSetsAndMaps } from './list-type.js';
-export { resolveFieldPath } from './validation-rules.js';
+export { validateAgainstSchema } from './openapi-validator.js';
+export { pruneUnknownFields } from './prune.js';
 export { modelName, toSchemaDocument } from './to-schema-node.js';
+export type { ExternalDocumentation, JSONSchemaProps, ValidationRule } from './types.js';
+export { validateSchemaDefinition } from './validate-definition.js';
+export { validateStatusValue, validateValue } from './validate-value.js';
+export { resolveFieldPath } from './validation-rules.js';
+export { JSONSchemaPropsSchema } from './zod-schema.js';

@@ -8,8 +8,8 @@
 import type { FieldError } from '../../api/resource-definition.js';
 import { forbidden, invalid, notSupported, required } from '../../api/validation.js';
 import { child, index, key } from './field-errors.js';
+import { hasDefault, isEmbeddedResource, itemsSchema, type JSONSchemaProps, META_FIELDS } from './types.js';
 import { validateRules } from './validation-rules.js';
-import { hasDefault, isEmbeddedResource, itemsSchema, META_FIELDS, type JSONSchemaProps } from './types.js';
 
 const TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 
@@ -47,13 +47,15 @@ export function checkSchema(s: JSONSchemaProps, path: string, ctx: Context, isRo
   for (const junctor of ['allOf', 'oneOf', 'anyOf'] as const) {
     s[junctor]?.forEach((x, i) => errors.push(...checkSchema(x, index(child(path, junctor), i), ctx, false)));
   }
-  for (const [name, definition] of Object.entries(s.definitions ?? {})) errors.push(...checkSchema(definition, key(child(path, 'definitions'), name), ctx, false));
+  for (const [name, definition] of Object.entries(s.definitions ?? {}))
+    errors.push(...checkSchema(definition, key(child(path, 'definitions'), name), ctx, false));
   if (Array.isArray(s.items)) s.items.forEach((x, i) => errors.push(...checkSchema(x, index(child(path, 'items'), i), ctx, false)));
   else if (s.items) errors.push(...checkSchema(s.items, child(path, 'items'), ctx, false));
   for (const [name, dependency] of Object.entries(s.dependencies ?? {})) {
     if (!Array.isArray(dependency)) errors.push(...checkSchema(dependency, key(child(path, 'dependencies'), name), ctx, false));
   }
-  if (s['x-kubernetes-preserve-unknown-fields'] === false) errors.push(invalid(child(path, 'x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
+  if (s['x-kubernetes-preserve-unknown-fields'] === false)
+    errors.push(invalid(child(path, 'x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
   errors.push(...mapTypeErrors(s, path), ...listTypeErrors(s, path), ...listMapErrors(s, path), ...mapListKeyDefaults(s, path), ...validateRules(s, path));
   return errors;
 }
@@ -73,7 +75,8 @@ function keywordErrors(s: JSONSchemaProps, path: string, ctx: Context): FieldErr
   if (s.$ref !== undefined) errors.push(forbidden(child(path, '$ref'), '$ref is not supported'));
   if (s.type === 'null') errors.push(forbidden(child(path, 'type'), 'type cannot be set to null, use nullable as an alternative'));
   if (Array.isArray(s.items) && s.items.length > 0) errors.push(forbidden(child(path, 'items'), 'items must be a schema object and not an array'));
-  if (ctx.insideResourceMeta && isEmbeddedResource(s)) errors.push(forbidden(child(path, 'x-kubernetes-embedded-resource'), 'must not be used inside of resource meta'));
+  if (ctx.insideResourceMeta && isEmbeddedResource(s))
+    errors.push(forbidden(child(path, 'x-kubernetes-embedded-resource'), 'must not be used inside of resource meta'));
   return errors;
 }
 
@@ -138,7 +141,13 @@ function listMapErrors(s: JSONSchemaProps, path: string): FieldError[] {
     if (!property) errors.push(invalid(keysPath, keys, 'entries must all be names of item properties'));
     else if (property.type === 'array' || property.type === 'object') {
       // kube-apiserver reports the items' type as the value here.
-      errors.push(invalid(child(key(child(child(path, 'items'), 'properties'), k), 'type'), items.type, "must be a scalar type if parent array's x-kubernetes-list-type is map"));
+      errors.push(
+        invalid(
+          child(key(child(child(path, 'items'), 'properties'), k), 'type'),
+          items.type,
+          "must be a scalar type if parent array's x-kubernetes-list-type is map",
+        ),
+      );
     }
     if (seen.has(k)) errors.push(invalid(keysPath, keys, 'must not contain duplicate entries'));
     seen.add(k);
@@ -160,7 +169,10 @@ function mapListKeyDefaults(s: JSONSchemaProps, path: string): FieldError[] {
     if (!property) continue;
     const at = key(child(itemsPath, 'properties'), k);
     if (!(items.required ?? []).includes(k) && !hasDefault(property)) {
-      errors.push({ ...required(child(at, 'default')), detail: 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property' });
+      errors.push({
+        ...required(child(at, 'default')),
+        detail: 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+      });
     }
     if (property.nullable) errors.push(forbidden(child(at, 'nullable'), 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
   }

@@ -132,7 +132,11 @@ function toFieldError(error: OpenApiError, base: string | undefined): FieldError
     case 'required':
       return { type: 'FieldValueRequired', field };
     case 'enum':
-      return notSupported(field, error.value ?? null, (error.values ?? []).map((x) => (typeof x === 'string' ? x : JSON.stringify(x))));
+      return notSupported(
+        field,
+        error.value ?? null,
+        (error.values ?? []).map((x) => (typeof x === 'string' ? x : JSON.stringify(x))),
+      );
     case 'tooLong':
       return tooLong(field, error.valid ?? -1);
     case 'maxItems':

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { goFloat, goNumber } from './go-format.js';
 import type { Re2Program } from '../../api/machinery/re2/compile.js';
+import { goFloat, goNumber } from './go-format.js';
 import { compileGoRegexp } from './pattern.js';
 
 const compiled = (pattern: string): Re2Program => {

@@ -4,7 +4,7 @@
  * pattern or value cannot stall the server; compile errors read as Go's regexp package words
  * them (`error parsing regexp: missing argument to repetition operator: `+``).
  */
-import { compileRe2, RegexSyntaxError, type Re2Program } from '../../api/machinery/re2/compile.js';
+import { compileRe2, type Re2Program, RegexSyntaxError } from '../../api/machinery/re2/compile.js';
 
 /** compileGoRegexp returns the compiled pattern, or Go's error message when it is invalid. */
 export function compileGoRegexp(pattern: string): Re2Program | string {

@@ -7,18 +7,18 @@
  * ones omitted).
  */
 import { ObjectMetaSchema } from '../../api/meta.js';
-import { child, index, key } from './field-errors.js';
 import { metadataDecodeError } from './embedded-resource.js';
+import { child, index, key } from './field-errors.js';
 import {
   additionalPropertiesSchema,
   hasDefault,
   isEmbeddedResource,
   isObject,
   itemsSchema,
-  META_FIELDS,
-  preservesUnknownFields,
   type JSONSchemaProps,
   type JsonObject,
+  META_FIELDS,
+  preservesUnknownFields,
 } from './types.js';
 
 /** pruneUnknownFields prunes `value` in place and returns the dotted paths of the dropped

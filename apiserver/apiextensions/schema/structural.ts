@@ -10,7 +10,7 @@ import type { FieldError } from '../../api/resource-definition.js';
 import { forbidden, invalid, required } from '../../api/validation.js';
 import { child, index, key } from './field-errors.js';
 import { compileGoRegexp } from './pattern.js';
-import { isEmbeddedResource, isIntOrString, itemsSchema, preservesUnknownFields, type JSONSchemaProps } from './types.js';
+import { isEmbeddedResource, isIntOrString, itemsSchema, type JSONSchemaProps, preservesUnknownFields } from './types.js';
 
 type Level = 'root' | 'item' | 'field';
 
@@ -42,7 +42,10 @@ function invariants(s: JSONSchemaProps, level: Level, path: string): FieldError[
   errors.push(...typeErrors(s, level, path));
   errors.push(...metaErrors(s, level, path));
   if (isEmbeddedResource(s) && !preservesUnknownFields(s) && Object.keys(s.properties ?? {}).length === 0) {
-    errors.push({ ...required(child(path, 'properties')), detail: 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields' });
+    errors.push({
+      ...required(child(path, 'properties')),
+      detail: 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields',
+    });
   }
   return errors;
 }
@@ -80,7 +83,8 @@ function metaErrors(s: JSONSchemaProps, level: Level, path: string): FieldError[
   const properties = child(path, 'properties');
   for (const field of ['kind', 'apiVersion']) {
     const property = s.properties?.[field];
-    if (property && checkMetadata && property.type !== 'string') errors.push(invalid(child(key(properties, field), 'type'), property.type ?? '', 'must be string'));
+    if (property && checkMetadata && property.type !== 'string')
+      errors.push(invalid(child(key(properties, field), 'type'), property.type ?? '', 'must be string'));
   }
   const metadata = s.properties?.['metadata'];
   if (!metadata) return errors;
@@ -177,7 +181,9 @@ function nestedCompleteness(v: JSONSchemaProps, s: JSONSchemaProps | undefined, 
     const sField = key(child(sPath, 'properties'), k);
     const vField = key(child(vPath, 'properties'), k);
     const structural = s.properties?.[k];
-    errors.push(...(structural ? nestedCompleteness(property, structural, sField, vField) : [{ ...required(sField), detail: `because it is defined in ${vField}` }]));
+    errors.push(
+      ...(structural ? nestedCompleteness(property, structural, sField, vField) : [{ ...required(sField), detail: `because it is defined in ${vField}` }]),
+    );
   }
   return errors;
 }

@@ -80,7 +80,11 @@ describe('toSchemaDocument', () => {
     expect(ports.listKeys).toEqual(['name']);
     expect(FieldType.root(doc).field('spec').field('selector').isAtomic).toBe(true);
     expect(FieldType.root(doc).field('spec').field('port').shape).toBe('scalar');
-    const unknown = findUnknownFields({ metadata: { name: 'x', bogus: 1 }, spec: { cronSpec: '*', extra: 1, free: { any: 1 }, template: { x: 1 } } }, doc.root, doc);
+    const unknown = findUnknownFields(
+      { metadata: { name: 'x', bogus: 1 }, spec: { cronSpec: '*', extra: 1, free: { any: 1 }, template: { x: 1 } } },
+      doc.root,
+      doc,
+    );
     expect(unknown.sort()).toEqual(['metadata.bogus', 'spec.extra']);
   });
 

@@ -7,7 +7,7 @@
  * (`com.example.stable.v1.CronTab`).
  */
 import { ObjectMetaSchema } from '../../api/meta.js';
-import { schemaDocumentOf, type SchemaDocument, type SchemaNode } from '../../api/schema-node.js';
+import { type SchemaDocument, type SchemaNode, schemaDocumentOf } from '../../api/schema-node.js';
 import type { JSONSchemaProps } from './types.js';
 
 const CONVENTIONS = 'https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md';

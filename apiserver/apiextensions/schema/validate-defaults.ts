@@ -13,7 +13,7 @@ import { coerceError, validateEmbeddedResources } from './embedded-resource.js';
 import { child, key } from './field-errors.js';
 import { validateAgainstSchema } from './openapi-validator.js';
 import { pruneStructural } from './prune.js';
-import { deepCopyJson, hasDefault, isEmbeddedResource, itemsSchema, META_FIELDS, type JSONSchemaProps, type JsonObject } from './types.js';
+import { deepCopyJson, hasDefault, isEmbeddedResource, itemsSchema, type JSONSchemaProps, type JsonObject, META_FIELDS } from './types.js';
 
 /** Step locates a default inside its resource: a field name, or a list item. */
 type Step = { field: string } | 'item';

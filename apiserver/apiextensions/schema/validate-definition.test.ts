@@ -9,29 +9,32 @@ const embedded = { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-ku
 
 describe('validateSchemaDefinition accepts', () => {
   it('a rich structural schema', () => {
-    const schema: JSONSchemaProps = objectWith({
-      metadata: objectWith({ name: { type: 'string', maxLength: 20 } }),
-      spec: objectWith(
-        {
-          replicas: { type: 'integer', format: 'int32', minimum: 0, default: 1 },
-          port: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }], default: 'http' },
-          size: { type: 'string', enum: ['s', 'm'], default: 's' },
-          template: { ...embedded, default: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } } },
-          labels: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-map-type': 'atomic' },
-          ports: {
-            type: 'array',
-            'x-kubernetes-list-type': 'map',
-            'x-kubernetes-list-map-keys': ['name', 'protocol'],
-            items: objectWith({ name: { type: 'string' }, protocol: { type: 'string', default: 'TCP' } }, { required: ['name'] }),
+    const schema: JSONSchemaProps = objectWith(
+      {
+        metadata: objectWith({ name: { type: 'string', maxLength: 20 } }),
+        spec: objectWith(
+          {
+            replicas: { type: 'integer', format: 'int32', minimum: 0, default: 1 },
+            port: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }], default: 'http' },
+            size: { type: 'string', enum: ['s', 'm'], default: 's' },
+            template: { ...embedded, default: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } } },
+            labels: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-map-type': 'atomic' },
+            ports: {
+              type: 'array',
+              'x-kubernetes-list-type': 'map',
+              'x-kubernetes-list-map-keys': ['name', 'protocol'],
+              items: objectWith({ name: { type: 'string' }, protocol: { type: 'string', default: 'TCP' } }, { required: ['name'] }),
+            },
+            tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+            config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+            choice: { type: 'string', oneOf: [{ pattern: '^a' }, { pattern: '^b' }], not: { enum: ['x'] } },
           },
-          tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
-          config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-          choice: { type: 'string', oneOf: [{ pattern: '^a' }, { pattern: '^b' }], not: { enum: ['x'] } },
-        },
-        { 'x-kubernetes-validations': [{ rule: 'self.replicas >= 0', message: 'no negatives', fieldPath: '.replicas', reason: 'FieldValueForbidden' }] },
-      ),
-      status: objectWith({ phase: { type: 'string' } }),
-    }, { allOf: [{ properties: { spec: { properties: { replicas: { maximum: 100 } } } } }] });
+          { 'x-kubernetes-validations': [{ rule: 'self.replicas >= 0', message: 'no negatives', fieldPath: '.replicas', reason: 'FieldValueForbidden' }] },
+        ),
+        status: objectWith({ phase: { type: 'string' } }),
+      },
+      { allOf: [{ properties: { spec: { properties: { replicas: { maximum: 100 } } } } }] },
+    );
     expect(check(schema)).toEqual([]);
   });
 
@@ -45,12 +48,19 @@ describe('validateSchemaDefinition rejects non-structural schemas', () => {
     ['a root without type', { properties: { a: { type: 'string' } } }, [`${P}.type: Required value: must not be empty at the root`]],
     ['a root of another type', { type: 'string' }, [`${P}.type: Invalid value: "string": must be object at the root`]],
     ['a field without type', objectWith({ spec: {} }), [`${P}.properties[spec].type: Required value: must not be empty for specified object fields`]],
-    ['items without type', objectWith({ l: { type: 'array', items: {} } }), [`${P}.properties[l].items.type: Required value: must not be empty for specified array items`]],
+    [
+      'items without type',
+      objectWith({ l: { type: 'array', items: {} } }),
+      [`${P}.properties[l].items.type: Required value: must not be empty for specified array items`],
+    ],
     ['an array without items', objectWith({ l: { type: 'array' } }), [`${P}.properties[l].items: Required value: must be specified`]],
     [
       'errors sorted by their text',
       objectWith({ b: {}, a: {} }),
-      [`${P}.properties[a].type: Required value: must not be empty for specified object fields`, `${P}.properties[b].type: Required value: must not be empty for specified object fields`],
+      [
+        `${P}.properties[a].type: Required value: must not be empty for specified object fields`,
+        `${P}.properties[b].type: Required value: must not be empty for specified object fields`,
+      ],
     ],
     [
       'additionalProperties at the root',
@@ -69,7 +79,9 @@ describe('validateSchemaDefinition rejects non-structural schemas', () => {
     ],
     [
       'extensions in value validations',
-      objectWith({ f: { type: 'array', items: { type: 'string' }, oneOf: [{ 'x-kubernetes-list-type': 'set', 'x-kubernetes-validations': [{ rule: 'true' }] }] } }),
+      objectWith({
+        f: { type: 'array', items: { type: 'string' }, oneOf: [{ 'x-kubernetes-list-type': 'set', 'x-kubernetes-validations': [{ rule: 'true' }] }] },
+      }),
       [
         `${P}.properties[f].oneOf[0].x-kubernetes-list-type: Forbidden: must be undefined to be structural`,
         `${P}.properties[f].oneOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural`,
@@ -78,7 +90,10 @@ describe('validateSchemaDefinition rejects non-structural schemas', () => {
     ],
     [
       'value validations of fields that are not specified',
-      { ...objectWith({ a: { type: 'string' }, metadata: { type: 'object' } }), allOf: [{ properties: { b: { maxLength: 1 }, metadata: { required: ['name'] } } }] },
+      {
+        ...objectWith({ a: { type: 'string' }, metadata: { type: 'object' } }),
+        allOf: [{ properties: { b: { maxLength: 1 }, metadata: { required: ['name'] } } }],
+      },
       [
         `${P}.allOf[0].properties[metadata]: Forbidden: must not be specified in a nested context`,
         `${P}.properties[b]: Required value: because it is defined in ${P}.allOf[0].properties[b]`,
@@ -89,7 +104,11 @@ describe('validateSchemaDefinition rejects non-structural schemas', () => {
       objectWith({ metadata: objectWith({ name: { type: 'string' }, labels: { type: 'object' } }) }),
       [`${P}.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`],
     ],
-    ['metadata that is not an object', objectWith({ metadata: { type: 'string' } }), [`${P}.properties[metadata].type: Invalid value: "string": must be object`]],
+    [
+      'metadata that is not an object',
+      objectWith({ metadata: { type: 'string' } }),
+      [`${P}.properties[metadata].type: Invalid value: "string": must be object`],
+    ],
     ['kind that is not a string', objectWith({ kind: { type: 'integer' } }), [`${P}.properties[kind].type: Invalid value: "integer": must be string`]],
     [
       'embedded resources that are not objects or specify nothing',
@@ -107,7 +126,9 @@ describe('validateSchemaDefinition rejects non-structural schemas', () => {
     [
       'an invalid pattern',
       objectWith({ f: { type: 'string', pattern: '+' } }),
-      [`${P}.properties[f].pattern: Invalid value: "+": must be a valid regular expression, but isn't: error parsing regexp: missing argument to repetition operator: \`+\``],
+      [
+        `${P}.properties[f].pattern: Invalid value: "+": must be a valid regular expression, but isn't: error parsing regexp: missing argument to repetition operator: \`+\``,
+      ],
     ],
   ])('%s', (_name, schema, errors) => {
     expect(check(schema)).toEqual(errors);
@@ -116,8 +137,16 @@ describe('validateSchemaDefinition rejects non-structural schemas', () => {
 
 describe('validateSchemaDefinition checks defaults', () => {
   it.each<[string, JSONSchemaProps, string[]]>([
-    ['of the wrong type', objectWith({ replicas: { type: 'integer', default: 'one' } }), [`${P}.properties[replicas].default: Invalid value: "string":  in body must be of type integer: "string"`]],
-    ['out of range', objectWith({ n: { type: 'integer', maximum: 10, default: 20 } }), [`${P}.properties[n].default: Invalid value: 20:  in body should be less than or equal to 10`]],
+    [
+      'of the wrong type',
+      objectWith({ replicas: { type: 'integer', default: 'one' } }),
+      [`${P}.properties[replicas].default: Invalid value: "string":  in body must be of type integer: "string"`],
+    ],
+    [
+      'out of range',
+      objectWith({ n: { type: 'integer', maximum: 10, default: 20 } }),
+      [`${P}.properties[n].default: Invalid value: 20:  in body should be less than or equal to 10`],
+    ],
     [
       'with invalid nested values',
       objectWith({ spec: objectWith({ count: { type: 'integer' } }, { default: { count: 'x' } }) }),
@@ -135,8 +164,12 @@ describe('validateSchemaDefinition checks defaults', () => {
     ],
     [
       'inside embedded metadata that make it invalid',
-      objectWith({ e: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { metadata: objectWith({ name: { type: 'string', default: 'a/b' } }) } } }),
-      [`${P}.properties[e].properties[metadata].properties[name].default: Invalid value: "a/b": must result in valid metadata: metadata.name: Invalid value: "a/b": may not contain '/'`],
+      objectWith({
+        e: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { metadata: objectWith({ name: { type: 'string', default: 'a/b' } }) } },
+      }),
+      [
+        `${P}.properties[e].properties[metadata].properties[name].default: Invalid value: "a/b": must result in valid metadata: metadata.name: Invalid value: "a/b": may not contain '/'`,
+      ],
     ],
     [
       'in top-level metadata',
@@ -145,24 +178,41 @@ describe('validateSchemaDefinition checks defaults', () => {
     ],
     [
       'in maps inside resource metadata',
-      objectWith({ e: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { metadata: objectWith({ labels: { type: 'object', additionalProperties: { type: 'string', default: 'v' } } }) } } }),
-      [`${P}.properties[e].properties[metadata].properties[labels].additionalProperties.default: Forbidden: must not be set inside additionalProperties applying to object metadata`],
+      objectWith({
+        e: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          properties: { metadata: objectWith({ labels: { type: 'object', additionalProperties: { type: 'string', default: 'v' } } }) },
+        },
+      }),
+      [
+        `${P}.properties[e].properties[metadata].properties[labels].additionalProperties.default: Forbidden: must not be set inside additionalProperties applying to object metadata`,
+      ],
     ],
-    ['only when the schema is structural', objectWith({ a: {}, n: { type: 'integer', default: 'x' } }), [`${P}.properties[a].type: Required value: must not be empty for specified object fields`]],
+    [
+      'only when the schema is structural',
+      objectWith({ a: {}, n: { type: 'integer', default: 'x' } }),
+      [`${P}.properties[a].type: Required value: must not be empty for specified object fields`],
+    ],
   ])('%s', (_name, schema, errors) => {
     expect(check(schema)).toEqual(errors);
   });
 });
 
 describe('validateSchemaDefinition checks keywords and extensions', () => {
-  const listMap = (extra: JSONSchemaProps) => objectWith({ l: { type: 'array', items: objectWith({ name: { type: 'string' }, sub: { type: 'object' } }, { required: ['name'] }), ...extra } });
+  const listMap = (extra: JSONSchemaProps) =>
+    objectWith({ l: { type: 'array', items: objectWith({ name: { type: 'string' }, sub: { type: 'object' } }, { required: ['name'] }), ...extra } });
   it.each<[string, JSONSchemaProps, string[]]>([
     [
       'properties together with additionalProperties',
       objectWith({ m: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } } }),
       [`${P}.properties[m].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive`],
     ],
-    ['uniqueItems', objectWith({ l: { type: 'array', items: { type: 'string' }, uniqueItems: true } }), [`${P}.properties[l].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic`]],
+    [
+      'uniqueItems',
+      objectWith({ l: { type: 'array', items: { type: 'string' }, uniqueItems: true } }),
+      [`${P}.properties[l].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic`],
+    ],
     [
       'type null',
       objectWith({ n: { type: 'null' } }),
@@ -172,18 +222,46 @@ describe('validateSchemaDefinition checks keywords and extensions', () => {
       ],
     ],
     ['$ref (and no structural checks)', objectWith({ a: { $ref: '#/definitions/x' } }), [`${P}.properties[a].$ref: Forbidden: $ref is not supported`]],
-    ['$schema, reported only through the structural conversion', { ...objectWith({}), $schema: 'http://json-schema.org/draft-04/schema#' }, [`${P}: Invalid value: "": OpenAPIV3Schema 'schema' is not supported`]],
-    ['preserve-unknown-fields: false', objectWith({ a: { type: 'object', 'x-kubernetes-preserve-unknown-fields': false } }), [`${P}.properties[a].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined`]],
-    ['items as an array', objectWith({ l: { type: 'array', items: [{ type: 'string' }] } }), [`${P}.properties[l].items: Forbidden: items must be a schema object and not an array`]],
-    ['list-type on a non-array', objectWith({ o: { type: 'object', 'x-kubernetes-list-type': 'set' } }), [`${P}.properties[o].type: Invalid value: "object": must be array if x-kubernetes-list-type is specified`]],
-    ['an unknown list-type', listMap({ 'x-kubernetes-list-type': 'bogus' }), [`${P}.properties[l].x-kubernetes-list-type: Unsupported value: "bogus": supported values: "atomic", "set", "map"`]],
-    ['list-map-keys without list-type map', listMap({ 'x-kubernetes-list-map-keys': ['name'] }), [`${P}.properties[l].x-kubernetes-list-type: Required value: must be map if x-kubernetes-list-map-keys is non-empty`]],
+    [
+      '$schema, reported only through the structural conversion',
+      { ...objectWith({}), $schema: 'http://json-schema.org/draft-04/schema#' },
+      [`${P}: Invalid value: "": OpenAPIV3Schema 'schema' is not supported`],
+    ],
+    [
+      'preserve-unknown-fields: false',
+      objectWith({ a: { type: 'object', 'x-kubernetes-preserve-unknown-fields': false } }),
+      [`${P}.properties[a].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined`],
+    ],
+    [
+      'items as an array',
+      objectWith({ l: { type: 'array', items: [{ type: 'string' }] } }),
+      [`${P}.properties[l].items: Forbidden: items must be a schema object and not an array`],
+    ],
+    [
+      'list-type on a non-array',
+      objectWith({ o: { type: 'object', 'x-kubernetes-list-type': 'set' } }),
+      [`${P}.properties[o].type: Invalid value: "object": must be array if x-kubernetes-list-type is specified`],
+    ],
+    [
+      'an unknown list-type',
+      listMap({ 'x-kubernetes-list-type': 'bogus' }),
+      [`${P}.properties[l].x-kubernetes-list-type: Unsupported value: "bogus": supported values: "atomic", "set", "map"`],
+    ],
+    [
+      'list-map-keys without list-type map',
+      listMap({ 'x-kubernetes-list-map-keys': ['name'] }),
+      [`${P}.properties[l].x-kubernetes-list-type: Required value: must be map if x-kubernetes-list-map-keys is non-empty`],
+    ],
     [
       'list-map-keys with another list-type',
       listMap({ 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-list-map-keys': ['name'] }),
       [`${P}.properties[l].x-kubernetes-list-type: Invalid value: "atomic": must be map if x-kubernetes-list-map-keys is non-empty`],
     ],
-    ['list-type map without keys', listMap({ 'x-kubernetes-list-type': 'map' }), [`${P}.properties[l].x-kubernetes-list-map-keys: Required value: must not be empty if x-kubernetes-list-type is map`]],
+    [
+      'list-type map without keys',
+      listMap({ 'x-kubernetes-list-type': 'map' }),
+      [`${P}.properties[l].x-kubernetes-list-map-keys: Required value: must not be empty if x-kubernetes-list-type is map`],
+    ],
     [
       'list-type map keyed by an object',
       listMap({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['sub'] }),
@@ -202,11 +280,18 @@ describe('validateSchemaDefinition checks keywords and extensions', () => {
       objectWith({ l: { type: 'array', 'x-kubernetes-list-type': 'set', items: objectWith({ a: { type: 'string' } }) } }),
       [`${P}.properties[l].items.x-kubernetes-map-type: Invalid value: null: must be atomic as item of a list with x-kubernetes-list-type=set`],
     ],
-    ['nullable set items', objectWith({ l: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string', nullable: true } } }), [`${P}.properties[l].items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is set`]],
+    [
+      'nullable set items',
+      objectWith({ l: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string', nullable: true } } }),
+      [`${P}.properties[l].items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is set`],
+    ],
     [
       'map-type on a non-object, or unknown',
       objectWith({ s: { type: 'string', 'x-kubernetes-map-type': 'deep' } }),
-      [`${P}.properties[s].type: Invalid value: "string": must be object if x-kubernetes-map-type is specified`, `${P}.properties[s].x-kubernetes-map-type: Unsupported value: "deep": supported values: "atomic", "granular"`],
+      [
+        `${P}.properties[s].type: Invalid value: "string": must be object if x-kubernetes-map-type is specified`,
+        `${P}.properties[s].x-kubernetes-map-type: Unsupported value: "deep": supported values: "atomic", "granular"`,
+      ],
     ],
     [
       'validation rules',
@@ -220,7 +305,7 @@ describe('validateSchemaDefinition checks keywords and extensions', () => {
               { rule: 'a ||\nb' },
               { rule: 'true', messageExpression: ' ', reason: 'Bogus' },
               { rule: 'true', fieldPath: '.nope' },
-              { rule: 'true', fieldPath: ".name" },
+              { rule: 'true', fieldPath: '.name' },
               { rule: 'true', fieldPath: "['name']" },
             ],
           },
@@ -235,15 +320,29 @@ describe('validateSchemaDefinition checks keywords and extensions', () => {
         `${P}.properties[spec].x-kubernetes-validations[4].fieldPath: Invalid value: ".nope": must be a valid path`,
       ],
     ],
-    ['embedded resources inside metadata', objectWith({ e: { ...embedded, properties: { metadata: objectWith({ x: embedded }) } } }), [`${P}.properties[e].properties[metadata].properties[x].x-kubernetes-embedded-resource: Forbidden: must not be used inside of resource meta`]],
+    [
+      'embedded resources inside metadata',
+      objectWith({ e: { ...embedded, properties: { metadata: objectWith({ x: embedded }) } } }),
+      [`${P}.properties[e].properties[metadata].properties[x].x-kubernetes-embedded-resource: Forbidden: must not be used inside of resource meta`],
+    ],
   ])('%s', (_name, schema, errors) => {
     expect(check(schema)).toEqual(errors);
   });
 
   it('names map keys that are not item properties', () => {
     expect(validateSchemaDefinition(listMap({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'nope', 'name'] }), P)).toEqual([
-      { type: 'FieldValueInvalid', field: `${P}.properties[l].x-kubernetes-list-map-keys`, value: ['name', 'nope', 'name'], detail: 'entries must all be names of item properties' },
-      { type: 'FieldValueInvalid', field: `${P}.properties[l].x-kubernetes-list-map-keys`, value: ['name', 'nope', 'name'], detail: 'must not contain duplicate entries' },
+      {
+        type: 'FieldValueInvalid',
+        field: `${P}.properties[l].x-kubernetes-list-map-keys`,
+        value: ['name', 'nope', 'name'],
+        detail: 'entries must all be names of item properties',
+      },
+      {
+        type: 'FieldValueInvalid',
+        field: `${P}.properties[l].x-kubernetes-list-map-keys`,
+        value: ['name', 'nope', 'name'],
+        detail: 'must not contain duplicate entries',
+      },
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invalid } from '../../api/api-error.js';
-import { render, objectWith } from './testing/render.js';
+import { objectWith, render } from './testing/render.js';
 import type { JSONSchemaProps } from './types.js';
 import { validateStatusValue, validateValue } from './validate-value.js';
 
@@ -96,7 +96,13 @@ const cases: Case[] = [
     schema: field({ type: 'integer', oneOf: [{ minimum: 0 }, { maximum: 10 }], not: { enum: [5] } }),
     valid: [{ field: 20 }, { field: -3 }],
     invalid: [
-      [{ field: 5 }, ['<nil>: Invalid value: "": "field" must validate one and only one schema (oneOf). Found 2 valid alternatives', '<nil>: Invalid value: "": "field" must not validate the schema (not)']],
+      [
+        { field: 5 },
+        [
+          '<nil>: Invalid value: "": "field" must validate one and only one schema (oneOf). Found 2 valid alternatives',
+          '<nil>: Invalid value: "": "field" must not validate the schema (not)',
+        ],
+      ],
     ],
   },
   {
@@ -130,7 +136,10 @@ const cases: Case[] = [
   },
   {
     name: 'maximum, minimum, exclusive bounds',
-    schema: objectWith({ count: { type: 'integer', minimum: 1, maximum: 10 }, ratio: { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: true } }),
+    schema: objectWith({
+      count: { type: 'integer', minimum: 1, maximum: 10 },
+      ratio: { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: true },
+    }),
     valid: [{ count: 1, ratio: 0.5 }, { count: 10 }],
     invalid: [
       [{ count: 11 }, ['count: Invalid value: 11: count in body should be less than or equal to 10']],
@@ -158,17 +167,31 @@ const cases: Case[] = [
   },
   {
     name: 'numeric formats',
-    schema: objectWith({ i32: { type: 'integer', format: 'int32' }, i64: { type: 'integer', format: 'int64' }, f32: { type: 'number', format: 'float' }, f64: { type: 'number', format: 'double' } }),
+    schema: objectWith({
+      i32: { type: 'integer', format: 'int32' },
+      i64: { type: 'integer', format: 'int64' },
+      f32: { type: 'number', format: 'float' },
+      f64: { type: 'number', format: 'double' },
+    }),
     valid: [{ i32: -(2 ** 31), i64: 2 ** 62, f32: -3.4e38, f64: 1.7e308 }, { i32: 2 ** 31 - 1 }],
     invalid: [
       [{ i32: 2 ** 31 }, ['<nil>: Invalid value: "": Checked value must be of type integer with format int32 in i32']],
       [{ i32: -(2 ** 31) - 1 }, ['<nil>: Invalid value: "": Checked value must be of type integer with format int32 in i32']],
       [
         { i64: 2 ** 63 * 1.1 },
-        ['i64: Invalid value: "float64": i64 in body must be of type int64: "float64"', '<nil>: Invalid value: "": Checked value must be of type integer with format int64 in i64'],
+        [
+          'i64: Invalid value: "float64": i64 in body must be of type int64: "float64"',
+          '<nil>: Invalid value: "": Checked value must be of type integer with format int64 in i64',
+        ],
       ],
       [{ f32: 3.5e38 }, ['<nil>: Invalid value: "": Checked value must be of type number with format float in f32']],
-      [{ i32: 1.5 }, ['i32: Invalid value: "float64": i32 in body must be of type int32: "float64"', '<nil>: Invalid value: "": Checked value must be of type integer with format int32 in i32']],
+      [
+        { i32: 1.5 },
+        [
+          'i32: Invalid value: "float64": i32 in body must be of type int32: "float64"',
+          '<nil>: Invalid value: "": Checked value must be of type integer with format int32 in i32',
+        ],
+      ],
     ],
   },
   {
@@ -176,7 +199,13 @@ const cases: Case[] = [
     schema: objectWith({ replicas: { type: 'integer' } }),
     invalid: [
       [{ replicas: 'string' }, ['replicas: Invalid value: "string": replicas in body must be of type integer: "string"']],
-      [{ replicas: 1.5 }, ['replicas: Invalid value: "number": replicas in body must be of type integer: "number"', '<nil>: Invalid value: "": Checked value must be of type integer (default format) in replicas']],
+      [
+        { replicas: 1.5 },
+        [
+          'replicas: Invalid value: "number": replicas in body must be of type integer: "number"',
+          '<nil>: Invalid value: "": Checked value must be of type integer (default format) in replicas',
+        ],
+      ],
     ],
   },
   {
@@ -186,7 +215,7 @@ const cases: Case[] = [
     invalid: [
       [{ name: 'abcdef' }, ['name: Too long: may not be more than 5 bytes']],
       [{ name: 'ab' }, ['name: Invalid value: "ab": name in body should be at least 3 chars long']],
-      [{ name: 'ABC' }, ["name: Invalid value: \"ABC\": name in body should match '^[a-z]+$'"]],
+      [{ name: 'ABC' }, ['name: Invalid value: "ABC": name in body should match \'^[a-z]+$\'']],
       [{ name: 'ABCDEFG' }, ['name: Too long: may not be more than 5 bytes']],
     ],
   },
@@ -199,7 +228,14 @@ const cases: Case[] = [
   {
     name: 'invalid pattern is reported on each value',
     schema: objectWith({ field: { type: 'string', pattern: '+' } }),
-    invalid: [[{ field: 'foo' }, ["field: Invalid value: \"foo\": field in body should match '+, but pattern is invalid: error parsing regexp: missing argument to repetition operator: `+`'"]]],
+    invalid: [
+      [
+        { field: 'foo' },
+        [
+          'field: Invalid value: "foo": field in body should match \'+, but pattern is invalid: error parsing regexp: missing argument to repetition operator: `+`\'',
+        ],
+      ],
+    ],
   },
   {
     name: 'items: minItems, maxItems, nested item errors',
@@ -235,7 +271,9 @@ const cases: Case[] = [
       short: { type: 'string', format: 'k8s-short-name' },
       unknown: { type: 'string', format: 'not-a-format' },
     }),
-    valid: [{ when: '2024-02-29T10:00:00Z', day: '2024-02-29', id: 'F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6', host: 'example.com', short: 'a-b', unknown: 'anything' }],
+    valid: [
+      { when: '2024-02-29T10:00:00Z', day: '2024-02-29', id: 'F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6', host: 'example.com', short: 'a-b', unknown: 'anything' },
+    ],
     invalid: [
       [{ when: 'yesterday' }, ['when: Invalid value: "yesterday": when in body must be of type date-time: "yesterday"']],
       [{ day: '2023-02-29' }, ['day: Invalid value: "2023-02-29": day in body must be of type date: "2023-02-29"']],
@@ -246,7 +284,10 @@ const cases: Case[] = [
   {
     name: 'nested paths through lists and maps',
     schema: objectWith({
-      spec: objectWith({ containers: { type: 'array', items: objectWith({ port: { type: 'integer' } }, { required: ['name'] }) }, env: { type: 'object', additionalProperties: { type: 'integer' } } }),
+      spec: objectWith({
+        containers: { type: 'array', items: objectWith({ port: { type: 'integer' } }, { required: ['name'] }) },
+        env: { type: 'object', additionalProperties: { type: 'integer' } },
+      }),
     }),
     invalid: [
       [
@@ -270,7 +311,9 @@ describe('validateValue: kube-openapi keywords and wording', () => {
   }
 
   it('reads as kube-apiserver in the 422 message', () => {
-    const schema = objectWith({ spec: objectWith({ replicas: { type: 'integer', maximum: 10 }, size: { type: 'string', enum: ['s', 'm'] } }, { required: ['name'] }) });
+    const schema = objectWith({
+      spec: objectWith({ replicas: { type: 'integer', maximum: 10 }, size: { type: 'string', enum: ['s', 'm'] } }, { required: ['name'] }),
+    });
     const errors = validateValue(schema, { spec: { replicas: 11, size: 'xl' } });
     expect(invalid({ group: 'stable.example.com', resource: 'crontabs', kind: 'CronTab', name: 'x' }, errors).message).toBe(
       'CronTab.stable.example.com "x" is invalid: [spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10, spec.size: Unsupported value: "xl": supported values: "s", "m", spec.name: Required value]',
@@ -287,24 +330,51 @@ describe('validateValue: list types', () => {
       'x-kubernetes-list-map-keys': ['port', 'protocol'],
       items: objectWith({ port: { type: 'integer' }, protocol: { type: 'string' } }),
     },
-    nested: objectWith({ owners: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: objectWith({ name: { type: 'string' } }) } }),
+    nested: objectWith({
+      owners: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: objectWith({ name: { type: 'string' } }) },
+    }),
   });
 
   it.each([
     [{ tags: ['a', 'b', 'a', 'a', 'b'] }, ['tags[2]: Duplicate value: "a"', 'tags[4]: Duplicate value: "b"']],
-    [{ ports: [{ port: 80, protocol: 'TCP' }, { port: 80, protocol: 'UDP' }, { port: 80, protocol: 'TCP' }] }, ['ports[2]: Duplicate value: {"port":80,"protocol":"TCP"}']],
-    [{ ports: [{ port: 1 }, 'x'] }, ['ports[1]: Invalid value: "x": must be an object for an array of list-type map', 'ports[1]: Invalid value: "string": ports[1] in body must be of type object: "string"']],
+    [
+      {
+        ports: [
+          { port: 80, protocol: 'TCP' },
+          { port: 80, protocol: 'UDP' },
+          { port: 80, protocol: 'TCP' },
+        ],
+      },
+      ['ports[2]: Duplicate value: {"port":80,"protocol":"TCP"}'],
+    ],
+    [
+      { ports: [{ port: 1 }, 'x'] },
+      [
+        'ports[1]: Invalid value: "x": must be an object for an array of list-type map',
+        'ports[1]: Invalid value: "string": ports[1] in body must be of type object: "string"',
+      ],
+    ],
   ])('%j', (value, errors) => {
     expect(new Set(render(validateValue(schema, value)))).toEqual(new Set(errors));
   });
 
   it('reports map keys of items without them as an empty key', () => {
     // kube-apiserver prints `Duplicate value: {}` (JSON); the value carried is that key.
-    expect(validateValue(schema, { nested: { owners: [{ name: 'x' }, {}, {}] } })).toEqual([{ type: 'FieldValueDuplicate', field: 'nested.owners[2]', value: {} }]);
+    expect(validateValue(schema, { nested: { owners: [{ name: 'x' }, {}, {}] } })).toEqual([
+      { type: 'FieldValueDuplicate', field: 'nested.owners[2]', value: {} },
+    ]);
   });
 
   it('accepts unique sets and maps', () => {
-    expect(validateValue(schema, { tags: ['a', 'b'], ports: [{ port: 80, protocol: 'TCP' }, { port: 81, protocol: 'TCP' }] })).toEqual([]);
+    expect(
+      validateValue(schema, {
+        tags: ['a', 'b'],
+        ports: [
+          { port: 80, protocol: 'TCP' },
+          { port: 81, protocol: 'TCP' },
+        ],
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -325,9 +395,15 @@ describe('validateValue: embedded resources', () => {
         "template.kind: Invalid value: \"Pod_x\": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
       ],
     ],
-    [{ many: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a/b' } }] }, ["many[0].metadata.name: Invalid value: \"a/b\": may not contain '/'"]],
-    [{ template: { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'Bad_NS' } } }, [expect.stringMatching(/^template\.metadata\.namespace: Invalid value: "Bad_NS": a lowercase RFC 1123 label/)]],
-    [{ template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 5 } } }, ['template.metadata: Invalid value: {"name":5}: json: cannot unmarshal number into Go struct field ObjectMeta.name of type string']],
+    [{ many: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a/b' } }] }, ['many[0].metadata.name: Invalid value: "a/b": may not contain \'/\'']],
+    [
+      { template: { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'Bad_NS' } } },
+      [expect.stringMatching(/^template\.metadata\.namespace: Invalid value: "Bad_NS": a lowercase RFC 1123 label/)],
+    ],
+    [
+      { template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 5 } } },
+      ['template.metadata: Invalid value: {"name":5}: json: cannot unmarshal number into Go struct field ObjectMeta.name of type string'],
+    ],
   ])('%j', (value, errors) => {
     expect(render(validateValue(schema, value))).toEqual(errors);
   });
@@ -340,6 +416,8 @@ describe('validateValue: embedded resources', () => {
 describe('validateStatusValue', () => {
   it('validates status with paths relative to it, as the status strategy does', () => {
     const schema = objectWith({ spec: objectWith({ n: { type: 'integer' } }), status: objectWith({ num: { type: 'integer', maximum: 10 } }) });
-    expect(render(validateStatusValue(schema, { spec: { n: 'ignored' }, status: { num: 15 } }))).toEqual(['status.num: Invalid value: 15: num in body should be less than or equal to 10']);
+    expect(render(validateStatusValue(schema, { spec: { n: 'ignored' }, status: { num: 15 } }))).toEqual([
+      'status.num: Invalid value: 15: num in body should be less than or equal to 10',
+    ]);
   });
 });

@@ -5,9 +5,9 @@
  */
 import type { FieldError } from '../../api/resource-definition.js';
 import { invalid, notSupported, required } from '../../api/validation.js';
+import { tokenizeFieldPath } from '../cel/field-path.js';
 import { child, index } from './field-errors.js';
 import { additionalPropertiesSchema, type JSONSchemaProps } from './types.js';
-import { tokenizeFieldPath } from '../cel/field-path.js';
 
 const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 const hasNewlines = (s: string) => /[\n\r]/.test(s);
@@ -22,7 +22,8 @@ export function validateRules(schema: JSONSchemaProps, path: string): FieldError
     if (!text) errors.push({ ...required(at('rule')), detail: 'rule is not specified' });
     else if (message && !message.trim()) errors.push(invalid(at('message'), message, 'must be non-empty if specified'));
     else if (hasNewlines(message.trim())) errors.push(invalid(at('message'), message, 'must not contain line breaks'));
-    else if (hasNewlines(text) && !message.trim()) errors.push({ ...required(at('message')), detail: 'message must be specified if rule contains line breaks' });
+    else if (hasNewlines(text) && !message.trim())
+      errors.push({ ...required(at('message')), detail: 'message must be specified if rule contains line breaks' });
     if (rule.messageExpression && !rule.messageExpression.trim()) {
       errors.push({ ...required(at('messageExpression')), detail: 'messageExpression must be non-empty if specified' });
     }
@@ -48,7 +49,7 @@ export function resolveFieldPath(fieldPath: string, schema: JSONSchemaProps): JS
     } else if (token === '[') {
       const quoted = tokens[++i];
       if (!quoted || quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'") || tokens[++i] !== ']') return undefined;
-      name = unescape(quoted.slice(1, -1));
+      name = unescapeQuoted(quoted.slice(1, -1));
     }
     if (name === undefined || !current) return undefined;
     if (current.properties) current = current.properties[name];
@@ -59,7 +60,7 @@ export function resolveFieldPath(fieldPath: string, schema: JSONSchemaProps): JS
   return current;
 }
 
-function unescape(quoted: string): string | undefined {
+function unescapeQuoted(quoted: string): string | undefined {
   if (/\\(?![\\'])/.test(quoted)) return undefined;
   return quoted.replace(/\\([\\'])/g, '$1');
 }

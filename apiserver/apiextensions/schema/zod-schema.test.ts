@@ -19,9 +19,16 @@ describe('JSONSchemaPropsSchema', () => {
             any: { 'x-kubernetes-preserve-unknown-fields': true },
             e: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
             ios: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }], allOf: [{ not: { enum: [0] } }], oneOf: [{}] },
-            ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' } } } },
+            ports: {
+              type: 'array',
+              'x-kubernetes-list-type': 'map',
+              'x-kubernetes-list-map-keys': ['name'],
+              items: { type: 'object', properties: { name: { type: 'string' } } },
+            },
           },
-          'x-kubernetes-validations': [{ rule: 'self.n > 0', message: 'm', messageExpression: "'x'", reason: 'FieldValueInvalid', fieldPath: '.n', optionalOldSelf: true }],
+          'x-kubernetes-validations': [
+            { rule: 'self.n > 0', message: 'm', messageExpression: "'x'", reason: 'FieldValueInvalid', fieldPath: '.n', optionalOldSelf: true },
+          ],
         },
         free: { type: 'object', additionalProperties: true },
       },
@@ -30,7 +37,16 @@ describe('JSONSchemaPropsSchema', () => {
   });
 
   it('accepts the keywords CRDs reject, so their validation can name them', () => {
-    const schema = { $ref: '#/x', id: 'i', $schema: 's', patternProperties: { '^a': {} }, dependencies: { a: ['b'] }, additionalItems: false, definitions: { d: {} }, items: [{}] };
+    const schema = {
+      $ref: '#/x',
+      id: 'i',
+      $schema: 's',
+      patternProperties: { '^a': {} },
+      dependencies: { a: ['b'] },
+      additionalItems: false,
+      definitions: { d: {} },
+      items: [{}],
+    };
     expect(JSONSchemaPropsSchema.parse(schema)).toEqual(schema);
   });
 

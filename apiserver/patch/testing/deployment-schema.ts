@@ -3,8 +3,9 @@
  * Deployment's zod schema produces (definitions named by Kubernetes' OpenAPI ids), for
  * strategic merge patch tests that must not depend on the real API types.
  */
-import type { SchemaDocument, SchemaNode } from '../../api/schema-node.js';
+
 import { mergeByKey, mergeByKeyRetainKeys, mergeScalars, retainKeys } from '../../api/patch-meta.js';
+import type { SchemaDocument, SchemaNode } from '../../api/schema-node.js';
 
 const ref = (id: string): SchemaNode => ({ $ref: `#/definitions/${id}` });
 const string: SchemaNode = { type: 'string' };

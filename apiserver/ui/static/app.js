@@ -1,3 +1,4 @@
+// @ts-check
 // kubesim live view (docs/live-view.md): one ES module, no framework, no build step.
 //
 // The server pushes over one WebSocket (/kubesim/ui/ws): a snapshot, then batches of object
@@ -12,27 +13,121 @@ const API = {
   chaos: '/apis/kubesim.io/v1alpha1/chaos',
   components: '/kubesim/v1/components',
 };
+/** @type {Kind[]} */
 const KINDS = ['pods', 'nodes', 'deployments', 'replicasets', 'services', 'endpointslices', 'hpas'];
 const TIMELINE_ROWS = 200;
 const CAUSES_KEPT = 5000;
 const RATE_WINDOW_MS = 2000;
 const NODE_ACTIONS = new Set(['stop-node', 'start-node']);
 
+// ─── Wire shapes ───────────────────────────────────────────────────────────────────
+// What the page reads of the server's messages. The server's own types are the source:
+// apiserver/ui/live-hub.ts (snapshot, batch), apiserver/ui/live-view.ts (activity, clock),
+// apiserver/api/kubesim/history.ts (timeline items), controllers/runtime/activity.ts (loops),
+// cli/supervisor.ts (components), apiserver/faults/types.ts (fault rules).
+
+/** @typedef {'pods' | 'nodes' | 'deployments' | 'replicasets' | 'services' | 'endpointslices' | 'hpas'} Kind */
+/** @typedef {'ADDED' | 'MODIFIED' | 'DELETED'} ChangeType */
+/** @typedef {{ kind: string, name: string, uid: string, controller?: boolean }} OwnerReference */
+/** @typedef {{ type: string, status: string, reason?: string }} Condition */
+/** @typedef {{ averageUtilization?: number, averageValue?: string }} MetricValue */
+
+/**
+ * LiveObject is any object of the graph, as apiserver/ui/live-objects.ts slims it: the fields
+ * the page reads of every kind, each optional where some kind lacks it.
+ * @typedef {object} LiveObject
+ * @property {{ name: string, namespace?: string, uid: string, generation?: number, deletionTimestamp?: string,
+ *   labels?: Record<string, string>, ownerReferences?: OwnerReference[] }} metadata
+ * @property {{ replicas?: number, nodeName?: string, unschedulable?: boolean, taints?: { key: string, effect?: string }[],
+ *   type?: string, clusterIP?: string, selector?: Record<string, string>, ports?: { port: number, protocol?: string }[],
+ *   scaleTargetRef?: { kind?: string, name?: string }, minReplicas?: number, maxReplicas?: number,
+ *   metrics?: { type: string, resource?: { name?: string, target?: MetricValue } }[] }} [spec]
+ * @property {{ phase?: string, conditions?: Condition[], replicas?: number, readyReplicas?: number, availableReplicas?: number,
+ *   updatedReplicas?: number, observedGeneration?: number, containerStatuses?: { restartCount?: number }[],
+ *   allocatable?: Record<string, string>, currentReplicas?: number, desiredReplicas?: number,
+ *   currentMetrics?: { resource?: { current?: MetricValue } }[] }} [status]
+ * @property {{ conditions?: { ready?: boolean } }[]} [endpoints] EndpointSlices' endpoints
+ */
+
+/** @typedef {{ nowMs: number, wallMs?: number, speed: number, paused: boolean }} Clock */
+
+/**
+ * Trigger is what queued a key (CauseTrigger in history.ts).
+ * @typedef {{ kind: 'event', type: ChangeType, object: { kind?: string, namespace: string, name: string } }
+ *   | { kind: 'requeue', reason?: string, origin?: Trigger } | { kind: 'stage', origin?: Trigger }
+ *   | { kind: 'resync' } | { kind: 'heartbeat' }} Trigger
+ */
+/** @typedef {{ userAgent?: string, fieldManager?: string, user?: string, controller?: string, reconcileId?: string, trigger?: Trigger }} Actor */
+/**
+ * @typedef {object} HistoryItem one line of the timeline
+ * @property {ChangeType} type
+ * @property {string} resource
+ * @property {string} [kind]
+ * @property {string} namespace
+ * @property {string} name
+ * @property {string} time
+ * @property {Actor | null} actor
+ * @property {{ path: string, old?: unknown, new?: unknown }[]} diff
+ */
+
+/** @typedef {'success' | 'error' | 'requeueAfter' | 'terminal'} ReconcileOutcome */
+/** @typedef {{ key: string, reconcileId: string, result: ReconcileOutcome, durationMs: number, finishedAtMs: number, error?: string }} LastReconcile */
+/**
+ * @typedef {{ name: string, queued: number, active: number, delayed: number,
+ *   reconciles?: Record<ReconcileOutcome, number>, lastReconcile?: LastReconcile }} LoopActivity
+ */
+/** @typedef {{ component: string, loops: LoopActivity[] }} ComponentActivity */
+/** @typedef {{ id: string, userAgent?: string, error?: { code: number }, latencyMs?: number, closeWatches?: boolean, expiresAt?: string }} FaultRule */
+/** @typedef {{ type: 'activity', wallMs: number, busy: string[], items: ComponentActivity[], faults: FaultRule[] }} ActivityMessage */
+/** @typedef {{ type: 'snapshot', objects: Partial<Record<Kind, LiveObject[]>>, history: HistoryItem[], clock: Clock | null }} SnapshotMessage */
+/** @typedef {{ type: ChangeType, kind: Kind, object: LiveObject }} LiveChange */
+/** @typedef {{ type: 'batch', changes: LiveChange[], history: HistoryItem[], storeEvents: number }} BatchMessage */
+/** @typedef {SnapshotMessage | BatchMessage | ActivityMessage | { type: 'clock', clock: Clock | null }} Message */
+/** @typedef {{ name: string, state: string, pid?: number, restarts?: number }} Component supervised process */
+/** @typedef {{ action: string, target?: string, seconds?: number, latencyMs?: number, seed?: number }} ChaosRequest */
+
+// The page's own shapes.
+
+/** @typedef {{ kind: Kind, key: string }} Selected the selected object */
+/**
+ * Card is a workload box: a Deployment, a ReplicaSet, or a group of pods with another owner.
+ * @typedef {object} Card
+ * @property {string} id uid, or `group:…`
+ * @property {Kind | 'groups'} kind
+ * @property {string} name
+ * @property {string | undefined} namespace
+ * @property {string} key
+ * @property {HTMLElement} root
+ * @property {HTMLElement} head
+ * @property {HTMLElement} body
+ * @property {LiveObject | undefined} object
+ */
+/** @typedef {{ node: HTMLElement, card: Card }} Chip a pod's square in its card */
+/** @typedef {{ id: string, name: string, process?: Component, loop?: LoopActivity }} LoopEntry */
+/** @typedef {{ tr: HTMLTableRowElement, cells: HTMLTableCellElement[] }} LoopRow */
+/** @typedef {[field: string, desired: unknown, actual: unknown]} Row desired vs actual */
+
 // ─── State ──────────────────────────────────────────────────────────────────────────
 
 const state = {
   /** kind → Map(namespace/name → object) */
-  objects: Object.fromEntries(KINDS.map((kind) => [kind, new Map()])),
+  objects: /** @type {Record<Kind, Map<string, LiveObject>>} */ (Object.fromEntries(KINDS.map((kind) => [kind, new Map()]))),
+  /** @type {Clock | null} */
   clock: null,
+  /** @type {ActivityMessage | null} */
   activity: null,
-  /** Loop totals over the last seconds, for reconciles/s: [{ wallMs, totals: Map }] */
+  /** Loop totals over the last seconds, for reconciles/s.
+   * @type {{ wallMs: number, totals: Map<string, number> }[]} */
   samples: [],
-  /** Supervisor components (null until known; [] when the cluster has none). */
+  /** Supervisor components (null until known; [] when the cluster has none).
+   * @type {Component[] | null} */
   components: null,
   supervisorMessage: '',
-  /** reconcileId → what queued the key (from the timeline's actors). */
+  /** reconcileId → what queued the key (from the timeline's actors).
+   * @type {Map<string, string>} */
   causes: new Map(),
-  /** { kind, key } of the selected object, or null. */
+  /** The selected object, or null.
+   * @type {Selected | null} */
   selected: null,
 };
 
@@ -50,14 +145,16 @@ const stats = {
   renderMsTotal: 0,
   lastRenderMs: 0,
   maxRenderMs: 0,
+  /** @type {number[]} */
   frameIntervals: [],
 };
 
 /** What changed since the last frame. */
 const dirty = {
-  keys: Object.fromEntries(KINDS.map((kind) => [kind, new Set()])),
+  keys: /** @type {Record<Kind, Set<string>>} */ (Object.fromEntries(KINDS.map((kind) => [kind, new Set()]))),
   rebuild: false,
   loops: false,
+  /** @type {HistoryItem[]} */
   timeline: [],
   timelineReset: false,
   clock: false,
@@ -73,8 +170,36 @@ function schedule() {
 
 // ─── Small helpers ──────────────────────────────────────────────────────────────────
 
-const $ = (id) => document.getElementById(id);
+/**
+ * $ is the element of the page (index.html) with this id.
+ * @param {string} id
+ */
+function $(id) {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`the page has no #${id}`);
+  return node;
+}
 
+/**
+ * $of is $ for an element whose own properties are needed (an input's value, a table's bodies).
+ * @template {Element} T
+ * @param {string} id
+ * @param {{ new (): T, prototype: T }} type
+ * @returns {T}
+ */
+function $of(id, type) {
+  const node = document.getElementById(id);
+  if (!(node instanceof type)) throw new Error(`#${id} is not a ${type.name}`);
+  return node;
+}
+
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [className]
+ * @param {unknown} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -82,6 +207,11 @@ function el(tag, className, text) {
   return node;
 }
 
+/**
+ * @param {string} label
+ * @param {() => unknown} onClick
+ * @param {string} [className]
+ */
 function button(label, onClick, className = '') {
   const node = el('button', className, label);
   node.type = 'button';
@@ -92,13 +222,18 @@ function button(label, onClick, className = '') {
   return node;
 }
 
+/** @param {LiveObject} object */
 const keyOf = (object) => `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+/** @param {LiveObject} object */
 const controllerOf = (object) => {
   const owners = object.metadata.ownerReferences ?? [];
   return owners.find((owner) => owner.controller) ?? owners[0];
 };
+/** @param {LiveObject} object @param {string} type */
 const condition = (object, type) => object.status?.conditions?.find((c) => c.type === type);
+/** @param {LiveObject} object */
 const isReady = (object) => condition(object, 'Ready')?.status === 'True';
+/** @param {unknown} value */
 const show = (value) => (value === undefined || value === null || value === '' ? '—' : String(value));
 
 function clockNowMs() {
@@ -107,28 +242,40 @@ function clockNowMs() {
   return clock.paused || clock.wallMs === undefined ? clock.nowMs : clock.nowMs + (Date.now() - clock.wallMs) * clock.speed;
 }
 
+/** @param {number} ms */
 function timeOfDay(ms) {
   return new Date(ms).toISOString().slice(11, 23);
 }
 
+/** @param {number} ms */
 function ago(ms) {
   const seconds = Math.max(0, (clockNowMs() - ms) / 1000);
   return seconds < 60 ? `${seconds.toFixed(1)} s ago` : `${Math.round(seconds / 60)} min ago`;
 }
 
+/** @param {string} text */
 function say(text, isError = false) {
   const item = el('li', isError ? 'error' : '', `${new Date().toLocaleTimeString()} ${text}`);
   const list = $('messages');
   list.prepend(item);
-  while (list.children.length > 30) list.lastElementChild.remove();
+  while (list.children.length > 30) list.lastElementChild?.remove();
 }
 
-/** api sends a request and resolves with the decoded answer; rejects with the Status message. */
+/**
+ * api sends a request and resolves with the decoded answer; rejects with the Status message.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<unknown>}
+ */
 async function api(method, path, body, contentType = 'application/json') {
-  const init = { method, headers: { Accept: 'application/json' } };
+  /** @type {Record<string, string>} */
+  const headers = { Accept: 'application/json' };
+  /** @type {RequestInit} */
+  const init = { method, headers };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
-    init.headers['Content-Type'] = contentType;
+    headers['Content-Type'] = contentType;
   }
   const response = await fetch(path, init);
   const text = await response.text();
@@ -142,16 +289,25 @@ async function api(method, path, body, contentType = 'application/json') {
   return answer;
 }
 
-/** act runs a control's request and says how it went. */
+/**
+ * act runs a control's request and says how it went.
+ * @param {string} what
+ * @param {() => Promise<unknown>} request
+ */
 async function act(what, request) {
   try {
     const answer = await request();
     say(`${what}: done`);
     return answer;
   } catch (err) {
-    say(`${what}: ${err.message}`, true);
+    say(`${what}: ${messageOf(err)}`, true);
     return undefined;
   }
+}
+
+/** @param {unknown} err */
+function messageOf(err) {
+  return err instanceof Error ? err.message : String(err);
 }
 
 // ─── The feed ───────────────────────────────────────────────────────────────────────
@@ -169,12 +325,14 @@ function connect() {
   });
 }
 
+/** @param {string} stateName @param {string} text */
 function setConnection(stateName, text) {
   const node = $('connection');
   node.dataset.state = stateName;
   node.textContent = text;
 }
 
+/** @param {Message} message */
 function onMessage(message) {
   stats.messages++;
   switch (message.type) {
@@ -197,6 +355,7 @@ function onMessage(message) {
   schedule();
 }
 
+/** @param {SnapshotMessage} message */
 function applySnapshot(message) {
   stats.snapshots++;
   for (const kind of KINDS) {
@@ -213,6 +372,7 @@ function applySnapshot(message) {
   dirty.timelineReset = true;
 }
 
+/** @param {BatchMessage} message */
 function applyBatch(message) {
   stats.storeEvents += message.storeEvents;
   stats.changesReceived += message.changes.length;
@@ -228,13 +388,19 @@ function applyBatch(message) {
   if (dirty.timeline.length > TIMELINE_ROWS) dirty.timeline.splice(0, dirty.timeline.length - TIMELINE_ROWS);
 }
 
+/** @param {HistoryItem} item */
 function rememberCause(item) {
   const actor = item.actor;
   if (!actor?.reconcileId || !actor.trigger) return;
   state.causes.set(actor.reconcileId, describeTrigger(actor.trigger));
-  if (state.causes.size > CAUSES_KEPT) state.causes.delete(state.causes.keys().next().value);
+  const oldest = state.causes.keys().next().value;
+  if (state.causes.size > CAUSES_KEPT && oldest !== undefined) state.causes.delete(oldest);
 }
 
+/**
+ * @param {Trigger | undefined} trigger
+ * @returns {string}
+ */
 function describeTrigger(trigger) {
   switch (trigger?.kind) {
     case 'event': {
@@ -287,14 +453,16 @@ function render() {
 // pod chips keyed by namespace/name. A card can exist before its object arrives (a pod
 // names its ReplicaSet first); it goes when it has neither object nor children.
 
+/** @type {Map<string, Card>} uid or group id → card */
 const cards = new Map();
+/** @type {Map<string, Chip>} namespace/name → pod chip */
 const chips = new Map();
 
 function rebuildGraph() {
   cards.clear();
   chips.clear();
   $('workloads').replaceChildren();
-  for (const kind of ['deployments', 'replicasets', 'pods']) for (const key of state.objects[kind].keys()) dirty.keys[kind].add(key);
+  for (const kind of /** @type {const} */ (['deployments', 'replicasets', 'pods'])) for (const key of state.objects[kind].keys()) dirty.keys[kind].add(key);
   const drawn = renderWorkloads();
   renderNodes();
   renderServices();
@@ -303,6 +471,7 @@ function rebuildGraph() {
 }
 
 function renderWorkloads() {
+  /** @type {Set<Card>} */
   const touched = new Set();
   let drawn = 0;
   for (const key of dirty.keys.deployments) drawn += drawOwner('deployments', key, touched);
@@ -315,6 +484,11 @@ function renderWorkloads() {
   return drawn;
 }
 
+/**
+ * @param {'deployments' | 'replicasets'} kind
+ * @param {string} key
+ * @param {Set<Card>} touched
+ */
 function drawOwner(kind, key, touched) {
   const object = state.objects[kind].get(key);
   const existing = [...cards.values()].find((card) => card.kind === kind && card.key === key && card.object);
@@ -325,11 +499,16 @@ function drawOwner(kind, key, touched) {
     }
     return 1;
   }
-  if (existing && existing.uid !== object.metadata.uid) {
+  // A card is keyed by its object's uid: a same-named object with a new uid (deleted and
+  // created again) gets a new card, and the old one loses its object.
+  if (existing && existing.id !== object.metadata.uid) {
     existing.object = undefined;
     touched.add(existing);
   }
-  const card = kind === 'deployments' ? deploymentCard(object.metadata.uid, object.metadata.namespace, object.metadata.name) : replicaSetCard(object.metadata.uid, object.metadata.namespace, object.metadata.name);
+  const card =
+    kind === 'deployments'
+      ? deploymentCard(object.metadata.uid, object.metadata.namespace, object.metadata.name)
+      : replicaSetCard(object.metadata.uid, object.metadata.namespace, object.metadata.name);
   card.object = object;
   card.key = key;
   if (kind === 'replicasets') placeReplicaSet(card, object);
@@ -338,6 +517,14 @@ function drawOwner(kind, key, touched) {
   return 1;
 }
 
+/**
+ * @param {string} id
+ * @param {Card['kind']} kind
+ * @param {string | undefined} namespace
+ * @param {string} name
+ * @param {HTMLElement} parent
+ * @returns {Card}
+ */
 function makeCard(id, kind, namespace, name, parent) {
   const root = el('div', `card ${kind}`);
   root.dataset.kind = kind;
@@ -349,36 +536,44 @@ function makeCard(id, kind, namespace, name, parent) {
   const body = el('div', kind === 'deployments' ? 'children' : 'pods');
   root.append(head, body);
   parent.append(root);
+  /** @type {Card} */
   const card = { id, kind, name, namespace, key: root.dataset.key, root, head, body, object: undefined };
   cards.set(id, card);
   drawCardHead(card);
   return card;
 }
 
+/** @param {string} uid @param {string | undefined} namespace @param {string} name */
 function deploymentCard(uid, namespace, name) {
   return cards.get(uid) ?? makeCard(uid, 'deployments', namespace, name, $('workloads'));
 }
 
+/** @param {string} uid @param {string | undefined} namespace @param {string} name */
 function replicaSetCard(uid, namespace, name) {
   return cards.get(uid) ?? makeCard(uid, 'replicasets', namespace, name, $('workloads'));
 }
 
+/** @param {OwnerReference | undefined} owner @param {string | undefined} namespace */
 function groupCard(owner, namespace) {
   const id = owner ? `group:${owner.kind}/${namespace}/${owner.name}` : `group:none/${namespace}`;
   return cards.get(id) ?? makeCard(id, 'groups', namespace, owner ? `${owner.kind} ${owner.name}` : `pods without an owner (${namespace})`, $('workloads'));
 }
 
+/** @param {Card} card @param {LiveObject} rs */
 function placeReplicaSet(card, rs) {
   const owner = controllerOf(rs);
   const parent = owner?.kind === 'Deployment' ? deploymentCard(owner.uid, rs.metadata.namespace, owner.name).body : $('workloads');
   if (card.root.parentElement !== parent) parent.append(card.root);
 }
 
+/** @param {Card} card */
 function drawCardHead(card) {
   const object = card.object;
   const head = card.head;
   head.replaceChildren();
-  const label = { deployments: 'Deployment', replicasets: 'ReplicaSet', groups: '' }[card.kind];
+  /** @type {Partial<Record<Card['kind'], string>>} */
+  const labels = { deployments: 'Deployment', replicasets: 'ReplicaSet' };
+  const label = labels[card.kind];
   if (label) head.append(el('span', 'kind', label));
   head.append(el('span', 'name', card.kind === 'groups' ? card.name : `${card.namespace}/${card.name}`));
   if (card.kind === 'groups') {
@@ -398,6 +593,7 @@ function drawCardHead(card) {
   card.root.classList.toggle('terminating', Boolean(object.metadata.deletionTimestamp));
 }
 
+/** @param {string} key @param {Set<Card>} touched */
 function drawPod(key, touched) {
   const pod = state.objects.pods.get(key);
   let chip = chips.get(key);
@@ -430,6 +626,7 @@ function drawPod(key, touched) {
   node.title = `${pod.metadata.name}\n${pod.status?.phase ?? 'Pending'}${isReady(pod) ? ', ready' : ''}${pod.metadata.deletionTimestamp ? ', terminating' : ''}\nnode: ${pod.spec?.nodeName ?? '(not scheduled)'}`;
 }
 
+/** @param {LiveObject} pod */
 function podClass(pod) {
   if (pod.metadata.deletionTimestamp) return 'terminating';
   const phase = pod.status?.phase;
@@ -439,7 +636,8 @@ function podClass(pod) {
   return pod.spec?.nodeName ? 'phase-scheduled' : 'phase-pending';
 }
 
-/** pruneCard redraws a touched card, and removes it once it has neither object nor children. */
+/** pruneCard redraws a touched card, and removes it once it has neither object nor children.
+ * @param {Card} card */
 function pruneCard(card) {
   if (!cards.has(card.id)) return;
   if (!card.object && card.body.children.length === 0) {
@@ -453,16 +651,18 @@ function pruneCard(card) {
 // Nodes, Services, autoscalers: few objects, redrawn whole when one of them changes.
 
 function renderNodes() {
+  /** @type {Map<string, number>} */
   const podsPerNode = new Map();
   for (const pod of state.objects.pods.values()) {
     const name = pod.spec?.nodeName;
     if (name) podsPerNode.set(name, (podsPerNode.get(name) ?? 0) + 1);
   }
   const container = $('nodes');
-  const existing = new Map([...container.children].map((node) => [node.dataset.name, node]));
+  const existing = new Map([...container.children].filter((node) => node instanceof HTMLElement).map((node) => [node.dataset.name, node]));
   const names = [...state.objects.nodes.values()].map((n) => n.metadata.name).sort();
   for (const name of names) {
     const node = state.objects.nodes.get(`/${name}`);
+    if (!node) continue;
     let card = existing.get(name);
     existing.delete(name);
     if (!card) {
@@ -480,7 +680,15 @@ function renderNodes() {
     head.append(el('span', 'kind', 'Node'), el('span', 'name', name), el('span', 'count', ready === 'True' ? 'Ready' : `Ready=${ready}`));
     const bar = el('div', 'bar');
     bar.style.setProperty('--fill', String(Math.min(1, count / 110)));
-    card.replaceChildren(head, el('div', 'detail', `${count} pod(s)${node.spec?.taints?.length ? ` · taints: ${node.spec.taints.map((t) => t.key.replace(/^node\.kubernetes\.io\//, '')).join(', ')}` : ''}`), bar);
+    card.replaceChildren(
+      head,
+      el(
+        'div',
+        'detail',
+        `${count} pod(s)${node.spec?.taints?.length ? ` · taints: ${node.spec.taints.map((t) => t.key.replace(/^node\.kubernetes\.io\//, '')).join(', ')}` : ''}`,
+      ),
+      bar,
+    );
   }
   for (const stale of existing.values()) stale.remove();
 }
@@ -488,11 +696,14 @@ function renderNodes() {
 function renderServices() {
   const container = $('services');
   const slices = [...state.objects.endpointslices.values()];
+  /** @type {HTMLElement[]} */
   const cardsOut = [];
   for (const [key, service] of [...state.objects.services].sort(([a], [b]) => a.localeCompare(b))) {
     const card = el('div', `card services${isSelected('services', key) ? ' selected' : ''}`);
     Object.assign(card.dataset, { select: 'services', kind: 'services', key, name: service.metadata.name });
-    const own = slices.filter((s) => s.metadata.namespace === service.metadata.namespace && s.metadata.labels?.['kubernetes.io/service-name'] === service.metadata.name);
+    const own = slices.filter(
+      (s) => s.metadata.namespace === service.metadata.namespace && s.metadata.labels?.['kubernetes.io/service-name'] === service.metadata.name,
+    );
     const endpoints = own.flatMap((s) => s.endpoints ?? []);
     const ready = endpoints.filter((e) => e.conditions?.ready !== false).length;
     const head = el('div', 'card-head');
@@ -500,10 +711,18 @@ function renderServices() {
     const body = el('div', 'children');
     for (const slice of own) {
       const sliceEndpoints = slice.endpoints ?? [];
-      const line = el('div', 'card slice', `EndpointSlice ${slice.metadata.name}: ${sliceEndpoints.filter((e) => e.conditions?.ready !== false).length}/${sliceEndpoints.length} ready`);
+      const line = el(
+        'div',
+        'card slice',
+        `EndpointSlice ${slice.metadata.name}: ${sliceEndpoints.filter((e) => e.conditions?.ready !== false).length}/${sliceEndpoints.length} ready`,
+      );
       body.append(line);
     }
-    card.append(head, el('div', 'detail', `${service.spec?.type ?? 'ClusterIP'} ${service.spec?.clusterIP ?? ''} · selector ${formatSelector(service.spec?.selector)}`), body);
+    card.append(
+      head,
+      el('div', 'detail', `${service.spec?.type ?? 'ClusterIP'} ${service.spec?.clusterIP ?? ''} · selector ${formatSelector(service.spec?.selector)}`),
+      body,
+    );
     card.classList.toggle('converged', endpoints.length > 0 && ready === endpoints.length);
     cardsOut.push(card);
   }
@@ -512,14 +731,24 @@ function renderServices() {
 
 function renderHpas() {
   const container = $('hpas');
+  /** @type {HTMLElement[]} */
   const cardsOut = [];
   for (const [key, hpa] of [...state.objects.hpas].sort(([a], [b]) => a.localeCompare(b))) {
     const card = el('div', `card hpas${isSelected('hpas', key) ? ' selected' : ''}`);
     Object.assign(card.dataset, { select: 'hpas', kind: 'hpas', key, name: hpa.metadata.name });
+    /** @type {{ kind?: string, name?: string }} */
     const target = hpa.spec?.scaleTargetRef ?? {};
     const head = el('div', 'card-head');
-    head.append(el('span', 'kind', 'HPA'), el('span', 'name', key), el('span', 'count', `${show(hpa.status?.currentReplicas)} → ${show(hpa.status?.desiredReplicas)} replicas`));
-    const detail = el('div', 'detail', `scales ${target.kind ?? '?'} ${target.name ?? '?'} between ${hpa.spec?.minReplicas ?? 1} and ${hpa.spec?.maxReplicas ?? '?'}`);
+    head.append(
+      el('span', 'kind', 'HPA'),
+      el('span', 'name', key),
+      el('span', 'count', `${show(hpa.status?.currentReplicas)} → ${show(hpa.status?.desiredReplicas)} replicas`),
+    );
+    const detail = el(
+      'div',
+      'detail',
+      `scales ${target.kind ?? '?'} ${target.name ?? '?'} between ${hpa.spec?.minReplicas ?? 1} and ${hpa.spec?.maxReplicas ?? '?'}`,
+    );
     card.append(head, detail);
     card.classList.toggle('converged', hpa.status?.currentReplicas === hpa.status?.desiredReplicas);
     cardsOut.push(card);
@@ -527,6 +756,7 @@ function renderHpas() {
   container.replaceChildren(...cardsOut);
 }
 
+/** @param {Record<string, string> | undefined} selector */
 function formatSelector(selector) {
   const entries = Object.entries(selector ?? {});
   return entries.length ? entries.map(([k, v]) => `${k}=${v}`).join(',') : '(none)';
@@ -534,19 +764,23 @@ function formatSelector(selector) {
 
 // ─── Selection: desired vs actual, and what can be done to it ───────────────────────
 
+/** @param {Kind} kind @param {string} key */
 function isSelected(kind, key) {
   return state.selected?.kind === kind && state.selected.key === key;
 }
 
+/** @param {Kind} kind @param {string} key */
 function select(kind, key) {
   const previous = state.selected;
-  state.selected = { kind, key };
+  const selected = { kind, key };
+  state.selected = selected;
   markSelected(previous, false);
-  markSelected(state.selected, true);
+  markSelected(selected, true);
   renderSelection(true);
   renderEdges();
 }
 
+/** @param {Selected | null} selection @param {boolean} on */
 function markSelected(selection, on) {
   if (!selection) return;
   const escaped = CSS.escape(selection.key);
@@ -575,8 +809,20 @@ function renderSelection(fresh = false) {
   table.replaceChildren(header, ...body);
 }
 
-const KIND_LABEL = { pods: 'Pod', nodes: 'Node', deployments: 'Deployment', replicasets: 'ReplicaSet', services: 'Service', endpointslices: 'EndpointSlice', hpas: 'HorizontalPodAutoscaler' };
+const KIND_LABEL = {
+  pods: 'Pod',
+  nodes: 'Node',
+  deployments: 'Deployment',
+  replicasets: 'ReplicaSet',
+  services: 'Service',
+  endpointslices: 'EndpointSlice',
+  hpas: 'HorizontalPodAutoscaler',
+};
 
+/**
+ * @param {LiveObject} o
+ * @returns {Row[]}
+ */
 const replicaRows = (o) => [
   ['replicas', o.spec?.replicas ?? 1, o.status?.replicas ?? 0],
   ['ready', o.spec?.replicas ?? 1, o.status?.readyReplicas ?? 0],
@@ -584,6 +830,7 @@ const replicaRows = (o) => [
   ['generation observed', o.metadata.generation, o.status?.observedGeneration],
 ];
 
+/** @type {Record<Kind, (o: LiveObject) => Row[]>} */
 const DESIRED_VS_ACTUAL = {
   deployments: (o) => [...replicaRows(o), ['updated', o.spec?.replicas ?? 1, o.status?.updatedReplicas ?? 0], ...conditionRows(o)],
   replicasets: (o) => [...replicaRows(o), ['owner', undefined, controllerOf(o) ? `${controllerOf(o).kind} ${controllerOf(o).name}` : '(none)']],
@@ -603,7 +850,9 @@ const DESIRED_VS_ACTUAL = {
     ['allocatable cpu / memory', undefined, `${o.status?.allocatable?.cpu ?? '?'} / ${o.status?.allocatable?.memory ?? '?'}`],
   ],
   services: (o) => {
-    const slices = [...state.objects.endpointslices.values()].filter((s) => s.metadata.namespace === o.metadata.namespace && s.metadata.labels?.['kubernetes.io/service-name'] === o.metadata.name);
+    const slices = [...state.objects.endpointslices.values()].filter(
+      (s) => s.metadata.namespace === o.metadata.namespace && s.metadata.labels?.['kubernetes.io/service-name'] === o.metadata.name,
+    );
     const endpoints = slices.flatMap((s) => s.endpoints ?? []);
     const selected = selectedPods(o).filter(isReady).length;
     return [
@@ -617,25 +866,41 @@ const DESIRED_VS_ACTUAL = {
   hpas: (o) => [
     ['replicas', o.status?.desiredReplicas, o.status?.currentReplicas],
     ['bounds', undefined, `${o.spec?.minReplicas ?? 1} … ${o.spec?.maxReplicas}`],
-    ...(o.spec?.metrics ?? []).map((metric, i) => {
-      const target = metric.resource?.target ?? {};
-      const current = o.status?.currentMetrics?.[i]?.resource?.current ?? {};
-      return [`${metric.resource?.name ?? metric.type} utilization`, target.averageUtilization !== undefined ? `${target.averageUtilization}%` : show(target.averageValue), current.averageUtilization !== undefined ? `${current.averageUtilization}%` : show(current.averageValue)];
-    }),
+    ...(o.spec?.metrics ?? []).map(
+      /** @returns {Row} */ (metric, i) => {
+        const target = metric.resource?.target ?? {};
+        const current = o.status?.currentMetrics?.[i]?.resource?.current ?? {};
+        return [
+          `${metric.resource?.name ?? metric.type} utilization`,
+          target.averageUtilization !== undefined ? `${target.averageUtilization}%` : show(target.averageValue),
+          current.averageUtilization !== undefined ? `${current.averageUtilization}%` : show(current.averageValue),
+        ];
+      },
+    ),
     ...conditionRows(o),
   ],
 };
 
+/**
+ * @param {LiveObject} object
+ * @returns {Row[]}
+ */
 function conditionRows(object) {
-  return (object.status?.conditions ?? []).map((c) => [`condition ${c.type}`, undefined, `${c.status}${c.reason ? ` (${c.reason})` : ''}`]);
+  return (object.status?.conditions ?? []).map(
+    /** @returns {Row} */ (c) => [`condition ${c.type}`, undefined, `${c.status}${c.reason ? ` (${c.reason})` : ''}`],
+  );
 }
 
+/** @param {LiveObject} service */
 function selectedPods(service) {
   const selector = Object.entries(service.spec?.selector ?? {});
   if (selector.length === 0) return [];
-  return [...state.objects.pods.values()].filter((p) => p.metadata.namespace === service.metadata.namespace && selector.every(([k, v]) => p.metadata.labels?.[k] === v));
+  return [...state.objects.pods.values()].filter(
+    (p) => p.metadata.namespace === service.metadata.namespace && selector.every(([k, v]) => p.metadata.labels?.[k] === v),
+  );
 }
 
+/** @param {Selected} selection */
 function actionsFor({ kind, key }) {
   const box = el('div', 'actions');
   const [namespace, name] = key.split('/');
@@ -647,18 +912,30 @@ function actionsFor({ kind, key }) {
     input.min = '0';
     input.value = String(state.objects.deployments.get(key)?.spec?.replicas ?? 1);
     input.className = 'scale-replicas';
-    const scale = () => act(`scale deployment ${name} to ${input.value}`, () => api('PATCH', `/apis/apps/v1/namespaces/${namespace}/deployments/${name}/scale`, { spec: { replicas: Number(input.value) } }, 'application/merge-patch+json'));
+    const scale = () =>
+      act(`scale deployment ${name} to ${input.value}`, () =>
+        api(
+          'PATCH',
+          `/apis/apps/v1/namespaces/${namespace}/deployments/${name}/scale`,
+          { spec: { replicas: Number(input.value) } },
+          'application/merge-patch+json',
+        ),
+      );
     const label = el('label', '', 'replicas ');
     label.append(input);
     box.append(label, button('Scale', scale, 'scale'));
   } else if (kind === 'nodes') {
-    box.append(button('Stop node', () => chaos({ action: 'stop-node', target: name }), 'danger stop-node'), button('Start node', () => chaos({ action: 'start-node', target: name }), 'start-node'));
+    box.append(
+      button('Stop node', () => chaos({ action: 'stop-node', target: name }), 'danger stop-node'),
+      button('Start node', () => chaos({ action: 'start-node', target: name }), 'start-node'),
+    );
   }
   return box;
 }
 
 // ─── Edges: what the selected object is connected to outside its card ────────────────
 
+/** @type {Element[]} */
 let related = [];
 
 function renderEdges() {
@@ -672,9 +949,11 @@ function renderEdges() {
   related = relatedElements(selection);
   for (const node of related) node.classList.add('related');
   const lines = from ? related.slice(0, 200).map((node) => [from, node]) : [];
+  if (!graph) return;
   const box = graph.getBoundingClientRect();
   svg.setAttribute('width', String(graph.scrollWidth));
   svg.setAttribute('height', String(graph.scrollHeight));
+  /** @param {Element} node */
   const center = (node) => {
     const r = node.getBoundingClientRect();
     return [r.left - box.left + r.width / 2, r.top - box.top + r.height / 2];
@@ -693,25 +972,36 @@ function renderEdges() {
   );
 }
 
+/**
+ * @param {Selected} selection
+ * @returns {Element[]}
+ */
 function relatedElements({ kind, key }) {
   const object = state.objects[kind].get(key);
   if (!object) return [];
+  /** @param {string} k @param {Kind} select */
   const byKey = (k, select) => document.querySelector(`[data-select="${select}"][data-key="${CSS.escape(k)}"]`);
-  if (kind === 'pods') return [byKey(`/${object.spec?.nodeName}`, 'nodes')].filter(Boolean);
+  if (kind === 'pods') return [byKey(`/${object.spec?.nodeName}`, 'nodes')].filter((node) => node !== null);
   if (kind === 'nodes') return [...chips.values()].filter((chip) => chip.node.dataset.node === object.metadata.name).map((chip) => chip.node);
-  if (kind === 'services') return selectedPods(object).map((pod) => chips.get(keyOf(pod))?.node).filter(Boolean);
+  if (kind === 'services')
+    return selectedPods(object)
+      .map((pod) => chips.get(keyOf(pod))?.node)
+      .filter((node) => node !== undefined);
   if (kind === 'hpas') {
     const target = object.spec?.scaleTargetRef;
-    return target?.kind === 'Deployment' ? [byKey(`${object.metadata.namespace}/${target.name}`, 'deployments')].filter(Boolean) : [];
+    return target?.kind === 'Deployment' ? [byKey(`${object.metadata.namespace}/${target.name}`, 'deployments')].filter((node) => node !== null) : [];
   }
   return [];
 }
 
 // ─── Loops ──────────────────────────────────────────────────────────────────────────
 
+/** @type {Map<string, LoopRow>} */
 const loopRows = new Map();
 
+/** @param {ActivityMessage} activity */
 function recordSample(activity) {
+  /** @type {Map<string, number>} */
   const totals = new Map();
   for (const component of activity.items) {
     for (const loop of component.loops) totals.set(`${component.component}/${loop.name}`, sum(loop.reconciles));
@@ -720,8 +1010,10 @@ function recordSample(activity) {
   while (state.samples.length > 2 && state.samples[1].wallMs <= activity.wallMs - RATE_WINDOW_MS) state.samples.shift();
 }
 
+/** @param {Record<string, number> | undefined} counts */
 const sum = (counts) => Object.values(counts ?? {}).reduce((a, b) => a + b, 0);
 
+/** @param {string} id */
 function ratePerSecond(id) {
   const first = state.samples[0];
   const last = state.samples[state.samples.length - 1];
@@ -730,15 +1022,19 @@ function ratePerSecond(id) {
   return ((last.totals.get(id) ?? 0) - (first.totals.get(id) ?? 0)) / seconds;
 }
 
-/** reportsOf finds the activity reports of a supervised component: a process reports under
- * its own name (`replicaset-controller`, `kubelet-sim`, `scheduler`). */
+/** belongsTo tells whether an activity report is a supervised component's: a process reports
+ * under its own name (`replicaset-controller`, `kubelet-sim`, `scheduler`).
+ * @param {string} reported
+ * @param {string} name */
 function belongsTo(reported, name) {
   return reported === name || reported === `kubesim-${name}` || reported.startsWith(`${name}-`);
 }
 
 function loopEntries() {
   const items = state.activity?.items ?? [];
+  /** @type {Set<ComponentActivity>} */
   const claimed = new Set();
+  /** @type {LoopEntry[]} */
   const entries = [];
   for (const component of state.components ?? []) {
     const reports = items.filter((item) => belongsTo(item.component, component.name));
@@ -756,7 +1052,7 @@ function loopEntries() {
 
 function renderLoops() {
   dirty.loops = false;
-  const body = $('loops').tBodies[0];
+  const body = $of('loops', HTMLTableElement).tBodies[0];
   const seen = new Set();
   for (const entry of loopEntries()) {
     seen.add(entry.id);
@@ -781,6 +1077,10 @@ function renderLoops() {
   refreshTargets();
 }
 
+/**
+ * @param {LoopEntry} entry
+ * @returns {LoopRow}
+ */
 function makeLoopRow(entry) {
   const tr = el('tr');
   tr.dataset.loop = entry.loop?.name ?? entry.name;
@@ -798,10 +1098,13 @@ function makeLoopRow(entry) {
   return { tr, cells };
 }
 
+/** @param {LoopRow} row @param {LoopEntry} entry */
 function drawLoopRow({ tr, cells }, entry) {
   const { loop, process } = entry;
   cells[0].textContent = entry.name;
-  cells[1].textContent = process ? `${process.state}${process.pid ? ` pid ${process.pid}` : ''}${process.restarts ? ` · ${process.restarts} restart(s)` : ''}` : 'in process';
+  cells[1].textContent = process
+    ? `${process.state}${process.pid ? ` pid ${process.pid}` : ''}${process.restarts ? ` · ${process.restarts} restart(s)` : ''}`
+    : 'in process';
   tr.dataset.state = process?.state ?? 'running';
   cells[2].textContent = loop?.name ?? '(no activity reported)';
   cells[3].textContent = loop ? `${loop.queued} / ${loop.active} / ${loop.delayed}` : '';
@@ -811,13 +1114,18 @@ function drawLoopRow({ tr, cells }, entry) {
   cells[5].textContent = r ? `${r.success ?? 0} / ${r.requeueAfter ?? 0} / ${r.error ?? 0} / ${r.terminal ?? 0}` : '';
   cells[5].classList.toggle('errors', Boolean(r && (r.error || r.terminal)));
   const last = loop?.lastReconcile;
-  cells[6].textContent = last ? `${last.key} → ${last.result} ${ago(last.finishedAtMs)} (${Math.round(last.durationMs)} ms)${last.error ? `: ${last.error}` : ''}` : '';
+  cells[6].textContent = last
+    ? `${last.key} → ${last.result} ${ago(last.finishedAtMs)} (${Math.round(last.durationMs)} ms)${last.error ? `: ${last.error}` : ''}`
+    : '';
   cells[6].classList.toggle('errors', Boolean(last?.error));
   cells[7].textContent = last ? (state.causes.get(last.reconcileId) ?? '(wrote nothing)') : '';
 }
 
+/** @param {FaultRule} rule */
 function describeRule(rule) {
-  const what = [rule.error ? `${rule.error.code}` : '', rule.latencyMs ? `+${rule.latencyMs} ms` : '', rule.closeWatches ? 'close watches' : ''].filter(Boolean).join(', ');
+  const what = [rule.error ? `${rule.error.code}` : '', rule.latencyMs ? `+${rule.latencyMs} ms` : '', rule.closeWatches ? 'close watches' : '']
+    .filter(Boolean)
+    .join(', ');
   return `${rule.id}: ${rule.userAgent ?? 'every client'} → ${what}${rule.expiresAt ? ` until ${timeOfDay(Date.parse(rule.expiresAt))}` : ''}`;
 }
 
@@ -841,25 +1149,27 @@ async function pollComponents() {
 
 // ─── Chaos ──────────────────────────────────────────────────────────────────────────
 
+/** @param {ChaosRequest} request */
 async function chaos(request) {
   const result = $('chaos-result');
   result.className = 'result';
   result.textContent = `${request.action} ${request.target ?? ''}…`;
   try {
-    const answer = await api('POST', API.chaos, request);
+    const answer = /** @type {{ did: string, expect: string }} */ (await api('POST', API.chaos, request));
     result.textContent = `${answer.did}\n\nExpect: ${answer.expect}`;
     say(`chaos ${request.action} ${request.target ?? ''}: done`);
   } catch (err) {
     result.className = 'result error';
-    result.textContent = err.message;
-    say(`chaos ${request.action} ${request.target ?? ''}: ${err.message}`, true);
+    result.textContent = messageOf(err);
+    say(`chaos ${request.action} ${request.target ?? ''}: ${messageOf(err)}`, true);
   }
   void pollComponents();
 }
 
 function refreshTargets() {
-  const action = $('chaos-action').value;
-  const select = $('chaos-target');
+  const action = $of('chaos-action', HTMLSelectElement).value;
+  const select = $of('chaos-target', HTMLSelectElement);
+  /** @type {string[]} */
   let options;
   if (NODE_ACTIONS.has(action)) options = [...state.objects.nodes.values()].map((n) => n.metadata.name).sort();
   else if (action === 'random') options = [];
@@ -869,49 +1179,58 @@ function refreshTargets() {
   if (select.dataset.options === wanted) return;
   const previous = select.value;
   select.dataset.options = wanted;
-  select.replaceChildren(...options.map((name) => {
-    const option = el('option', '', name === '' ? '(every client)' : name);
-    option.value = name;
-    return option;
-  }));
+  select.replaceChildren(
+    ...options.map((name) => {
+      const option = el('option', '', name === '' ? '(every client)' : name);
+      option.value = name;
+      return option;
+    }),
+  );
   if (options.includes(previous)) select.value = previous;
   select.disabled = options.length === 0;
 }
 
 function chaosFromForm() {
-  const action = $('chaos-action').value;
+  const action = $of('chaos-action', HTMLSelectElement).value;
+  /** @type {ChaosRequest} */
   const request = { action };
-  const target = $('chaos-target').value;
+  const target = $of('chaos-target', HTMLSelectElement).value;
   if (target && action !== 'random') request.target = target;
-  const seconds = Number($('chaos-seconds').value);
+  const seconds = Number($of('chaos-seconds', HTMLInputElement).value);
   if (seconds > 0) request.seconds = seconds;
-  if (action === 'slow-api') request.latencyMs = Number($('chaos-latency').value) || 300;
-  const seed = $('chaos-seed').value;
+  if (action === 'slow-api') request.latencyMs = Number($of('chaos-latency', HTMLInputElement).value) || 300;
+  const seed = $of('chaos-seed', HTMLInputElement).value;
   if (action === 'random' && seed !== '') request.seed = Number(seed);
   return request;
 }
 
 // ─── Timeline ───────────────────────────────────────────────────────────────────────
 
+/** @type {Record<ChangeType, string>} */
 const CHANGE_WORD = { ADDED: 'created', MODIFIED: 'updated', DELETED: 'deleted' };
 
 function renderTimeline() {
-  const body = $('timeline').tBodies[0];
+  const body = $of('timeline', HTMLTableElement).tBodies[0];
   if (dirty.timelineReset) body.replaceChildren();
   const fragment = document.createDocumentFragment();
   for (let i = dirty.timeline.length - 1; i >= 0; i--) fragment.append(timelineRow(dirty.timeline[i]));
   body.prepend(fragment);
-  while (body.rows.length > TIMELINE_ROWS) body.lastElementChild.remove();
+  while (body.rows.length > TIMELINE_ROWS) body.lastElementChild?.remove();
   dirty.timeline = [];
   dirty.timelineReset = false;
 }
 
+/** @param {HistoryItem} item */
 function timelineRow(item) {
   const tr = el('tr', `change-${item.type.toLowerCase()}`);
   const actor = item.actor;
   const who = actor?.controller ?? product(actor?.userAgent) ?? actor?.fieldManager ?? actor?.user ?? 'API server';
   const cause = actor?.trigger ? describeTrigger(actor.trigger) : '';
-  const fields = item.diff.slice(0, 3).map((d) => `${d.path}: ${brief(d.old)} → ${brief(d.new)}`).join('; ') + (item.diff.length > 3 ? `; +${item.diff.length - 3} more` : '');
+  const fields =
+    item.diff
+      .slice(0, 3)
+      .map((d) => `${d.path}: ${brief(d.old)} → ${brief(d.new)}`)
+      .join('; ') + (item.diff.length > 3 ? `; +${item.diff.length - 3} more` : '');
   tr.append(
     el('td', 'time', timeOfDay(Date.parse(item.time))),
     el('td', 'actor', who),
@@ -923,12 +1242,14 @@ function timelineRow(item) {
   return tr;
 }
 
-/** product is a User-Agent's first word; every browser's is `Mozilla`, so it says browser. */
+/** product is a User-Agent's first word; every browser's is `Mozilla`, so it says browser.
+ * @param {string | undefined} userAgent */
 function product(userAgent) {
   const first = userAgent ? userAgent.split('/')[0] : undefined;
   return first === 'Mozilla' ? 'browser' : first;
 }
 
+/** @param {unknown} value */
 function brief(value) {
   if (value === undefined) return '∅';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -941,15 +1262,16 @@ function renderClock() {
   dirty.clock = false;
   const clock = state.clock;
   $('clock').classList.toggle('absent', !clock);
-  $('clock-pause').disabled = !clock || clock.paused;
-  $('clock-resume').disabled = !clock || !clock.paused;
+  $of('clock-pause', HTMLButtonElement).disabled = !clock || clock.paused;
+  $of('clock-resume', HTMLButtonElement).disabled = !clock?.paused;
   if (!clock) {
     $('clock-state').textContent = 'this cluster has no clock API';
     return;
   }
   $('clock-state').textContent = clock.paused ? 'paused' : `running ×${clock.speed}`;
   $('clock').dataset.paused = String(clock.paused);
-  if (document.activeElement !== $('clock-speed')) $('clock-speed').value = String(clock.speed);
+  const speed = $of('clock-speed', HTMLInputElement);
+  if (document.activeElement !== speed) speed.value = String(clock.speed);
   tickClock();
 }
 
@@ -965,6 +1287,7 @@ let meter = 0;
 function startFrameMeter() {
   stats.frameIntervals = [];
   let last = performance.now();
+  /** @param {number} now */
   const tick = (now) => {
     stats.frameIntervals.push(now - last);
     last = now;
@@ -979,22 +1302,32 @@ function stopFrameMeter() {
   return stats.frameIntervals;
 }
 
-window.kubesimLiveView = { stats, state, startFrameMeter, stopFrameMeter };
+// For bench:ui and the browser tests, which read it through the page.
+Object.assign(window, { kubesimLiveView: { stats, state, startFrameMeter, stopFrameMeter } });
 
 // ─── Wiring ─────────────────────────────────────────────────────────────────────────
 
 function wire() {
-  document.querySelector('main').addEventListener('click', (event) => {
+  document.querySelector('main')?.addEventListener('click', (event) => {
+    if (!(event.target instanceof Element)) return;
     const target = event.target.closest('[data-select]');
-    if (target && !event.target.closest('button, input, select, label')) {
+    if (target instanceof HTMLElement && !event.target.closest('button, input, select, label')) {
       event.stopPropagation();
-      select(target.dataset.select, target.dataset.key);
+      select(/** @type {Kind} */ (target.dataset.select), target.dataset.key ?? '');
     }
   });
   $('clock-pause').addEventListener('click', () => act('pause the clock', () => api('POST', `${API.clock}/pause`)));
   $('clock-resume').addEventListener('click', () => act('resume the clock', () => api('POST', `${API.clock}/resume`)));
-  $('clock-speed-set').addEventListener('click', () => act(`clock speed ×${$('clock-speed').value}`, () => api('POST', `${API.clock}/speed`, { speed: Number($('clock-speed').value) })));
-  $('clock-advance-go').addEventListener('click', () => act(`advance the clock ${$('clock-advance').value}`, () => api('POST', `${API.clock}/advance`, { duration: $('clock-advance').value })));
+  $('clock-speed-set').addEventListener('click', () =>
+    act(`clock speed ×${$of('clock-speed', HTMLInputElement).value}`, () =>
+      api('POST', `${API.clock}/speed`, { speed: Number($of('clock-speed', HTMLInputElement).value) }),
+    ),
+  );
+  $('clock-advance-go').addEventListener('click', () =>
+    act(`advance the clock ${$of('clock-advance', HTMLInputElement).value}`, () =>
+      api('POST', `${API.clock}/advance`, { duration: $of('clock-advance', HTMLInputElement).value }),
+    ),
+  );
   $('chaos-action').addEventListener('change', refreshTargets);
   $('chaos-form').addEventListener('submit', (event) => {
     event.preventDefault();

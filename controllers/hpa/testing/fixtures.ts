@@ -7,15 +7,14 @@
 import type { HorizontalPodAutoscaler } from '../../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import type { Pod } from '../../../apiserver/api/core/pod.js';
 import { parseLabelSelector } from '../../../apiserver/api/labels.js';
+import { rfc3339 } from '../../../apiserver/api/machinery/time.js';
 import type { DeepReadonly, Lister } from '../../runtime/types.js';
 import type { MetricsSource, PodMetric, ResourceMetrics } from '../metrics-client.js';
-import { rfc3339 } from '../../../apiserver/api/machinery/time.js';
 
 /** NOW_MS is the fixtures' "now": 2024-05-01T12:00:00Z. */
 export const NOW_MS = Date.parse('2024-05-01T12:00:00Z');
 /** LONG_AGO_MS is well before any warm-up period (one hour before NOW_MS). */
 export const LONG_AGO_MS = NOW_MS - 3_600_000;
-
 
 /** PodFixtureOptions shape podFixture. */
 export interface PodFixtureOptions {

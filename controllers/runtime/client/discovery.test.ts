@@ -14,12 +14,25 @@ describe('parseAggregatedDiscovery', () => {
     const body = {
       kind: 'APIGroupDiscoveryList',
       items: [
-        { metadata: { name: 'autoscaling' }, versions: [{ version: 'v2', resources: [resource('horizontalpodautoscalers', 'HorizontalPodAutoscaler')] }, { version: 'v1', resources: [resource('horizontalpodautoscalers', 'HorizontalPodAutoscaler')] }] },
+        {
+          metadata: { name: 'autoscaling' },
+          versions: [
+            { version: 'v2', resources: [resource('horizontalpodautoscalers', 'HorizontalPodAutoscaler')] },
+            { version: 'v1', resources: [resource('horizontalpodautoscalers', 'HorizontalPodAutoscaler')] },
+          ],
+        },
         { metadata: { name: 'apps' }, versions: [{ version: 'v1', resources: [resource('deployments', 'Deployment')] }] },
       ],
     };
     expect(parseAggregatedDiscovery(body)).toEqual([
-      { group: 'autoscaling', version: 'v2', plural: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, verbs: ['get', 'list', 'watch', 'delete'] },
+      {
+        group: 'autoscaling',
+        version: 'v2',
+        plural: 'horizontalpodautoscalers',
+        kind: 'HorizontalPodAutoscaler',
+        namespaced: true,
+        verbs: ['get', 'list', 'watch', 'delete'],
+      },
       { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true, verbs: ['get', 'list', 'watch', 'delete'] },
     ]);
   });
@@ -32,7 +45,9 @@ describe('parseAggregatedDiscovery', () => {
   it('skips malformed entries instead of throwing', () => {
     expect(parseAggregatedDiscovery(undefined)).toEqual([]);
     expect(parseAggregatedDiscovery({ items: [{ versions: [] }, { versions: [{ resources: [] }] }] })).toEqual([]);
-    const body = { items: [{ metadata: { name: 'x' }, versions: [{ version: 'v1', resources: [{ resource: 'things' }, { responseKind: { kind: 'Thing' } }] }] }] };
+    const body = {
+      items: [{ metadata: { name: 'x' }, versions: [{ version: 'v1', resources: [{ resource: 'things' }, { responseKind: { kind: 'Thing' } }] }] }],
+    };
     expect(parseAggregatedDiscovery(body)).toEqual([]);
   });
 });

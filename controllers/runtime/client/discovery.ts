@@ -10,7 +10,7 @@
  * group, version, plural, kind and scope, and never validates what the server sends.
  */
 import { z } from 'zod';
-import type { KubeObject, ResourceDefinition } from '../../../apiserver/api/resource-definition.js';
+import type { AnyResourceDefinition, KubeObject, ResourceDefinition } from '../../../apiserver/api/resource-definition.js';
 import { createHttpTransport, type HttpTransport, type TransportOptions } from './http-transport.js';
 
 /** AGGREGATED_DISCOVERY_ACCEPT asks for APIGroupDiscoveryList, falling back to plain JSON. */
@@ -83,7 +83,7 @@ export interface DiscoveryClientOptions {
   /** Where and how to connect; the Accept header is replaced by AGGREGATED_DISCOVERY_ACCEPT. */
   transport: TransportOptions;
   /** Definitions to reuse for kinds they describe (group, version and plural match). */
-  definitions: readonly ResourceDefinition<any>[];
+  definitions: readonly AnyResourceDefinition[];
 }
 
 /**

@@ -6,23 +6,12 @@
  */
 import { badRequest } from '../../../apiserver/api/api-error.js';
 import { builtinDefinitions } from '../../../apiserver/api/builtin.js';
-import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../../../apiserver/api/resource-definition.js';
-import type {
-  DeleteOptions,
-  ListOptions,
-  Logger,
-  ObjectList,
-  PatchOptions,
-  ResourceClient,
-  Scale,
-  WatchEvent,
-  WatchOptions,
-  WriteOptions,
-} from '../types.js';
+import { type AnyResourceDefinition, apiVersionOf, type KubeObject, type ResourceDefinition } from '../../../apiserver/api/resource-definition.js';
 import { silentLogger } from '../logger.js';
+import type { DeleteOptions, ListOptions, Logger, ObjectList, PatchOptions, ResourceClient, Scale, WatchEvent, WatchOptions, WriteOptions } from '../types.js';
 import { createDiscoveryClient, type DiscoveredResource } from './discovery.js';
 import { createHttpTransport, type HttpRequest, type HttpTransport } from './http-transport.js';
-import { PATCH_CONTENT_TYPES, collectionPath, deleteBody, listQuery, objectPath, watchQuery, writeQuery } from './resource-path.js';
+import { collectionPath, deleteBody, listQuery, objectPath, PATCH_CONTENT_TYPES, watchQuery, writeQuery } from './resource-path.js';
 import { watchStream } from './watch-stream.js';
 
 /** KubeClientOptions configures createKubeClient. */
@@ -36,7 +25,7 @@ export interface KubeClientOptions {
   defaultFieldManager?: string;
   headers?: Record<string, string>;
   /** Kinds forKind() resolves; the built-in kinds when absent (add CRDs here). */
-  definitions?: readonly ResourceDefinition<any>[];
+  definitions?: readonly AnyResourceDefinition[];
   /** Receives undecodable watch frames and dropped connections; silent when absent. */
   logger?: Logger;
 }
@@ -67,7 +56,8 @@ export function createKubeClient(options: KubeClientOptions): KubeClient {
   // Server-side apply requires a manager: fall back to the product part of the User-Agent.
   const applyFieldManager = options.defaultFieldManager ?? (options.userAgent.split('/')[0] || 'kubesim');
   const discovery = createDiscoveryClient({ transport: options, definitions });
-  const cache = new Map<ResourceDefinition<any>, ResourceClient<any>>();
+  // Each entry's client has the T of its definition; resource() restores it.
+  const cache = new Map<AnyResourceDefinition, unknown>();
   const resource = <T extends KubeObject>(def: ResourceDefinition<T>): ResourceClient<T> => {
     let client = cache.get(def) as ResourceClient<T> | undefined;
     if (!client) {
@@ -128,7 +118,12 @@ class HttpResourceClient<T extends KubeObject> implements ResourceClient<T> {
   }
 
   watch(options: WatchOptions): AsyncIterable<WatchEvent<T>> {
-    const request: HttpRequest = { method: 'GET', path: collectionPath(this.definition, options.namespace), query: watchQuery(options), signal: options.signal };
+    const request: HttpRequest = {
+      method: 'GET',
+      path: collectionPath(this.definition, options.namespace),
+      query: watchQuery(options),
+      signal: options.signal,
+    };
     const logger = this.parts.logger.child({ resource: this.def.plural, namespace: options.namespace });
     return { [Symbol.asyncIterator]: () => watchStream<T>(this.parts.transport, request, logger) };
   }

@@ -14,7 +14,10 @@ function kubeconfig(overrides: Record<string, unknown> = {}): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'c1', cluster: { server: 'http://127.0.0.1:6443' } }, { name: 'c2', cluster: { server: 'http://other:1' } }],
+    clusters: [
+      { name: 'c1', cluster: { server: 'http://127.0.0.1:6443' } },
+      { name: 'c2', cluster: { server: 'http://other:1' } },
+    ],
     users: [{ name: 'u1', user: { token: 'secret' } }],
     contexts: [
       { name: 'ctx', context: { cluster: 'c1', user: 'u1', namespace: 'team-a' } },

@@ -65,7 +65,9 @@ export function parseKubeconfig(text: string, source: string): KubeconfigTarget 
 
 function userToken(config: Record<string, unknown>, userName: unknown): string | undefined {
   if (typeof userName !== 'string' || userName === '') return undefined;
-  const entry = asArray(config['users']).map(asRecord).find((u) => u['name'] === userName);
+  const entry = asArray(config['users'])
+    .map(asRecord)
+    .find((u) => u['name'] === userName);
   const token = entry ? asRecord(entry['user'])['token'] : undefined;
   return typeof token === 'string' && token !== '' ? token : undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineSplitter, WatchDecodeError, decodeWatchEvent } from './watch-stream.js';
+import { decodeWatchEvent, LineSplitter, WatchDecodeError } from './watch-stream.js';
 
 describe('LineSplitter', () => {
   it('emits a line only once its newline arrived, however the chunks were cut', () => {

@@ -10,8 +10,9 @@
  *   - a line that is not a watch event is logged and ends the stream with a
  *     WatchDecodeError: a frame is never dropped silently, and the informer re-lists.
  */
-import { StringDecoder } from 'node:string_decoder';
+
 import type { IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import type { Logger, WatchEvent, WatchEventType } from '../types.js';
 import type { HttpRequest, HttpTransport } from './http-transport.js';
 

@@ -3,7 +3,7 @@
  * deduplicating queue (util/workqueue) as one small structure, with JavaScript promises in
  * place of a condition variable.
  */
-import { currentTrigger, type CauseTrigger } from '../../../apiserver/api/machinery/cause.js';
+import { type CauseTrigger, currentTrigger } from '../../../apiserver/api/machinery/cause.js';
 import type { Clock, TimerHandle, WorkQueue } from '../types.js';
 import { createDefaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
 

@@ -3,7 +3,7 @@
  * objects the later checks work on, created with kubectl's generators and `create -f`.
  * Expected texts are what a real cluster prints for the same commands.
  */
-import { configMap, deployment, paths, rolledOut, yaml, type Check } from './context.js';
+import { type Check, configMap, deployment, paths, rolledOut, yaml } from './context.js';
 import { CheckFailure, expectEqual, expectLines, expectText } from './normalize.js';
 
 const filesManifest = (ns: string) =>
@@ -85,7 +85,11 @@ export const createChecks: Check[] = [
     async run(c) {
       expectText(await c.out(['create', 'deployment', 'web', '--image=nginx:1.25', '--replicas=2']), 'deployment.apps/web created');
       const made = JSON.parse((await c.ok(['get', 'deploy', 'web', '-o', 'json'])).stdout);
-      expectEqual(made.spec.template.spec.containers.map((x: { name: string; image: string }) => `${x.name}=${x.image}`), ['nginx=nginx:1.25'], 'containers');
+      expectEqual(
+        made.spec.template.spec.containers.map((x: { name: string; image: string }) => `${x.name}=${x.image}`),
+        ['nginx=nginx:1.25'],
+        'containers',
+      );
       expectEqual(made.spec.selector, { matchLabels: { app: 'web' } }, 'selector');
     },
     repair: (c) => c.api.create(paths.deployments(c.ns), deployment('web', c.ns, { generated: true })),

@@ -4,7 +4,7 @@
  * cluster prints. Lines kubesim cannot match for reasons outside the wire (a real pod's
  * service-account token mount, kubesim's scheduler annotation) are left out.
  */
-import { type Check } from './context.js';
+import type { Check } from './context.js';
 import { CheckFailure, expectLines, expectText } from './normalize.js';
 
 const DESCRIBE_DEPLOYMENT = `

@@ -3,7 +3,7 @@
  * part 1 (Deployment web with two ready pods, Service web, ConfigMaps files-a/-b/settings).
  * Expected texts are what a real cluster prints, normalised (see normalize.ts).
  */
-import { paths, type Check } from './context.js';
+import { type Check, paths } from './context.js';
 import { CheckFailure, expectAbsent, expectEqual, expectLines, expectText } from './normalize.js';
 
 const WEB_PODS_WIDE = `
@@ -95,7 +95,10 @@ export const getChecks: Check[] = [
     name: 'get',
     async run(c) {
       expectText(await c.out(['get', 'deploy', 'web']), 'NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb   2/2   2   2   <age>');
-      expectText(await c.out(['get', 'svc', 'web']), 'NAME   TYPE   CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE\nweb   ClusterIP   <ip>   <none>   80/TCP   <age>');
+      expectText(
+        await c.out(['get', 'svc', 'web']),
+        'NAME   TYPE   CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE\nweb   ClusterIP   <ip>   <none>   80/TCP   <age>',
+      );
       expectText(await c.out(['get', 'cm', 'settings']), 'NAME   DATA   AGE\nsettings   2   <age>');
     },
   },
@@ -136,7 +139,10 @@ export const getChecks: Check[] = [
     name: 'get -o jsonpath',
     async run(c) {
       expectText(await c.out(['get', 'deploy', 'web', '-o', 'jsonpath={.metadata.name} {.spec.replicas} {.status.readyReplicas}']), 'web 2 2');
-      expectText(await c.out(['get', 'cm', '-l', 'group=files', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.data.rank}{"\\n"}{end}']), 'files-a=2\nfiles-b=1');
+      expectText(
+        await c.out(['get', 'cm', '-l', 'group=files', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.data.rank}{"\\n"}{end}']),
+        'files-a=2\nfiles-b=1',
+      );
     },
   },
   {
@@ -171,17 +177,21 @@ export const getChecks: Check[] = [
       // only to stderr, the compared stdout is unchanged).
       const watch = c.watch(['get', 'cm', 'files-a', '-w', '-v=6']);
       try {
-        await watch.waitFor((lines) => lines.length >= 2).catch(() => {
-          throw new CheckFailure(`get -w printed ${JSON.stringify(c.normalise(watch.lines().join('\n') + watch.stderr()))}`);
-        });
+        await watch
+          .waitFor((lines) => lines.length >= 2)
+          .catch(() => {
+            throw new CheckFailure(`get -w printed ${JSON.stringify(c.normalise(watch.lines().join('\n') + watch.stderr()))}`);
+          });
         await watch.watching().catch(() => {
           throw new CheckFailure(`get -w never opened its watch: ${JSON.stringify(watch.stderr().slice(-500))}`);
         });
         const patched = await c.api.patch(`${paths.configMaps(c.ns)}/files-a`, { data: { extra: 'yes' } });
         if (patched.status !== 200) throw new Error(`patch files-a: ${patched.status}`);
-        await watch.waitFor((lines) => lines.length >= 3).catch(() => {
-          throw new CheckFailure('get -w printed no row for the change');
-        });
+        await watch
+          .waitFor((lines) => lines.length >= 3)
+          .catch(() => {
+            throw new CheckFailure('get -w printed no row for the change');
+          });
       } finally {
         await watch.stop();
       }

@@ -3,7 +3,7 @@
  * ConfigMap ssa — each twice and once with a field removed), server-side apply conflicts,
  * edit, patch with each patch type, label and annotate. Expected outputs are a real cluster's.
  */
-import { configMap, deployment, paths, yaml, type Check, type CompatContext } from './context.js';
+import { type Check, type CompatContext, configMap, deployment, paths, yaml } from './context.js';
 import { expectEqual, expectLines, expectText } from './normalize.js';
 
 const apiManifest = (c: CompatContext, ports: boolean) => yaml(deployment('api', c.ns, { replicas: 1, ports }));
@@ -121,7 +121,10 @@ export const mutateChecks: Check[] = [
   {
     name: 'patch (no change)',
     run: async (c) =>
-      expectText(await c.out(['patch', 'deploy', 'api', '--type=merge', '-p', '{"metadata":{"labels":{"tier":"backend"}}}']), 'deployment.apps/api patched (no change)'),
+      expectText(
+        await c.out(['patch', 'deploy', 'api', '--type=merge', '-p', '{"metadata":{"labels":{"tier":"backend"}}}']),
+        'deployment.apps/api patched (no change)',
+      ),
   },
   {
     name: 'label',
@@ -133,7 +136,10 @@ export const mutateChecks: Check[] = [
       expectText(await c.out(['label', 'deploy', 'web', 'env=dev', '--overwrite']), 'deployment.apps/web labeled');
       expectText(await jsonpath(c, 'deploy', 'web', '{.metadata.labels.env}'), 'dev', 'label env');
       expectText(await c.out(['label', 'deploy', 'web', 'env-']), 'deployment.apps/web unlabeled');
-      expectText(await c.out(['get', 'deploy', 'web', '--show-labels']), 'NAME   READY   UP-TO-DATE   AVAILABLE   AGE   LABELS\nweb   2/2   2   2   <age>   app=web');
+      expectText(
+        await c.out(['get', 'deploy', 'web', '--show-labels']),
+        'NAME   READY   UP-TO-DATE   AVAILABLE   AGE   LABELS\nweb   2/2   2   2   <age>   app=web',
+      );
     },
   },
   {

@@ -4,9 +4,10 @@
  * mode on the Deployments bg, fg and orphan of the second namespace. Expected outputs are a
  * real cluster's, normalised.
  */
-import { configMap, paths, rolledOut, type Check } from './context.js';
-import { CheckFailure, expectEqual, expectLines, expectText, withoutKlog } from './normalize.js';
+
 import { eventually } from '../../support/eventually.js';
+import { type Check, configMap, paths, rolledOut } from './context.js';
+import { CheckFailure, expectEqual, expectLines, expectText, withoutKlog } from './normalize.js';
 
 const HISTORY = (revisions: number[]) => `deployment.apps/web\nREVISION   CHANGE-CAUSE\n${revisions.map((r) => `${r}   <none>`).join('\n')}`;
 
@@ -96,13 +97,19 @@ export const workloadChecks: Check[] = [
   {
     name: 'autoscale',
     async run(c) {
-      expectText(await c.out(['autoscale', 'deployment', 'web', '--min=2', '--max=5', '--cpu-percent=80']), 'horizontalpodautoscaler.autoscaling/web autoscaled');
+      expectText(
+        await c.out(['autoscale', 'deployment', 'web', '--min=2', '--max=5', '--cpu-percent=80']),
+        'horizontalpodautoscaler.autoscaling/web autoscaled',
+      );
       // The pods request no CPU, so a real HPA cannot compute utilisation either.
-      const hpa = await eventually(async () => {
-        const out = await c.out(['get', 'hpa', 'web']);
-        if (!/\s2\s+<age>$/m.test(out)) throw new CheckFailure(`get hpa: ${out.split('\n')[1] ?? out}`);
-        return out;
-      }, { timeoutMs: 15_000, intervalMs: 250 });
+      const hpa = await eventually(
+        async () => {
+          const out = await c.out(['get', 'hpa', 'web']);
+          if (!/\s2\s+<age>$/m.test(out)) throw new CheckFailure(`get hpa: ${out.split('\n')[1] ?? out}`);
+          return out;
+        },
+        { timeoutMs: 15_000, intervalMs: 250 },
+      );
       expectText(hpa, 'NAME   REFERENCE   TARGETS   MINPODS   MAXPODS   REPLICAS   AGE\nweb   Deployment/web   cpu: <unknown>/80%   2   5   2   <age>');
     },
   },
@@ -136,7 +143,11 @@ export const observeChecks: Check[] = [
       expectLines(c.normalise(result.stdout), ['/docker-entrypoint.sh: Configuration complete; ready for start up'], 'log');
       const pod = (await c.ok(['get', 'pods', '-l', 'app=web', '-o', 'name'])).stdout.split('\n')[0] ?? '';
       expectText(await c.out(['logs', pod, '--tail=2', '--timestamps']), '<time> <*>\n<time> <*>', 'logs --tail=2 --timestamps');
-      expectText(await c.out(['logs', '-l', 'app=web', '--prefix', '--tail=1']), '[pod/web-<hash>-<id>/nginx] <*>\n[pod/web-<hash>-<id>/nginx] <*>', 'logs -l --prefix');
+      expectText(
+        await c.out(['logs', '-l', 'app=web', '--prefix', '--tail=1']),
+        '[pod/web-<hash>-<id>/nginx] <*>\n[pod/web-<hash>-<id>/nginx] <*>',
+        'logs -l --prefix',
+      );
     },
   },
   {
@@ -149,7 +160,10 @@ export const observeChecks: Check[] = [
   {
     name: 'top node',
     async run(c) {
-      const rows = (await c.out(['top', 'node'])).replace(/\b\d+m\b|<age>/g, '<cpu>').replace(/\b\d+Mi\b/g, '<mem>').replace(/\b\d+%/g, '<pct>');
+      const rows = (await c.out(['top', 'node']))
+        .replace(/\b\d+m\b|<age>/g, '<cpu>')
+        .replace(/\b\d+Mi\b/g, '<mem>')
+        .replace(/\b\d+%/g, '<pct>');
       const row = '<node>   <cpu>   <pct>   <mem>   <pct>';
       // kubectl 1.32 renamed the percentage columns (the header is kubectl's own).
       const header = c.minor >= 32 ? 'NAME   CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)' : 'NAME   CPU(cores)   CPU%   MEMORY(bytes)   MEMORY%';

@@ -5,8 +5,8 @@
  * missing feature does not fail every later row).
  */
 import { stringify } from 'yaml';
-import { request, type JsonResponse } from '../../support/http.js';
-import { runKubectl, startKubectlWatch, type KubectlBinary, type KubectlResult, type KubectlWatch } from '../../support/kubectl.js';
+import { type JsonResponse, request } from '../../support/http.js';
+import { type KubectlBinary, type KubectlResult, type KubectlWatch, runKubectl, startKubectlWatch } from '../../support/kubectl.js';
 import { CheckFailure, firstLine, normalise, withoutKlog } from './normalize.js';
 
 /** Options for one kubectl call. */

@@ -6,7 +6,7 @@
  * (`\n`, `\x41`, `\x{1F451}`, `\101`, `\Q...\E`, escaped punctuation). Like RE2, lookaround and
  * backreferences are rejected.
  */
-import { foldCase, PERL_CLASSES, posixClass, RegexSyntaxError, unicodeClass, type CharTest, type Flags, type Node } from './syntax.js';
+import { type CharTest, type Flags, foldCase, type Node, PERL_CLASSES, posixClass, RegexSyntaxError, unicodeClass } from './syntax.js';
 
 const MAX_REPEAT = 1000;
 /** What a flags-only group like `(?i)` parses to: nothing to match, and nothing to repeat. */

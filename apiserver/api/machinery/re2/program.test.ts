@@ -10,8 +10,30 @@ function firstMatch(pattern: string, input: string): string | undefined {
 describe('Re2Program', () => {
   // Patterns whose semantics JS shares with RE2: the results must agree with RegExp's.
   const patterns = [
-    'abc', 'a|b|c', 'a*', 'a+?', '(a|ab)(c|bcd)(d*)', '^a.c$', '[a-c]+', '[^a-c]+', 'x{2,3}', 'x{2,}?', 'x{2}', '(?:ab)+',
-    '\\d+\\.\\d*', '\\bfoo\\b', '\\Bo', '\\s+', '\\w+@\\w+\\.com', '(a*)*b', '(a|b)*?c', 'colou?r', '[0-9a-fA-F]{2}', '.*', '', 'a{0}',
+    'abc',
+    'a|b|c',
+    'a*',
+    'a+?',
+    '(a|ab)(c|bcd)(d*)',
+    '^a.c$',
+    '[a-c]+',
+    '[^a-c]+',
+    'x{2,3}',
+    'x{2,}?',
+    'x{2}',
+    '(?:ab)+',
+    '\\d+\\.\\d*',
+    '\\bfoo\\b',
+    '\\Bo',
+    '\\s+',
+    '\\w+@\\w+\\.com',
+    '(a*)*b',
+    '(a|b)*?c',
+    'colou?r',
+    '[0-9a-fA-F]{2}',
+    '.*',
+    '',
+    'a{0}',
   ];
   const inputs = ['', 'abc', 'xxabcdxx', 'aaa', 'xxxx', 'foo food', 'color colour', 'mail bob@example.com now', '3.14 and 2.', 'ab ab bbc', 'A1 ff Z9'];
   it.each(patterns)('agrees with RegExp on %j', (pattern) => {

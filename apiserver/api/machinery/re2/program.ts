@@ -5,7 +5,7 @@
  * preference for greedy or lazy repetitions, as Go's regexp does. Positions are code points.
  */
 import { parseRe2 } from './parse.js';
-import { isWordChar, RegexSyntaxError, type AssertKind, type CharTest, type Node } from './syntax.js';
+import { type AssertKind, type CharTest, isWordChar, type Node, RegexSyntaxError } from './syntax.js';
 
 type Inst =
   | { op: 'char'; test: CharTest; next: number }

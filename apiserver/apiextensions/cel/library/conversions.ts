@@ -3,12 +3,22 @@
  * cel-go's range checks and wording ("type conversion error from 'string' to 'int'").
  */
 import { CelEvalError } from '../errors.js';
-import { global, type FunctionRegistry } from '../functions.js';
-import { formatDuration, formatTimestamp, floorDiv } from '../time-format.js';
+import { type FunctionRegistry, global } from '../functions.js';
 import { utf8Decode, utf8Encode } from '../text.js';
+import { floorDiv, formatDuration, formatTimestamp } from '../time-format.js';
 import { T } from '../types.js';
 import {
-  CelDuration, CelTimestamp, CelTypeValue, CelUint, checkInt, checkUint, INT64_MAX, INT64_MIN, typeNameOf, UINT64_MAX, type CelValue,
+  CelDuration,
+  CelTimestamp,
+  CelTypeValue,
+  CelUint,
+  type CelValue,
+  checkInt,
+  checkUint,
+  INT64_MAX,
+  INT64_MIN,
+  typeNameOf,
+  UINT64_MAX,
 } from '../values.js';
 
 const conversionError = (from: string, to: string): CelEvalError => new CelEvalError(`type conversion error from '${from}' to '${to}'`);
@@ -29,14 +39,14 @@ export function formatDouble(d: number): string {
 }
 
 function doubleToInt(d: number): bigint {
-  if (!Number.isFinite(d) || d <= -9223372036854775808 - 1025 || d >= 9223372036854775807) throw new CelEvalError('integer overflow');
+  if (!Number.isFinite(d) || d <= -(2 ** 63) - 1025 || d >= 2 ** 63) throw new CelEvalError('integer overflow');
   const v = BigInt(Math.trunc(d));
   if (v < INT64_MIN || v > INT64_MAX) throw new CelEvalError('integer overflow');
   return v;
 }
 
 function doubleToUint(d: number): CelUint {
-  if (!Number.isFinite(d) || d < 0 || d >= 18446744073709551615) throw new CelEvalError('unsigned integer overflow');
+  if (!Number.isFinite(d) || d < 0 || d >= 2 ** 64) throw new CelEvalError('unsigned integer overflow');
   return new CelUint(BigInt(Math.trunc(d)));
 }
 
@@ -62,7 +72,18 @@ function parseDoubleText(s: string): number {
 }
 
 const BOOL_TEXT: Record<string, boolean> = {
-  '1': true, t: true, T: true, TRUE: true, true: true, True: true, '0': false, f: false, F: false, FALSE: false, false: false, False: false,
+  '1': true,
+  t: true,
+  T: true,
+  TRUE: true,
+  true: true,
+  True: true,
+  '0': false,
+  f: false,
+  F: false,
+  FALSE: false,
+  false: false,
+  False: false,
 };
 
 /** toCelString is string(v) for every convertible type. */
@@ -124,6 +145,12 @@ export function registerConversions(registry: FunctionRegistry): void {
     global([T.bytes], T.bytes, ([v]) => v!),
     global([T.string], T.bytes, ([v]) => utf8Encode(v as string)),
   );
-  registry.add('dyn', global([T.A], T.dyn, ([v]) => v!));
-  registry.add('type', global([T.A], T.type(T.A), ([v]) => new CelTypeValue(typeNameOf(v!))));
+  registry.add(
+    'dyn',
+    global([T.A], T.dyn, ([v]) => v!),
+  );
+  registry.add(
+    'type',
+    global([T.A], T.type(T.A), ([v]) => new CelTypeValue(typeNameOf(v!))),
+  );
 }

@@ -4,9 +4,7 @@
  */
 import { CelEvalError } from '../errors.js';
 import { goQuote } from '../text.js';
-import {
-  CelDuration, CelList, CelMap, CelTimestamp, CelTypeValue, CelUint, typeNameOf, type CelValue,
-} from '../values.js';
+import { CelDuration, CelList, CelMap, CelTimestamp, CelTypeValue, CelUint, type CelValue, typeNameOf } from '../values.js';
 import { toCelString } from './conversions.js';
 
 const fail = (message: string): CelEvalError => new CelEvalError(`error during formatting: ${message}`);
@@ -101,7 +99,9 @@ function scientific(d: number, precision: number): string {
   if (!Number.isFinite(d)) return fixed(d, precision);
   const [mantissa, exp] = d.toExponential(precision).split('e') as [string, string];
   const exponent = Number(exp);
-  const digits = String(Math.abs(exponent)).padStart(2, '0').replace(/\d/g, (c) => SUPERSCRIPT[Number(c)]!);
+  const digits = String(Math.abs(exponent))
+    .padStart(2, '0')
+    .replace(/\d/g, (c) => SUPERSCRIPT[Number(c)]!);
   return `${mantissa}×10${exponent < 0 ? '⁻' : ''}${digits}`;
 }
 

@@ -4,7 +4,7 @@
  * quantity, IP and CIDR libraries. Built once; registries are read-only after construction.
  */
 import { FunctionRegistry } from '../functions.js';
-import { T, type CelType } from '../types.js';
+import { type CelType, T } from '../types.js';
 import { registerConversions } from './conversions.js';
 import { CIDR_TYPE, IP_TYPE, registerIp } from './ip.js';
 import { registerLists } from './lists.js';

@@ -6,7 +6,7 @@
  * rejects IPv4-mapped IPv6 addresses, as Kubernetes does.
  */
 import { CelEvalError } from '../errors.js';
-import { global, member, type FunctionRegistry } from '../functions.js';
+import { type FunctionRegistry, global, member } from '../functions.js';
 import { T } from '../types.js';
 import { CelOpaque, type CelValue } from '../values.js';
 
@@ -79,7 +79,8 @@ function parseIPv6(s: string): bigint | undefined {
   const head = group(halves[0]!);
   const rest = halves.length === 2 ? group(halves[1]!) : [];
   if (!head || !rest) return undefined;
-  const groups = halves.length === 2 ? [...head, ...new Array<bigint>(8 - head.length - rest.length - tail.length).fill(0n), ...rest, ...tail] : [...head, ...tail];
+  const groups =
+    halves.length === 2 ? [...head, ...new Array<bigint>(8 - head.length - rest.length - tail.length).fill(0n), ...rest, ...tail] : [...head, ...tail];
   if (groups.length !== 8 || (halves.length === 2 && head.length + rest.length + tail.length > 7)) return undefined;
   return groups.reduce((acc, g) => (acc << 16n) | g, 0n);
 }
@@ -90,7 +91,10 @@ export function parseIp(raw: string): Address {
   const v4 = parseIPv4(raw);
   if (v4 !== undefined) return { bits: 32, value: v4 };
   const v6 = raw.includes(':') ? parseIPv6(raw) : undefined;
-  if (v6 === undefined) throw new CelEvalError(`IP Address ${JSON.stringify(raw)} parse error during conversion from string: ParseAddr(${JSON.stringify(raw)}): unable to parse IP`);
+  if (v6 === undefined)
+    throw new CelEvalError(
+      `IP Address ${JSON.stringify(raw)} parse error during conversion from string: ParseAddr(${JSON.stringify(raw)}): unable to parse IP`,
+    );
   if (v6 >> 32n === 0xffffn) throw new CelEvalError(`IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`);
   return { bits: 128, value: v6 };
 }
@@ -127,7 +131,8 @@ function parseCidr(raw: string): CidrValue {
     throw fail(`netip.ParsePrefix(${JSON.stringify(raw)}): ParseAddr(${JSON.stringify(raw.slice(0, slash))}): unable to parse IP`);
   }
   const bits = raw.slice(slash + 1);
-  if (!/^(0|[1-9]\d*)$/.test(bits) || Number(bits) > addr.bits) throw fail(`netip.ParsePrefix(${JSON.stringify(raw)}): bad bits after slash: ${JSON.stringify(bits)}`);
+  if (!/^(0|[1-9]\d*)$/.test(bits) || Number(bits) > addr.bits)
+    throw fail(`netip.ParsePrefix(${JSON.stringify(raw)}): bad bits after slash: ${JSON.stringify(bits)}`);
   return new CidrValue(addr, Number(bits));
 }
 
@@ -151,11 +156,28 @@ function isGlobalUnicast(a: Address): boolean {
 export function registerIp(registry: FunctionRegistry): void {
   const ip = (v: CelValue | undefined): Address => (v as IpValue).addr;
   const cidr = (v: CelValue | undefined): CidrValue => v as CidrValue;
-  const test = (name: string, fn: (a: Address) => boolean): void => void registry.add(name, member([IP_TYPE], T.bool, ([v]) => fn(ip(v))));
-  registry.add('ip', global([T.string], IP_TYPE, ([s]) => new IpValue(parseIp(s as string))), member([CIDR_TYPE], IP_TYPE, ([c]) => new IpValue(cidr(c).addr)));
-  registry.add('isIP', global([T.string], T.bool, ([s]) => isValid(() => parseIp(s as string))));
-  registry.add('ip.isCanonical', global([T.string], T.bool, ([s]) => formatIp(parseIp(s as string)) === s));
-  registry.add('family', member([IP_TYPE], T.int, ([v]) => (ip(v).bits === 32 ? 4n : 6n)));
+  const test = (name: string, fn: (a: Address) => boolean): void =>
+    void registry.add(
+      name,
+      member([IP_TYPE], T.bool, ([v]) => fn(ip(v))),
+    );
+  registry.add(
+    'ip',
+    global([T.string], IP_TYPE, ([s]) => new IpValue(parseIp(s as string))),
+    member([CIDR_TYPE], IP_TYPE, ([c]) => new IpValue(cidr(c).addr)),
+  );
+  registry.add(
+    'isIP',
+    global([T.string], T.bool, ([s]) => isValid(() => parseIp(s as string))),
+  );
+  registry.add(
+    'ip.isCanonical',
+    global([T.string], T.bool, ([s]) => formatIp(parseIp(s as string)) === s),
+  );
+  registry.add(
+    'family',
+    member([IP_TYPE], T.int, ([v]) => (ip(v).bits === 32 ? 4n : 6n)),
+  );
   test('isUnspecified', (a) => a.value === 0n);
   test('isLoopback', (a) => (a.bits === 32 ? a.value >> 24n === 127n : a.value === 1n));
   test('isLinkLocalMulticast', (a) => (a.bits === 32 ? a.value >> 8n === 0xe00000n : a.value >> 112n === 0xff02n));
@@ -166,8 +188,14 @@ export function registerIp(registry: FunctionRegistry): void {
     global([IP_TYPE], T.string, ([v]) => formatIp(ip(v))),
     global([CIDR_TYPE], T.string, ([c]) => `${formatIp(cidr(c).addr)}/${cidr(c).prefix}`),
   );
-  registry.add('cidr', global([T.string], CIDR_TYPE, ([s]) => parseCidr(s as string)));
-  registry.add('isCIDR', global([T.string], T.bool, ([s]) => isValid(() => parseCidr(s as string))));
+  registry.add(
+    'cidr',
+    global([T.string], CIDR_TYPE, ([s]) => parseCidr(s as string)),
+  );
+  registry.add(
+    'isCIDR',
+    global([T.string], T.bool, ([s]) => isValid(() => parseCidr(s as string))),
+  );
   registry.add(
     'containsIP',
     member([CIDR_TYPE, T.string], T.bool, ([c, s]) => containsIp(cidr(c), parseIp(s as string))),
@@ -179,8 +207,14 @@ export function registerIp(registry: FunctionRegistry): void {
     member([CIDR_TYPE, T.string], T.bool, ([c, s]) => containsCidr(cidr(c), parseCidr(s as string))),
     member([CIDR_TYPE, CIDR_TYPE], T.bool, ([c, o]) => containsCidr(cidr(c), cidr(o))),
   );
-  registry.add('prefixLength', member([CIDR_TYPE], T.int, ([c]) => BigInt(cidr(c).prefix)));
-  registry.add('masked', member([CIDR_TYPE], CIDR_TYPE, ([c]) => new CidrValue({ bits: cidr(c).addr.bits, value: mask(cidr(c).addr, cidr(c).prefix) }, cidr(c).prefix)));
+  registry.add(
+    'prefixLength',
+    member([CIDR_TYPE], T.int, ([c]) => BigInt(cidr(c).prefix)),
+  );
+  registry.add(
+    'masked',
+    member([CIDR_TYPE], CIDR_TYPE, ([c]) => new CidrValue({ bits: cidr(c).addr.bits, value: mask(cidr(c).addr, cidr(c).prefix) }, cidr(c).prefix)),
+  );
 }
 
 function isValid(parse: () => unknown): boolean {

@@ -5,12 +5,10 @@
  * sets.equivalent, sets.intersects).
  */
 import { CelEvalError } from '../errors.js';
-import { global, member, type CallContext, type FunctionRegistry } from '../functions.js';
+import { type CallContext, type FunctionRegistry, global, member } from '../functions.js';
 import { checkDuration } from '../time-format.js';
 import { T } from '../types.js';
-import {
-  CelDuration, CelList, CelOptional, CelUint, celCompare, celEquals, checkInt, checkUint, typeNameOf, type CelValue,
-} from '../values.js';
+import { CelDuration, CelList, CelOptional, CelUint, type CelValue, celCompare, celEquals, checkInt, checkUint, typeNameOf } from '../values.js';
 
 const itemsOf = (v: CelValue | undefined): readonly CelValue[] => (v as CelList).items;
 
@@ -93,26 +91,74 @@ function range(n: bigint, ctx: CallContext): CelList {
 /** registerLists adds the list and set functions to a registry. */
 export function registerLists(registry: FunctionRegistry): void {
   const list = T.list(T.A);
-  registry.add('isSorted', member([list], T.bool, ([l], ctx) => isSorted(charged(ctx, l))));
-  registry.add('sum', member([list], T.A, ([l], ctx) => sum(charged(ctx, l))));
-  registry.add('min', member([list], T.A, ([l], ctx) => extreme(charged(ctx, l), 'min')));
-  registry.add('max', member([list], T.A, ([l], ctx) => extreme(charged(ctx, l), 'max')));
-  registry.add('indexOf', member([list, T.A], T.int, ([l, v], ctx) => BigInt(charged(ctx, l).findIndex((e) => celEquals(e, v!)))));
-  registry.add('lastIndexOf', member([list, T.A], T.int, ([l, v], ctx) => BigInt(charged(ctx, l).findLastIndex((e) => celEquals(e, v!)))));
-  registry.add('slice', member([list, T.int, T.int], list, ([l, a, b]) => slice(itemsOf(l), a as bigint, b as bigint)));
+  registry.add(
+    'isSorted',
+    member([list], T.bool, ([l], ctx) => isSorted(charged(ctx, l))),
+  );
+  registry.add(
+    'sum',
+    member([list], T.A, ([l], ctx) => sum(charged(ctx, l))),
+  );
+  registry.add(
+    'min',
+    member([list], T.A, ([l], ctx) => extreme(charged(ctx, l), 'min')),
+  );
+  registry.add(
+    'max',
+    member([list], T.A, ([l], ctx) => extreme(charged(ctx, l), 'max')),
+  );
+  registry.add(
+    'indexOf',
+    member([list, T.A], T.int, ([l, v], ctx) => BigInt(charged(ctx, l).findIndex((e) => celEquals(e, v!)))),
+  );
+  registry.add(
+    'lastIndexOf',
+    member([list, T.A], T.int, ([l, v], ctx) => BigInt(charged(ctx, l).findLastIndex((e) => celEquals(e, v!)))),
+  );
+  registry.add(
+    'slice',
+    member([list, T.int, T.int], list, ([l, a, b]) => slice(itemsOf(l), a as bigint, b as bigint)),
+  );
   registry.add(
     'flatten',
     member([T.list(T.dyn)], T.list(T.dyn), ([l], ctx) => flatten(charged(ctx, l), 1n)),
     member([T.list(T.dyn), T.int], T.list(T.dyn), ([l, d], ctx) => flatten(charged(ctx, l), d as bigint)),
   );
-  registry.add('distinct', member([list], list, ([l], ctx) => distinct(charged(ctx, l))));
-  registry.add('reverse', member([list], list, ([l], ctx) => new CelList([...charged(ctx, l)].reverse())));
-  registry.add('sort', member([list], list, ([l], ctx) => new CelList(sortValues(charged(ctx, l), (v) => v))));
-  registry.add('first', member([list], T.optional(T.A), ([l]) => (itemsOf(l).length ? CelOptional.of(itemsOf(l)[0]!) : CelOptional.none)));
-  registry.add('last', member([list], T.optional(T.A), ([l]) => (itemsOf(l).length ? CelOptional.of(itemsOf(l).at(-1)!) : CelOptional.none)));
-  registry.add('lists.range', global([T.int], T.list(T.int), ([n], ctx) => range(n as bigint, ctx)));
+  registry.add(
+    'distinct',
+    member([list], list, ([l], ctx) => distinct(charged(ctx, l))),
+  );
+  registry.add(
+    'reverse',
+    member([list], list, ([l], ctx) => new CelList([...charged(ctx, l)].reverse())),
+  );
+  registry.add(
+    'sort',
+    member([list], list, ([l], ctx) => new CelList(sortValues(charged(ctx, l), (v) => v))),
+  );
+  registry.add(
+    'first',
+    member([list], T.optional(T.A), ([l]) => (itemsOf(l).length ? CelOptional.of(itemsOf(l)[0]!) : CelOptional.none)),
+  );
+  registry.add(
+    'last',
+    member([list], T.optional(T.A), ([l]) => (itemsOf(l).length ? CelOptional.of(itemsOf(l).at(-1)!) : CelOptional.none)),
+  );
+  registry.add(
+    'lists.range',
+    global([T.int], T.list(T.int), ([n], ctx) => range(n as bigint, ctx)),
+  );
   const containsAll = (a: CelValue, b: CelValue): boolean => itemsOf(b).every((v) => (a as CelList).contains(v));
-  registry.add('sets.contains', global([list, list], T.bool, ([a, b], ctx) => (ctx.charge(itemsOf(a).length * itemsOf(b).length), containsAll(a!, b!))));
-  registry.add('sets.equivalent', global([list, list], T.bool, ([a, b], ctx) => (ctx.charge(itemsOf(a).length * itemsOf(b).length), containsAll(a!, b!) && containsAll(b!, a!))));
-  registry.add('sets.intersects', global([list, list], T.bool, ([a, b], ctx) => (ctx.charge(itemsOf(a).length * itemsOf(b).length), itemsOf(b).some((v) => (a as CelList).contains(v)))));
+  registry.add(
+    'sets.contains',
+    global([list, list], T.bool, ([a, b], ctx) => (ctx.charge(itemsOf(a).length * itemsOf(b).length), containsAll(a!, b!))),
+  );
+  registry.add(
+    'sets.equivalent',
+    global([list, list], T.bool, ([a, b], ctx) => (ctx.charge(itemsOf(a).length * itemsOf(b).length), containsAll(a!, b!) && containsAll(b!, a!))),
+  );
+  registry.add(
+    'sets.intersects',
+    global([list, list], T.bool, ([a, b], ctx) => (ctx.charge(itemsOf(a).length * itemsOf(b).length), itemsOf(b).some((v) => (a as CelList).contains(v)))),
+  );
 }

@@ -6,11 +6,21 @@
  * error and short-circuit rules.
  */
 import { CelEvalError } from '../errors.js';
-import { global, type CallContext, type FunctionRegistry, type Overload } from '../functions.js';
+import { type CallContext, type FunctionRegistry, global, type Overload } from '../functions.js';
 import { checkDuration, checkTimestamp } from '../time-format.js';
-import { T, type CelType } from '../types.js';
+import { type CelType, T } from '../types.js';
 import {
-  CelDuration, CelList, CelMap, CelTimestamp, CelUint, celCompare, celEquals, checkInt, checkUint, INT64_MIN, type CelValue,
+  type CelDuration,
+  CelList,
+  type CelMap,
+  type CelTimestamp,
+  CelUint,
+  type CelValue,
+  celCompare,
+  celEquals,
+  checkInt,
+  checkUint,
+  INT64_MIN,
 } from '../values.js';
 
 type Binary<A, B = A> = (a: A, b: B) => CelValue;
@@ -32,9 +42,18 @@ export function registerOperators(registry: FunctionRegistry): void {
   registerAdditive(registry);
   registerMultiplicative(registry);
   registerComparisons(registry);
-  registry.add('_==_', global([T.A, T.A], T.bool, ([a, b], ctx) => (chargeSize(ctx, a, b), celEquals(a!, b!))));
-  registry.add('_!=_', global([T.A, T.A], T.bool, ([a, b], ctx) => (chargeSize(ctx, a, b), !celEquals(a!, b!))));
-  registry.add('!_', global([T.bool], T.bool, ([a]) => !a));
+  registry.add(
+    '_==_',
+    global([T.A, T.A], T.bool, ([a, b], ctx) => (chargeSize(ctx, a, b), celEquals(a!, b!))),
+  );
+  registry.add(
+    '_!=_',
+    global([T.A, T.A], T.bool, ([a, b], ctx) => (chargeSize(ctx, a, b), !celEquals(a!, b!))),
+  );
+  registry.add(
+    '!_',
+    global([T.bool], T.bool, ([a]) => !a),
+  );
   registry.add(
     '@in',
     op<CelValue, CelList>(T.A, T.list(T.A), T.bool, (v, list) => list.contains(v)),
@@ -110,9 +129,20 @@ function registerMultiplicative(registry: FunctionRegistry): void {
 }
 
 const ORDERED_PAIRS: ReadonlyArray<readonly [CelType, CelType]> = [
-  [T.int, T.int], [T.uint, T.uint], [T.double, T.double], [T.string, T.string], [T.bytes, T.bytes], [T.bool, T.bool],
-  [T.timestamp, T.timestamp], [T.duration, T.duration],
-  [T.int, T.double], [T.double, T.int], [T.int, T.uint], [T.uint, T.int], [T.uint, T.double], [T.double, T.uint],
+  [T.int, T.int],
+  [T.uint, T.uint],
+  [T.double, T.double],
+  [T.string, T.string],
+  [T.bytes, T.bytes],
+  [T.bool, T.bool],
+  [T.timestamp, T.timestamp],
+  [T.duration, T.duration],
+  [T.int, T.double],
+  [T.double, T.int],
+  [T.int, T.uint],
+  [T.uint, T.int],
+  [T.uint, T.double],
+  [T.double, T.uint],
 ];
 
 function registerComparisons(registry: FunctionRegistry): void {
@@ -124,10 +154,13 @@ function registerComparisons(registry: FunctionRegistry): void {
   };
   for (const [name, test] of Object.entries(tests)) {
     for (const [a, b] of ORDERED_PAIRS) {
-      registry.add(name, op<CelValue>(a, b, T.bool, (x, y) => {
-        const c = celCompare(x, y);
-        return c !== undefined && test(c);
-      }));
+      registry.add(
+        name,
+        op<CelValue>(a, b, T.bool, (x, y) => {
+          const c = celCompare(x, y);
+          return c !== undefined && test(c);
+        }),
+      );
     }
   }
 }

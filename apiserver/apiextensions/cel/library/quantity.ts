@@ -3,11 +3,11 @@
  * isLessThan(), compareTo(), add(), sub(), isInteger(), asInteger(), asApproximateFloat(), on
  * the exact Quantity of apiserver/api/quantity.ts.
  */
-import { createQuantity, parseQuantity, Quantity, QuantityParseError } from '../../../api/quantity.js';
+import { createQuantity, parseQuantity, type Quantity, QuantityParseError } from '../../../api/quantity.js';
 import { CelEvalError } from '../errors.js';
-import { global, member, type FunctionRegistry } from '../functions.js';
+import { type FunctionRegistry, global, member } from '../functions.js';
 import { T } from '../types.js';
-import { CelOpaque, INT64_MAX, INT64_MIN, type CelValue } from '../values.js';
+import { CelOpaque, type CelValue, INT64_MAX, INT64_MIN } from '../values.js';
 
 /** QUANTITY_TYPE is the CEL type kubernetes.Quantity. */
 export const QUANTITY_TYPE = T.opaque('kubernetes.Quantity');
@@ -54,26 +54,54 @@ const fromInt = (i: CelValue | undefined): Quantity => createQuantity({ value: i
 /** registerQuantity adds the quantity functions to a registry. */
 export function registerQuantity(registry: FunctionRegistry): void {
   const Q = QUANTITY_TYPE;
-  registry.add('quantity', global([T.string], Q, ([s]) => toQuantity(s as string)));
-  registry.add('isQuantity', global([T.string], T.bool, ([s]) => {
-    try {
-      parseStrict(s as string);
-      return true;
-    } catch {
-      return false;
-    }
-  }));
-  registry.add('sign', global([Q], T.int, ([a]) => BigInt(q(a).sign())), member([Q], T.int, ([a]) => BigInt(q(a).sign())));
-  registry.add('isGreaterThan', member([Q, Q], T.bool, ([a, b]) => q(a).cmp(q(b)) > 0));
-  registry.add('isLessThan', member([Q, Q], T.bool, ([a, b]) => q(a).cmp(q(b)) < 0));
-  registry.add('compareTo', member([Q, Q], T.int, ([a, b]) => BigInt(q(a).cmp(q(b)))));
-  registry.add('asApproximateFloat', member([Q], T.double, ([a]) => Number(`${q(a).unscaled}e${q(a).exponent}`)));
-  registry.add('isInteger', member([Q], T.bool, ([a]) => asInt64(q(a)) !== undefined));
-  registry.add('asInteger', member([Q], T.int, ([a]) => {
-    const v = asInt64(q(a));
-    if (v === undefined) throw new CelEvalError('cannot convert value to integer');
-    return v;
-  }));
+  registry.add(
+    'quantity',
+    global([T.string], Q, ([s]) => toQuantity(s as string)),
+  );
+  registry.add(
+    'isQuantity',
+    global([T.string], T.bool, ([s]) => {
+      try {
+        parseStrict(s as string);
+        return true;
+      } catch {
+        return false;
+      }
+    }),
+  );
+  registry.add(
+    'sign',
+    global([Q], T.int, ([a]) => BigInt(q(a).sign())),
+    member([Q], T.int, ([a]) => BigInt(q(a).sign())),
+  );
+  registry.add(
+    'isGreaterThan',
+    member([Q, Q], T.bool, ([a, b]) => q(a).cmp(q(b)) > 0),
+  );
+  registry.add(
+    'isLessThan',
+    member([Q, Q], T.bool, ([a, b]) => q(a).cmp(q(b)) < 0),
+  );
+  registry.add(
+    'compareTo',
+    member([Q, Q], T.int, ([a, b]) => BigInt(q(a).cmp(q(b)))),
+  );
+  registry.add(
+    'asApproximateFloat',
+    member([Q], T.double, ([a]) => Number(`${q(a).unscaled}e${q(a).exponent}`)),
+  );
+  registry.add(
+    'isInteger',
+    member([Q], T.bool, ([a]) => asInt64(q(a)) !== undefined),
+  );
+  registry.add(
+    'asInteger',
+    member([Q], T.int, ([a]) => {
+      const v = asInt64(q(a));
+      if (v === undefined) throw new CelEvalError('cannot convert value to integer');
+      return v;
+    }),
+  );
   registry.add(
     'add',
     member([Q, Q], Q, ([a, b]) => new QuantityValue(q(a).add(q(b)))),

@@ -4,11 +4,12 @@
  * never by the backtracking JS RegExp engine, so hostile inputs cannot stall the server.
  * Compiled patterns are cached there.
  */
+
+import { compileRe2 as compileRe2Shared, type Re2Program, RegexSyntaxError } from '../../../api/machinery/re2/compile.js';
 import { CelEvalError } from '../errors.js';
-import { global, member, type FunctionRegistry } from '../functions.js';
+import { type FunctionRegistry, global, member } from '../functions.js';
 import { T } from '../types.js';
 import { CelList } from '../values.js';
-import { compileRe2 as compileRe2Shared, RegexSyntaxError, type Re2Program } from '../../../api/machinery/re2/compile.js';
 
 /** compileRe2 compiles an RE2 pattern (cached); throws CelEvalError worded like Go's regexp
  * errors ("error parsing regexp: missing closing ): `(a`") when the pattern is invalid. */
@@ -65,10 +66,17 @@ export function registerRegex(registry: FunctionRegistry): void {
     member([T.string, T.string], T.bool, ([s, p], ctx) => (ctx.charge(cost(s as string, p as string)), matches(s as string, p as string))),
     global([T.string, T.string], T.bool, ([s, p], ctx) => (ctx.charge(cost(s as string, p as string)), matches(s as string, p as string))),
   );
-  registry.add('find', member([T.string, T.string], T.string, ([s, p], ctx) => (ctx.charge(cost(s as string, p as string)), find(s as string, p as string))));
+  registry.add(
+    'find',
+    member([T.string, T.string], T.string, ([s, p], ctx) => (ctx.charge(cost(s as string, p as string)), find(s as string, p as string))),
+  );
   registry.add(
     'findAll',
     member([T.string, T.string], T.list(T.string), ([s, p], ctx) => (ctx.charge(cost(s as string, p as string)), findAll(s as string, p as string, -1))),
-    member([T.string, T.string, T.int], T.list(T.string), ([s, p, n], ctx) => (ctx.charge(cost(s as string, p as string)), findAll(s as string, p as string, Number(n)))),
+    member(
+      [T.string, T.string, T.int],
+      T.list(T.string),
+      ([s, p, n], ctx) => (ctx.charge(cost(s as string, p as string)), findAll(s as string, p as string, Number(n))),
+    ),
   );
 }

@@ -5,14 +5,15 @@
  * code points. String scans charge cost proportional to length.
  */
 import { CelEvalError } from '../errors.js';
-import { global, member, type CallContext, type FunctionRegistry } from '../functions.js';
+import { type CallContext, type FunctionRegistry, global, member } from '../functions.js';
 import { codePointLength, codePoints, goQuote } from '../text.js';
 import { T } from '../types.js';
 import { CelList, CelMap, type CelValue } from '../values.js';
 import { formatString } from './format.js';
 
 /** Leading and trailing Unicode white space, as Go's strings.TrimSpace removes it. */
-const GO_SPACE_EDGES = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const GO_SPACE_EDGES =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 const outOfRange = (i: bigint | number): CelEvalError => new CelEvalError(`index out of range: ${i}`);
 
@@ -113,13 +114,20 @@ export function registerStrings(registry: FunctionRegistry): void {
     throw new CelEvalError('no such overload');
   };
   for (const t of [T.string, T.bytes, T.list(T.A), T.map(T.A, T.B)]) {
-    registry.add('size', global([t], T.int, ([v]) => size(v!)), member([t], T.int, ([v]) => size(v!)));
+    registry.add(
+      'size',
+      global([t], T.int, ([v]) => size(v!)),
+      member([t], T.int, ([v]) => size(v!)),
+    );
   }
   const predicate = (name: string, test: (s: string, x: string) => boolean): void => {
-    registry.add(name, member([T.string, T.string], T.bool, ([s, x], ctx) => {
-      scanCost(ctx, s as string, x as string);
-      return test(s as string, x as string);
-    }));
+    registry.add(
+      name,
+      member([T.string, T.string], T.bool, ([s, x], ctx) => {
+        scanCost(ctx, s as string, x as string);
+        return test(s as string, x as string);
+      }),
+    );
   };
   predicate('contains', (s, x) => s.includes(x));
   predicate('startsWith', (s, x) => s.startsWith(x));
@@ -129,7 +137,10 @@ export function registerStrings(registry: FunctionRegistry): void {
 
 function registerExtensions(registry: FunctionRegistry): void {
   const str = T.string;
-  registry.add('charAt', member([str, T.int], str, ([s, i]) => charAt(s as string, i as bigint)));
+  registry.add(
+    'charAt',
+    member([str, T.int], str, ([s, i]) => charAt(s as string, i as bigint)),
+  );
   registry.add(
     'indexOf',
     member([str, str], T.int, ([s, x], ctx) => (scanCost(ctx, s as string), BigInt(indexOf(s as string, x as string, 0)))),
@@ -140,8 +151,14 @@ function registerExtensions(registry: FunctionRegistry): void {
     member([str, str], T.int, ([s, x], ctx) => (scanCost(ctx, s as string), BigInt(lastIndexOf(s as string, x as string)))),
     member([str, str, T.int], T.int, ([s, x, i], ctx) => (scanCost(ctx, s as string), BigInt(lastIndexOf(s as string, x as string, Number(i))))),
   );
-  registry.add('lowerAscii', member([str], str, ([s]) => asciiCase(s as string, false)));
-  registry.add('upperAscii', member([str], str, ([s]) => asciiCase(s as string, true)));
+  registry.add(
+    'lowerAscii',
+    member([str], str, ([s]) => asciiCase(s as string, false)),
+  );
+  registry.add(
+    'upperAscii',
+    member([str], str, ([s]) => asciiCase(s as string, true)),
+  );
   registry.add(
     'replace',
     member([str, str, str], str, ([s, a, b], ctx) => replace(s as string, a as string, b as string, -1, ctx)),
@@ -157,12 +174,21 @@ function registerExtensions(registry: FunctionRegistry): void {
     member([str, T.int], str, ([s, a]) => substring(s as string, a as bigint)),
     member([str, T.int, T.int], str, ([s, a, b]) => substring(s as string, a as bigint, b as bigint)),
   );
-  registry.add('trim', member([str], str, ([s]) => (s as string).replace(GO_SPACE_EDGES, '')));
+  registry.add(
+    'trim',
+    member([str], str, ([s]) => (s as string).replace(GO_SPACE_EDGES, '')),
+  );
   registry.add(
     'join',
     member([T.list(str)], str, ([l]) => join(l as CelList, '')),
     member([T.list(str), str], str, ([l, sep]) => join(l as CelList, sep as string)),
   );
-  registry.add('strings.quote', global([str], str, ([s]) => goQuote(s as string)));
-  registry.add('format', member([str, T.list(T.dyn)], str, ([s, args], ctx) => (scanCost(ctx, s as string), formatString(s as string, (args as CelList).items))));
+  registry.add(
+    'strings.quote',
+    global([str], str, ([s]) => goQuote(s as string)),
+  );
+  registry.add(
+    'format',
+    member([str, T.list(T.dyn)], str, ([s, args], ctx) => (scanCost(ctx, s as string), formatString(s as string, (args as CelList).items))),
+  );
 }

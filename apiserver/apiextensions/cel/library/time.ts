@@ -5,10 +5,10 @@
  * and comparison live with the operators.
  */
 import { CelEvalError } from '../errors.js';
-import { global, member, type FunctionRegistry } from '../functions.js';
-import { civilTime, checkTimestamp, parseGoDuration, parseTimestamp, zoneOffsetSeconds, type CivilTime } from '../time-format.js';
+import { type FunctionRegistry, global, member } from '../functions.js';
+import { type CivilTime, checkTimestamp, civilTime, parseGoDuration, parseTimestamp, zoneOffsetSeconds } from '../time-format.js';
 import { T } from '../types.js';
-import { CelDuration, CelTimestamp, type CelValue } from '../values.js';
+import { CelDuration, type CelTimestamp, type CelValue } from '../values.js';
 
 const GETTERS: Record<string, (c: CivilTime) => number> = {
   getFullYear: (c) => c.year,
@@ -68,6 +68,10 @@ export function registerTime(registry: FunctionRegistry): void {
       member([T.timestamp, T.string], T.int, ([t, zone]) => inZone(t!, zone as string)),
     );
     const unit = DURATION_UNITS_NS[name];
-    if (unit !== undefined) registry.add(name, member([T.duration], T.int, ([d]) => (d as CelDuration).ns / unit));
+    if (unit !== undefined)
+      registry.add(
+        name,
+        member([T.duration], T.int, ([d]) => (d as CelDuration).ns / unit),
+      );
   }
 }

@@ -4,9 +4,9 @@
  * absolute paths; no fragment), which is what Kubernetes checks before converting.
  */
 import { CelEvalError } from '../errors.js';
-import { global, member, type FunctionRegistry } from '../functions.js';
+import { type FunctionRegistry, global, member } from '../functions.js';
 import { T } from '../types.js';
-import { CelList, CelOpaque, LiteralMap, type CelValue } from '../values.js';
+import { CelList, CelOpaque, type CelValue, LiteralMap } from '../values.js';
 
 /** URL_TYPE is the CEL type kubernetes.URL. */
 export const URL_TYPE = T.opaque('kubernetes.URL');
@@ -38,6 +38,7 @@ export class UrlValue extends CelOpaque {
 /** parseRequestUri parses like Go's url.ParseRequestURI; returns an error message when invalid. */
 export function parseRequestUri(raw: string): ParsedUrl | string {
   const fail = (why: string): string => `parse ${JSON.stringify(raw)}: ${why}`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point, as Go's url.Parse does
   if (/[\x00-\x1f\x7f]/.test(raw)) return fail('net/url: invalid control character in URL');
   if (raw === '') return fail('empty url');
   let rest = raw;
@@ -75,7 +76,7 @@ function parseAuthority(authority: string): { host: string; error?: string } {
   const host = at >= 0 ? authority.slice(at + 1) : authority;
   if (host.startsWith('[')) {
     const close = host.indexOf(']');
-    if (close < 0) return { host, error: 'missing \']\' in host' };
+    if (close < 0) return { host, error: "missing ']' in host" };
     const port = host.slice(close + 1);
     if (port !== '' && !/^:\d*$/.test(port)) return { host, error: `invalid port ${JSON.stringify(port)} after host` };
     return { host };
@@ -133,12 +134,36 @@ function toUrl(text: string): UrlValue {
 export function registerUrls(registry: FunctionRegistry): void {
   const U = URL_TYPE;
   const u = (v: CelValue | undefined): ParsedUrl => (v as UrlValue).url;
-  registry.add('url', global([T.string], U, ([s]) => toUrl(s as string)));
-  registry.add('isURL', global([T.string], T.bool, ([s]) => typeof parseRequestUri(s as string) !== 'string'));
-  registry.add('getScheme', member([U], T.string, ([v]) => u(v).scheme));
-  registry.add('getHost', member([U], T.string, ([v]) => u(v).host));
-  registry.add('getHostname', member([U], T.string, ([v]) => hostname(u(v).host)));
-  registry.add('getPort', member([U], T.string, ([v]) => port(u(v).host)));
-  registry.add('getEscapedPath', member([U], T.string, ([v]) => u(v).path));
-  registry.add('getQuery', member([U], T.map(T.string, T.list(T.string)), ([v]) => queryMap(u(v).rawQuery)));
+  registry.add(
+    'url',
+    global([T.string], U, ([s]) => toUrl(s as string)),
+  );
+  registry.add(
+    'isURL',
+    global([T.string], T.bool, ([s]) => typeof parseRequestUri(s as string) !== 'string'),
+  );
+  registry.add(
+    'getScheme',
+    member([U], T.string, ([v]) => u(v).scheme),
+  );
+  registry.add(
+    'getHost',
+    member([U], T.string, ([v]) => u(v).host),
+  );
+  registry.add(
+    'getHostname',
+    member([U], T.string, ([v]) => hostname(u(v).host)),
+  );
+  registry.add(
+    'getPort',
+    member([U], T.string, ([v]) => port(u(v).host)),
+  );
+  registry.add(
+    'getEscapedPath',
+    member([U], T.string, ([v]) => u(v).path),
+  );
+  registry.add(
+    'getQuery',
+    member([U], T.map(T.string, T.list(T.string)), ([v]) => queryMap(u(v).rawQuery)),
+  );
 }
