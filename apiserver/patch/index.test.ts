@@ -1,7 +1,7 @@
 /**
- * The bodies kubectl sends (see /work/shared/KUBECTL-WIRE.md), through the public API,
- * against a small Deployment-like zod schema converted with toSchemaDocument, the way
- * the API server feeds real kinds to the engines.
+ * The bodies kubectl sends (docs/kubectl-wire.md, "Request bodies kubectl sends"), through
+ * the public API, against a small Deployment-like zod schema converted with
+ * toSchemaDocument, the way the API server feeds real kinds to the engines.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

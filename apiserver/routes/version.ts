@@ -1,7 +1,7 @@
 /** /version and the health endpoints. The reported minor version picks the kubectl binary of
- * this machine's kubectl dispatcher (KUBECTL-WIRE.md §1.2): 1.33, the newest bundled. Since
- * 1.32 kubectl sends protobuf bodies for `create <generator>` and `autoscale`, which the
- * server decodes (apiserver/protobuf/). */
+ * this machine's kubectl dispatcher (docs/kubectl-wire.md, "Version and the kubectl
+ * dispatcher"): 1.33, the newest bundled. Since 1.32 kubectl sends protobuf bodies for
+ * `create <generator>` and `autoscale`, which the server decodes (apiserver/protobuf/). */
 import type { FastifyInstance } from 'fastify';
 
 export const KUBERNETES_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.0' } as const;

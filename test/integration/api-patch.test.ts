@@ -1,5 +1,6 @@
-/** PATCH in its four content types with the bodies kubectl sends (KUBECTL-WIRE §2), the
- * /scale subresource, and autoscaling v1 ⇄ v2 conversion of HPAs. */
+/** PATCH in its four content types with the bodies kubectl sends (docs/kubectl-wire.md,
+ * "Request bodies kubectl sends"), the /scale subresource, and autoscaling v1 ⇄ v2 conversion
+ * of HPAs. */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { request } from '../support/http.js';
 import { deployment, paths } from '../support/objects.js';

@@ -1,7 +1,8 @@
 /**
  * The real @kubernetes/client-node 1.4 against kubesim: an informer (list, watch, re-list on
  * 410 Expired) and the typed API (create/read/merge-patch/delete, 404 as ApiException).
- * KUBECTL-WIRE.md §3 lists what the client sends and how it reacts to stream ends and errors.
+ * docs/kubectl-wire.md, "client-node and the Python client", says what the client sends and how it
+ * reacts to stream ends and errors.
  */
 
 import {

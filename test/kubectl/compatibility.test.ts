@@ -1,6 +1,6 @@
 /**
  * The kubectl conformance suite: every kubectl on the machine (the one on PATH and the Google
- * Cloud SDK's kubectl.1.31/1.32/1.33) runs the command list of KUBECTL-WIRE.md against one
+ * Cloud SDK's kubectl.1.31/1.32/1.33) runs the command list of docs/kubectl-wire.md against one
  * real `kubesim up` cluster, each in a namespace of its own, and its output is compared with
  * what a real cluster prints (compat/checks-*.ts). The results become docs/compatibility.md.
  *

@@ -5,7 +5,7 @@ import { type Deployment, DeploymentSchema, deploymentDefinition as def, default
 
 const fromWire = (text: string): unknown => JSON.parse(text, (_k, v: unknown) => (v === null ? undefined : v));
 
-// The body `kubectl create deployment web --image=nginx:1.25 --replicas=2` sends (KUBECTL-WIRE §1.5).
+// The body `kubectl create deployment web --image=nginx:1.25 --replicas=2` sends (docs/kubectl-wire.md, "Request bodies kubectl sends").
 const CREATE_BODY = `{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web","creationTimestamp":null,"labels":{"app":"web"}},
  "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"creationTimestamp":null,"labels":{"app":"web"}},
  "spec":{"containers":[{"name":"nginx","image":"nginx:1.25","resources":{}}]}},"strategy":{}},"status":{}}`;

@@ -2,7 +2,7 @@
  * apps/v1 Deployment: declarative updates for pods. The Deployment controller turns each
  * distinct pod template into a ReplicaSet and moves replicas from the old ones to the new
  * one, following `spec.strategy`. It is the only writer of `status`; `kubectl rollout`
- * reads that status (see KUBECTL-WIRE "Deployment controller contract").
+ * reads that status (see docs/kubectl-wire.md, "Deployment controller contract").
  */
 import { z } from 'zod';
 import { PodTemplateSpecSchema } from '../core/pod-spec.js';

@@ -14,7 +14,7 @@ import { autoscalingDefinitions } from './index.js';
 
 const fromWire = (text: string): unknown => JSON.parse(text, (_k, v: unknown) => (v === null ? undefined : v));
 
-// The body `kubectl autoscale deploy web --min=2 --max=5 --cpu-percent=80` sends (KUBECTL-WIRE §1.5).
+// The body `kubectl autoscale deploy web --min=2 --max=5 --cpu-percent=80` sends (docs/kubectl-wire.md, "Request bodies kubectl sends").
 const AUTOSCALE_BODY = `{"kind":"HorizontalPodAutoscaler","apiVersion":"autoscaling/v1","metadata":{"name":"web","creationTimestamp":null},
  "spec":{"scaleTargetRef":{"kind":"Deployment","name":"web","apiVersion":"apps/v1"},"minReplicas":2,"maxReplicas":5,
  "targetCPUUtilizationPercentage":80},"status":{"currentReplicas":0,"desiredReplicas":0}}`;

@@ -1,7 +1,8 @@
 /**
  * core/v1 Event: a report of something that happened to an object (ScalingReplicaSet,
  * Scheduled, Pulled, ...). `kubectl describe` and `kubectl events` read these, not
- * events.k8s.io, and select them by involvedObject fields (KUBECTL-WIRE §2 describe, §5).
+ * events.k8s.io, and select them by involvedObject fields (docs/kubectl-wire.md, "Lists" and
+ * "Deployment controller contract").
  */
 import { z } from 'zod';
 import { MicroTimeSchema, TimeSchema, typeMetaFields } from '../meta.js';
@@ -85,7 +86,7 @@ export function eventSourceCell(event: Event): string {
   return host ? `${component}, ${host}` : component;
 }
 
-/** eventColumns are the event Table columns (KUBECTL-WIRE §1.6). */
+/** eventColumns are the event Table columns (docs/kubectl-wire.md, "Tables"). */
 export const eventColumns: PrintColumn[] = [
   column('Last Seen', (e: Event, ctx) => eventTimes(e, ctx).lastSeen, { description: 'Time of the most recent occurrence.' }),
   column('Type', (e: Event) => e.type ?? '', { description: 'Normal or Warning.' }),

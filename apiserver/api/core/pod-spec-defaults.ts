@@ -1,7 +1,7 @@
 /**
  * PodSpec defaulting shared by pods and pod templates, after Kubernetes' SetDefaults_PodSpec,
- * SetDefaults_Container and friends (KUBECTL-WIRE §1.10). Pod-only defaults (admission
- * plugins, requests from limits, status) live in pod-defaults.ts.
+ * SetDefaults_Container and friends (docs/kubectl-wire.md, "Server-side defaults"). Pod-only
+ * defaults (admission plugins, requests from limits, status) live in pod-defaults.ts.
  */
 import type { Container, EphemeralContainer } from './container.js';
 import type { PodSpec } from './pod-spec.js';

@@ -199,7 +199,7 @@ export function readinessGatesCell(pod: Pod): string {
   return `${passed}/${gates.length}`;
 }
 
-/** podColumns are the pod Table columns (KUBECTL-WIRE §1.6). */
+/** podColumns are the pod Table columns (docs/kubectl-wire.md, "Tables"). */
 export const podColumns: PrintColumn[] = [
   nameColumn,
   column('Ready', (pod: Pod, ctx) => summarizePod(pod, ctx).ready, {

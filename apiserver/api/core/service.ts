@@ -213,7 +213,7 @@ export function servicePortsCell(service: Service): string {
   return ports.map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',');
 }
 
-/** serviceColumns are the service Table columns (KUBECTL-WIRE §1.6). */
+/** serviceColumns are the service Table columns (docs/kubectl-wire.md, "Tables"). */
 export const serviceColumns: PrintColumn[] = [
   nameColumn,
   column('Type', (s: Service) => s.spec?.type ?? '', { description: 'How the service is exposed.' }),

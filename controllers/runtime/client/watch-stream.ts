@@ -1,5 +1,5 @@
 /**
- * The client side of the chunked watch (KUBECTL-WIRE.md §1.8, docs/watch-protocol.md):
+ * The client side of the chunked watch (docs/kubectl-wire.md, "Watch"; docs/watch-protocol.md):
  * one JSON event per line, lines split across chunks however TCP cut them.
  *
  * Contract of watchStream:

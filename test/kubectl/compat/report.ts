@@ -30,7 +30,7 @@ const HEADER = `# kubectl compatibility
      Regenerate: npm run build && npx vitest run test/kubectl/compatibility -->
 
 Each kubectl found on the machine runs the same commands (the command list of
-KUBECTL-WIRE.md) against one \`kubesim up --speed 10\` cluster — API server, controllers,
+docs/kubectl-wire.md) against one \`kubesim up --speed 10\` cluster — API server, controllers,
 scheduler and three simulated nodes as separate processes — each in a namespace of its own.
 The output is compared with what a real cluster prints for the same commands: column names,
 formats, messages and (for \`describe\`, \`-o yaml\`, \`explain\`) key lines. Ages, random name
