@@ -21,7 +21,7 @@ import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from
 export function createHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const warnings: string[] = [];
   checkWriteOptions(request);
-  const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(request.path.def), warnings });
+  const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(request.path.def), warnings, method: request.method });
   const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings });
   const fieldTracker = updateTracker(ctx, request, request.path.def, '');
   const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker });
@@ -41,7 +41,7 @@ function subresourceOf(scope: UpdateScope): WriteSubresource {
 export function updateHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const warnings: string[] = [];
   const target = targetOf(request.path);
-  const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(target.def), warnings });
+  const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(target.def), warnings, method: request.method });
   checkWriteOptions(request);
   const decoded = decodeObject(target.def, body, { fieldValidation: fieldValidation(request.query), warnings });
   const scope = scopeOf(request.path.subresource);

@@ -33,16 +33,29 @@ export interface ObjectBodyOptions {
   expected?: ExpectedKind;
   /** Receives warnings about the body (protobuf fields kubesim ignored). */
   warnings?: string[];
+  /** The request's method: a body without a Content-Type reads as JSON except on POST. */
+  method?: string;
+}
+
+/**
+ * typeOrDefault is the media type a body is read as. kube-apiserver reads a body without a
+ * Content-Type as JSON, and kubectl relies on it (`scale --current-replicas` PUTs the Scale with
+ * none). A POST is the exception: it is the one write a web page can send cross-origin without a
+ * preflight, with a Blob body and so no type; PUT, PATCH and DELETE always need a preflight,
+ * which this server never grants (request/browser-guard.ts refuses them on their Origin too).
+ */
+function typeOrDefault(contentType: string | undefined, method: string | undefined): string {
+  const type = mediaType(contentType);
+  return type === '' && method !== undefined && method !== 'POST' ? 'application/json' : type;
 }
 
 /** decodeObjectBody parses a create/update body (JSON, YAML, or Kubernetes protobuf for the
  * kinds that accept it) into a plain object. */
 export function decodeObjectBody(contentType: string | undefined, raw: Buffer | undefined, options: ObjectBodyOptions = {}): Record<string, unknown> {
-  const type = mediaType(contentType);
+  const type = typeOrDefault(contentType, options.method);
   const { expected } = options;
   const protobuf = expected !== undefined && acceptsProtobuf(expected);
   if (type === PROTOBUF_MEDIA_TYPE && protobuf) return decodeProtobufObject(raw, expected, options.warnings);
-  // No type is no JSON: a browser sends a Blob body without one, and no preflight.
   if (!OBJECT_MEDIA_TYPES.includes(type)) throw unsupportedMediaType(protobuf);
   const value = type === 'application/yaml' ? parseYamlText(raw) : parseJsonText(raw);
   if (!isPlainObject(value)) throw badRequest(`the request body must be a JSON object, got ${describeJsonType(value)}`);
@@ -73,7 +86,7 @@ export function decodePatchBody(type: PatchType, raw: Buffer | undefined): unkno
 /** decodeOptionalJson parses an optional JSON object body (DeleteOptions); empty → undefined. */
 export function decodeOptionalJson(contentType: string | undefined, raw: Buffer | undefined): Record<string, unknown> | undefined {
   if (!raw || raw.length === 0 || raw.toString('utf8').trim() === '') return undefined;
-  const value = decodeJsonBody(contentType, raw);
+  const value = decodeJsonBody(typeOrDefault(contentType, 'DELETE'), raw);
   if (!isPlainObject(value)) throw badRequest(`the request body must be a JSON object, got ${describeJsonType(value)}`);
   return value;
 }

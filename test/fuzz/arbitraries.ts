@@ -211,7 +211,7 @@ export function queryString(query: Record<string, string>): string {
 
 /** A path segment a client might send for a name: valid, or not. */
 export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('fuzz', 'fuzz-a', '..', '.', '%2e%2e', '%zz', '%', '%E0%A4%A', 'a%00b', 'x'.repeat(300), '€', '%E2%82%AC'),
+  fc.constantFrom('fuzz', 'fuzz-a', '..', '.', '%2e%2e', '%zz', '%', '%E0%A4%A', 'a%00b', 'x'.repeat(300), '%E2%82%AC'),
   hostileString.map((s) => encodeURIComponent(Buffer.from(s).toString())),
 );
 
