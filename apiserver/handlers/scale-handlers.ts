@@ -56,7 +56,9 @@ export function scaleHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
   const current = toServed(target.def, readStored(ctx, target));
   if (request.method === 'GET') return { status: 200, body: scaleOf(current, scale) };
   const proposed =
-    request.method === 'PUT' ? decodeObjectBody(request.contentType, request.body, { expected: SCALE_KIND, method: request.method }) : patchedScale(request, scaleOf(current, scale));
+    request.method === 'PUT'
+      ? decodeObjectBody(request.contentType, request.body, { expected: SCALE_KIND, method: request.method })
+      : patchedScale(request, scaleOf(current, scale));
   const parsed = ScaleSchema.safeParse(proposed);
   const replicas = parsed.success ? parsed.data.spec?.replicas : undefined;
   if (replicas === undefined || !Number.isInteger(replicas) || replicas < 0) {

@@ -75,7 +75,13 @@ describe('web pages cannot change the cluster', () => {
   beforeAll(async () => {
     cluster = await startTestCluster();
     await request(`${cluster.url}${CM}`, { method: 'POST', body: { metadata: { name: 'target' }, data: { k: 'v' } } });
-    const web = { metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
+    const web = {
+      metadata: { name: 'web' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    };
     await request(`${cluster.url}/apis/apps/v1/namespaces/default/deployments`, { method: 'POST', body: web });
   });
   afterAll(() => cluster.stop());
@@ -94,7 +100,13 @@ describe('web pages cannot change the cluster', () => {
 
   it('reads a PUT body without a Content-Type as JSON, as kube-apiserver does (kubectl scale sends one), but never a POST', async () => {
     const scale = (await request(`${cluster.url}/apis/apps/v1/namespaces/default/deployments/web/scale`)).body;
-    const put = await rawRequest(cluster.url, 'PUT', '/apis/apps/v1/namespaces/default/deployments/web/scale', {}, JSON.stringify({ ...scale, spec: { replicas: 2 } }));
+    const put = await rawRequest(
+      cluster.url,
+      'PUT',
+      '/apis/apps/v1/namespaces/default/deployments/web/scale',
+      {},
+      JSON.stringify({ ...scale, spec: { replicas: 2 } }),
+    );
     expect(put.status, put.body).toBe(200);
     const post = await rawRequest(cluster.url, 'POST', CM, {}, JSON.stringify({ metadata: { name: 'untyped' } }));
     expect(post.status).toBe(415);
