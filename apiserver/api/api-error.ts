@@ -135,7 +135,8 @@ export function conflict(
 /** invalid is the 422 for validation failures, one cause per FieldError, worded as
  * `Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`. */
 export function invalid(r: ResourceName, errors: FieldError[]): ApiError {
-  const causes = errors.map((e) => ({ reason: e.type, message: describeFieldError(e), field: e.field }));
+  // Field paths hold map keys, which can be as large as the values: they are cut the same way.
+  const causes = errors.map((e) => ({ reason: e.type, message: describeFieldError(e), field: truncateEcho(e.field) }));
   const groupKind = r.group ? `${r.kind}.${r.group}` : r.kind;
   const summary = causes.slice(0, MAX_LISTED_ERRORS).map((c) => `${c.field}: ${c.message}`);
   if (causes.length > MAX_LISTED_ERRORS) summary.push(`and ${causes.length - MAX_LISTED_ERRORS} more errors`);
@@ -180,7 +181,11 @@ export const MAX_LISTED_ERRORS = 100;
 
 /** formatValue quotes a value as Go's %#v does in Kubernetes' messages, cut to MAX_ECHOED_VALUE. */
 function formatValue(value: unknown): string {
-  const text = formatWholeValue(value);
+  return truncateEcho(formatWholeValue(value));
+}
+
+/** truncateEcho cuts text a client sent to MAX_ECHOED_VALUE characters, saying how much is left out. */
+function truncateEcho(text: string): string {
   if (text.length <= MAX_ECHOED_VALUE) return text;
   return `${text.slice(0, MAX_ECHOED_VALUE)}...(${text.length - MAX_ECHOED_VALUE} more characters)`;
 }

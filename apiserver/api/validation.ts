@@ -128,6 +128,36 @@ export function isValidPortName(name: string): string[] {
   return errors;
 }
 
+const CONFIG_MAP_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/** isConfigMapKey checks a ConfigMap or Secret data key as Kubernetes' IsConfigMapKey does: at
+ * most 253 characters of [-._a-zA-Z0-9], and not `.`, `..` or anything starting with `..` (the
+ * key becomes a file name in a volume). */
+export function isConfigMapKey(key: string): string[] {
+  const errors: string[] = [];
+  if (key.length > 253) errors.push(maxLength(253));
+  if (!CONFIG_MAP_KEY.test(key)) {
+    errors.push(
+      "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+    );
+  }
+  if (key === '.') errors.push("must not be '.'");
+  else if (key === '..') errors.push("must not be '..'");
+  else if (key.startsWith('..')) errors.push("must not start with '..'");
+  return errors;
+}
+
+/** validateDataKeys reports each bad key of `data` (at `field[key]`) and, with `others`, keys
+ * present in both maps (ConfigMap data and binaryData). */
+export function validateDataKeys(data: Record<string, unknown> | undefined, field: string, others?: { data: Record<string, unknown> | undefined; field: string }): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(data ?? {})) {
+    for (const message of isConfigMapKey(key)) errors.push(invalid(`${field}[${key}]`, key, message));
+    if (others?.data && Object.hasOwn(others.data, key)) errors.push(invalid(`${field}[${key}]`, key, `duplicate of key present in ${others.field}`));
+  }
+  return errors;
+}
+
 /** isValidPathSegmentName checks a name used as one URL path segment (HPA target and
  * metric names): not `.` or `..`, no `/` or `%`. */
 export function isValidPathSegmentName(name: string): string[] {

@@ -125,4 +125,19 @@ describe('hostile request bodies', () => {
     expect(response.body.message).toContain('and 50 more errors');
     expect(response.body.details.causes).toHaveLength(150);
   });
+
+  it.each([
+    ['configmaps', 'data', 'x'.repeat(1_000_000), 'must be no more than 253 characters'],
+    ['configmaps', 'data', 'a/b', "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"],
+    ['configmaps', 'binaryData', '..hidden', "must not start with '..'"],
+    ['secrets', 'data', 'k'.repeat(254), 'must be no more than 253 characters'],
+  ])('refuses a %s %s key %#, as Kubernetes does', async (resource, field, key, message) => {
+    const value = field === 'data' && resource === 'configmaps' ? 'v' : 'dg==';
+    const response = await request(url(`/api/v1/namespaces/default/${resource}`), { method: 'POST', body: { metadata: { name: `key-${resource}` }, [field]: { [key]: value } } });
+    expect(response.status).toBe(422);
+    expect(response.body.details.causes[0].field).toBe(`${field}[${key}]`.slice(0, 1024) + (key.length > 1000 ? `...(${key.length + field.length + 2 - 1024} more characters)` : ''));
+    expect(response.body.message).toContain(message);
+    expect(JSON.stringify(response.body).length).toBeLessThan(20_000);
+  });
 });
+

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { ResourceDefinition } from '../resource-definition.js';
+import { validateDataKeys } from '../validation.js';
 import { ConfigMapMessage } from './config-map-protobuf.js';
 
 export const ConfigMapSchema = z
@@ -35,10 +36,13 @@ export const configMapDefinition: ResourceDefinition<ConfigMap> = {
     }),
     ageColumn,
   ],
-  validate: (cm, old) =>
-    old?.immutable && JSON.stringify([old.data, old.binaryData]) !== JSON.stringify([cm.data, cm.binaryData])
-      ? [{ type: 'FieldValueForbidden', field: 'data', detail: 'field is immutable when `immutable` is set' }]
-      : [],
+  validate: (cm, old) => [
+    ...validateDataKeys(cm.data, 'data', { data: cm.binaryData, field: 'binaryData' }),
+    ...validateDataKeys(cm.binaryData, 'binaryData'),
+    ...(old?.immutable && JSON.stringify([old.data, old.binaryData]) !== JSON.stringify([cm.data, cm.binaryData])
+      ? [{ type: 'FieldValueForbidden' as const, field: 'data', detail: 'field is immutable when `immutable` is set' }]
+      : []),
+  ],
   protobuf: ConfigMapMessage,
   storage: { resource: 'configmaps' },
 };

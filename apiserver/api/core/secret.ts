@@ -4,12 +4,11 @@ import { deepEqual } from '../deep-equal.js';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
-import { forbidden, invalid } from '../validation.js';
+import { forbidden, invalid, validateDataKeys } from '../validation.js';
 import { K8S_CORE } from './schema-helpers.js';
 import { SecretMessage } from './secret-protobuf.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 
 export const SecretSchema = z
   .object({
@@ -36,16 +35,8 @@ export function defaultSecret(secret: Secret): void {
 /** validateSecret checks data keys and base64 values, and immutability on update. */
 function validateSecret(secret: Secret, old?: Secret): FieldError[] {
   const errors: FieldError[] = [];
+  errors.push(...validateDataKeys(secret.data, 'data'));
   for (const [key, value] of Object.entries(secret.data ?? {})) {
-    if (!SECRET_KEY.test(key)) {
-      errors.push(
-        invalid(
-          `data[${key}]`,
-          key,
-          "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-        ),
-      );
-    }
     if (!BASE64.test(value)) errors.push(invalid(`data[${key}]`, '<secret contents redacted>', 'illegal base64 data'));
   }
   if (old?.immutable) {
