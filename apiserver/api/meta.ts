@@ -30,7 +30,7 @@ export const QuantitySchema = z
 
 /** IntOrString holds either an integer or a string such as "25%". */
 export const IntOrStringSchema = z
-  .union([z.number().int(), z.string()])
+  .union([z.int32(), z.string()])
   .meta({ id: 'io.k8s.apimachinery.pkg.util.intstr.IntOrString', 'x-kubernetes-int-or-string': true });
 
 export const StringMapSchema = z.record(z.string(), z.string());

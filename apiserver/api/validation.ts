@@ -149,7 +149,11 @@ export function isConfigMapKey(key: string): string[] {
 
 /** validateDataKeys reports each bad key of `data` (at `field[key]`) and, with `others`, keys
  * present in both maps (ConfigMap data and binaryData). */
-export function validateDataKeys(data: Record<string, unknown> | undefined, field: string, others?: { data: Record<string, unknown> | undefined; field: string }): FieldError[] {
+export function validateDataKeys(
+  data: Record<string, unknown> | undefined,
+  field: string,
+  others?: { data: Record<string, unknown> | undefined; field: string },
+): FieldError[] {
   const errors: FieldError[] = [];
   for (const key of Object.keys(data ?? {})) {
     for (const message of isConfigMapKey(key)) errors.push(invalid(`${field}[${key}]`, key, message));

@@ -133,11 +133,36 @@ describe('hostile request bodies', () => {
     ['secrets', 'data', 'k'.repeat(254), 'must be no more than 253 characters'],
   ])('refuses a %s %s key %#, as Kubernetes does', async (resource, field, key, message) => {
     const value = field === 'data' && resource === 'configmaps' ? 'v' : 'dg==';
-    const response = await request(url(`/api/v1/namespaces/default/${resource}`), { method: 'POST', body: { metadata: { name: `key-${resource}` }, [field]: { [key]: value } } });
+    const response = await request(url(`/api/v1/namespaces/default/${resource}`), {
+      method: 'POST',
+      body: { metadata: { name: `key-${resource}` }, [field]: { [key]: value } },
+    });
     expect(response.status).toBe(422);
-    expect(response.body.details.causes[0].field).toBe(`${field}[${key}]`.slice(0, 1024) + (key.length > 1000 ? `...(${key.length + field.length + 2 - 1024} more characters)` : ''));
+    expect(response.body.details.causes[0].field).toBe(
+      `${field}[${key}]`.slice(0, 1024) + (key.length > 1000 ? `...(${key.length + field.length + 2 - 1024} more characters)` : ''),
+    );
     expect(response.body.message).toContain(message);
     expect(JSON.stringify(response.body).length).toBeLessThan(20_000);
   });
-});
 
+  it('refuses a 32-bit field past its range (a ReplicaSet of 2147483648 pods once made 6,500 before it was stopped)', async () => {
+    const rs = {
+      metadata: { name: 'huge' },
+      spec: {
+        replicas: 2147483648,
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      },
+    };
+    const response = await request(url('/apis/apps/v1/namespaces/default/replicasets'), { method: 'POST', body: rs });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(response.body.message).toContain('spec.replicas');
+    expect(response.body.message).toContain('2147483647');
+    const fits = await request(url('/apis/apps/v1/namespaces/default/replicasets'), {
+      method: 'POST',
+      body: { ...rs, spec: { ...rs.spec, replicas: 2147483647 } },
+    });
+    expect(fits.status).toBe(201);
+  });
+});

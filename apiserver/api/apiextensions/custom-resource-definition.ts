@@ -49,7 +49,7 @@ export const CustomResourceColumnDefinitionSchema = z
     type: z.string().describe('type is an OpenAPI type definition for this column: integer, number, string, boolean or date.'),
     format: z.string().optional().describe('format is an optional OpenAPI type definition for this column.'),
     description: z.string().optional().describe('description is a human readable description of this column.'),
-    priority: z.number().int().optional().describe('priority is an integer defining the relative importance of this column; 0 is shown in standard view.'),
+    priority: z.int32().optional().describe('priority is an integer defining the relative importance of this column; 0 is shown in standard view.'),
     jsonPath: z
       .string()
       .describe(

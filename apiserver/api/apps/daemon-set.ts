@@ -47,8 +47,8 @@ export const DaemonSetSpecSchema = z
     updateStrategy: DaemonSetUpdateStrategySchema.optional()
       .meta(retainKeys)
       .describe('updateStrategy is how pods are replaced when the template changes. Defaults to RollingUpdate with maxUnavailable 1.'),
-    minReadySeconds: z.number().int().optional().describe('minReadySeconds is how long a new pod must be ready to count as available. Defaults to 0.'),
-    revisionHistoryLimit: z.number().int().optional().describe('revisionHistoryLimit is how many old revisions to keep. Defaults to 10.'),
+    minReadySeconds: z.int32().optional().describe('minReadySeconds is how long a new pod must be ready to count as available. Defaults to 0.'),
+    revisionHistoryLimit: z.int32().optional().describe('revisionHistoryLimit is how many old revisions to keep. Defaults to 10.'),
   })
   .meta({ id: `${APPS_V1}.DaemonSetSpec`, description: 'DaemonSetSpec is the specification of a daemon set.' });
 
@@ -63,7 +63,7 @@ export const DaemonSetConditionSchema = z
   .meta({ id: `${APPS_V1}.DaemonSetCondition`, description: 'DaemonSetCondition describes the state of a DaemonSet at a certain point.' });
 
 /** The four counts Kubernetes always serves (int32 without omitempty): 0 until the controller counts. */
-const count = (description: string) => z.number().int().default(0).describe(description);
+const count = (description: string) => z.int32().default(0).describe(description);
 
 export const DaemonSetStatusSchema = z
   .object({
@@ -72,10 +72,10 @@ export const DaemonSetStatusSchema = z
     desiredNumberScheduled: count('desiredNumberScheduled is the number of nodes that should run the daemon pod.'),
     numberReady: count('numberReady is the number of eligible nodes whose daemon pod is Ready.'),
     observedGeneration: z.number().int().optional().describe('observedGeneration is the generation of the DaemonSet the status reflects.'),
-    updatedNumberScheduled: z.number().int().optional().describe('updatedNumberScheduled is the number of nodes running the updated daemon pod.'),
-    numberAvailable: z.number().int().optional().describe('numberAvailable is the number of nodes whose daemon pod is ready for at least minReadySeconds.'),
-    numberUnavailable: z.number().int().optional().describe('numberUnavailable is the number of nodes that should run the pod but have none available.'),
-    collisionCount: z.number().int().optional().describe('collisionCount is bumped when a revision name collides, to vary the hash.'),
+    updatedNumberScheduled: z.int32().optional().describe('updatedNumberScheduled is the number of nodes running the updated daemon pod.'),
+    numberAvailable: z.int32().optional().describe('numberAvailable is the number of nodes whose daemon pod is ready for at least minReadySeconds.'),
+    numberUnavailable: z.int32().optional().describe('numberUnavailable is the number of nodes that should run the pod but have none available.'),
+    collisionCount: z.int32().optional().describe('collisionCount is bumped when a revision name collides, to vary the hash.'),
     conditions: z
       .array(DaemonSetConditionSchema)
       .optional()

@@ -47,7 +47,7 @@ export const DeploymentStrategySchema = z
 
 export const DeploymentSpecSchema = z
   .object({
-    replicas: z.number().int().optional().describe('replicas is the number of desired pods. Defaults to 1.'),
+    replicas: z.int32().optional().describe('replicas is the number of desired pods. Defaults to 1.'),
     selector: LabelSelectorSchema.describe(
       "selector is a label query over the pods the Deployment manages (through its ReplicaSets). It must match the template's labels and is immutable.",
     ),
@@ -56,15 +56,13 @@ export const DeploymentSpecSchema = z
       .meta(retainKeys)
       .describe('strategy is how old pods are replaced by new ones: Recreate, or RollingUpdate (the default, 25% surge and 25% unavailable).'),
     minReadySeconds: z
-      .number()
-      .int()
+      .int32()
       .optional()
       .describe('minReadySeconds is how long a new pod must be ready, without any container crashing, to count as available. Defaults to 0.'),
-    revisionHistoryLimit: z.number().int().optional().describe('revisionHistoryLimit is how many old ReplicaSets to keep for rollback. Defaults to 10.'),
+    revisionHistoryLimit: z.int32().optional().describe('revisionHistoryLimit is how many old ReplicaSets to keep for rollback. Defaults to 10.'),
     paused: z.boolean().optional().describe('paused stops the controller from rolling out template changes until it is unpaused.'),
     progressDeadlineSeconds: z
-      .number()
-      .int()
+      .int32()
       .optional()
       .describe(
         'progressDeadlineSeconds is how long a rollout may make no progress before the Progressing condition turns False with reason ProgressDeadlineExceeded. Defaults to 600; must exceed minReadySeconds.',
@@ -88,22 +86,21 @@ export type DeploymentCondition = z.infer<typeof DeploymentConditionSchema>;
 export const DeploymentStatusSchema = z
   .object({
     observedGeneration: z.number().int().optional().describe('observedGeneration is the generation of the Deployment the status reflects.'),
-    replicas: z.number().int().optional().describe('replicas is the number of non-terminating pods of all its ReplicaSets.'),
-    updatedReplicas: z.number().int().optional().describe('updatedReplicas is the number of non-terminating pods with the current template.'),
-    readyReplicas: z.number().int().optional().describe('readyReplicas is the number of non-terminating pods with a Ready condition.'),
-    availableReplicas: z.number().int().optional().describe('availableReplicas is the number of non-terminating pods ready for at least minReadySeconds.'),
+    replicas: z.int32().optional().describe('replicas is the number of non-terminating pods of all its ReplicaSets.'),
+    updatedReplicas: z.int32().optional().describe('updatedReplicas is the number of non-terminating pods with the current template.'),
+    readyReplicas: z.int32().optional().describe('readyReplicas is the number of non-terminating pods with a Ready condition.'),
+    availableReplicas: z.int32().optional().describe('availableReplicas is the number of non-terminating pods ready for at least minReadySeconds.'),
     unavailableReplicas: z
-      .number()
-      .int()
+      .int32()
       .optional()
       .describe('unavailableReplicas is the number of pods still needed for 100% availability: desired minus available.'),
-    terminatingReplicas: z.number().int().optional().describe('terminatingReplicas is the number of pods being deleted (deletionTimestamp set).'),
+    terminatingReplicas: z.int32().optional().describe('terminatingReplicas is the number of pods being deleted (deletionTimestamp set).'),
     conditions: z
       .array(DeploymentConditionSchema)
       .optional()
       .meta(mergeByKey('type'))
       .describe("conditions are the latest observations of the Deployment's state (Available, Progressing)."),
-    collisionCount: z.number().int().optional().describe("collisionCount is bumped when a new ReplicaSet's name collides, to vary the pod-template-hash."),
+    collisionCount: z.int32().optional().describe("collisionCount is bumped when a new ReplicaSet's name collides, to vary the pod-template-hash."),
   })
   .meta({ id: `${APPS_V1}.DeploymentStatus`, description: 'DeploymentStatus is the most recently observed status of the Deployment.' });
 

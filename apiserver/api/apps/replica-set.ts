@@ -19,10 +19,9 @@ import { workloadWideColumns } from './workload-columns.js';
 
 export const ReplicaSetSpecSchema = z
   .object({
-    replicas: z.number().int().optional().describe('replicas is the number of desired pods. Defaults to 1.'),
+    replicas: z.int32().optional().describe('replicas is the number of desired pods. Defaults to 1.'),
     minReadySeconds: z
-      .number()
-      .int()
+      .int32()
       .optional()
       .describe('minReadySeconds is how long a new pod must be ready, without any container crashing, to count as available. Defaults to 0.'),
     selector: LabelSelectorSchema.describe(
@@ -44,15 +43,11 @@ export const ReplicaSetConditionSchema = z
 
 export const ReplicaSetStatusSchema = z
   .object({
-    replicas: z.number().int().optional().describe('replicas is the most recently observed number of non-terminating pods.'),
-    fullyLabeledReplicas: z
-      .number()
-      .int()
-      .optional()
-      .describe("fullyLabeledReplicas is the number of non-terminating pods whose labels match the template's labels."),
-    readyReplicas: z.number().int().optional().describe('readyReplicas is the number of non-terminating pods with a Ready condition.'),
-    availableReplicas: z.number().int().optional().describe('availableReplicas is the number of non-terminating pods ready for at least minReadySeconds.'),
-    terminatingReplicas: z.number().int().optional().describe('terminatingReplicas is the number of pods being deleted (deletionTimestamp set).'),
+    replicas: z.int32().optional().describe('replicas is the most recently observed number of non-terminating pods.'),
+    fullyLabeledReplicas: z.int32().optional().describe("fullyLabeledReplicas is the number of non-terminating pods whose labels match the template's labels."),
+    readyReplicas: z.int32().optional().describe('readyReplicas is the number of non-terminating pods with a Ready condition.'),
+    availableReplicas: z.int32().optional().describe('availableReplicas is the number of non-terminating pods ready for at least minReadySeconds.'),
+    terminatingReplicas: z.int32().optional().describe('terminatingReplicas is the number of pods being deleted (deletionTimestamp set).'),
     observedGeneration: z.number().int().optional().describe('observedGeneration is the generation of the ReplicaSet the status reflects.'),
     conditions: z
       .array(ReplicaSetConditionSchema)

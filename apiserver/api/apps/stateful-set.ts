@@ -22,7 +22,7 @@ import { workloadWideColumns } from './workload-columns.js';
 
 export const RollingUpdateStatefulSetStrategySchema = z
   .object({
-    partition: z.number().int().optional().describe('partition: only pods with an ordinal >= partition are updated. Defaults to 0.'),
+    partition: z.int32().optional().describe('partition: only pods with an ordinal >= partition are updated. Defaults to 0.'),
     maxUnavailable: IntOrStringSchema.optional().describe(
       'maxUnavailable is how many pods (number or percentage) may be unavailable during the update. Defaults to 1.',
     ),
@@ -48,7 +48,7 @@ export const StatefulSetPersistentVolumeClaimRetentionPolicySchema = z
 
 export const StatefulSetSpecSchema = z
   .object({
-    replicas: z.number().int().optional().describe('replicas is the number of desired pods. Defaults to 1.'),
+    replicas: z.int32().optional().describe('replicas is the number of desired pods. Defaults to 1.'),
     selector: LabelSelectorSchema.describe("selector is a label query over pods; it must match the template's labels and is immutable."),
     template: PodTemplateSpecSchema.describe('template describes the pods the set creates.'),
     volumeClaimTemplates: z
@@ -58,13 +58,13 @@ export const StatefulSetSpecSchema = z
     serviceName: z.string().optional().describe('serviceName is the governing Service: pods get subdomain <serviceName>.'),
     podManagementPolicy: enumOf(['OrderedReady', 'Parallel']).optional().describe('podManagementPolicy: OrderedReady (default) or Parallel.'),
     updateStrategy: StatefulSetUpdateStrategySchema.optional().meta(retainKeys).describe('updateStrategy says how template changes reach the pods.'),
-    revisionHistoryLimit: z.number().int().optional().describe('revisionHistoryLimit is how many ControllerRevisions to keep. Defaults to 10.'),
-    minReadySeconds: z.number().int().optional().describe('minReadySeconds is how long a ready pod must stay ready to be available. Defaults to 0.'),
+    revisionHistoryLimit: z.int32().optional().describe('revisionHistoryLimit is how many ControllerRevisions to keep. Defaults to 10.'),
+    minReadySeconds: z.int32().optional().describe('minReadySeconds is how long a ready pod must stay ready to be available. Defaults to 0.'),
     persistentVolumeClaimRetentionPolicy: StatefulSetPersistentVolumeClaimRetentionPolicySchema.optional().describe(
       'persistentVolumeClaimRetentionPolicy says whether claims are deleted with the set or on scale-down.',
     ),
     ordinals: z
-      .object({ start: z.number().int().optional().describe('start is the first ordinal. Defaults to 0.') })
+      .object({ start: z.int32().optional().describe('start is the first ordinal. Defaults to 0.') })
       .meta({ id: `${APPS_V1}.StatefulSetOrdinals`, description: "StatefulSetOrdinals describes the ordinals of the set's pods." })
       .optional()
       .describe('ordinals controls the numbering of the pods.'),
@@ -81,7 +81,7 @@ export const StatefulSetConditionSchema = z
   })
   .meta({ id: `${APPS_V1}.StatefulSetCondition`, description: 'StatefulSetCondition describes the state of a StatefulSet.' });
 
-const count = (description: string) => z.number().int().optional().describe(description);
+const count = (description: string) => z.int32().optional().describe(description);
 
 export const StatefulSetStatusSchema = z
   .object({

@@ -24,8 +24,8 @@ export const AlphaMetricSpecsSchema = z.array(
     type: z.string(),
     object: z.object({ target: ReferenceSchema, metricName: z.string(), targetValue: quantity, selector, averageValue: quantity }).optional(),
     pods: z.object({ metricName: z.string(), targetAverageValue: quantity, selector }).optional(),
-    resource: z.object({ ...resourceFields, targetAverageUtilization: z.number().int().optional(), targetAverageValue: quantity }).optional(),
-    containerResource: z.object({ ...resourceFields, targetAverageUtilization: z.number().int().optional(), targetAverageValue: quantity }).optional(),
+    resource: z.object({ ...resourceFields, targetAverageUtilization: z.int32().optional(), targetAverageValue: quantity }).optional(),
+    containerResource: z.object({ ...resourceFields, targetAverageUtilization: z.int32().optional(), targetAverageValue: quantity }).optional(),
     external: z.object({ metricName: z.string(), metricSelector: selector, targetValue: quantity, targetAverageValue: quantity }).optional(),
   }),
 );
@@ -36,8 +36,8 @@ export const AlphaMetricStatusesSchema = z.array(
     type: z.string(),
     object: z.object({ target: ReferenceSchema, metricName: z.string(), currentValue: quantity, selector, averageValue: quantity }).optional(),
     pods: z.object({ metricName: z.string(), currentAverageValue: quantity, selector }).optional(),
-    resource: z.object({ ...resourceFields, currentAverageUtilization: z.number().int().optional(), currentAverageValue: quantity }).optional(),
-    containerResource: z.object({ ...resourceFields, currentAverageUtilization: z.number().int().optional(), currentAverageValue: quantity }).optional(),
+    resource: z.object({ ...resourceFields, currentAverageUtilization: z.int32().optional(), currentAverageValue: quantity }).optional(),
+    containerResource: z.object({ ...resourceFields, currentAverageUtilization: z.int32().optional(), currentAverageValue: quantity }).optional(),
     external: z.object({ metricName: z.string(), metricSelector: selector, currentValue: quantity, currentAverageValue: quantity }).optional(),
   }),
 );

@@ -16,8 +16,8 @@ export const HPAScalingPolicyTypes = ['Percent', 'Pods'] as const;
 export const HPAScalingPolicySchema = z
   .object({
     type: z.string().describe('type is the kind of change the policy limits: Pods (an absolute number) or Percent (of the current replicas).'),
-    value: z.number().int().describe('value is the amount of change the policy permits; must be greater than zero.'),
-    periodSeconds: z.number().int().describe('periodSeconds is the window over which the policy must hold; greater than zero and at most 1800 (30 minutes).'),
+    value: z.int32().describe('value is the amount of change the policy permits; must be greater than zero.'),
+    periodSeconds: z.int32().describe('periodSeconds is the window over which the policy must hold; greater than zero and at most 1800 (30 minutes).'),
   })
   .meta({ id: `${AUTOSCALING_V2}.HPAScalingPolicy`, description: 'HPAScalingPolicy is a single policy which must hold true for a specified past interval.' });
 
@@ -26,8 +26,7 @@ export type HPAScalingPolicy = z.infer<typeof HPAScalingPolicySchema>;
 export const HPAScalingRulesSchema = z
   .object({
     stabilizationWindowSeconds: z
-      .number()
-      .int()
+      .int32()
       .optional()
       .describe(
         "stabilizationWindowSeconds is how many seconds of past recommendations are considered (0 to 3600). Defaults: 0 for scale up; for scale down the controller's --horizontal-pod-autoscaler-downscale-stabilization (300s).",

@@ -49,11 +49,10 @@ export const HorizontalPodAutoscalerSpecV1Schema = z
     scaleTargetRef: CrossVersionObjectReferenceV1Schema.describe(
       "scaleTargetRef is the resource to scale; the autoscaler reads its pods' CPU usage and sets its replica count through its scale subresource.",
     ),
-    minReplicas: z.number().int().optional().describe('minReplicas is the lower limit of the replica count. Defaults to 1.'),
-    maxReplicas: z.number().int().describe('maxReplicas is the upper limit of the replica count; it cannot be less than minReplicas.'),
+    minReplicas: z.int32().optional().describe('minReplicas is the lower limit of the replica count. Defaults to 1.'),
+    maxReplicas: z.int32().describe('maxReplicas is the upper limit of the replica count; it cannot be less than minReplicas.'),
     targetCPUUtilizationPercentage: z
-      .number()
-      .int()
+      .int32()
       .optional()
       .describe('targetCPUUtilizationPercentage is the target average CPU utilization over all pods, as a percentage of requested CPU. Defaults to 80.'),
   })
@@ -63,11 +62,10 @@ export const HorizontalPodAutoscalerStatusV1Schema = z
   .object({
     observedGeneration: z.number().int().optional().describe('observedGeneration is the most recent generation observed by this autoscaler.'),
     lastScaleTime: TimeSchema.optional().describe('lastScaleTime is the last time the autoscaler changed the replica count.'),
-    currentReplicas: z.number().int().optional().describe('currentReplicas is the current number of replicas of pods managed by this autoscaler.'),
-    desiredReplicas: z.number().int().optional().describe('desiredReplicas is the desired number of replicas of pods managed by this autoscaler.'),
+    currentReplicas: z.int32().optional().describe('currentReplicas is the current number of replicas of pods managed by this autoscaler.'),
+    desiredReplicas: z.int32().optional().describe('desiredReplicas is the desired number of replicas of pods managed by this autoscaler.'),
     currentCPUUtilizationPercentage: z
-      .number()
-      .int()
+      .int32()
       .optional()
       .describe('currentCPUUtilizationPercentage is the current average CPU utilization over all pods, as a percentage of requested CPU.'),
   })

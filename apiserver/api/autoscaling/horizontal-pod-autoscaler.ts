@@ -41,8 +41,8 @@ export const HorizontalPodAutoscalerSpecSchema = z
     scaleTargetRef: CrossVersionObjectReferenceSchema.describe(
       'scaleTargetRef points to the resource to scale (a Deployment, ReplicaSet, StatefulSet or anything with a /scale subresource); its pods are where metrics are read.',
     ),
-    minReplicas: z.number().int().optional().describe('minReplicas is the lower limit of the replica count. Defaults to 1.'),
-    maxReplicas: z.number().int().describe('maxReplicas is the upper limit of the replica count; it cannot be less than minReplicas.'),
+    minReplicas: z.int32().optional().describe('minReplicas is the lower limit of the replica count. Defaults to 1.'),
+    maxReplicas: z.int32().describe('maxReplicas is the upper limit of the replica count; it cannot be less than minReplicas.'),
     metrics: z
       .array(MetricSpecSchema)
       .optional()
@@ -78,8 +78,8 @@ export const HorizontalPodAutoscalerStatusSchema = z
   .object({
     observedGeneration: z.number().int().optional().describe('observedGeneration is the most recent generation observed by this autoscaler.'),
     lastScaleTime: TimeSchema.optional().describe('lastScaleTime is the last time the autoscaler changed the replica count.'),
-    currentReplicas: z.number().int().optional().describe('currentReplicas is the replica count of the target as last seen by the autoscaler.'),
-    desiredReplicas: z.number().int().optional().describe('desiredReplicas is the replica count the autoscaler last computed.'),
+    currentReplicas: z.int32().optional().describe('currentReplicas is the replica count of the target as last seen by the autoscaler.'),
+    desiredReplicas: z.int32().optional().describe('desiredReplicas is the replica count the autoscaler last computed.'),
     currentMetrics: z
       .array(MetricStatusSchema)
       .optional()

@@ -10,13 +10,13 @@ const V1 = 'io.k8s.api.autoscaling.v1';
 
 export const ScaleSpecSchema = z
   .object({
-    replicas: z.number().int().optional().describe('replicas is the desired number of instances for the scaled object.'),
+    replicas: z.int32().optional().describe('replicas is the desired number of instances for the scaled object.'),
   })
   .meta({ id: `${V1}.ScaleSpec`, description: 'ScaleSpec describes the attributes of a scale subresource.' });
 
 export const ScaleStatusSchema = z
   .object({
-    replicas: z.number().int().optional().describe('replicas is the actual number of observed instances of the scaled object.'),
+    replicas: z.int32().optional().describe('replicas is the actual number of observed instances of the scaled object.'),
     selector: z
       .string()
       .optional()

@@ -32,8 +32,8 @@ export const CronJobSchema = z
         concurrencyPolicy: z.enum(CONCURRENCY_POLICIES).optional().describe('concurrencyPolicy: Allow (default), Forbid or Replace.'),
         suspend: z.boolean().optional().describe('suspend stops later runs; running Jobs continue.'),
         jobTemplate: JobTemplateSpecSchema.describe('jobTemplate is the Job to create.'),
-        successfulJobsHistoryLimit: z.number().int().optional().describe('successful finished Jobs to keep. Defaults to 3.'),
-        failedJobsHistoryLimit: z.number().int().optional().describe('failed finished Jobs to keep. Defaults to 1.'),
+        successfulJobsHistoryLimit: z.int32().optional().describe('successful finished Jobs to keep. Defaults to 3.'),
+        failedJobsHistoryLimit: z.int32().optional().describe('failed finished Jobs to keep. Defaults to 1.'),
       })
       .meta({ id: `${BATCH_V1}.CronJobSpec` }),
     status: z

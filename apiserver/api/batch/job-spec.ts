@@ -17,7 +17,7 @@ export const PodFailurePolicyRuleSchema = z
       .object({
         containerName: z.string().optional(),
         operator: z.enum(['In', 'NotIn']),
-        values: z.array(z.number().int()),
+        values: z.array(z.int32()),
       })
       .optional()
       .describe('onExitCodes matches the exit codes of the failed containers.'),
@@ -32,24 +32,24 @@ export type PodFailurePolicyRule = z.infer<typeof PodFailurePolicyRuleSchema>;
 
 export const JobSpecSchema = z
   .object({
-    parallelism: z.number().int().optional().describe('parallelism is the most pods running at once. Defaults to 1.'),
-    completions: z.number().int().optional().describe('completions is the number of successful pods the job needs. Defaults to 1.'),
+    parallelism: z.int32().optional().describe('parallelism is the most pods running at once. Defaults to 1.'),
+    completions: z.int32().optional().describe('completions is the number of successful pods the job needs. Defaults to 1.'),
     activeDeadlineSeconds: z.number().int().optional().describe('activeDeadlineSeconds bounds how long the job may be active.'),
     podFailurePolicy: z
       .object({ rules: z.array(PodFailurePolicyRuleSchema) })
       .optional()
       .describe('podFailurePolicy decides how pod failures count.'),
-    backoffLimit: z.number().int().optional().describe('backoffLimit is the number of retries before the job fails. Defaults to 6.'),
+    backoffLimit: z.int32().optional().describe('backoffLimit is the number of retries before the job fails. Defaults to 6.'),
     selector: LabelSelectorSchema.optional().describe("selector is a label query over the job's pods; generated unless manualSelector."),
     manualSelector: z.boolean().optional().describe('manualSelector lets the user choose the selector.'),
     template: PodTemplateSpecSchema.describe('template describes the pods the job creates.'),
-    ttlSecondsAfterFinished: z.number().int().optional().describe('ttlSecondsAfterFinished deletes the finished job after this long.'),
+    ttlSecondsAfterFinished: z.int32().optional().describe('ttlSecondsAfterFinished deletes the finished job after this long.'),
     completionMode: z.enum(['NonIndexed', 'Indexed']).optional().describe('completionMode is NonIndexed (default) or Indexed.'),
     suspend: z.boolean().optional().describe('suspend stops the job from creating pods and deletes its active ones.'),
-    backoffLimitPerIndex: z.number().int().optional().describe('backoffLimitPerIndex: retries per index of an Indexed job (not enforced by kubesim yet).'),
-    maxFailedIndexes: z.number().int().optional().describe('maxFailedIndexes: failed indexes tolerated (not enforced by kubesim yet).'),
+    backoffLimitPerIndex: z.int32().optional().describe('backoffLimitPerIndex: retries per index of an Indexed job (not enforced by kubesim yet).'),
+    maxFailedIndexes: z.int32().optional().describe('maxFailedIndexes: failed indexes tolerated (not enforced by kubesim yet).'),
     successPolicy: z
-      .object({ rules: z.array(z.object({ succeededIndexes: z.string().optional(), succeededCount: z.number().int().optional() })) })
+      .object({ rules: z.array(z.object({ succeededIndexes: z.string().optional(), succeededCount: z.int32().optional() })) })
       .optional()
       .describe('successPolicy: when an Indexed job counts as succeeded (not enforced by kubesim yet).'),
     podReplacementPolicy: z.enum(['TerminatingOrFailed', 'Failed']).optional(),
@@ -75,14 +75,14 @@ export const JobStatusSchema = z
     conditions: z.array(JobConditionSchema).optional().meta(mergeByKey('type')),
     startTime: TimeSchema.optional(),
     completionTime: TimeSchema.optional(),
-    active: z.number().int().optional(),
-    succeeded: z.number().int().optional(),
-    failed: z.number().int().optional(),
-    terminating: z.number().int().optional(),
+    active: z.int32().optional(),
+    succeeded: z.int32().optional(),
+    failed: z.int32().optional(),
+    terminating: z.int32().optional(),
     completedIndexes: z.string().optional(),
     failedIndexes: z.string().optional(),
     uncountedTerminatedPods: z.object({ succeeded: z.array(z.string()).optional(), failed: z.array(z.string()).optional() }).optional(),
-    ready: z.number().int().optional(),
+    ready: z.int32().optional(),
   })
   .meta({ id: `${BATCH_V1}.JobStatus`, description: 'JobStatus represents the current state of a Job.' });
 

@@ -22,13 +22,12 @@ export const LeaseSpecSchema = z
   .object({
     holderIdentity: z.string().optional().describe('holderIdentity is the identity of the current holder of the lease.'),
     leaseDurationSeconds: z
-      .number()
-      .int()
+      .int32()
       .optional()
       .describe('leaseDurationSeconds is how long candidates must wait after the last renewTime before they may take the lease.'),
     acquireTime: MicroTimeSchema.optional().describe('acquireTime is when the current holder acquired the lease.'),
     renewTime: MicroTimeSchema.optional().describe('renewTime is when the current holder last renewed the lease.'),
-    leaseTransitions: z.number().int().optional().describe('leaseTransitions is the number of times the lease has changed holders.'),
+    leaseTransitions: z.int32().optional().describe('leaseTransitions is the number of times the lease has changed holders.'),
     strategy: z
       .string()
       .optional()

@@ -36,7 +36,7 @@ export const NodeSelectorSchema = z
 
 export const PreferredSchedulingTermSchema = z
   .object({
-    weight: z.number().int().describe("Weight (1-100) added to a node's score when the preference matches."),
+    weight: z.int32().describe("Weight (1-100) added to a node's score when the preference matches."),
     preference: NodeSelectorTermSchema.describe('The node selector term.'),
   })
   .meta({ id: `${K8S_CORE}.PreferredSchedulingTerm` });
@@ -64,7 +64,7 @@ export const PodAffinityTermSchema = z
 
 export const WeightedPodAffinityTermSchema = z
   .object({
-    weight: z.number().int().describe('Weight (1-100) of the term.'),
+    weight: z.int32().describe('Weight (1-100) of the term.'),
     podAffinityTerm: PodAffinityTermSchema,
   })
   .meta({ id: `${K8S_CORE}.WeightedPodAffinityTerm` });
@@ -101,7 +101,7 @@ export const TolerationSchema = z
     operator: enumOf(['Exists', 'Equal']).optional().describe('Exists or Equal. Defaults to Equal.'),
     value: z.string().optional().describe('Taint value to match with Equal; empty for Exists.'),
     effect: enumOf(TAINT_EFFECTS).optional().describe('Taint effect to match; empty matches every effect.'),
-    tolerationSeconds: z.number().int().optional().describe('For NoExecute: how long the pod stays bound after the taint appears. Forever when unset.'),
+    tolerationSeconds: z.int32().optional().describe('For NoExecute: how long the pod stays bound after the taint appears. Forever when unset.'),
   })
   .meta({ id: `${K8S_CORE}.Toleration`, description: 'Lets the pod be scheduled to (or stay on) nodes with a matching taint.' });
 
@@ -109,11 +109,11 @@ export type Toleration = z.infer<typeof TolerationSchema>;
 
 export const TopologySpreadConstraintSchema = z
   .object({
-    maxSkew: z.number().int().describe('Largest allowed difference in matching pods between two domains.'),
+    maxSkew: z.int32().describe('Largest allowed difference in matching pods between two domains.'),
     topologyKey: z.string().describe('Node label key whose values define the domains.'),
     whenUnsatisfiable: enumOf(['DoNotSchedule', 'ScheduleAnyway']).describe('What to do when the constraint cannot be met.'),
     labelSelector: LabelSelectorSchema.optional().describe('Selects the pods counted in each domain.'),
-    minDomains: z.number().int().optional().describe('Minimum number of eligible domains.'),
+    minDomains: z.int32().optional().describe('Minimum number of eligible domains.'),
     nodeAffinityPolicy: z.string().optional().describe("Honor or Ignore the pod's node affinity when counting domains."),
     nodeTaintsPolicy: z.string().optional().describe('Honor or Ignore node taints when counting domains.'),
     matchLabelKeys: z.array(z.string()).optional().describe('Incoming pod label keys added to labelSelector.'),

@@ -15,8 +15,8 @@ export const PROTOCOLS = ['TCP', 'UDP', 'SCTP'] as const;
 export const ContainerPortSchema = z
   .object({
     name: z.string().optional().describe('IANA_SVC_NAME naming this port, unique within the pod; services may refer to it.'),
-    hostPort: z.number().int().optional().describe('Port to expose on the host as well. Rarely needed.'),
-    containerPort: z.number().int().describe('Port number the container listens on (1-65535).'),
+    hostPort: z.int32().optional().describe('Port to expose on the host as well. Rarely needed.'),
+    containerPort: z.int32().describe('Port number the container listens on (1-65535).'),
     protocol: enumOf(PROTOCOLS).optional().meta(keyDefault('TCP')).describe('TCP, UDP or SCTP. Defaults to TCP.'),
     hostIP: z.string().optional().describe('Host IP to bind the host port to.'),
   })

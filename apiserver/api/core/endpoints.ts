@@ -26,7 +26,7 @@ export type EndpointAddress = z.infer<typeof EndpointAddressSchema>;
 export const EndpointPortSchema = z
   .object({
     name: z.string().optional().describe('The name of this port; must match a ServicePort name.'),
-    port: z.number().int().describe('The port number of the endpoint.'),
+    port: z.int32().describe('The port number of the endpoint.'),
     protocol: enumOf(PROTOCOLS).optional().describe('TCP, UDP or SCTP. Defaults to TCP.'),
     appProtocol: z.string().optional().describe('The application protocol for this port.'),
   })

@@ -20,7 +20,7 @@ export const EventSourceSchema = z
 
 export const EventSeriesSchema = z
   .object({
-    count: z.number().int().optional().describe('Occurrences in this series up to the last heartbeat.'),
+    count: z.int32().optional().describe('Occurrences in this series up to the last heartbeat.'),
     lastObservedTime: MicroTimeSchema.optional().describe('Time of the last occurrence observed.'),
   })
   .meta({ id: `${K8S_CORE}.EventSeries`, description: 'EventSeries describes a series of recurring events.' });
@@ -34,7 +34,7 @@ export const EventSchema = z
     source: EventSourceSchema.optional().describe('The component reporting this event.'),
     firstTimestamp: TimeSchema.optional().describe('When the event was first recorded.'),
     lastTimestamp: TimeSchema.optional().describe('When the most recent occurrence was recorded.'),
-    count: z.number().int().optional().describe('How many times the event has occurred.'),
+    count: z.int32().optional().describe('How many times the event has occurred.'),
     type: z.string().optional().describe('Normal or Warning.'),
     eventTime: MicroTimeSchema.optional().describe('When the event was first observed (newer clients set this instead of firstTimestamp).'),
     series: EventSeriesSchema.optional().describe('Data about the series of events this one belongs to, if any.'),

@@ -74,13 +74,13 @@ export const NodeStatusSchema = z
     conditions: z.array(NodeConditionSchema).optional().meta(mergeByKey('type')).describe('Current health conditions.'),
     addresses: z.array(NodeAddressSchema).optional().meta(mergeByKey('type')).describe('Addresses of the node.'),
     daemonEndpoints: z
-      .object({ kubeletEndpoint: z.object({ Port: z.number().int() }).optional() })
+      .object({ kubeletEndpoint: z.object({ Port: z.int32() }).optional() })
       .meta({ id: `${K8S_CORE}.NodeDaemonEndpoints` })
       .optional()
       .describe('Ports of daemons running on the node.'),
     nodeInfo: NodeSystemInfoSchema.optional().describe('General information about the node.'),
     images: z
-      .array(z.object({ names: z.array(z.string()).optional(), sizeBytes: z.number().int().optional() }).meta({ id: `${K8S_CORE}.ContainerImage` }))
+      .array(z.object({ names: z.array(z.string()).optional(), sizeBytes: z.int32().optional() }).meta({ id: `${K8S_CORE}.ContainerImage` }))
       .optional()
       .describe('Images present on the node.'),
     volumesInUse: z.array(z.string()).optional().describe('Volumes attached and mounted on the node.'),

@@ -66,7 +66,7 @@ export const PodSpecSchema = z
     tolerations: z.array(TolerationSchema).optional().describe('Taints the pod tolerates.'),
     hostAliases: z.array(HostAliasSchema).optional().meta(mergeByKey('ip')).describe('Entries added to /etc/hosts.'),
     priorityClassName: z.string().optional().describe('Name of the PriorityClass that gives the pod its priority.'),
-    priority: z.number().int().optional().describe('Priority value resolved from priorityClassName; higher is more important.'),
+    priority: z.int32().optional().describe('Priority value resolved from priorityClassName; higher is more important.'),
     preemptionPolicy: enumOf(['PreemptLowerPriority', 'Never'])
       .optional()
       .describe('Whether the pod may preempt lower-priority pods. Defaults to PreemptLowerPriority.'),

@@ -48,8 +48,8 @@ export const ContainerStateSchema = z
       .describe('The container is running.'),
     terminated: z
       .object({
-        exitCode: z.number().int().describe('Exit status of the last run.'),
-        signal: z.number().int().optional().describe('Signal that ended the last run.'),
+        exitCode: z.int32().describe('Exit status of the last run.'),
+        signal: z.int32().optional().describe('Signal that ended the last run.'),
         reason: z.string().optional().describe('Why the container terminated, e.g. Completed, Error or OOMKilled.'),
         message: z.string().optional().describe('Details about the termination.'),
         startedAt: TimeSchema.optional().describe('When the run started.'),
@@ -70,7 +70,7 @@ export const ContainerStatusSchema = z
     state: ContainerStateSchema.optional().describe('Current state of the container.'),
     lastState: ContainerStateSchema.optional().describe('State of the previous run, usually its termination.'),
     ready: z.boolean().describe('Whether the container passes its readiness probe.'),
-    restartCount: z.number().int().describe('How many times the container has been restarted.'),
+    restartCount: z.int32().describe('How many times the container has been restarted.'),
     image: z.string().optional().describe('Image the container runs.'),
     imageID: z.string().optional().describe('ID of the image the container runs.'),
     containerID: z.string().optional().describe('ID of the container, as <type>://<id>.'),

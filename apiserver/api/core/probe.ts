@@ -30,7 +30,7 @@ export const TCPSocketActionSchema = z
 
 export const GRPCActionSchema = z
   .object({
-    port: z.number().int().describe('Port of the gRPC health service.'),
+    port: z.int32().describe('Port of the gRPC health service.'),
     service: z.string().optional().describe('Service name passed in the gRPC HealthCheckRequest.'),
   })
   .meta({ id: `${K8S_CORE}.GRPCAction`, description: 'GRPCAction calls the standard gRPC health checking protocol.' });
@@ -41,11 +41,11 @@ export const ProbeSchema = z
     httpGet: HTTPGetActionSchema.optional().describe('Perform an HTTP GET request.'),
     tcpSocket: TCPSocketActionSchema.optional().describe('Open a TCP connection.'),
     grpc: GRPCActionSchema.optional().describe('Call a gRPC health check.'),
-    initialDelaySeconds: z.number().int().optional().describe('Seconds after the container started before the first probe.'),
-    timeoutSeconds: z.number().int().optional().describe('Seconds after which the probe times out. Defaults to 1.'),
-    periodSeconds: z.number().int().optional().describe('How often, in seconds, to probe. Defaults to 10.'),
-    successThreshold: z.number().int().optional().describe('Consecutive successes needed after a failure. Defaults to 1.'),
-    failureThreshold: z.number().int().optional().describe('Consecutive failures before giving up. Defaults to 3.'),
+    initialDelaySeconds: z.int32().optional().describe('Seconds after the container started before the first probe.'),
+    timeoutSeconds: z.int32().optional().describe('Seconds after which the probe times out. Defaults to 1.'),
+    periodSeconds: z.int32().optional().describe('How often, in seconds, to probe. Defaults to 10.'),
+    successThreshold: z.int32().optional().describe('Consecutive successes needed after a failure. Defaults to 1.'),
+    failureThreshold: z.int32().optional().describe('Consecutive failures before giving up. Defaults to 3.'),
     terminationGracePeriodSeconds: z.number().int().optional().describe('Grace period used when a failed probe kills the container.'),
   })
   .meta({

@@ -18,9 +18,9 @@ export const ServicePortSchema = z
     name: z.string().optional().describe('Name of the port, a DNS label; required when the service has more than one port.'),
     protocol: enumOf(PROTOCOLS).optional().meta(keyDefault('TCP')).describe('TCP, UDP or SCTP. Defaults to TCP.'),
     appProtocol: z.string().optional().describe('Application protocol, e.g. http or kubernetes.io/h2c.'),
-    port: z.number().int().describe('Port the service exposes.'),
+    port: z.int32().describe('Port the service exposes.'),
     targetPort: IntOrStringSchema.optional().describe("Number or name of the pods' port traffic is sent to. Defaults to port."),
-    nodePort: z.number().int().optional().describe('Port opened on every node for NodePort and LoadBalancer services. Allocated when unset.'),
+    nodePort: z.int32().optional().describe('Port opened on every node for NodePort and LoadBalancer services. Allocated when unset.'),
   })
   .meta({ id: `${K8S_CORE}.ServicePort`, description: 'ServicePort is one port a service exposes.' });
 
@@ -44,7 +44,7 @@ export const ServiceSpecSchema = z
     sessionAffinityConfig: z
       .object({
         clientIP: z
-          .object({ timeoutSeconds: z.number().int().optional().describe('Sticky session lifetime. Defaults to 10800.') })
+          .object({ timeoutSeconds: z.int32().optional().describe('Sticky session lifetime. Defaults to 10800.') })
           .meta({ id: `${K8S_CORE}.ClientIPConfig` })
           .optional(),
       })
@@ -57,7 +57,7 @@ export const ServiceSpecSchema = z
     externalName: z.string().optional().describe('DNS name an ExternalName service aliases (a CNAME record).'),
     externalTrafficPolicy: enumOf(['Cluster', 'Local']).optional().describe('Cluster or Local routing of external traffic.'),
     internalTrafficPolicy: enumOf(['Cluster', 'Local']).optional().describe('Cluster or Local routing of in-cluster traffic. Defaults to Cluster.'),
-    healthCheckNodePort: z.number().int().optional().describe('Health check port for externalTrafficPolicy Local.'),
+    healthCheckNodePort: z.int32().optional().describe('Health check port for externalTrafficPolicy Local.'),
     publishNotReadyAddresses: z.boolean().optional().describe('Publish endpoints of pods that are not ready.'),
     ipFamilies: z
       .array(enumOf(['IPv4', 'IPv6']))

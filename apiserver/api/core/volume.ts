@@ -10,7 +10,7 @@ export const KeyToPathSchema = z
   .object({
     key: z.string().describe('The key to project.'),
     path: z.string().describe('Relative path of the file to write the key to.'),
-    mode: z.number().int().optional().describe('File mode bits; defaultMode when unset.'),
+    mode: z.int32().optional().describe('File mode bits; defaultMode when unset.'),
   })
   .meta({ id: `${K8S_CORE}.KeyToPath`, description: 'Maps one key to a file path within a volume.' });
 
@@ -20,7 +20,7 @@ export const ConfigMapVolumeSourceSchema = z
   .object({
     name: z.string().optional().describe('Name of the ConfigMap.'),
     items: itemsField,
-    defaultMode: z.number().int().optional().describe('Mode bits of created files. Defaults to 0644.'),
+    defaultMode: z.int32().optional().describe('Mode bits of created files. Defaults to 0644.'),
     optional: z.boolean().optional().describe('Whether the ConfigMap may be missing.'),
   })
   .meta({ id: `${K8S_CORE}.ConfigMapVolumeSource`, description: 'Projects the keys of a ConfigMap as files.' });
@@ -29,7 +29,7 @@ export const SecretVolumeSourceSchema = z
   .object({
     secretName: z.string().optional().describe('Name of the Secret.'),
     items: itemsField,
-    defaultMode: z.number().int().optional().describe('Mode bits of created files. Defaults to 0644.'),
+    defaultMode: z.int32().optional().describe('Mode bits of created files. Defaults to 0644.'),
     optional: z.boolean().optional().describe('Whether the Secret may be missing.'),
   })
   .meta({ id: `${K8S_CORE}.SecretVolumeSource`, description: 'Projects the keys of a Secret as files.' });

@@ -55,7 +55,7 @@ export const EndpointSlicePortSchema = z
   .object({
     name: z.string().optional().describe('Name of the port; matches the Service port name.'),
     protocol: enumOf(PROTOCOLS).optional().describe('TCP, UDP or SCTP. Defaults to TCP.'),
-    port: z.number().int().optional().describe('Port number of the endpoint; unset means all ports.'),
+    port: z.int32().optional().describe('Port number of the endpoint; unset means all ports.'),
     appProtocol: z.string().optional().describe('Application protocol of the port.'),
   })
   .meta({ id: `${DISCOVERY_V1}.EndpointPort`, description: 'EndpointPort is a port used by the endpoints of a slice.' });

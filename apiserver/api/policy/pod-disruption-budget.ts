@@ -45,10 +45,10 @@ export const PodDisruptionBudgetStatusSchema = z
       .record(z.string(), TimeSchema)
       .optional()
       .describe('Pods whose eviction the API server processed but the controller has not yet seen deleted, with the eviction time.'),
-    disruptionsAllowed: z.number().int().default(0).describe('Number of pod disruptions that are currently allowed.'),
-    currentHealthy: z.number().int().default(0).describe('Current number of healthy pods.'),
-    desiredHealthy: z.number().int().default(0).describe('Minimum desired number of healthy pods.'),
-    expectedPods: z.number().int().default(0).describe('Total number of pods counted by this disruption budget.'),
+    disruptionsAllowed: z.int32().default(0).describe('Number of pod disruptions that are currently allowed.'),
+    currentHealthy: z.int32().default(0).describe('Current number of healthy pods.'),
+    desiredHealthy: z.int32().default(0).describe('Minimum desired number of healthy pods.'),
+    expectedPods: z.int32().default(0).describe('Total number of pods counted by this disruption budget.'),
     conditions: z.array(ConditionSchema).optional().meta(mergeByKey('type')).describe('Conditions: DisruptionAllowed.'),
   })
   .meta({

@@ -16,12 +16,12 @@ export const GadgetSchema = z
     ...typeMetaFields('examples.kubesim.io/v1', 'Gadget'),
     spec: z
       .object({
-        replicas: z.number().int().optional().describe('How many copies are wanted (default 1).'),
+        replicas: z.int32().optional().describe('How many copies are wanted (default 1).'),
         color: z.string().optional().describe('red, green or blue.'),
       })
       .describe('What the gadget should be.'),
     status: z
-      .object({ replicas: z.number().int().optional().describe('How many copies exist.') })
+      .object({ replicas: z.int32().optional().describe('How many copies exist.') })
       .optional()
       .describe('What the gadget is. Written through /status.'),
   })
