@@ -30,7 +30,10 @@ describe('fuzz: hostile requests', () => {
   beforeAll(async () => {
     target = await startFuzzTarget();
   });
-  afterAll(() => target.stop());
+  afterAll(async () => {
+    console.log(`fuzz: seed ${settings.seed}: ${Object.values(target.counts).reduce((a, b) => a + b, 0)} requests, by status ${JSON.stringify(target.counts)}`);
+    await target.stop();
+  });
 
   const property = <T>(arbitrary: fc.Arbitrary<T>, run: (value: T) => Promise<unknown>) =>
     fc.assert(

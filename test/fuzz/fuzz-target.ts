@@ -44,6 +44,8 @@ export function send(url: string, r: FuzzRequest): Promise<FuzzResponse> {
 /** FuzzTarget is a running server and the invariant check of one exchange with it. */
 export interface FuzzTarget {
   cluster: TestCluster;
+  /** Exchanges so far, by the hundreds digit of their status (2xx, 4xx, …). */
+  counts: Record<string, number>;
   /** Sends `r` and asserts the invariants; returns the response for further checks. */
   exchange(r: FuzzRequest): Promise<FuzzResponse>;
   stop(): Promise<void>;
@@ -53,11 +55,15 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const cluster = await startTestCluster();
   const describe = (r: FuzzRequest, res?: FuzzResponse) =>
     `${r.method} ${r.path} (${r.contentType ?? 'no type'}; ${r.body?.length ?? 0} bytes${r.headers ? `; headers ${JSON.stringify(r.headers)}` : ''})${res ? ` → ${res.status} ${res.body.slice(0, 300)}` : ''}`;
+  const counts: Record<string, number> = {};
   return {
     cluster,
+    counts,
     async exchange(r) {
       const before = cluster.server.store.currentRevision;
       const response = await send(cluster.url, r);
+      const bucket = `${Math.floor(response.status / 100)}xx`;
+      counts[bucket] = (counts[bucket] ?? 0) + 1;
       expect(response.status, describe(r, response)).toBeLessThan(500);
       // A HEAD answer has no body to hold a Status.
       if (response.status >= 400 && r.method !== 'HEAD') {
