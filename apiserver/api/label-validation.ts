@@ -4,6 +4,8 @@
  * by the Kubernetes 1.32 API we present. Lengths are counted in UTF-8 bytes, as Go does.
  */
 
+import { goQuote } from './machinery/go-quote.js';
+
 const LABEL_NAME_FORMAT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const LABEL_NAME = new RegExp(`^${LABEL_NAME_FORMAT}$`);
 const LABEL_NAME_MESSAGE = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -79,25 +81,9 @@ export function validateLabelValue(value: string): string[] {
   return errors;
 }
 
-const GO_ESCAPES: Record<string, string> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
-/** quoteGoString renders a string as Go's %q verb does for ASCII text (control characters as
- * \xNN); used for the `"X" is not a valid ...` style of Kubernetes messages. */
-export function quoteGoString(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is what this does
-  const escaped = text.replace(/[\x00-\x1f\x7f"\\]/g, (c) => GO_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-  return `"${escaped}"`;
-}
+/** quoteGoString renders a string as Go's %q verb does; used for the `"X" is not a valid ...`
+ * style of Kubernetes messages. */
+export const quoteGoString = goQuote;
 
 /** goJson renders a string list as Go's json.Marshal does: `null` when empty (Kubernetes passes a
  * nil slice there), HTML-sensitive characters escaped. */

@@ -3,26 +3,16 @@
  * them may outlive it and run beside the next cluster's.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
+import { freePort } from '../support/ports.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubesim-orphans-'));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 function alive(pid: number): boolean {
   try {

@@ -16,6 +16,7 @@ import { UsageError } from '../../cli/args.js';
 import { listNodes, node, setNodeKubelet } from '../../cli/commands/node.js';
 import { kubeconfigYaml } from '../../cli/kubeconfig.js';
 import { type FakeNode, startFakeNode } from '../support/fake-node.js';
+import { freePort } from '../support/ports.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
 /** AdminApi stands in for kubelet-sim's admin API: it records requests and answers `reply`. */
@@ -40,13 +41,6 @@ async function startAdminApi(): Promise<AdminApi> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   api.port = (server.address() as AddressInfo).port;
   return api;
-}
-
-/** freePort is a port nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const api = await startAdminApi();
-  await api.close();
-  return api.port;
 }
 
 describe('kubesim node', () => {

@@ -6,10 +6,10 @@
  * writer ever see one go back. (docs/reliability.md gives the figures of a longer run.)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ports.js';
 import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
 // CI's size; DURABILITY_KILLS and DURABILITY_WRITES scale it up for the long run in docs/reliability.md.
@@ -17,16 +17,6 @@ const KILLS = Number(process.env['DURABILITY_KILLS'] ?? 3);
 const WRITERS = 4;
 const WRITES_BETWEEN_KILLS = Number(process.env['DURABILITY_WRITES'] ?? 120);
 const CM = '/api/v1/namespaces/default/configmaps';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** Acknowledged writes: the last counter each object was acknowledged at, and every RV. */
 interface Ledger {

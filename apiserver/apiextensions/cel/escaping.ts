@@ -5,29 +5,10 @@
  * starting with a digit, cannot be escaped and are not accessible from CEL.
  */
 
-const RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
+import { RESERVED_WORDS } from './parser.js';
+
+/** The words CEL reserves: its literals and the grammar's reserved identifiers. */
+const RESERVED = new Set(['true', 'false', 'null', 'in', ...RESERVED_WORDS]);
 
 const ESCAPES: Record<string, string> = { __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' };
 const UNESCAPES: Record<string, string> = { underscores: '__', dot: '.', dash: '-', slash: '/' };

@@ -26,7 +26,8 @@ export interface ParseOptions {
   isQualifiedName?: (name: string) => boolean;
 }
 
-const RESERVED = new Set([
+/** Reserved identifiers the grammar refuses (CEL's language definition); escaping.ts adds the literals. */
+export const RESERVED_WORDS: readonly string[] = [
   'as',
   'break',
   'const',
@@ -44,7 +45,8 @@ const RESERVED = new Set([
   'var',
   'void',
   'while',
-]);
+];
+const RESERVED = new Set(RESERVED_WORDS);
 
 const EXPR_START = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const MAX_DEPTH = 250;

@@ -29,7 +29,5 @@ export function isGoInt(value: number): boolean {
   return Number.isInteger(value) && Math.abs(value) < 2 ** 63;
 }
 
-/** goQuote renders a string as Go's %q does for the strings that show up in messages. */
-export function goQuote(value: string): string {
-  return JSON.stringify(value);
-}
+/** goQuote renders a string as Go's %q does (one implementation, in machinery). */
+export { goQuote } from '../../api/machinery/go-quote.js';

@@ -2,8 +2,9 @@
  * `'<template>'.format([args])` of cel-go's strings extension: %s, %d, %f, %e, %x, %X, %o, %b
  * and %%, with an optional precision (`%.2f`). Scientific notation is cel-go's ("3.140000×10⁰⁰").
  */
+
+import { goQuote } from '../../../api/machinery/go-quote.js';
 import { CelEvalError } from '../errors.js';
-import { goQuote } from '../text.js';
 import { CelDuration, CelList, CelMap, CelTimestamp, CelTypeValue, CelUint, type CelValue, typeNameOf } from '../values.js';
 import { toCelString } from './conversions.js';
 

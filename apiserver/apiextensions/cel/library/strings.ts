@@ -4,9 +4,11 @@
  * upperAscii, replace, split, substring, trim, join, strings.quote and format. Indexes count
  * code points. String scans charge cost proportional to length.
  */
+
+import { goQuote } from '../../../api/machinery/go-quote.js';
 import { CelEvalError } from '../errors.js';
 import { type CallContext, type FunctionRegistry, global, member } from '../functions.js';
-import { codePointLength, codePoints, goQuote } from '../text.js';
+import { codePointLength, codePoints } from '../text.js';
 import { T } from '../types.js';
 import { CelList, CelMap, type CelValue } from '../values.js';
 import { formatString } from './format.js';

@@ -1,0 +1,13 @@
+/** freePort asks the kernel for a loopback port that is free now (for a server a test starts,
+ * or restarts, on a port it must know in advance). */
+import { type AddressInfo, createServer } from 'node:net';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
