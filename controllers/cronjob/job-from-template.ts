@@ -4,6 +4,7 @@
  * the scheduled-timestamp annotation and a controller reference to the CronJob. Pure.
  */
 import type { CronJob, Job } from '../../apiserver/api/batch/index.js';
+import { newControllerRef } from '../../apiserver/api/machinery/owner-references.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import type { OwnerReference } from '../../apiserver/api/meta.js';
 import type { DeepReadonly } from '../runtime/types.js';
@@ -14,14 +15,7 @@ export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-sched
 
 /** cronJobControllerRef is the ownerReference every Job of the CronJob carries. */
 export function cronJobControllerRef(cronJob: DeepReadonly<CronJob>): OwnerReference {
-  return {
-    apiVersion: 'batch/v1',
-    kind: 'CronJob',
-    name: cronJob.metadata.name ?? '',
-    uid: cronJob.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
+  return newControllerRef(cronJob, 'batch/v1', 'CronJob');
 }
 
 /** jobFromTemplate builds the Job for `scheduledMs`. */

@@ -6,6 +6,7 @@
  */
 import type { Affinity } from '../../apiserver/api/core/affinity.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { newControllerRef } from '../../apiserver/api/machinery/owner-references.js';
 import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { computeHash } from '../runtime/pods/pod-template-hash.js';
@@ -102,5 +103,5 @@ export function pinnedAffinity(affinity: Affinity | undefined, nodeName: string)
 
 /** daemonSetControllerRef is the ownerReference a DaemonSet puts on its pods. */
 export function daemonSetControllerRef(ds: ReadonlyDaemonSet) {
-  return { apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name ?? '', uid: ds.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return newControllerRef(ds, 'apps/v1', 'DaemonSet');
 }

@@ -13,7 +13,7 @@
 import { isAlreadyExists } from '../../apiserver/api/api-error.js';
 import type { Deployment } from '../../apiserver/api/apps/deployment.js';
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
-import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
+import { controllerRefOf, newControllerRef } from '../../apiserver/api/machinery/owner-references.js';
 import type { LabelSelector, OwnerReference } from '../../apiserver/api/meta.js';
 import { computeHash, POD_TEMPLATE_HASH_LABEL } from '../runtime/pods/pod-template-hash.js';
 import { hasProgressDeadline } from './progress.js';
@@ -98,7 +98,7 @@ export function newReplicaSetFor(d: Deployment): ReplicaSet {
 
 /** controllerRefTo is the ownerReference a Deployment puts on its ReplicaSets (NewControllerRef). */
 export function controllerRefTo(d: Deployment): OwnerReference {
-  return { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name ?? '', uid: d.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return newControllerRef(d, 'apps/v1', 'Deployment');
 }
 
 function withHashLabel(selector: LabelSelector, hash: string): LabelSelector {

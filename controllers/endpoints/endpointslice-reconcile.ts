@@ -12,6 +12,7 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { Service } from '../../apiserver/api/core/service.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
 import { ENDPOINTSLICE_CONTROLLER_MANAGER, type EndpointSlice, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from '../../apiserver/api/discovery/endpoint-slice.js';
+import { newControllerRef } from '../../apiserver/api/machinery/owner-references.js';
 import { requestKey } from '../runtime/reconciler.js';
 import type { DeepReadonly, Lister, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 import { addressTypeOf, desiredEndpointGroups } from './desired-endpoints.js';
@@ -110,7 +111,7 @@ async function createSlice(deps: EndpointSliceReconcilerDeps, key: string, servi
       generateName: `${name}-`,
       namespace: service.metadata.namespace ?? '',
       labels: sliceLabels(service),
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: service.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [newControllerRef(service, 'v1', 'Service')],
     },
     addressType: addressTypeOf(service),
     endpoints: content.endpoints,

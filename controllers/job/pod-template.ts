@@ -7,6 +7,7 @@
  */
 import type { Job } from '../../apiserver/api/batch/index.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { newControllerRef } from '../../apiserver/api/machinery/owner-references.js';
 import type { OwnerReference } from '../../apiserver/api/meta.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import { COMPLETION_INDEX_ANNOTATION, JOB_COMPLETION_INDEX_ENV, JOB_TRACKING_FINALIZER } from './job-pods.js';
@@ -15,7 +16,7 @@ type ReadonlyJob = DeepReadonly<Job>;
 
 /** jobControllerRef is the ownerReference every pod of the Job carries. */
 export function jobControllerRef(job: ReadonlyJob): OwnerReference {
-  return { apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name ?? '', uid: job.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return newControllerRef(job, 'batch/v1', 'Job');
 }
 
 /** podForJob builds the pod to create for `job` (and `index`, for Indexed Jobs). */

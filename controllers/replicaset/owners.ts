@@ -5,6 +5,7 @@
  * controllers/runtime/indexers.ts.)
  */
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+import { newControllerRef as controllerRefFrom } from '../../apiserver/api/machinery/owner-references.js';
 import type { OwnerReference } from '../../apiserver/api/meta.js';
 import type { DeepReadonly, Lister } from '../runtime/types.js';
 
@@ -12,14 +13,7 @@ import type { DeepReadonly, Lister } from '../runtime/types.js';
  * controller=true (it manages them) and blockOwnerDeletion=true (foreground deletion of the
  * ReplicaSet waits for them). */
 export function newControllerRef(rs: DeepReadonly<ReplicaSet>): OwnerReference {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'ReplicaSet',
-    name: rs.metadata.name ?? '',
-    uid: rs.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
+  return controllerRefFrom(rs, 'apps/v1', 'ReplicaSet');
 }
 
 /**

@@ -8,6 +8,7 @@ import type { StatefulSet } from '../../apiserver/api/apps/stateful-set.js';
 import type { PersistentVolumeClaim } from '../../apiserver/api/core/persistent-volume-claim.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { PodTemplateSpec } from '../../apiserver/api/core/pod-spec.js';
+import { newControllerRef } from '../../apiserver/api/machinery/owner-references.js';
 import type { OwnerReference } from '../../apiserver/api/meta.js';
 import type { DeepReadonly } from '../runtime/types.js';
 
@@ -44,7 +45,7 @@ export function claimName(templateName: string, setName: string, ordinal: number
 
 /** setOwnerRef is the controller reference a set puts on the pods and revisions it creates. */
 export function setOwnerRef(set: ReadonlySet, controller = true): OwnerReference {
-  return { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name ?? '', uid: set.metadata.uid ?? '', controller, blockOwnerDeletion: true };
+  return { ...newControllerRef(set, 'apps/v1', 'StatefulSet'), controller };
 }
 
 /**

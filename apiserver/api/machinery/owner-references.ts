@@ -20,3 +20,26 @@ export function controllerRefOf<R extends { readonly controller?: boolean; reado
 export function isControlledBy<R extends { readonly controller?: boolean; readonly uid: string }>(object: Owned<R>, uid: string | undefined): boolean {
   return uid !== undefined && controllerRefOf(object)?.uid === uid;
 }
+
+/** ControllerReference is the ownerReference a controller puts on what it creates. */
+export interface ControllerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller: boolean;
+  blockOwnerDeletion: boolean;
+}
+
+/**
+ * newControllerRef is the reference a controller of kind `apiVersion`/`kind` puts on the objects
+ * it creates or adopts (metav1.NewControllerRef): controller=true (it manages them) and
+ * blockOwnerDeletion=true (a foreground deletion of the owner waits for them).
+ */
+export function newControllerRef(
+  owner: { readonly metadata: { readonly name?: string; readonly uid?: string } },
+  apiVersion: string,
+  kind: string,
+): ControllerReference {
+  return { apiVersion, kind, name: owner.metadata.name ?? '', uid: owner.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+}
