@@ -64,3 +64,20 @@ describe('Supervisor output', () => {
     await eventually(() => expect(readFileSync(join(dir, 'talker.log'), 'utf8').split('\n').sort()).toEqual(['', 'oops', '{"msg":"one"}', '{"msg":"two"}']));
   });
 });
+
+describe('Supervisor log files', () => {
+  it('says so when a log file cannot be written, and keeps supervising', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubesim-supervisor-'));
+    const notes: string[] = [];
+    const supervisor = new Supervisor({ logDir: dir, notify: (m) => notes.push(m) });
+    rmSync(dir, { recursive: true, force: true });
+    supervisor.add({ name: 'orphan-log', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] });
+    supervisor.start('orphan-log');
+    try {
+      await eventually(() => expect(notes).toEqual([expect.stringMatching(/^orphan-log: cannot write its log file: ENOENT/)]));
+      expect(supervisor.status()[0]).toMatchObject({ name: 'orphan-log', state: 'running' });
+    } finally {
+      await supervisor.stopAll();
+    }
+  });
+});

@@ -146,7 +146,7 @@ export class Supervisor {
   private launch(component: Component): void {
     const { spec } = component;
     for (const listener of this.launchListeners) listener(spec.name);
-    component.log ??= createWriteStream(join(this.options.logDir, `${spec.name}.log`), { flags: 'a' });
+    component.log ??= this.openLog(spec.name);
     const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }); // ipc: the child ends with us (cli/signals.ts)
     for (const output of [child.stdout, child.stderr]) if (output) this.capture(spec.name, output, component.log);
     component.child = child;
@@ -154,6 +154,14 @@ export class Supervisor {
     component.startedAt = Date.now();
     child.on('exit', (code, signal) => this.onExit(component, child, code, signal));
     child.on('error', (err) => this.options.notify(`${spec.name}: failed to start: ${err.message}`));
+  }
+
+  /** openLog opens a component's log file. A file that cannot be written (its folder removed,
+   * the disk full) costs that log, said once, never the supervisor and the cluster with it. */
+  private openLog(name: string): WriteStream {
+    const log = createWriteStream(join(this.options.logDir, `${name}.log`), { flags: 'a' });
+    log.once('error', (err) => this.options.notify(`${name}: cannot write its log file: ${err.message}`));
+    return log;
   }
 
   /** capture appends a component's output to its log file line by line (so lines its stdout

@@ -29,6 +29,8 @@ export function createUpLogs(options: { logDir: string; terminalLevel: LogLevel;
   const files: WriteStream[] = [];
   const logger = (component: string): ProcessLogger => {
     const file = createWriteStream(join(options.logDir, `${component}.log`), { flags: 'a' });
+    // A log file that cannot be written costs that file, never the cluster.
+    file.once('error', (err) => print('kubesim', `${JSON.stringify({ level: 'warn', msg: `cannot write ${component}.log: ${err.message}` })}\n`));
     files.push(file);
     const destination = {
       write(line: string): void {
