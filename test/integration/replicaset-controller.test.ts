@@ -179,13 +179,14 @@ describe('ReplicaSet controller', () => {
   it('counts ready pods as available once minReadySeconds have passed', async () => {
     startController();
     const slow = replicaSet('web', 2);
-    slow.spec.minReadySeconds = 1;
+    // Long enough that a loaded machine still sees the pods ready but not yet available.
+    slow.spec.minReadySeconds = 3;
     await replicaSets().create(slow);
     const owned = await settled('web', 2);
     for (const pod of owned) await markPodRunningReady(cluster, pod);
     await eventually(async () => expect((await replicaSets().get(NS, 'web')).status).toMatchObject({ readyReplicas: 2, availableReplicas: 0 }));
     // No pod changes after this: only the controller's own requeue can notice the time passing.
-    await eventually(async () => expect((await replicaSets().get(NS, 'web')).status?.availableReplicas).toBe(2), { timeoutMs: 5_000 });
+    await eventually(async () => expect((await replicaSets().get(NS, 'web')).status?.availableReplicas).toBe(2), { timeoutMs: 10_000 });
   });
 
   it('never ends with more pods than spec.replicas when the controller restarts mid-scale-up', async () => {
