@@ -6,8 +6,8 @@
  * another pace.
  */
 
-import { clockSpeedProblem } from '../apiserver/api/kubesim/clock.js';
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
+import { clockSpeedProblem } from '../apiserver/api/machinery/clock-bounds.js';
 import type { KubeconfigTarget } from '../controllers/runtime/client/kubeconfig.js';
 import { followServerClock } from '../controllers/runtime/remote-clock.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';

@@ -13,6 +13,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { IpcPeer } from './ipc.js';
 
 export interface ComponentSpec {
   name: string;
@@ -26,6 +27,8 @@ export type ComponentState = 'running' | 'backoff' | 'stopped';
 export interface ComponentStatus {
   name: string;
   state: ComponentState;
+  /** The supervised process the component runs in (itself, or the shared process hosting a loop). */
+  process?: string;
   pid?: number;
   restarts: number;
   lastExit?: { code: number | null; signal: string | null; at: string };
@@ -55,12 +58,15 @@ interface Component {
   timer?: NodeJS.Timeout;
   lastExit?: ComponentStatus['lastExit'];
   log?: WriteStream;
+  /** Requests and notices over the running child's IPC channel. */
+  peer?: IpcPeer;
 }
 
 export class Supervisor {
   private readonly components = new Map<string, Component>();
 
-  private readonly launchListeners: Array<(name: string) => void> = [];
+  private readonly launchListeners: Array<(name: string, peer: IpcPeer) => void> = [];
+  private readonly changeListeners: Array<() => void> = [];
 
   constructor(private readonly options: SupervisorOptions) {
     mkdirSync(options.logDir, { recursive: true });
@@ -101,6 +107,7 @@ export class Supervisor {
     clearTimeout(component.timer);
     const child = component.child;
     component.state = 'stopped';
+    this.changed();
     if (child && child.exitCode === null && child.signalCode === null) await this.terminate(child);
     return this.statusOf(component);
   }
@@ -138,22 +145,47 @@ export class Supervisor {
     return this.status().find((s) => s.name === component.spec.name)!;
   }
 
-  /** onLaunch calls `listener` with a component's name each time a process of it starts. */
-  onLaunch(listener: (name: string) => void): void {
+  /** onLaunch calls `listener` with a component's name and the IPC peer of its new process
+   * each time a process of it starts (before the process can send anything). */
+  onLaunch(listener: (name: string, peer: IpcPeer) => void): void {
     this.launchListeners.push(listener);
+  }
+
+  /** onChange calls `listener` whenever a component starts, exits or is stopped. */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  /** peer is the IPC peer of a component's running process, if it runs. */
+  peer(name: string): IpcPeer | undefined {
+    const component = this.get(name);
+    return component.state === 'running' ? component.peer : undefined;
+  }
+
+  /** setArgs changes the arguments a component's next process starts with (e.g. the port
+   * the API server's first process picked). */
+  setArgs(name: string, args: string[]): void {
+    this.get(name).spec.args = args;
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   private launch(component: Component): void {
     const { spec } = component;
-    for (const listener of this.launchListeners) listener(spec.name);
     component.log ??= this.openLog(spec.name);
     const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }); // ipc: the child ends with us (cli/signals.ts)
+    const peer = new IpcPeer(child);
     for (const output of [child.stdout, child.stderr]) if (output) this.capture(spec.name, output, component.log);
     component.child = child;
+    component.peer = peer;
     component.state = 'running';
     component.startedAt = Date.now();
     child.on('exit', (code, signal) => this.onExit(component, child, code, signal));
     child.on('error', (err) => this.options.notify(`${spec.name}: failed to start: ${err.message}`));
+    for (const listener of this.launchListeners) listener(spec.name, peer);
+    this.changed();
   }
 
   /** openLog opens a component's log file. A file that cannot be written (its folder removed,
@@ -178,7 +210,8 @@ export class Supervisor {
     if (component.child !== child) return;
     component.lastExit = { code, signal, at: new Date().toISOString() };
     component.child = undefined;
-    if (component.state === 'stopped') return;
+    component.peer = undefined;
+    if (component.state === 'stopped') return this.changed();
     const delayMs = this.nextBackoff(component);
     component.backoffMs = Math.min(delayMs * 2, this.options.maxBackoffMs ?? 30_000);
     component.state = 'backoff';
@@ -186,6 +219,7 @@ export class Supervisor {
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     this.options.notify(`${component.spec.name} ${how}; restarting in ${(delayMs / 1000).toFixed(1)}s (restart #${component.restarts})`);
     component.timer = setTimeout(() => this.launch(component), delayMs);
+    this.changed();
   }
 
   /** nextBackoff is how long a component that exits now waits before its restart: the

@@ -79,3 +79,8 @@ export const CONTROLLER_NAMES = Object.keys(CONTROLLERS) as ControllerName[];
 export function isControllerName(name: string): name is ControllerName {
   return Object.hasOwn(CONTROLLERS, name);
 }
+
+/** componentName names a process running `names` (events' source, logs, the Lease). */
+export function componentName(names: ControllerName[]): string {
+  return names.length === 1 ? `${names[0]}-controller` : 'kubesim-controller-manager';
+}

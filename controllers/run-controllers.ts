@@ -1,14 +1,16 @@
 /**
  * runControllers runs one or more built-in control loops in this process against an API
  * server, until `signal` aborts. One manager (shared informers, one event recorder) serves
- * them all; with leader election, only the holder of the Lease acts.
+ * them all, each loop hosted on its own (runtime/loop-host.ts: one loop can be stopped,
+ * started or killed alone); with leader election, only the holder of the Lease acts.
  */
 import { hostname } from 'node:os';
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import type { Random } from '../apiserver/api/machinery/random.js';
-import { CONTROLLERS, type ControllerName } from './catalog.js';
+import { CONTROLLERS, type ControllerName, componentName } from './catalog.js';
 import { createKubeClient } from './runtime/client/http-client.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
+import { LoopHost } from './runtime/loop-host.js';
 import { createManager, type Manager } from './runtime/manager.js';
 import type { Clock, Logger } from './runtime/types.js';
 
@@ -22,14 +24,10 @@ export interface RunControllersOptions {
   leaderElect?: boolean;
   /** This process's randomness (seeded for a deterministic cluster); the platform's when absent. */
   random?: Random;
-  /** Called once the controllers are registered (before they start), e.g. to read their activity. */
-  onStarted?: (manager: Manager) => void;
+  /** Called once the controllers are registered (before they start), e.g. to read their
+   * activity or to stop and start one loop of the process. */
+  onStarted?: (manager: Manager, loops: LoopHost) => void;
   signal: AbortSignal;
-}
-
-/** componentName names a process running `names` (events' source, logs, the Lease). */
-export function componentName(names: ControllerName[]): string {
-  return names.length === 1 ? `${names[0]}-controller` : 'kubesim-controller-manager';
 }
 
 export async function runControllers(options: RunControllersOptions): Promise<void> {
@@ -49,8 +47,10 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     random: options.random,
     leaderElection: options.leaderElect ? { name: `kubesim-${component}`, identity } : undefined,
   });
-  for (const name of options.names) await CONTROLLERS[name].register(manager);
-  options.onStarted?.(manager);
+  const loops = new LoopHost(manager);
+  for (const name of options.names) await loops.add(name, CONTROLLERS[name].register);
+  manager.add(loops);
+  options.onStarted?.(manager, loops);
   logger.info({ controllers: options.names, leaderElect: !!options.leaderElect }, 'starting');
   try {
     await manager.start(options.signal);

@@ -16,8 +16,10 @@ const MAX_ROUNDS = 4;
 
 /** Resetter knows the baseline and how to return to it. */
 export interface Resetter {
-  /** capture records the current state as the baseline. */
-  capture(): void;
+  /** capture records the current state as the baseline, and returns it. */
+  capture(): StoreSnapshot;
+  /** adopt makes `snapshot` the baseline (one captured by an earlier process on the same data). */
+  adopt(snapshot: StoreSnapshot): void;
   reset(): Promise<ResetResult>;
 }
 
@@ -26,6 +28,10 @@ export function createResetter(store: Store, control: Pick<ClusterControl, 'sett
   return {
     capture() {
       baseline = store.exportObjects();
+      return baseline;
+    },
+    adopt(snapshot) {
+      baseline = snapshot;
     },
     async reset() {
       if (!baseline) throw new Error('reset before the baseline was captured');

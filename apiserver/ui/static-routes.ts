@@ -8,8 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { internalError } from '../api/api-error.js';
+import { UI_PATH } from './ui-path.js';
 
-export const UI_PATH = '/kubesim/ui/';
+export { UI_PATH };
 
 const FILES: Readonly<Record<string, string>> = {
   'index.html': 'text/html; charset=utf-8',

@@ -3,43 +3,33 @@ import { ApiError } from '../../apiserver/api/api-error.js';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { FaultInjector } from '../../apiserver/faults/injector.js';
 import type { FaultRequest } from '../../apiserver/faults/types.js';
+import type { ComponentAction, ComponentControl } from '../components.js';
 import type { ComponentStatus } from '../supervisor.js';
 import { Chaos, type ChaosDeps, userAgentOf } from './chaos.js';
 
-/** A supervisor stand-in that records what it was asked to do. */
-function fakeSupervisor(names = ['replicaset', 'scheduler', 'kubelet']) {
+/** A stand-in for the cluster's components that records what it was asked to do. */
+function fakeComponents(names = ['replicaset', 'scheduler', 'kubelet']) {
   const calls: string[] = [];
   const stopped = new Set<string>();
   const status = (name: string): ComponentStatus => ({ name, state: stopped.has(name) ? 'stopped' : 'running', pid: 100, restarts: 0 });
-  return {
-    calls,
-    names: () => names,
-    kill: (name: string) => {
-      if (stopped.has(name)) throw new Error(`${name} is not running (stopped): nothing to kill`);
-      calls.push(`kill ${name}`);
-      return { ...status(name), restartInMs: 1000 };
-    },
-    stop: async (name: string) => {
-      calls.push(`stop ${name}`);
-      stopped.add(name);
-      return status(name);
-    },
-    start: (name: string) => {
-      calls.push(`start ${name}`);
-      stopped.delete(name);
-      return status(name);
-    },
+  const act = async (name: string, action: ComponentAction) => {
+    if (action === 'kill' && stopped.has(name)) throw new Error(`${name} is not running (stopped): nothing to kill`);
+    calls.push(`${action} ${name}`);
+    if (action === 'stop') stopped.add(name);
+    if (action === 'start') stopped.delete(name);
+    return { ...status(name), restartInMs: 1000 };
   };
+  return { calls, names: () => names, act: act as ComponentControl['act'] };
 }
 
 function setup() {
   const clock = new FakeClock(Date.parse('2025-01-01T00:00:00Z'));
   const faults = new FaultInjector({ now: () => clock.now() });
-  const supervisor = fakeSupervisor();
+  const supervisor = fakeComponents();
   const nodeCalls: string[] = [];
   const notes: string[] = [];
   const deps: ChaosDeps = {
-    supervisor,
+    components: supervisor,
     faults,
     clock,
     nodes: {

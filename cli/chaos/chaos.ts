@@ -12,10 +12,9 @@ import { CHAOS_API_VERSION, type ChaosRequest, type ChaosResult, type ChaosStep 
 import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { FaultInjector } from '../../apiserver/faults/injector.js';
 import type { FaultRuleInput } from '../../apiserver/faults/rule-schema.js';
-import { isControllerName } from '../../controllers/catalog.js';
-import { componentName } from '../../controllers/run-controllers.js';
+import { componentName, isControllerName } from '../../controllers/catalog.js';
 import type { Clock, TimerHandle } from '../../controllers/runtime/types.js';
-import type { Supervisor } from '../supervisor.js';
+import { API_SERVER_COMPONENT, type ComponentControl, type KilledStatus } from '../components.js';
 import { catchUp, duration, NODE_STOP_STORY, whileDown } from './explain.js';
 import { randomChaosSchedule } from './random-schedule.js';
 
@@ -28,7 +27,8 @@ export interface NodeControl {
 }
 
 export interface ChaosDeps {
-  supervisor: Pick<Supervisor, 'names' | 'kill' | 'stop' | 'start'>;
+  /** The supervised processes and the loops the shared process hosts (cli/components.ts). */
+  components: Pick<ComponentControl, 'names' | 'act'>;
   faults: Pick<FaultInjector, 'add' | 'remove'>;
   nodes: NodeControl;
   /** The cluster clock: disturbances end on it. */
@@ -88,23 +88,26 @@ export class Chaos {
     }
   }
 
-  private killLoop(name: string): Outcome {
-    let status: ReturnType<Supervisor['kill']>;
+  private async killLoop(name: string): Promise<Outcome> {
+    let status: KilledStatus;
     try {
-      status = this.deps.supervisor.kill(name);
+      status = await this.deps.components.act(name, 'kill');
     } catch (err) {
       throw new ApiError('Conflict', 409, `${(err as Error).message}; start it with \`kubesim start ${name}\``);
     }
+    const hosted = status.process && status.process !== name;
     return {
-      did: `killed ${name} (pid ${status.pid ?? '?'}) with SIGKILL`,
+      did: hosted
+        ? `crashed the ${name} loop inside ${status.process} (pid ${status.pid ?? '?'}): its queue and in-flight work are gone, the process's other loops run on`
+        : `killed ${name} (pid ${status.pid ?? '?'}) with SIGKILL`,
       expect: `the supervisor restarts it in ~${Number((status.restartInMs / 1000).toFixed(1))} s (wall time); ${catchUp(name)}`,
     };
   }
 
   private async stopLoop(name: string, seconds: number | undefined): Promise<Outcome> {
     this.cancel(`loop:${name}`);
-    await this.deps.supervisor.stop(name);
-    if (seconds !== undefined) this.later(`loop:${name}`, seconds, () => void this.deps.supervisor.start(name));
+    await this.deps.components.act(name, 'stop');
+    if (seconds !== undefined) this.later(`loop:${name}`, seconds, () => void this.deps.components.act(name, 'start').catch(() => undefined));
     const until = seconds !== undefined ? ` for ${duration(seconds)}; it starts again then` : `; it stays stopped until \`kubesim start ${name}\``;
     return { did: `stopped ${name}${until}`, expect: `while it is down ${whileDown(name)}; once it runs again ${catchUp(name)}` };
   }
@@ -180,7 +183,7 @@ export class Chaos {
       seed,
       durationSeconds: seconds,
       intervalSeconds: request.intervalSeconds,
-      components: this.deps.supervisor.names(),
+      components: this.chaosTargets(),
       nodes,
     });
     for (const step of schedule) this.scheduleStep(step);
@@ -206,9 +209,15 @@ export class Chaos {
     this.randomRuns.add(timer);
   }
 
+  /** chaosTargets are the components chaos may disturb: all but the API server, which carries
+   * the chaos request itself (kill it with \`kill -9\` to see it restarted). */
+  private chaosTargets(): string[] {
+    return this.deps.components.names().filter((name) => name !== API_SERVER_COMPONENT);
+  }
+
   /** component is the request's target, which must be a supervised component. */
   private component(request: ChaosRequest): string {
-    const names = this.deps.supervisor.names();
+    const names = this.chaosTargets();
     if (request.target === undefined) throw badRequest(`${request.action} needs a target: one of ${names.join(', ')}`);
     if (!names.includes(request.target)) {
       throw withMessage(

@@ -1,6 +1,6 @@
 /** The options of startCluster and how they are checked (a wrong option fails at once, naming it). */
 
-import { clockSpeedProblem } from '../../apiserver/api/kubesim/clock.js';
+import { clockSpeedProblem } from '../../apiserver/api/machinery/clock-bounds.js';
 import { CONTROLLER_NAMES, type ControllerName, isControllerName } from '../../controllers/catalog.js';
 import type { LogLevel } from '../../controllers/runtime/logger.js';
 

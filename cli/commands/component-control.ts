@@ -31,7 +31,8 @@ export async function call(kubeconfig: string, method: string, path: string, bod
 const NAME_WIDTH = 26;
 
 function describe(status: ComponentStatus): string {
-  const pid = status.pid ? ` (pid ${status.pid})` : '';
+  const hosted = status.process && status.process !== status.name ? `in ${status.process}, ` : '';
+  const pid = status.pid ? ` (${hosted}pid ${status.pid})` : hosted ? ` (${hosted.slice(0, -2)})` : '';
   const restarts = status.restarts ? `, ${status.restarts} restart${status.restarts === 1 ? '' : 's'}` : '';
   return `${status.name.padEnd(NAME_WIDTH)} ${status.state}${pid}${restarts}`;
 }

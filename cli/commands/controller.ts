@@ -1,18 +1,21 @@
 /** `kubesim controller <name>[,<name>...]`: run built-in control loops as this process, against
- * the cluster in a kubeconfig. `kubesim up` starts one such process per loop. */
+ * the cluster in a kubeconfig. `kubesim up` runs the ReplicaSet, Deployment and HPA loops one
+ * per process, and the others together in one (the controller-manager). */
 import { resolve } from 'node:path';
-import { CONTROLLER_NAMES, CONTROLLERS, type ControllerName, isControllerName } from '../../controllers/catalog.js';
-import { componentName, runControllers } from '../../controllers/run-controllers.js';
+import { CONTROLLER_NAMES, CONTROLLERS, type ControllerName, componentName, isControllerName } from '../../controllers/catalog.js';
+import { runControllers } from '../../controllers/run-controllers.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 
-const LEVEL_NAMES = Object.keys(LOG_LEVELS);
-
+import type { LoopAction, LoopHost } from '../../controllers/runtime/loop-host.js';
 import { reportLoops } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
+import { IpcPeer } from '../ipc.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
+
+const LEVEL_NAMES = Object.keys(LOG_LEVELS);
 
 export const controllerFlags: Record<string, FlagSpec> = {
   kubeconfig: kubeconfigFlag,
@@ -33,6 +36,13 @@ function parseNames(text: string | undefined): ControllerName[] {
     if (!isControllerName(name)) throw new UsageError(`unknown controller ${JSON.stringify(name)}; known: ${CONTROLLER_NAMES.join(', ')}`);
     return name;
   });
+}
+
+/** serveLoopControl lets the supervisor of `kubesim up` stop, start or kill one loop of this
+ * process (`kubesim stop namespace` when namespace shares the controller-manager process). */
+function serveLoopControl(peer: IpcPeer, loops: LoopHost): void {
+  peer.handle('loops', () => loops.status());
+  peer.handle('loop', ({ name, action }: { name: string; action: LoopAction }) => loops.act(name, action));
 }
 
 export async function controller(argv: string[]): Promise<void> {
@@ -57,6 +67,9 @@ export async function controller(argv: string[]): Promise<void> {
     logLevel: level as LogLevel,
     leaderElect: !!flags['leader-elect'],
     signal: stop.signal,
-    onStarted: (manager) => reportLoops(target, componentName(names), () => manager.activity(), stop.signal),
+    onStarted: (manager, loops) => {
+      reportLoops(target, componentName(names), () => manager.activity(), stop.signal);
+      if (process.channel) serveLoopControl(new IpcPeer(process), loops);
+    },
   });
 }

@@ -1,27 +1,27 @@
-/** `kubesim up`: start the API server in this process and each control loop as its own
- * supervised child process, write a kubeconfig, print how to use it, and stop everything
- * cleanly on Ctrl-C (or `kubesim down`). */
-import { dirname, resolve } from 'node:path';
-import { clockSpeedProblem } from '../../apiserver/api/kubesim/clock.js';
-import { CLOCK_MODES, type ClockMode, type ClusterClock, createClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
-import { FaultInjector } from '../../apiserver/faults/injector.js';
-import { createResetter } from '../../apiserver/kubesim/reset.js';
+/** `kubesim up`: supervise a whole cluster — the API server, the loops, the scheduler and the
+ * simulated kubelets, each a child process restarted with backoff when it dies (the API server
+ * too, on the same data dir and port) — write a kubeconfig, wait for the nodes to be Ready,
+ * print how to use it, and stop everything cleanly on Ctrl-C (or `kubesim down`). */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { isLoopbackHost } from '../../apiserver/listen-address.js';
-import { type RunningApiServer, startApiServer } from '../../apiserver/start-api-server.js';
-import { UI_PATH } from '../../apiserver/ui/index.js';
-import { CONTROLLER_NAMES, isControllerName } from '../../controllers/catalog.js';
-import { componentName } from '../../controllers/run-controllers.js';
+import { UI_PATH } from '../../apiserver/ui/ui-path.js';
+import { CONTROLLER_NAMES, type ControllerName } from '../../controllers/catalog.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { type FlagSpec, type Flags, formatFlagHelp, parseFlags, UsageError } from '../args.js';
-import type { ChaosDeps } from '../chaos/chaos.js';
-import { registerChaosRoutes } from '../chaos/chaos-routes.js';
-import { kubeconfigNodes } from '../chaos/node-control.js';
-import { registerControlRoutes } from '../control-routes.js';
+import { checkClockFlags, clusterClockFlags, describeClock } from '../cluster-clock-flags.js';
+import { ClusterComponents } from '../components.js';
 import { writeKubeconfig } from '../kubeconfig.js';
-import { randomFromFlags, seedArgs, seedFlags } from '../seed.js';
+import { seedArgs, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 import { Supervisor } from '../supervisor.js';
-import { createUpLogs, type UpLogs } from '../up-logs.js';
+import { linkApiServer } from '../up/apiserver-link.js';
+import { type ComponentPlan, loopHosts, plannedProcesses, reportNameOf } from '../up/plan.js';
+import { lockStateFolder } from '../up/state-lock.js';
+import { waitForReadyNodes } from '../up/wait-for-nodes.js';
+import { createUpLogs } from '../up-logs.js';
 
 export const upFlags: Record<string, FlagSpec> = {
   port: { type: 'number', description: 'API server port on 127.0.0.1 (0 picks a free one)', default: 6443 },
@@ -31,15 +31,19 @@ export const upFlags: Record<string, FlagSpec> = {
     description: 'listen on a non-loopback --host although the server has no authentication yet: anyone who reaches it controls the cluster',
     default: false,
   },
-  kubeconfig: { type: 'string', description: 'where to write the kubeconfig', default: '.kubesim/kubeconfig' },
-  'data-dir': { type: 'string', description: 'keep cluster state in this directory (in memory when absent)' },
-  speed: { type: 'number', description: 'cluster clock speed factor: 10 runs a 5-minute window in 30 s', default: 1 },
-  clock: {
+  kubeconfig: {
     type: 'string',
-    description: 'real (time runs from the start) or virtual (time stands still until `kubesim clock advance` or `resume`)',
-    default: 'real',
+    description: 'where to write the kubeconfig (its folder also holds the logs; one cluster per folder)',
+    default: '.kubesim/kubeconfig',
   },
+  'data-dir': { type: 'string', description: 'keep cluster state in this directory across runs (default: a temporary one, removed on exit)' },
+  ...clusterClockFlags,
   controllers: { type: 'string', description: `control loops to run, comma-separated, or "none"`, default: CONTROLLER_NAMES.join(',') },
+  'one-process-per-loop': {
+    type: 'boolean',
+    description: 'run every control loop in a process of its own (default: ReplicaSet, Deployment and HPA alone, the others together)',
+    default: false,
+  },
   nodes: { type: 'number', description: 'simulated nodes (one kubelet-sim process); 0 for none', default: 3 },
   scheduler: { type: 'boolean', description: 'run the scheduler (--scheduler=false to place pods yourself)', default: true },
   ...seedFlags,
@@ -53,36 +57,12 @@ export const upFlags: Record<string, FlagSpec> = {
 
 export const upUsage = `Usage: kubesim up [flags]\n\nStarts a kubesim cluster and writes a kubeconfig for kubectl.\n\n${formatFlagHelp(upFlags)}`;
 
-function parseControllerList(text: string): string[] {
+function parseControllerList(text: string): ControllerName[] {
   if (text === 'none' || text === '') return [];
   const names = text.split(',');
   const unknown = names.filter((n) => !(CONTROLLER_NAMES as string[]).includes(n));
   if (unknown.length) throw new UsageError(`unknown controller(s) ${unknown.join(', ')}; known: ${CONTROLLER_NAMES.join(', ')}`);
-  return names;
-}
-
-interface ComponentPlan {
-  controllers: string[];
-  nodes: number;
-  scheduler: boolean;
-  /** `--seed N` for every component in deterministic mode, else nothing. */
-  seedArgs: string[];
-  /** `--log-level` of every component. */
-  logLevel: LogLevel;
-}
-
-/** startComponents starts one supervised process per control loop, the scheduler and the
- * kubelet simulator; each follows the API server's cluster clock (their default --clock server). */
-function startComponents(supervisor: Supervisor, plan: ComponentPlan, kubeconfig: string): void {
-  const entry = process.argv[1] ?? '';
-  const common = ['--kubeconfig', kubeconfig, '--log-level', plan.logLevel, ...plan.seedArgs];
-  const components: Array<[string, string[]]> = plan.controllers.map((name) => [name, ['controller', name]]);
-  if (plan.scheduler) components.push(['scheduler', ['scheduler']]);
-  if (plan.nodes > 0) components.push(['kubelet', ['kubelet', '--nodes', String(plan.nodes)]]);
-  for (const [name, args] of components) {
-    supervisor.add({ name, command: process.execPath, args: [entry, ...args, ...common] });
-    supervisor.start(name);
-  }
+  return names as ControllerName[];
 }
 
 /** checkListenAddress refuses a non-loopback --host without --allow-remote, and warns loudly with it. */
@@ -100,116 +80,101 @@ function checkListenAddress(flags: Flags): void {
   );
 }
 
-async function startServer(flags: Flags, clock: ClusterClock, supervisor: Supervisor, logs: UpLogs, stop: AbortController): Promise<RunningApiServer> {
-  const random = randomFromFlags(flags, 'apiserver');
-  // Made here, as buildServer would make it, because chaos adds fault rules to it.
-  const faults = new FaultInjector({ random: random.fork('faults') });
-  const nodes = kubeconfigNodes(resolve(String(flags['kubeconfig'])));
-  const chaos: ChaosDeps = { supervisor, faults, clock, nodes, random: random.fork('chaos'), notify: (m) => console.log(`kubesim: ${m}`) };
-  return startApiServer({
-    host: String(flags['host']),
-    port: Number(flags['port']),
-    dataDir: flags['data-dir'] ? resolve(String(flags['data-dir'])) : undefined,
-    logger: logs.logger('apiserver'),
-    // Every timestamp the server sets reads it; metrics scrapes follow its speed.
-    clock,
-    random,
-    faults,
-    plugins: [(app) => registerControlRoutes(app, supervisor, () => stop.abort(new Error('kubesim down'))), (app) => void registerChaosRoutes(app, chaos)],
-  }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'EADDRINUSE') {
-      throw new Error(`port ${String(flags['port'])} is already in use: stop the other cluster (\`kubesim down\`), or choose another port with --port`);
-    }
-    throw err;
-  });
+function checkLogLevel(flags: Flags): LogLevel {
+  const level = String(flags['log-level']);
+  if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${Object.keys(LOG_LEVELS).join(', ')}, got ${JSON.stringify(level)}`);
+  return level;
 }
 
-/** createClock makes the cluster clock --clock and --speed ask for. */
-function createClock(flags: Flags): ClusterClock {
-  const mode = String(flags['clock']);
-  if (!(CLOCK_MODES as readonly string[]).includes(mode)) throw new UsageError(`--clock must be real or virtual, got ${JSON.stringify(mode)}`);
-  const speed = Number(flags['speed']);
-  const speedProblem = clockSpeedProblem(speed);
-  if (speedProblem) throw new UsageError(`--speed ${speedProblem}, got ${String(flags['speed'])}`);
-  return createClusterClock({ mode: mode as ClockMode, speed });
+/** apiServerArgs are the `kubesim apiserver` arguments of the cluster's API server process. */
+function apiServerArgs(flags: Flags, dataDir: string, kubeconfig: string, logLevel: LogLevel): string[] {
+  const passed = ['host', 'clock', 'speed'].flatMap((flag) => [`--${flag}`, String(flags[flag])]);
+  return [
+    process.argv[1] ?? '',
+    'apiserver',
+    '--supervised',
+    ...passed,
+    '--data-dir',
+    dataDir,
+    '--kubeconfig',
+    kubeconfig,
+    '--log-level',
+    logLevel,
+    ...seedArgs(flags),
+  ].concat(flags['allow-remote'] ? ['--allow-remote'] : []);
 }
 
-function describeClock(clock: ClusterClock): string {
-  const { speed, paused } = clock.state();
-  if (paused) return ', clock paused (virtual): move it with `kubesim clock advance 5m` or `kubesim clock resume`';
-  return speed !== 1 ? `, clock ×${speed}` : '';
-}
-
-/** reportName is the name a supervised component reports its activity under. */
-function reportName(name: string): string {
-  return isControllerName(name) ? componentName([name]) : name;
-}
-
-/**
- * watchComponents tells the server which processes should be reporting activity (the running
- * ones), and captures the just-started state for `reset` once the cluster first settles.
- */
-function watchComponents(server: RunningApiServer, supervisor: Supervisor): void {
-  server.control.expectComponents(() =>
-    supervisor
-      .status()
-      .filter((c) => c.state === 'running')
-      .map((c) => reportName(c.name)),
-  );
-  // A new process of a component has synced nothing yet: its predecessor's last report says
-  // nothing about it, so settle waits for the new one to report.
-  supervisor.onLaunch((name) => server.control.board.forget(reportName(name)));
-  const resetter = createResetter(server.store, server.control);
-  const captured = server.control.settle({ timeoutMs: 120_000 }).then(() => {
-    resetter.capture();
-    console.log('kubesim: every loop has settled; `kubesim reset` returns the cluster to this state');
-  });
-  captured.catch((err: Error) => console.log(`kubesim: the cluster did not settle after starting, so reset is unavailable: ${err.message}`));
-  // A reset asked for while the cluster is still starting waits for the baseline.
-  server.control.reset = async () => {
-    await captured;
-    return resetter.reset();
-  };
-}
+const since = (startMs: number) => Math.round(performance.now() - startMs);
 
 export async function up(argv: string[]): Promise<void> {
   const started = performance.now();
   const { flags } = parseFlags(argv, upFlags);
   if (flags['help']) return void console.log(upUsage);
   checkListenAddress(flags);
-  const terminalLevel = String(flags['log-level']);
-  if (!isLogLevel(terminalLevel))
-    throw new UsageError(`--log-level must be one of ${Object.keys(LOG_LEVELS).join(', ')}, got ${JSON.stringify(terminalLevel)}`);
-  const clock = createClock(flags);
+  const terminalLevel = checkLogLevel(flags);
+  const clock = checkClockFlags(flags);
   const kubeconfig = resolve(String(flags['kubeconfig']));
+  const releaseLock = lockStateFolder(kubeconfig);
+  const keepData = flags['data-dir'] !== undefined;
+  // Without --data-dir the state lives in a temporary folder: it survives an API server
+  // restart, and goes when the cluster stops.
+  const dataDir = keepData ? resolve(String(flags['data-dir'])) : mkdtempSync(join(tmpdir(), 'kubesim-state-'));
   const logDir = resolve(dirname(kubeconfig), 'logs');
-  const logs = createUpLogs({ logDir, terminalLevel, clock });
+  const logs = createUpLogs({ logDir, terminalLevel, clock: createRealClock() });
   const plan: ComponentPlan = {
     controllers: parseControllerList(String(flags['controllers'])),
     nodes: Number(flags['nodes']),
     scheduler: flags['scheduler'] === true,
-    seedArgs: seedArgs(flags),
-    logLevel: logs.fileLevel,
+    onePerLoop: flags['one-process-per-loop'] === true,
+    common: ['--kubeconfig', kubeconfig, '--log-level', logs.fileLevel, ...seedArgs(flags)],
   };
+  const processes = plannedProcesses(plan);
   // A component that exits or cannot start is a warning: it stands out on the terminal.
   const supervisorLog = logs.logger('supervisor');
   const supervisor = new Supervisor({ logDir, notify: (m) => supervisorLog.warn({}, m), onOutput: logs.print });
+  const components = new ClusterComponents(supervisor, loopHosts(processes));
   const stop = untilSignal();
-  const server = await startServer(flags, clock, supervisor, logs, stop);
-  writeKubeconfig(kubeconfig, server.url);
-  startComponents(supervisor, plan, kubeconfig);
-  watchComponents(server, supervisor);
-  const readyMs = Math.round(performance.now() - started);
-  console.log(
-    `kubesim is up: API server ${server.url} (ready in ${readyMs} ms, ${flags['data-dir'] ? `state in ${String(flags['data-dir'])}` : 'state in memory'}${describeClock(clock)})`,
-  );
-  console.log(`components: ${supervisor.names().join(', ') || 'none'}; ${plan.nodes} simulated node(s) (logs in ${logDir})`);
-  console.log(`live view: ${server.url}${UI_PATH} (the object graph, every loop, the timeline; clock and chaos controls)`);
-  console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n\nPress Ctrl-C to stop.`);
-  await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }));
+  const cleanUp = async () => {
+    await supervisor.stopAll();
+    await logs.close();
+    if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    releaseLock();
+  };
+  const link = linkApiServer({
+    supervisor,
+    components,
+    args: apiServerArgs(flags, dataDir, kubeconfig, logs.fileLevel),
+    port: Number(flags['port']),
+    reportNameOf: (name) => reportNameOf(processes, name),
+    onShutdown: () => stop.abort(new Error('kubesim down')),
+  });
+  let url: string;
+  try {
+    url = await link.listening;
+  } catch (err) {
+    await cleanUp();
+    throw err;
+  }
+  const apiMs = since(started);
+  writeKubeconfig(kubeconfig, url);
+  for (const planned of processes) {
+    supervisor.add({ name: planned.name, command: process.execPath, args: [process.argv[1] ?? '', ...planned.args] });
+    supervisor.start(planned.name);
+  }
+  link.componentsStarted();
+  await waitForReadyNodes(url, plan.nodes, stop.signal, (line) => console.log(`kubesim: ${line}`));
+  if (!stop.signal.aborted) {
+    const nodesMs = since(started);
+    const state = keepData ? `state in ${String(flags['data-dir'])}` : 'state in a temporary folder, removed on exit';
+    console.log(
+      `kubesim is up: API server ${url} (API ready in ${apiMs} ms, ${plan.nodes} node(s) Ready in ${nodesMs} ms; ${state}${describeClock(clock.mode, clock.speed)})`,
+    );
+    console.log(`processes: ${supervisor.names().join(', ')} (\`npx kubesim status\` shows every loop and its process; logs in ${logDir})`);
+    console.log(`live view: ${url}${UI_PATH} (the object graph, every loop, the timeline; clock and chaos controls)`);
+    console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get nodes\n\nPress Ctrl-C to stop (or run \`npx kubesim down\`).`);
+    await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }));
+  }
   console.log('\nkubesim: stopping...');
-  await supervisor.stopAll();
-  await server.close();
-  await logs.close();
+  await cleanUp();
   console.log('kubesim: stopped');
 }

@@ -132,9 +132,11 @@ describe('controller builder', () => {
           },
         };
       });
-    // The builder used the manager's shared informer, indexer included.
+    // The builder used the manager's shared informer, indexer included: the same function
+    // under the same name is shared, another function under that name is refused.
     const shared = m.informer(secretDefinition, { namespace: 'default' });
-    expect(() => shared.addIndexer(OWNER_UID_INDEX, indexByOwnerUid)).toThrow();
+    expect(() => shared.addIndexer(OWNER_UID_INDEX, indexByOwnerUid)).not.toThrow();
+    expect(() => shared.addIndexer(OWNER_UID_INDEX, () => [])).toThrow(/already exists/);
     start(m);
 
     await client.resource(secretDefinition).create(secret('s', [owner('x', { controller: false })], { wakes: 'x' }));

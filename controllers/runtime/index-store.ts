@@ -49,6 +49,11 @@ export class IndexStore<T extends StoredShape> {
     for (const [key, object] of this.items) this.file(name, key, object);
   }
 
+  /** indexFunc is the function filed under `name`, if any. */
+  indexFunc(name: string): IndexFunc<T> | undefined {
+    return this.indexers.get(name);
+  }
+
   hasIndexer(name: string): boolean {
     return this.indexers.has(name);
   }

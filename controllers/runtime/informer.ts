@@ -71,7 +71,14 @@ class CachingInformer<T extends KubeObject> implements Informer<T>, ReflectorSin
     if (this.synced) for (const object of this.store.list()) this.call(handlers, 'onAdd', object);
   }
 
+  removeEventHandlers(handlers: EventHandlers<T>): void {
+    const at = this.handlers.indexOf(handlers);
+    if (at >= 0) this.handlers.splice(at, 1);
+  }
+
   addIndexer(name: string, indexFunc: IndexFunc<T>): void {
+    // Two loops of one process asking for the same index function under one name share it.
+    if (this.store.indexFunc(name) === indexFunc) return;
     if (this.started) throw new Error(`addIndexer(${JSON.stringify(name)}) after start(): add indexers before starting the informer`);
     this.store.addIndexer(name, indexFunc);
   }

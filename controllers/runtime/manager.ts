@@ -12,7 +12,7 @@
  * without the lock.
  */
 import { setMaxListeners } from 'node:events';
-import { hasActivity, type LoopActivity } from '../../apiserver/api/machinery/activity.js';
+import { activitiesOf, type LoopActivity } from '../../apiserver/api/machinery/activity.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
@@ -132,7 +132,7 @@ class ComponentManager implements Manager {
   }
 
   activity(): LoopActivity[] {
-    const loops = this.runnables.filter(hasActivity).map((runnable) => runnable.activity());
+    const loops = this.runnables.flatMap(activitiesOf);
     // Until the caches are warm nothing reconciles yet, but the component is far from idle.
     const syncing = [...this.informers.values()].filter((informer) => !informer.hasSynced()).length;
     if (syncing > 0) loops.push({ name: 'cache-sync', queued: syncing, active: 0, delayed: 0 });

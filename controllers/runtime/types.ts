@@ -127,7 +127,9 @@ export interface EventHandlers<T> {
 export interface Informer<T extends KubeObject = KubeObject> {
   readonly lister: Lister<T>;
   addEventHandlers(handlers: EventHandlers<T>): void;
-  /** Must be called before start(). */
+  /** Stops calling `handlers` (the object given to addEventHandlers). */
+  removeEventHandlers(handlers: EventHandlers<T>): void;
+  /** Must be called before start(), except for an index already added with the same function. */
   addIndexer(name: string, indexFunc: IndexFunc<T>): void;
   /** True once the first list has been delivered to the handlers. */
   hasSynced(): boolean;

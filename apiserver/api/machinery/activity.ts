@@ -49,10 +49,22 @@ export interface ActivitySource {
   activity(): LoopActivity;
 }
 
+/** LoopsActivitySource is implemented by a runnable hosting several loops, each with a queue. */
+export interface LoopsActivitySource {
+  loopsActivity(): LoopActivity[];
+}
+
 /** ComponentActivity is what one component (process or in-process part) reports. */
 export interface ComponentActivity {
   readonly component: string;
   readonly loops: readonly LoopActivity[];
+}
+
+/** activitiesOf is what a runnable reports: its loop's activity, its loops', or nothing. */
+export function activitiesOf(runnable: unknown): LoopActivity[] {
+  if (hasActivity(runnable)) return [runnable.activity()];
+  const host = runnable as Partial<LoopsActivitySource> | null;
+  return typeof host?.loopsActivity === 'function' ? host.loopsActivity() : [];
 }
 
 /** hasActivity tells whether a runnable reports activity. */
