@@ -1,7 +1,9 @@
 /**
- * `kubesim up` end to end: the API server plus one supervised process per control loop; a
- * learner stops the ReplicaSet loop, sees nothing converge, starts it again and sees the
- * cluster heal; `kubesim down` stops everything.
+ * `kubesim up` end to end: the API server, the ReplicaSet, Deployment and HPA loops, the shared
+ * controller-manager, the scheduler and the kubelets, each a supervised process; a learner
+ * stops a loop (alone, or one inside the shared process), sees nothing converge, starts it
+ * again and sees the cluster heal; a killed API server comes back with its data; `kubesim
+ * down` stops everything.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
+import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
+import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
@@ -24,6 +28,9 @@ const deployment = {
     template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
   },
 };
+
+const configMap = (name: string): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
+const ownerRef = (owner: ConfigMap) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: owner.metadata.name!, uid: owner.metadata.uid! });
 
 async function run(args: string[]): Promise<string> {
   const proc = spawnKubesim(args);
@@ -50,6 +57,67 @@ describe('kubesim up', () => {
     client.close();
     await stopAllKubesim();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints its banner once the simulated nodes are Ready', async () => {
+    // beforeAll waited for the banner; nothing more is awaited here.
+    const nodes = await client.resource(nodeDefinition).list();
+    const ready = nodes.items.filter((node) => node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+    expect(ready.map((node) => node.metadata.name).sort()).toEqual(['node-1', 'node-2', 'node-3']);
+    expect(up.output()).toMatch(/API ready in \d+ ms, 3 node\(s\) Ready in \d+ ms/);
+  });
+
+  it('refuses a second kubesim up for the same folder, leaving the first its kubeconfig', async () => {
+    const before = readFileSync(kubeconfig, 'utf8');
+    const second = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfig]);
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/another kubesim up \(pid \d+\) is running with its kubeconfig in .*Stop it with `kubesim down`/);
+    expect(readFileSync(kubeconfig, 'utf8')).toBe(before);
+  });
+
+  it('shows which process each loop lives in: its own, or the shared controller-manager', async () => {
+    const out = await eventually(async () => {
+      const text = await run(['status', '--kubeconfig', kubeconfig]);
+      expect(text).toMatch(/garbage-collector\s+running \(in controller-manager, pid \d+\)/);
+      return text;
+    });
+    for (const name of ['apiserver', 'replicaset', 'deployment', 'hpa', 'controller-manager', 'scheduler', 'kubelet']) {
+      expect(out).toMatch(new RegExp(`^${name}\\s+running \\(pid \\d+\\)`, 'm'));
+    }
+    expect(out).toMatch(/namespace\s+running \(in controller-manager, pid \d+\)/);
+  });
+
+  it('stops one loop of the shared process while its other loops run on', async () => {
+    expect(await run(['stop', 'garbage-collector', '--kubeconfig', kubeconfig])).toMatch(/garbage-collector\s+stopped \(in controller-manager/);
+    const out = await run(['status', '--kubeconfig', kubeconfig]);
+    expect(out).toMatch(/^controller-manager\s+running/m);
+    expect(out).toMatch(/namespace\s+running \(in controller-manager/);
+    // With the garbage collector stopped, an orphaned dependent stays.
+    const owner = await client.resource(configMapDefinition).create(configMap('owner'));
+    await client
+      .resource(configMapDefinition)
+      .create({ ...configMap('dependent'), metadata: { ...configMap('dependent').metadata, ownerReferences: [ownerRef(owner)] } });
+    await client.resource(configMapDefinition).delete('default', 'owner');
+    expect(await run(['start', 'garbage-collector', '--kubeconfig', kubeconfig])).toMatch(/garbage-collector\s+running \(in controller-manager/);
+    await eventually(
+      async () =>
+        expect((await client.resource(configMapDefinition).list({ namespace: 'default' })).items.map((c) => c.metadata.name)).not.toContain('dependent'),
+      {
+        timeoutMs: 15_000,
+      },
+    );
+  });
+
+  it('restarts a killed API server on the same port with everything it acknowledged', async () => {
+    await client.resource(configMapDefinition).create(configMap('survivor'));
+    const before = await run(['status', '--kubeconfig', kubeconfig]);
+    const pid = Number(before.match(/^apiserver\s+running \(pid (\d+)\)/m)?.[1]);
+    process.kill(pid, 'SIGKILL');
+    await up.waitForOutput(/supervisor warn {2}apiserver was killed by SIGKILL; restarting in 1\.0s/);
+    await eventually(async () => expect((await client.resource(configMapDefinition).get('default', 'survivor')).metadata.name).toBe('survivor'), {
+      timeoutMs: 20_000,
+    });
+    await eventually(async () => expect(await run(['status', '--kubeconfig', kubeconfig])).toMatch(/^apiserver\s+running \(pid \d+\), 1 restart/m));
   });
 
   it('reports every control loop running', async () => {
