@@ -68,9 +68,9 @@ async function main(): Promise<void> {
     cluster = await startCluster(dir, NODES, ['--controllers', 'job,garbage-collector']);
     const client = createKubeClient({ server: cluster.url, userAgent: 'bench-jobs' });
     await waitUntil(`${NODES} nodes`, async () => (await client.resource(nodeDefinition).list()).items.length >= NODES, 120_000);
-    const before = processUsage(cluster.pid);
+    const before = processUsage(cluster.apiServerPid);
     const results = { [`${COUNT} Jobs × 1 pod`]: await manyJobs(client), [`1 Job × ${COUNT} completions, parallelism 100`]: await wideJob(client) };
-    const after = processUsage(cluster.pid);
+    const after = processUsage(cluster.apiServerPid);
     console.log(`\njobs bench (kubesim up, ${NODES} nodes, speed 1, pods run 1 s)`);
     console.table(results);
     console.log(`API server RSS ${Math.round(after.rssBytes / 2 ** 20)} MiB, CPU ${((after.cpuMs - before.cpuMs) / 1000).toFixed(1)} s`);

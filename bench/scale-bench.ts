@@ -60,7 +60,7 @@ async function runScenario({ nodes, pods }: Scenario): Promise<Record<string, st
     const client = createKubeClient({ server: cluster.url, userAgent: 'bench-scale' });
     await waitUntil(`${nodes} nodes Ready`, () => nodesReady(client, nodes), 120_000);
     tracker = await trackPods(client);
-    const before = processUsage(cluster.pid);
+    const before = processUsage(cluster.apiServerPid);
     const start = performance.now();
     await client.resource(deploymentDefinition).create(deployment(pods));
     await waitUntil(
@@ -69,7 +69,7 @@ async function runScenario({ nodes, pods }: Scenario): Promise<Record<string, st
       600_000,
     );
     const allReadyMs = performance.now() - start;
-    const after = processUsage(cluster.pid);
+    const after = processUsage(cluster.apiServerPid);
     const startup = tracker.startupLatencies();
     client.close();
     return {

@@ -84,7 +84,7 @@ async function measure(page: Page, cdp: CDPSession, cluster: ClusterProcess, pha
   await inPage(page, 'window.kubesimLiveView.startFrameMeter(), window.kubesimLiveView.stats.maxRenderMs = 0');
   const before = await readStats(page);
   const threadBefore = await browserMetrics(cdp);
-  const cpuBefore = processUsage(cluster.pid).cpuMs;
+  const cpuBefore = processUsage(cluster.apiServerPid).cpuMs;
   const started = performance.now();
   await phase();
   const seconds = (performance.now() - started) / 1000;
@@ -103,7 +103,7 @@ async function measure(page: Page, cdp: CDPSession, cluster: ClusterProcess, pha
     'frame interval p50 / p95 / max': `${percentile(intervals, 50).toFixed(0)} / ${percentile(intervals, 95).toFixed(0)} / ${Math.max(0, ...intervals).toFixed(0)} ms`,
     'draw time per frame (mean / max)': `${frames ? ((after.renderMsTotal - before.renderMsTotal) / frames).toFixed(1) : '0'} / ${after.maxRenderMs.toFixed(1)} ms`,
     'page main thread busy (script / style / layout)': `${busy('TaskDuration')} (${busy('ScriptDuration')} / ${busy('RecalcStyleDuration')} / ${busy('LayoutDuration')})`,
-    'API server CPU': `${((processUsage(cluster.pid).cpuMs - cpuBefore) / 1000).toFixed(1)} s`,
+    'API server CPU': `${((processUsage(cluster.apiServerPid).cpuMs - cpuBefore) / 1000).toFixed(1)} s`,
   };
 }
 

@@ -1,14 +1,16 @@
-/** Runs `kubesim up` as a child process for benchmarks, and reads a process's RSS and CPU. */
+/** Runs `kubesim up` as a child process for benchmarks, and reads processes' RSS and CPU. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const CLI = resolve(import.meta.dirname, '../../cli/main.js');
 
 export interface ClusterProcess {
   url: string;
-  /** Pid of the `kubesim up` process, which hosts the API server. */
-  pid: number;
+  /** Pid of the API server process (a child of `kubesim up`). */
+  apiServerPid: number;
+  /** Pid of the `kubesim up` process: the root of the cluster's process tree. */
+  upPid: number;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -27,9 +29,11 @@ export async function startCluster(dir: string, nodes: number, extraArgs: string
     child.once('exit', () => fail(new Error(`kubesim up exited early:\n${out}`)));
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const { components } = (await (await fetch(`${url}/kubesim/v1/components`)).json()) as { components: Array<{ name: string; pid?: number }> };
   return {
     url,
-    pid: child.pid!,
+    apiServerPid: components.find((c) => c.name === 'apiserver')?.pid ?? 0,
+    upPid: child.pid!,
     child,
     async stop() {
       child.kill('SIGTERM');
@@ -53,4 +57,42 @@ export function processUsage(pid: number): ProcessUsage {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
   return { rssBytes: rssKb * 1024, cpuMs: (ticks * 1000) / 100 };
+}
+
+/** treePids lists `root` and every process descending from it (Linux /proc). */
+export function treePids(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const pids: number[] = [];
+  const visit = (pid: number) => {
+    pids.push(pid);
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(root);
+  return pids;
+}
+
+/** treeUsage sums processUsage over `pids` (skipping any that ended). */
+export function treeUsage(pids: readonly number[]): ProcessUsage {
+  let rssBytes = 0;
+  let cpuMs = 0;
+  for (const pid of pids) {
+    try {
+      const usage = processUsage(pid);
+      rssBytes += usage.rssBytes;
+      cpuMs += usage.cpuMs;
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return { rssBytes, cpuMs };
 }
