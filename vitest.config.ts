@@ -11,6 +11,7 @@ export default defineConfig({
     exclude: ['node_modules/**', 'dist/**'],
     pool: 'forks',
     testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Hooks start whole clusters (`kubesim up` waits for its nodes): a busy machine needs the margin.
+    hookTimeout: 90_000,
   },
 });

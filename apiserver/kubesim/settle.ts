@@ -13,7 +13,9 @@ import type { InflightCounter } from './inflight.js';
 export interface SettleOptions {
   /** Give up after this much wall time. Default 10 000. */
   timeoutMs?: number;
-  /** Wall time with nothing busy and no write before the cluster counts as quiet. Default 20. */
+  /** Wall time with nothing busy and no write before the cluster counts as quiet. Default 20,
+   * or 100 when loops run in other processes (`kubesim up`): the quiet period must cover an
+   * event's trip to another process and that process's report of the work it queued. */
   quietMs?: number;
   /** Count kubelet transitions still to come (default true). Reset turns it off: the pods it
    * just deleted may still have stage timers pending, which will find nothing to do. */
@@ -64,9 +66,13 @@ export function busyParts(deps: SettleDeps, countTransitions = true): string[] {
   return busy;
 }
 
+const IN_PROCESS_QUIET_MS = 20;
+const OUT_OF_PROCESS_QUIET_MS = 100;
+
 export async function settle(deps: SettleDeps, options: SettleOptions = {}): Promise<SettleResult> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const quietMs = options.quietMs ?? 20;
+  const outOfProcess = (deps.expected?.() ?? []).length > 0;
+  const quietMs = options.quietMs ?? (outOfProcess ? OUT_OF_PROCESS_QUIET_MS : IN_PROCESS_QUIET_MS);
   const started = Date.now();
   let revision = deps.store.currentRevision;
   let quietSince: number | undefined;

@@ -61,7 +61,7 @@ describe('kubesim chaos', () => {
     url = (await up.waitForOutput(/API server (http:\/\/\S+)/))[1]!;
     expect((await request(`${url}${paths.deployments()}`, { method: 'POST', body: deployment('web', 2) })).status).toBe(201);
     await settled('web', 2);
-  }, 60_000);
+  }, 90_000);
 
   afterAll(async () => {
     await stopAllKubesim();

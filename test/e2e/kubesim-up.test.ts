@@ -115,7 +115,7 @@ describe('kubesim up', () => {
     process.kill(pid, 'SIGKILL');
     await up.waitForOutput(/supervisor warn {2}apiserver was killed by SIGKILL; restarting in 1\.0s/);
     await eventually(async () => expect((await client.resource(configMapDefinition).get('default', 'survivor')).metadata.name).toBe('survivor'), {
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     await eventually(async () => expect(await run(['status', '--kubeconfig', kubeconfig])).toMatch(/^apiserver\s+running \(pid \d+\), 1 restart/m));
   });

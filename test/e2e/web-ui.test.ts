@@ -41,7 +41,7 @@ describe('the live view in a browser', () => {
     page.on('pageerror', (err) => pageErrors.push(err.message));
     await page.goto(ui!);
     await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
-  }, 60_000);
+  }, 90_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -32,7 +32,8 @@ export function spawnKubesim(args: string[], env: Record<string, string> = {}): 
   const proc: KubesimProcess = {
     child,
     output: () => text,
-    waitForOutput: (pattern, timeoutMs = 15_000) =>
+    // Generous: `kubesim up` prints its banner once its nodes are Ready, which on a busy machine takes a while.
+    waitForOutput: (pattern, timeoutMs = 60_000) =>
       eventually(
         () => {
           const match = text.match(pattern);
