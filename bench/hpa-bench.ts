@@ -40,7 +40,7 @@ function kubesim(args: string[], kubeconfig: string): void {
 async function applyExample(client: KubeClient): Promise<void> {
   for (const doc of parseAllDocuments(readFileSync(EXAMPLE, 'utf8'))) {
     const object = doc.toJSON() as KubeObject;
-    await client.forKind(object.apiVersion ?? '', object.kind ?? '').create(object);
+    await (await client.forKind(object.apiVersion ?? '', object.kind ?? '')).create(object);
   }
 }
 

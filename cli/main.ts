@@ -4,27 +4,33 @@
  * writes a kubeconfig. kubectl stays the client. May import each component's start function.
  */
 import { UsageError } from './args.js';
-import { componentAction, down, status } from './commands/component-control.js';
-import { controller } from './commands/controller.js';
-import { node } from './commands/node.js';
+
+/** Each command's module is imported when it runs, so a process loads only its own command's
+ * graph: a `kubesim controller` process never loads the API server, nor the kinds it does not use. */
+const componentControl = () => import('./commands/component-control.js');
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; summary: string }> = {
-  // Imported when run: the API server (fastify) is no part of the processes `up` starts.
   up: { run: async (argv) => (await import('./commands/up.js')).up(argv), summary: 'start a cluster (API server + control loops) and write a kubeconfig' },
-  down: { run: down, summary: 'stop the cluster started by kubesim up' },
-  status: { run: status, summary: 'list the control loops of a running cluster and their state' },
-  stop: { run: (argv) => componentAction('stop', argv), summary: 'stop one control loop of a running cluster' },
-  start: { run: (argv) => componentAction('start', argv), summary: 'start a stopped control loop again' },
+  down: { run: async (argv) => (await componentControl()).down(argv), summary: 'stop the cluster started by kubesim up' },
+  status: { run: async (argv) => (await componentControl()).status(argv), summary: 'list the control loops of a running cluster and their state' },
+  stop: { run: async (argv) => (await componentControl()).componentAction('stop', argv), summary: 'stop one control loop of a running cluster' },
+  start: { run: async (argv) => (await componentControl()).componentAction('start', argv), summary: 'start a stopped control loop again' },
   apiserver: {
     run: async (argv) => (await import('./commands/apiserver.js')).apiserver(argv),
     summary: 'run only the API server as this process (loops, scheduler and nodes run elsewhere)',
   },
-  controller: { run: controller, summary: 'run control loops as this process against a kubeconfig' },
+  controller: {
+    run: async (argv) => (await import('./commands/controller.js')).controller(argv),
+    summary: 'run control loops as this process against a kubeconfig',
+  },
   kubelet: {
     run: async (argv) => (await import('./commands/kubelet.js')).kubelet(argv),
     summary: 'run simulated nodes (kubelet-sim) as this process against a kubeconfig',
   },
-  node: { run: node, summary: "list simulated nodes; stop or start one node's kubelet (the self-healing drill)" },
+  node: {
+    run: async (argv) => (await import('./commands/node.js')).node(argv),
+    summary: "list simulated nodes; stop or start one node's kubelet (the self-healing drill)",
+  },
   scheduler: {
     run: async (argv) => (await import('./commands/scheduler.js')).scheduler(argv),
     summary: 'run the scheduler as this process against a kubeconfig',

@@ -59,7 +59,7 @@ async function controllerScale(client: KubeClient, namespace: string, reference:
   if (reference.kind === 'ReplicaSet' && parent?.kind === 'Deployment' && parent.apiVersion === 'apps/v1') {
     return controllerScale(client, namespace, parent);
   }
-  const resource = client.forKind(reference.apiVersion, reference.kind);
+  const resource = await client.forKind(reference.apiVersion, reference.kind);
   if (!resource.definition.subresources.scale) return undefined;
   const scale = await resource.getScale(namespace, reference.name);
   return { uid: reference.uid, replicas: scale.spec.replicas ?? 0 };
@@ -68,7 +68,7 @@ async function controllerScale(client: KubeClient, namespace: string, reference:
 async function getOwner(client: KubeClient, namespace: string, reference: Reference): Promise<KubeObject | undefined> {
   let resource: ResourceClient;
   try {
-    resource = client.forKind(reference.apiVersion, reference.kind);
+    resource = await client.forKind(reference.apiVersion, reference.kind);
   } catch {
     return undefined; // a kind the client does not know: no controller kubesim can scale
   }

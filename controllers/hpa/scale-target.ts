@@ -27,7 +27,7 @@ export function createScaleTargetResolver(client: Pick<KubeClient, 'forKind' | '
     async clientFor(ref) {
       const apiVersion = ref.apiVersion ?? '';
       const group = groupOf(apiVersion);
-      const builtIn = tryForKind(client, apiVersion, ref.kind);
+      const builtIn = await tryForKind(client, apiVersion, ref.kind);
       if (builtIn) return builtIn;
       const cacheKey = `${group}/${ref.kind}`;
       const known = discovered.get(cacheKey);
@@ -42,13 +42,9 @@ export function createScaleTargetResolver(client: Pick<KubeClient, 'forKind' | '
 }
 
 /** tryForKind is the client of a kind the KubeClient was built with, else undefined (forKind
- * throws for kinds it does not know: those are asked of discovery instead). */
-function tryForKind(client: Pick<KubeClient, 'forKind'>, apiVersion: string, kind: string): ResourceClient | undefined {
-  try {
-    return client.forKind(apiVersion, kind);
-  } catch {
-    return undefined;
-  }
+ * rejects for kinds it does not know: those are asked of discovery instead). */
+function tryForKind(client: Pick<KubeClient, 'forKind'>, apiVersion: string, kind: string): Promise<ResourceClient | undefined> {
+  return client.forKind(apiVersion, kind).catch(() => undefined);
 }
 
 /** groupOf is the API group of `group/version` ('' for the core `v1`); throws, in

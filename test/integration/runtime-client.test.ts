@@ -110,13 +110,13 @@ describe('resource client', () => {
   });
 
   it('addresses cluster-scoped kinds and resolves kinds through forKind', async () => {
-    const namespaces = client.forKind('v1', 'Namespace');
+    const namespaces = await client.forKind('v1', 'Namespace');
     expect(namespaces.definition).toBe(namespaceDefinition);
     await namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
     expect((await namespaces.get('', 'team-a')).metadata.name).toBe('team-a');
     // Namespaces linger while their finalizer runs: delete returns the object, not a Status.
     expect((await namespaces.delete('', 'team-a'))?.metadata.name).toBe('team-a');
-    expect(() => client.forKind('example.com/v1', 'Widget')).toThrow(/no resource definition/);
+    await expect(client.forKind('example.com/v1', 'Widget')).rejects.toThrow(/no resource definition/);
   });
 
   it('sends an idempotent request again when its keep-alive socket was closed by the server', async () => {

@@ -110,7 +110,7 @@ describe('event recorder', () => {
   });
 
   it('files events about cluster-scoped objects in default', async () => {
-    const namespace = await cluster.client.forKind('v1', 'Namespace').create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+    const namespace = await (await cluster.client.forKind('v1', 'Namespace')).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
     const r = recorder();
     r.event(namespace, 'Normal', 'Hello', 'cluster scoped');
     await r.flush();

@@ -5,9 +5,10 @@
  * served at two versions over one storage (autoscaling/v2 and v1 HPAs) appears once — and
  * turns each resource into a ResourceDefinition that KubeClient.resource() accepts.
  *
- * Definitions of kinds the client already knows (built-ins, CRDs passed in) are reused; other
- * kinds (CRDs added at run time) get a schema-less definition: the HTTP client needs only
- * group, version, plural, kind and scope, and never validates what the server sends.
+ * Definitions the client was built with (KubeClientOptions.definitions) are reused; other
+ * kinds (every kind, for a client built without any: loading all built-in schemas would
+ * weigh on each process that runs discovery) get a schema-less definition: the HTTP client
+ * needs only group, version, plural, kind and scope, and never validates what the server sends.
  */
 import { z } from 'zod';
 import type { AnyResourceDefinition, KubeObject, ResourceDefinition } from '../../../apiserver/api/resource-definition.js';

@@ -5,7 +5,6 @@
  * NetworkError when the server could not be reached.
  */
 import { badRequest } from '../../../apiserver/api/api-error.js';
-import { builtinDefinitions } from '../../../apiserver/api/builtin.js';
 import { type AnyResourceDefinition, apiVersionOf, type KubeObject, type ResourceDefinition } from '../../../apiserver/api/resource-definition.js';
 import { silentLogger } from '../logger.js';
 import type { DeleteOptions, ListOptions, Logger, ObjectList, PatchOptions, ResourceClient, Scale, WatchEvent, WatchOptions, WriteOptions } from '../types.js';
@@ -24,7 +23,9 @@ export interface KubeClientOptions {
   /** fieldManager for writes that do not name one (server-side apply requires one). */
   defaultFieldManager?: string;
   headers?: Record<string, string>;
-  /** Kinds forKind() resolves; the built-in kinds when absent (add CRDs here). */
+  /** Kinds forKind() resolves (and discover() reuses); the built-in kinds when absent (add
+   * CRDs here). Those are loaded on the first forKind(): every kind's schema is a large module
+   * graph that most components, which name their kinds' definitions themselves, never need. */
   definitions?: readonly AnyResourceDefinition[];
   /** Receives undecodable watch frames and dropped connections; silent when absent. */
   logger?: Logger;
@@ -37,8 +38,8 @@ export interface KubeClientOptions {
 export interface KubeClient {
   readonly server: string;
   resource<T extends KubeObject>(def: ResourceDefinition<T>): ResourceClient<T>;
-  /** Client for `apiVersion`/`kind`; throws when no known definition serves it. */
-  forKind(apiVersion: string, kind: string): ResourceClient;
+  /** Client for `apiVersion`/`kind`; rejects when no known definition serves it. */
+  forKind(apiVersion: string, kind: string): Promise<ResourceClient>;
   /** Kinds the server serves now, at each group's preferred version (see discovery.ts);
    * each is usable with resource(). Rejects with ApiError or NetworkError. */
   discover(): Promise<DiscoveredResource[]>;
@@ -51,11 +52,11 @@ export interface KubeClient {
 /** createKubeClient builds a KubeClient (see KubeClientOptions). It sends nothing until used. */
 export function createKubeClient(options: KubeClientOptions): KubeClient {
   const transport = createHttpTransport(options);
-  const definitions = options.definitions ?? builtinDefinitions();
+  const definitions = lazyDefinitions(options.definitions);
   const logger = options.logger ?? silentLogger;
   // Server-side apply requires a manager: fall back to the product part of the User-Agent.
   const applyFieldManager = options.defaultFieldManager ?? (options.userAgent.split('/')[0] || 'kubesim');
-  const discovery = createDiscoveryClient({ transport: options, definitions });
+  const discovery = createDiscoveryClient({ transport: options, definitions: options.definitions ?? [] });
   // Each entry's client has the T of its definition; resource() restores it.
   const cache = new Map<AnyResourceDefinition, unknown>();
   const resource = <T extends KubeObject>(def: ResourceDefinition<T>): ResourceClient<T> => {
@@ -69,8 +70,8 @@ export function createKubeClient(options: KubeClientOptions): KubeClient {
   return {
     server: options.server,
     resource,
-    forKind(apiVersion, kind) {
-      const def = definitions.find((d) => apiVersionOf(d) === apiVersion && d.kind === kind);
+    async forKind(apiVersion, kind) {
+      const def = (await definitions()).find((d) => apiVersionOf(d) === apiVersion && d.kind === kind);
       if (!def) throw new Error(`no resource definition for ${apiVersion} ${kind}: pass it in KubeClientOptions.definitions`);
       return resource(def);
     },
@@ -81,6 +82,12 @@ export function createKubeClient(options: KubeClientOptions): KubeClient {
       discovery.close();
     },
   };
+}
+
+/** lazyDefinitions returns `given`, or else loads the built-in kinds once, when first asked. */
+function lazyDefinitions(given: readonly AnyResourceDefinition[] | undefined): () => Promise<readonly AnyResourceDefinition[]> {
+  let loaded: Promise<readonly AnyResourceDefinition[]> | undefined;
+  return () => (loaded ??= given ? Promise.resolve(given) : import('../../../apiserver/api/builtin.js').then((m) => m.builtinDefinitions()));
 }
 
 interface ResourceClientParts<T extends KubeObject> {
