@@ -36,6 +36,8 @@ export type {
   ListResult,
   ObjectRef,
   RestoreResult,
+  SharedStoreEvent,
+  SharedWatchMessage,
   SnapshotEntry,
   Store,
   StoredActor,

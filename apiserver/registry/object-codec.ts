@@ -54,6 +54,14 @@ export function toServed(def: ResourceDefinition, stored: KubeObject): KubeObjec
   return stampTypeMeta(def, def.storage.fromStorage(structuredClone(stored)));
 }
 
+/** servedView is toServed for a stored object that nobody may mutate (a watch event every
+ * watcher shares): `stored` itself when it already is the served form, else a converted copy. */
+export function servedView(def: ResourceDefinition, stored: KubeObject): KubeObject {
+  if (def.storage.fromStorage) return toServed(def, stored);
+  if (stored.apiVersion === apiVersionOf(def) && stored.kind === def.kind) return stored;
+  return stampTypeMeta(def, { ...stored });
+}
+
 /** toStored converts an object of the served version `def` into the storage version. */
 export function toStored(def: ResourceDefinition, served: KubeObject, storageDef: ResourceDefinition): KubeObject {
   const converted = def.storage.toStorage ? def.storage.toStorage(structuredClone(served)) : served;
