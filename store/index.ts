@@ -34,6 +34,7 @@ export type {
   HistoryPage,
   ListOptions,
   ListResult,
+  ListTextResult,
   ObjectRef,
   RestoreResult,
   SharedStoreEvent,

@@ -110,6 +110,12 @@ export interface ListResult {
   remainingItemCount?: number;
 }
 
+/** ListTextResult is a ListResult whose items are each object's stored JSON text, with its
+ * key: for callers that serve the text as it is instead of parsing it. */
+export interface ListTextResult extends Omit<ListResult, 'items'> {
+  items: Array<{ namespace: string; name: string; body: string }>;
+}
+
 export interface WatchOptions {
   /** Only changes of this resource; undefined = every resource (the history stream, whose
    * events also carry actor and timeMs). */
@@ -240,6 +246,8 @@ export interface Store {
   /** Returns the object, or its state at `revision`; NotFound if it does not (did not) exist. */
   get(ref: ObjectRef, options?: { revision?: number }): StoredObject;
   list(options: ListOptions): ListResult;
+  /** list without a predicate, as stored JSON text (see ListTextResult). */
+  listText(options: Omit<ListOptions, 'predicate'>): ListTextResult;
   /** Stores a new object; AlreadyExists if the key is taken. Returns it stamped: a copy of
    * `object`'s top level and metadata that shares every other value with `object`, so the
    * caller owns both as one (the store keeps only the serialised text). */

@@ -8,14 +8,14 @@
 import type { SharedStoreEvent } from '../../store/index.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { asKube } from '../registry/context.js';
-import { servedView } from '../registry/object-codec.js';
+import { servedText, servedView } from '../registry/object-codec.js';
 
 /** ServedEntry is a change's object in a served version: `served` for the client, `printed`
  * (the stored object) for Table cells, and `json`, the text of `served`. */
 export interface ServedEntry {
-  served: KubeObject;
-  printed: KubeObject;
-  json: string;
+  readonly served: KubeObject;
+  readonly printed: KubeObject;
+  readonly json: string;
 }
 
 interface Encodings {
@@ -32,7 +32,7 @@ export function sharedFrame(event: SharedStoreEvent, def: ResourceDefinition, ke
   const encodings = encodingsOf(event, def);
   let frame = encodings.frames.get(key);
   if (frame === undefined) {
-    encodings.entry ??= servedEntry(def, event);
+    encodings.entry ??= new SharedEntry(def, event);
     frame = Buffer.from(encode(encodings.entry));
     encodings.frames.set(key, frame);
   }
@@ -53,10 +53,28 @@ function encodingsOf(event: SharedStoreEvent, def: ResourceDefinition): Encoding
   return encodings;
 }
 
-// The stored text is the served JSON as it is when no conversion or stamp was needed:
-// the body was serialised from an object equal to `served`, key order included.
-function servedEntry(def: ResourceDefinition, event: SharedStoreEvent): ServedEntry {
-  const printed = asKube(event.object);
-  const served = servedView(def, printed);
-  return { served, printed, json: served === printed ? event.body : JSON.stringify(served) };
+// Parses nothing until asked: a JSON frame of a body already in the served form is the
+// stored text itself; Table frames and conversions read the event's shared parse.
+class SharedEntry implements ServedEntry {
+  private view: KubeObject | undefined;
+  private text: string | undefined;
+
+  constructor(
+    private readonly def: ResourceDefinition,
+    private readonly event: SharedStoreEvent,
+  ) {}
+
+  get printed(): KubeObject {
+    return asKube(this.event.object);
+  }
+
+  get served(): KubeObject {
+    this.view ??= servedView(this.def, this.printed);
+    return this.view;
+  }
+
+  get json(): string {
+    this.text ??= servedText(this.def, this.event.body) ?? JSON.stringify(this.served);
+    return this.text;
+  }
 }

@@ -62,10 +62,21 @@ export function servedView(def: ResourceDefinition, stored: KubeObject): KubeObj
   return stampTypeMeta(def, { ...stored });
 }
 
-/** toStored converts an object of the served version `def` into the storage version. */
+/** toStored converts an object of the served version `def` into the storage version, with
+ * apiVersion and kind as its first keys: the stored text then starts with them, which is how
+ * servedText recognises, without parsing, text that is already the served form. */
 export function toStored(def: ResourceDefinition, served: KubeObject, storageDef: ResourceDefinition): KubeObject {
   const converted = def.storage.toStorage ? def.storage.toStorage(structuredClone(served)) : served;
-  return stampTypeMeta(storageDef, converted);
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = converted;
+  return { apiVersion: apiVersionOf(storageDef), kind: storageDef.kind, ...rest };
+}
+
+/** servedText returns the stored JSON text `body` when it already is the served form of
+ * `def` (no conversion, and apiVersion and kind first and right: a prefix that can only be
+ * top-level keys), else undefined and the caller converts a parsed copy. */
+export function servedText(def: ResourceDefinition, body: string): string | undefined {
+  if (def.storage.fromStorage) return undefined;
+  return body.startsWith(`{"apiVersion":${JSON.stringify(apiVersionOf(def))},"kind":${JSON.stringify(def.kind)},`) ? body : undefined;
 }
 
 function checkTypeMeta(def: ResourceDefinition, input: Record<string, unknown>): void {

@@ -19,6 +19,7 @@ import type {
   HistoryPage,
   ListOptions,
   ListResult,
+  ListTextResult,
   ObjectRef,
   SharedWatchMessage,
   Store,
@@ -174,6 +175,13 @@ export class SqliteStore implements Store {
     this.assertOpen();
     const revision = this.pastRevision(options.revision);
     const page = this.reader.list(options, revision);
+    return { ...page, revision: revision ?? this.revision };
+  }
+
+  listText(options: Omit<ListOptions, 'predicate'>): ListTextResult {
+    this.assertOpen();
+    const revision = this.pastRevision(options.revision);
+    const page = this.reader.listText(options, revision);
     return { ...page, revision: revision ?? this.revision };
   }
 
