@@ -1,9 +1,11 @@
 /**
  * api-bench measures the API server over real HTTP on loopback: Pod creates/s and gets/s at
  * concurrency 1 and 32 with ~2 KiB Pods, watch delivery latency to 100 concurrent
- * watchers, startup time and RSS. As a baseline it runs a bare node:http server answering
- * the same bytes a Pod GET returns, in the same process and with the same client, so the
- * printed ratio shows what routing, decoding, the store and encoding cost per request.
+ * watchers, a plain JSON LIST of 10,000 small Pods, startup time and RSS. As baselines it
+ * runs a bare node:http server answering the same bytes a Pod GET returns, and a bare
+ * fastify + better-sqlite3 server storing each POSTed Pod with one insert, in the same
+ * process and with the same client, so the printed ratios show what routing, decoding,
+ * Kubernetes' write semantics, the store and encoding cost per request.
  *
  * Server and load generator share one process (and its event loop): absolute figures are
  * lower than a separate client would see, the ratio is fair. Run: npm run bench:api.
@@ -11,7 +13,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type RunningApiServer, startApiServer } from '../apiserver/start-api-server.js';
+import { startBareCreateServer } from './support/bare-create-server.js';
 import { createHttpClient, expectOk, type HttpClient, runConcurrent, startRawServer } from './support/http-load.js';
+import { type LargeList, measureLargeList } from './support/large-list.js';
 import { podManifest } from './support/pod-manifest.js';
 import { measureWatchLatency, type WatchLatency } from './support/watch-latency.js';
 
@@ -21,6 +25,8 @@ const Concurrencies = [1, 32] as const;
 const Watchers = 100;
 const WatchWrites = 300;
 const WatchWriteIntervalMs = 10;
+const ListPods = 10_000;
+const ListRuns = 5;
 
 type Concurrency = (typeof Concurrencies)[number];
 
@@ -125,10 +131,31 @@ async function measureRaw(body: string): Promise<Rates> {
   }
 }
 
+/** measureBareCreates POSTs the same Pods to the bare fastify + better-sqlite3 baseline. */
+async function measureBareCreates(): Promise<Rates> {
+  const bare = await startBareCreateServer();
+  const clients = createClients(bare.url);
+  try {
+    await createPods(clients.byConcurrency[32], { namespace: 'bench', prefix: 'bare-warmup', count: WarmupRequests, concurrency: 32 });
+    const rates = {} as Rates;
+    for (const concurrency of Concurrencies) {
+      const options = { namespace: 'bench', prefix: `bare-c${concurrency}`, count: RequestsPerPhase, concurrency };
+      rates[concurrency] = await createPods(clients.byConcurrency[concurrency], options);
+      progress(`${RequestsPerPhase} bare fastify + better-sqlite3 creates at concurrency ${concurrency}`, rates[concurrency]);
+    }
+    return rates;
+  } finally {
+    clients.close();
+    await bare.close();
+  }
+}
+
 interface Results {
   startupMs: number;
   podBytes: number;
   creates: Rates;
+  bareCreates: Rates;
+  list: LargeList;
   gets: Rates;
   raw: Rates;
   watch: WatchLatency;
@@ -138,18 +165,24 @@ interface Results {
 function printTables(r: Results): void {
   const format = (n: number) => Math.round(n).toLocaleString('en-US');
   const row = (rates: Rates) => ({ 'concurrency 1': format(rates[1]), 'concurrency 32': format(rates[32]) });
+  const ratio = (a: Rates, b: Rates) => ({ 'concurrency 1': (a[1] / b[1]).toFixed(2), 'concurrency 32': (a[32] / b[32]).toFixed(2) });
   console.log(`\napi bench: ${RequestsPerPhase} requests per phase, Pod GET body ${r.podBytes} B, loopback HTTP/1.1 keep-alive, one process`);
   console.table({
     'kubesim pod creates/s': row(r.creates),
+    'bare fastify + better-sqlite3 creates/s': row(r.bareCreates),
+    'creates ÷ bare': ratio(r.creates, r.bareCreates),
     'kubesim pod gets/s': row(r.gets),
     'raw node:http GETs/s (same body)': row(r.raw),
-    'gets ÷ raw': { 'concurrency 1': (r.gets[1] / r.raw[1]).toFixed(2), 'concurrency 32': (r.gets[32] / r.raw[32]).toFixed(2) },
+    'gets ÷ raw': ratio(r.gets, r.raw),
   });
   console.table({
     [`watch latency p50 (${Watchers} watchers × ${WatchWrites} writes)`]: { value: `${r.watch.p50Ms.toFixed(2)} ms` },
     'watch latency p99': { value: `${r.watch.p99Ms.toFixed(2)} ms` },
     'watch latency max': { value: `${r.watch.maxMs.toFixed(2)} ms` },
     'watch deliveries (missing)': { value: `${r.watch.deliveries} (${r.watch.missing})` },
+    [`LIST ${ListPods.toLocaleString('en-US')} small pods, JSON (median of ${ListRuns})`]: { value: `${r.list.medianMs.toFixed(1)} ms` },
+    'LIST runs': { value: r.list.runsMs.map((ms) => ms.toFixed(0)).join(', ') },
+    'LIST body; one pod': { value: `${(r.list.bytes / 2 ** 20).toFixed(1)} MiB; ${r.list.podBytes} B` },
     'startApiServer → listening': { value: `${r.startupMs.toFixed(1)} ms` },
     'RSS after run': { value: `${r.rssMiB.toFixed(0)} MiB` },
   });
@@ -162,6 +195,7 @@ async function runPhases(server: RunningApiServer, startupMs: number): Promise<R
     for (const namespace of ['bench-warmup', 'bench', 'bench-watch']) await createNamespace(admin, namespace);
     await warmUp(clients, 'bench-warmup');
     const creates = await measureCreates(clients, 'bench');
+    const bareCreates = await measureBareCreates();
     const paths = Concurrencies.flatMap((c) => Array.from({ length: RequestsPerPhase }, (_, i) => podsPath('bench', podName(`c${c}`, i))));
     const gets = await measureGets(clients, paths);
     const sample = expectOk(await admin.send('GET', paths[0] ?? '/'), 'sample pod').body;
@@ -176,8 +210,10 @@ async function runPhases(server: RunningApiServer, startupMs: number): Promise<R
       settleMs: 10_000,
     });
     console.log(`[watch] p50 ${watch.p50Ms.toFixed(2)} ms, p99 ${watch.p99Ms.toFixed(2)} ms, ${watch.missing} missing`);
+    const list = await measureLargeList({ client: admin, store: server.store, namespace: 'bench-list', count: ListPods, runs: ListRuns });
+    console.log(`[list] ${ListPods} pods: ${list.runsMs.map((ms) => ms.toFixed(1)).join(', ')} ms`);
     const rssMiB = process.memoryUsage().rss / (1024 * 1024);
-    return { startupMs, podBytes: Buffer.byteLength(sample), creates, gets, raw, watch, rssMiB };
+    return { startupMs, podBytes: Buffer.byteLength(sample), creates, bareCreates, gets, raw, watch, list, rssMiB };
   } finally {
     clients.close();
   }

@@ -58,6 +58,25 @@ export interface BookmarkMessage {
 
 export type WatchMessage = StoreEvent | BookmarkMessage;
 
+/** SharedStoreEvent is one committed change as every shared watcher receives it: the same
+ * instance for all of them (see Store.watchShared), so whatever a consumer derives from it
+ * once (an encoding, say) can serve every other consumer of the same change. */
+export interface SharedStoreEvent {
+  readonly type: StoreEventType;
+  readonly revision: number;
+  readonly ref: Readonly<ObjectRef>;
+  /** The object as stored: JSON text, as `object` would serialise. */
+  readonly body: string;
+  /** The state before the change as JSON text (MODIFIED and DELETED). */
+  readonly prevBody: string | undefined;
+  /** `body` parsed on first use and deep-frozen: shared by every watcher, never to be mutated. */
+  readonly object: StoredObject;
+  /** `prevBody` parsed on first use and deep-frozen, like `object`. */
+  readonly prevObject: StoredObject | undefined;
+}
+
+export type SharedWatchMessage = SharedStoreEvent | BookmarkMessage;
+
 /** Why a watch stopped delivering: the consumer closed it, it fell too far behind
  * (its buffer overflowed; the client must re-watch from its last revision), or the
  * store was closed. */
@@ -91,6 +110,12 @@ export interface ListResult {
   remainingItemCount?: number;
 }
 
+/** ListTextResult is a ListResult whose items are each object's stored JSON text, with its
+ * key: for callers that serve the text as it is instead of parsing it. */
+export interface ListTextResult extends Omit<ListResult, 'items'> {
+  items: Array<{ namespace: string; name: string; body: string }>;
+}
+
 export interface WatchOptions {
   /** Only changes of this resource; undefined = every resource (the history stream, whose
    * events also carry actor and timeMs). */
@@ -109,7 +134,7 @@ export interface WatchOptions {
 /** StoreWatch is a live, ordered stream of changes. Iterate it with `for await` (once);
  * the iteration ends when the watch ends, and `endReason` then says why. Leaving a
  * `for await` loop early closes the watch. */
-export interface StoreWatch extends AsyncIterable<WatchMessage> {
+export interface StoreWatch<Message = WatchMessage> extends AsyncIterable<Message> {
   /** Queues a BOOKMARK at the current revision behind every change already queued.
    * Does nothing once the watch has ended. */
   requestBookmark(): void;
@@ -205,7 +230,8 @@ export interface RestoreResult {
  * (also across reopening a file-backed store); a write and its event commit atomically;
  * watchers receive events in revision order with no gaps or duplicates; slow watchers are
  * cut off instead of buffering without bound or blocking writers. Every object returned is
- * a fresh copy the caller owns, and objects passed in are never mutated.
+ * the caller's own (nothing the store or a watcher holds), except the read-only objects of
+ * watchShared; objects passed in are never mutated.
  * Errors are StoreError with codes NotFound, AlreadyExists, Conflict, Expired, TooLarge,
  * Closed; every method except the two getters throws Closed after `close()`.
  */
@@ -220,14 +246,23 @@ export interface Store {
   /** Returns the object, or its state at `revision`; NotFound if it does not (did not) exist. */
   get(ref: ObjectRef, options?: { revision?: number }): StoredObject;
   list(options: ListOptions): ListResult;
-  /** Stores a new object; AlreadyExists if the key is taken. Returns it stamped. */
+  /** list without a predicate, as stored JSON text (see ListTextResult). */
+  listText(options: Omit<ListOptions, 'predicate'>): ListTextResult;
+  /** Stores a new object; AlreadyExists if the key is taken. Returns it stamped: a copy of
+   * `object`'s top level and metadata that shares every other value with `object`, so the
+   * caller owns both as one (the store keeps only the serialised text). */
   create(ref: ObjectRef, object: StoredObject, options?: CreateOptions): StoredObject;
-  /** Replaces an existing object; NotFound or Conflict. Returns it stamped. */
+  /** Replaces an existing object; NotFound or Conflict. Returns it stamped, sharing values
+   * with `object` as create does. */
   update(ref: ObjectRef, object: StoredObject, options?: WriteOptions): StoredObject;
   /** Removes an object; NotFound or Conflict. Returns its last state stamped with the
    * deletion revision. */
   delete(ref: ObjectRef, options?: WriteOptions): StoredObject;
   watch(options: WatchOptions): StoreWatch;
+  /** Like watch, but every watcher of a change receives one SharedStoreEvent, read-only and
+   * parsed at most once: for fan-out to many consumers that only read (the API's watch
+   * streams). The history stream (no `resource`) is not offered this way. */
+  watchShared(options: WatchOptions & { resource: string }): StoreWatch<SharedWatchMessage>;
   /** Reads kept changes with their actors and commit times (see HistoryOptions). */
   history(options?: HistoryOptions): HistoryPage;
   /** Discards history according to the policy (merged over the store's default); returns

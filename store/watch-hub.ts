@@ -10,11 +10,23 @@
  * Once ended, the queue is dropped and the next `next()` reports done; nothing is
  * delivered after the end, so a consumer never sees a partial tail after a cut-off.
  */
-import type { ObjectRef, StoredActor, StoreEvent, StoreEventType, StoreWatch, WatchEndReason, WatchMessage } from './types.js';
+import type {
+  ObjectRef,
+  SharedStoreEvent,
+  SharedWatchMessage,
+  StoredActor,
+  StoredObject,
+  StoreEvent,
+  StoreEventType,
+  StoreWatch,
+  WatchEndReason,
+  WatchMessage,
+} from './types.js';
 
-/** EncodedEvent is a committed change as the hub carries it. Bodies stay JSON text until a
- * watcher takes the event: publishing parses nothing, and every watcher parses its own
- * copy, so no two consumers ever share a mutable object. */
+/** EncodedEvent is a committed change as the store hands it to the hub. Bodies stay JSON
+ * text until a watcher takes the event: publishing parses nothing. A plain watcher parses
+ * its own copy, so no two of them share a mutable object; shared watchers all read one
+ * SharedEvent, parsed at most once. */
 export interface EncodedEvent {
   type: StoreEventType;
   revision: number;
@@ -38,6 +50,49 @@ export interface SubscribeOptions {
   backlog: readonly EncodedEvent[];
 }
 
+/** SharedEvent is an EncodedEvent made once per publish and queued, as is, on every
+ * matching watch: shared watchers receive it, plain ones decode their own copy from it. */
+class SharedEvent implements EncodedEvent, SharedStoreEvent {
+  readonly type: StoreEventType;
+  readonly revision: number;
+  readonly ref: ObjectRef;
+  readonly body: string;
+  readonly prevBody: string | undefined;
+  readonly actor?: string;
+  readonly timeMs?: number;
+  private parsed: StoredObject | undefined;
+  private prevParsed: StoredObject | undefined;
+
+  constructor(event: EncodedEvent) {
+    this.type = event.type;
+    this.revision = event.revision;
+    this.ref = event.ref;
+    this.body = event.body;
+    this.prevBody = event.prevBody;
+    if (event.actor !== undefined) this.actor = event.actor;
+    if (event.timeMs !== undefined) this.timeMs = event.timeMs;
+  }
+
+  get object(): StoredObject {
+    this.parsed ??= deepFreeze(JSON.parse(this.body) as StoredObject);
+    return this.parsed;
+  }
+
+  get prevObject(): StoredObject | undefined {
+    if (this.prevBody === undefined) return undefined;
+    this.prevParsed ??= deepFreeze(JSON.parse(this.prevBody) as StoredObject);
+    return this.prevParsed;
+  }
+}
+
+// Freezing makes a consumer that mutates a shared object fail loudly (ES modules are strict)
+// instead of corrupting what every other watcher of the change reads.
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  for (const child of Object.values(value)) deepFreeze(child);
+  return Object.freeze(value);
+}
+
 /** WatchHubOptions: `currentRevision` is read for bookmarks; `bufferSize` is the default
  * live-queue limit per watch. */
 export interface WatchHubOptions {
@@ -48,7 +103,7 @@ export interface WatchHubOptions {
 /** DefaultWatchBufferSize is the per-watch live-queue limit when nobody sets one. */
 export const DefaultWatchBufferSize = 10_000;
 
-type Queued = EncodedEvent | { type: 'BOOKMARK'; revision: number };
+type Queued = SharedEvent | { type: 'BOOKMARK'; revision: number };
 
 /**
  * WatchHub knows how to deliver published events to every matching watch.
@@ -59,9 +114,9 @@ type Queued = EncodedEvent | { type: 'BOOKMARK'; revision: number };
  */
 export class WatchHub {
   // Watches keyed by resource, so a publish only visits watches that could match.
-  private readonly byResource = new Map<string, Set<QueuedWatch>>();
+  private readonly byResource = new Map<string, Set<AnyWatch>>();
   // Watches of every resource (the history stream).
-  private readonly everyResource = new Set<QueuedWatch>();
+  private readonly everyResource = new Set<AnyWatch>();
   private readonly bufferSize: number;
 
   constructor(private readonly options: WatchHubOptions) {
@@ -71,9 +126,20 @@ export class WatchHub {
   /** subscribe registers a new watch. Call it in the same synchronous block as the read of
    * `backlog`, so no event can fall between the two. */
   subscribe(options: SubscribeOptions): StoreWatch {
-    const watch = new QueuedWatch(options.backlog, {
+    const withActor = options.resource === undefined;
+    return this.add(options, (event) => decodeEvent(event, { withActor }));
+  }
+
+  /** subscribeShared is subscribe for a watcher that only reads: it receives each change as
+   * the one SharedStoreEvent every shared watcher of it receives. */
+  subscribeShared(options: SubscribeOptions & { resource: string }): StoreWatch<SharedWatchMessage> {
+    return this.add(options, (event) => event);
+  }
+
+  private add<Message extends WatchMessage | SharedWatchMessage>(options: SubscribeOptions, toMessage: (event: SharedEvent) => Message): StoreWatch<Message> {
+    const watch = new QueuedWatch<Message>(options.backlog, {
       namespace: options.namespace,
-      withActor: options.resource === undefined,
+      toMessage,
       afterRevision: options.afterRevision,
       bufferSize: options.bufferSize ?? this.bufferSize,
       currentRevision: this.options.currentRevision,
@@ -93,7 +159,8 @@ export class WatchHub {
   }
 
   /** publish queues `event` on every matching watch and wakes it. */
-  publish(event: EncodedEvent): void {
+  publish(encoded: EncodedEvent): void {
+    const event = new SharedEvent(encoded);
     // NOTE: offer() may end a watch, which removes it from its set; deleting the
     // current element while iterating a Set is safe.
     for (const watch of this.everyResource) watch.offer(event);
@@ -126,7 +193,7 @@ export class WatchHub {
     return count;
   }
 
-  private remove(resource: string | undefined, watch: QueuedWatch): void {
+  private remove(resource: string | undefined, watch: AnyWatch): void {
     if (resource === undefined) {
       this.everyResource.delete(watch);
       return;
@@ -138,14 +205,17 @@ export class WatchHub {
 }
 
 // Deliberately not the backlog: a watch must not pin its replay after delivering it.
-interface QueuedWatchOptions {
+interface QueuedWatchOptions<Message> {
   namespace: string | undefined;
-  withActor: boolean;
+  /** What the consumer receives for a queued change. */
+  toMessage: (event: SharedEvent) => Message;
   afterRevision: number;
   bufferSize: number;
   currentRevision: () => number;
-  onEnd: (watch: QueuedWatch) => void;
+  onEnd: (watch: AnyWatch) => void;
 }
+
+type AnyWatch = QueuedWatch<WatchMessage | SharedWatchMessage>;
 
 /**
  * QueuedWatch is one watcher's queue.
@@ -155,7 +225,7 @@ interface QueuedWatchOptions {
  * `bufferSize` (a watch from an old revision must not be cut off by its own replay);
  * once `endReason` is set the queue is empty and stays empty.
  */
-class QueuedWatch implements StoreWatch, AsyncIterator<WatchMessage> {
+class QueuedWatch<Message extends WatchMessage | SharedWatchMessage> implements StoreWatch<Message>, AsyncIterator<Message> {
   endReason: WatchEndReason | undefined;
   private queue: Array<Queued | undefined>;
   private head = 0;
@@ -169,13 +239,13 @@ class QueuedWatch implements StoreWatch, AsyncIterator<WatchMessage> {
 
   constructor(
     backlog: readonly EncodedEvent[],
-    private readonly options: QueuedWatchOptions,
+    private readonly options: QueuedWatchOptions<Message>,
   ) {
-    this.queue = [...backlog];
+    this.queue = backlog.map((event) => new SharedEvent(event));
     this.backlogLeft = this.queue.length;
   }
 
-  offer(event: EncodedEvent): void {
+  offer(event: SharedEvent): void {
     const { namespace, afterRevision } = this.options;
     if (event.revision <= afterRevision) return;
     if (namespace !== undefined && event.ref.namespace !== namespace) return;
@@ -201,21 +271,21 @@ class QueuedWatch implements StoreWatch, AsyncIterator<WatchMessage> {
     this.wake();
   }
 
-  async next(): Promise<IteratorResult<WatchMessage, undefined>> {
+  async next(): Promise<IteratorResult<Message, undefined>> {
     for (;;) {
       const message = this.shift();
-      if (message !== undefined) return { value: decode(message, { withActor: this.options.withActor }), done: false };
+      if (message !== undefined) return { value: message instanceof SharedEvent ? this.options.toMessage(message) : (message as Message), done: false };
       if (this.endReason !== undefined) return { value: undefined, done: true };
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }
 
-  async return(): Promise<IteratorResult<WatchMessage, undefined>> {
+  async return(): Promise<IteratorResult<Message, undefined>> {
     this.close();
     return { value: undefined, done: true };
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<WatchMessage> {
+  [Symbol.asyncIterator](): AsyncIterator<Message> {
     return this;
   }
 
@@ -249,11 +319,6 @@ class QueuedWatch implements StoreWatch, AsyncIterator<WatchMessage> {
     this.waiters = [];
     for (const resolve of waiters) resolve();
   }
-}
-
-function decode(message: Queued, options: DecodeOptions): WatchMessage {
-  if (message.type === 'BOOKMARK') return { type: 'BOOKMARK', revision: message.revision };
-  return decodeEvent(message, options);
 }
 
 /** DecodeOptions: `withActor` adds the actor and commit time (the history stream and

@@ -1,9 +1,9 @@
 /** GET of one object and of a collection (list), as JSON or as a server-side Table. */
-import { isExpired, type StoredObject } from '../../store/index.js';
+import { isExpired, type ListOptions, type StoredObject } from '../../store/index.js';
 import { expired } from '../api/api-error.js';
 import { apiVersionOf, type KubeObject } from '../api/resource-definition.js';
 import { asKube, readStored, storageDefinitionOf } from '../registry/context.js';
-import { toServed } from '../registry/object-codec.js';
+import { servedText, toServed } from '../registry/object-codec.js';
 import { wantsTable } from '../request/accept.js';
 import { EXPIRED_CONTINUE_MESSAGE, encodeContinue, type ListWindow, parseListWindow, parseSelection, tooOldResourceVersion } from './list-options.js';
 import { buildTable, includeObjectOf } from './table.js';
@@ -33,6 +33,12 @@ export interface ListPage {
   remainingItemCount?: number;
 }
 
+interface ListMetadata {
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
 /** readListPage selects the objects a list (or deletecollection) request addresses. */
 export function readListPage(ctx: HandlerContext, request: ApiRequest): ListPage {
   const { def } = request.path;
@@ -51,16 +57,23 @@ export function readListPage(ctx: HandlerContext, request: ApiRequest): ListPage
 }
 
 function readStore(ctx: HandlerContext, request: ApiRequest, window: ListWindow, predicate?: (o: StoredObject) => boolean) {
+  return expiredAsApiError(ctx, window, () => ctx.store.list({ ...listScope(ctx, request, window), predicate }));
+}
+
+function listScope(ctx: HandlerContext, request: ApiRequest, window: ListWindow): ListOptions {
   const { def, namespace } = request.path;
+  return {
+    resource: def.storage.resource,
+    namespace: def.namespaced && namespace ? namespace : undefined,
+    limit: window.limit,
+    startAfter: window.continueToken ? { namespace: window.continueToken.namespace, name: window.continueToken.name } : undefined,
+    revision: window.revision !== undefined && window.revision < ctx.store.currentRevision ? window.revision : undefined,
+  };
+}
+
+function expiredAsApiError<T>(ctx: HandlerContext, window: ListWindow, read: () => T): T {
   try {
-    return ctx.store.list({
-      resource: def.storage.resource,
-      namespace: def.namespaced && namespace ? namespace : undefined,
-      limit: window.limit,
-      startAfter: window.continueToken ? { namespace: window.continueToken.namespace, name: window.continueToken.name } : undefined,
-      revision: window.revision !== undefined && window.revision < ctx.store.currentRevision ? window.revision : undefined,
-      predicate,
-    });
+    return read();
   } catch (err) {
     if (!isExpired(err)) throw err;
     if (window.continueToken) throw expired(EXPIRED_CONTINUE_MESSAGE);
@@ -68,16 +81,40 @@ function readStore(ctx: HandlerContext, request: ApiRequest, window: ListWindow,
   }
 }
 
-/** listObjects answers GET on a collection. */
-export function listObjects(ctx: HandlerContext, request: ApiRequest): ApiResponse {
-  const { def } = request.path;
-  if (isVirtual(def)) return listVirtual(ctx, request);
-  const page = readListPage(ctx, request);
-  const metadata = {
+function listMetadata(page: Omit<ListPage, 'entries'>): ListMetadata {
+  return {
     resourceVersion: page.resourceVersion,
     ...(page.continueToken ? { continue: page.continueToken } : {}),
     ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
   };
+}
+
+/** listAsText answers a plain JSON list of every object in scope by splicing the stored texts
+ * into the list: an item already in the served form (servedText) is neither parsed nor
+ * serialised again; only the others are converted. The bytes equal JSON.stringify of the list
+ * listObjects would build. */
+function listAsText(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+  const { def } = request.path;
+  const window = parseListWindow(request.query, ctx.store.currentRevision);
+  const result = expiredAsApiError(ctx, window, () => ctx.store.listText(listScope(ctx, request, window)));
+  const items = result.items.map(({ body }) => servedText(def, body) ?? JSON.stringify(toServed(def, JSON.parse(body) as KubeObject)));
+  const last = result.items[result.items.length - 1];
+  const page: Omit<ListPage, 'entries'> = { resourceVersion: String(result.revision) };
+  if (result.more && last) {
+    page.continueToken = encodeContinue({ revision: result.revision, namespace: last.namespace, name: last.name });
+    if (result.remainingItemCount !== undefined) page.remainingItemCount = result.remainingItemCount;
+  }
+  const head = JSON.stringify({ kind: listKind(def), apiVersion: apiVersionOf(def), metadata: listMetadata(page) });
+  return { status: 200, contentType: 'application/json', body: `${head.slice(0, -1)},"items":[${items.join(',')}]}` };
+}
+
+/** listObjects answers GET on a collection. */
+export function listObjects(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+  const { def } = request.path;
+  if (isVirtual(def)) return listVirtual(ctx, request);
+  if (!wantsTable(request.accept) && parseSelection(def, request.query).everything) return listAsText(ctx, request);
+  const page = readListPage(ctx, request);
+  const metadata = listMetadata(page);
   if (wantsTable(request.accept)) {
     const printDef = storageDefinitionOf(ctx, def);
     const entries = page.entries.map((e) => ({ served: e.served, printed: e.stored }));

@@ -14,7 +14,7 @@
  */
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { isExpired, type StoredObject, type StoreEvent, type StoreWatch } from '../../store/index.js';
+import { isExpired, type SharedStoreEvent, type SharedWatchMessage, type StoredObject, type StoreWatch } from '../../store/index.js';
 import type { ApiError } from '../api/api-error.js';
 import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../api/resource-definition.js';
 import { asKube, storageDefinitionOf } from '../registry/context.js';
@@ -22,8 +22,9 @@ import { toServed } from '../registry/object-codec.js';
 import { wantsTable } from '../request/accept.js';
 import { type Query, queryBool, queryInt, queryString } from '../request/query.js';
 import { parseResourceVersion, parseSelection, type Selection, tooOldResourceVersion } from './list-options.js';
-import { buildTable, includeObjectOf } from './table.js';
+import { buildTable, type IncludeObject, includeObjectOf, type TableEntry } from './table.js';
 import type { ApiRequest, HandlerContext } from './types.js';
+import { type ServedEntry, sharedFrame } from './watch-frames.js';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
@@ -105,12 +106,12 @@ export async function serveWatch(
   const { def, namespace } = request.path;
   const scope = { resource: def.storage.resource, namespace: def.namespaced && namespace ? namespace : undefined };
   let initial: StoredObject[] = [];
-  let watch: StoreWatch;
+  let watch: StoreWatch<SharedWatchMessage>;
   const from = params.afterRevision ?? ctx.store.currentRevision;
   try {
     // List and subscribe in one synchronous block: nothing can be written in between.
     if (params.sendInitialEvents) initial = ctx.store.list({ ...scope, predicate: (o) => params.selection.matches(asKube(o)) }).items;
-    watch = ctx.store.watch({ ...scope, afterRevision: from });
+    watch = ctx.store.watchShared({ ...scope, afterRevision: from });
   } catch (err) {
     if (!isExpired(err)) throw err;
     return refuse(writer, raw, tooOldResourceVersion(params.afterRevision ?? 0, ctx.store.compactedRevision));
@@ -122,14 +123,14 @@ export async function serveWatch(
 /** refuse answers a watch with one ERROR event (410 Expired) and ends it. */
 async function refuse(writer: EventWriter, raw: ServerResponse, error: ApiError): Promise<void> {
   writer.start();
-  await writer.write('ERROR', error.toStatus());
+  await writer.writePayload('ERROR', error.toStatus());
   raw.end();
 }
 
 interface PumpState {
   params: WatchParams;
   writer: EventWriter;
-  watch: StoreWatch;
+  watch: StoreWatch<SharedWatchMessage>;
   initial: StoredObject[];
   listRevision: number;
   raw: ServerResponse;
@@ -151,7 +152,7 @@ async function pump(state: PumpState): Promise<void> {
   try {
     for (const object of state.initial) {
       if (cut()) return;
-      await writer.write('ADDED', writer.served(asKube(object)));
+      await writer.writeObject('ADDED', asKube(object));
     }
     if (params.markInitialEventsEnd) await writer.bookmark(state.listRevision, true);
     if (cut()) return;
@@ -171,22 +172,28 @@ async function pump(state: PumpState): Promise<void> {
 }
 
 /** writeChange sends one store event as the watcher should see it through its selectors. */
-async function writeChange(writer: EventWriter, selection: Selection, event: StoreEvent): Promise<void> {
-  const object = asKube(event.object);
-  const matchesNow = selection.matches(object);
-  const matchedBefore = event.prevObject ? selection.matches(asKube(event.prevObject)) : false;
-  let type: WatchEventType | undefined;
-  if (event.type === 'ADDED') type = matchesNow ? 'ADDED' : undefined;
-  else if (event.type === 'DELETED') type = matchesNow || matchedBefore ? 'DELETED' : undefined;
-  else if (matchesNow) type = matchedBefore || !event.prevObject ? 'MODIFIED' : 'ADDED';
-  else if (matchedBefore) type = 'DELETED';
-  if (type) await writer.write(type, writer.served(object));
+async function writeChange(writer: EventWriter, selection: Selection, event: SharedStoreEvent): Promise<void> {
+  const type = selection.everything ? event.type : selectedType(selection, event);
+  if (type) await writer.writeShared(type, event);
+}
+
+/** selectedType is the event type a selecting watcher sees: an object that leaves the
+ * selection is DELETED for it, one that enters it ADDED; undefined when it sees nothing. */
+function selectedType(selection: Selection, event: SharedStoreEvent): WatchEventType | undefined {
+  const matchesNow = selection.matches(asKube(event.object));
+  const prev = event.prevObject;
+  const matchedBefore = prev ? selection.matches(asKube(prev)) : false;
+  if (event.type === 'ADDED') return matchesNow ? 'ADDED' : undefined;
+  if (event.type === 'DELETED') return matchesNow || matchedBefore ? 'DELETED' : undefined;
+  if (matchesNow) return matchedBefore || !prev ? 'MODIFIED' : 'ADDED';
+  return matchedBefore ? 'DELETED' : undefined;
 }
 
 /** EventWriter frames events for one watch response: JSON lines, Table rows for `kubectl get -w`
- * (column definitions only on the first event), and back-pressure from the socket. */
+ * (column definitions only on the first event), and back-pressure from the socket. A live
+ * change's frame is shared with every other watcher that wants the same representation. */
 class EventWriter {
-  private readonly table: boolean;
+  private readonly table: { includeObject: IncludeObject } | undefined;
   private readonly def: ResourceDefinition;
   private sentHeaders = false;
   /** ADDED, MODIFIED and DELETED events written so far. */
@@ -194,10 +201,10 @@ class EventWriter {
 
   constructor(
     private readonly ctx: HandlerContext,
-    private readonly request: ApiRequest,
+    request: ApiRequest,
     private readonly raw: ServerResponse,
   ) {
-    this.table = wantsTable(request.accept);
+    this.table = wantsTable(request.accept) ? { includeObject: includeObjectOf(request.query) } : undefined;
     this.def = request.path.def;
   }
 
@@ -207,31 +214,49 @@ class EventWriter {
     this.raw.flushHeaders();
   }
 
-  served(stored: KubeObject): { served: KubeObject; stored: KubeObject } {
-    return { served: toServed(this.def, stored), stored };
-  }
-
   async bookmark(revision: number, initialEventsEnd: boolean): Promise<void> {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
     if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
-    await this.write('BOOKMARK', { kind: this.def.kind, apiVersion: apiVersionOf(this.def), metadata });
+    await this.writePayload('BOOKMARK', { kind: this.def.kind, apiVersion: apiVersionOf(this.def), metadata });
   }
 
-  async write(type: WatchEventType, payload: unknown): Promise<void> {
+  /** writeObject sends a stored object this watch alone holds (an initial event). */
+  async writeObject(type: WatchEventType, stored: KubeObject): Promise<void> {
+    const served = toServed(this.def, stored);
+    await this.send(type, this.encode(type, { served, printed: stored, json: JSON.stringify(served) }));
+  }
+
+  /** writeShared sends a live change, encoded once for every watcher of this representation. */
+  async writeShared(type: WatchEventType, event: SharedStoreEvent): Promise<void> {
+    const key = this.table ? `${type} table ${this.table.includeObject} ${this.sentHeaders}` : `${type} json`;
+    await this.send(
+      type,
+      sharedFrame(event, this.def, key, (entry) => this.encode(type, entry)),
+    );
+  }
+
+  /** writePayload sends an event whose object is not a stored one (BOOKMARK, ERROR). */
+  async writePayload(type: WatchEventType, object: unknown): Promise<void> {
+    await this.send(type, `${JSON.stringify({ type, object })}\n`);
+  }
+
+  private encode(type: WatchEventType, entry: ServedEntry): string {
+    if (!this.table) return `{"type":"${type}","object":${entry.json}}\n`;
+    return `${JSON.stringify({ type, object: this.tableOf(entry, this.table.includeObject) })}\n`;
+  }
+
+  private async send(type: WatchEventType, frame: string | Buffer): Promise<void> {
     if (this.raw.destroyed) return;
-    const object = this.table && isEntry(payload) ? this.tableOf(payload) : isEntry(payload) ? payload.served : payload;
-    const ok = this.raw.write(`${JSON.stringify({ type, object })}\n`);
-    if (type !== 'BOOKMARK' && type !== 'ERROR') this.eventsSent++;
+    const ok = this.raw.write(frame);
+    if (type !== 'BOOKMARK' && type !== 'ERROR') {
+      this.eventsSent++;
+      this.sentHeaders = true;
+    }
     if (!ok) await waitForDrain(this.raw);
   }
 
-  private tableOf(entry: { served: KubeObject; stored: KubeObject }): unknown {
-    const table = buildTable(storageDefinitionOf(this.ctx, this.def), [{ served: entry.served, printed: entry.stored }], {
-      includeObject: includeObjectOf(this.request.query),
-      noHeaders: this.sentHeaders,
-      nowMs: this.ctx.now(),
-    });
-    this.sentHeaders = true;
+  private tableOf(entry: TableEntry, includeObject: IncludeObject): unknown {
+    const table = buildTable(storageDefinitionOf(this.ctx, this.def), [entry], { includeObject, noHeaders: this.sentHeaders, nowMs: this.ctx.now() });
     table.metadata.resourceVersion = entry.served.metadata.resourceVersion;
     return table;
   }
@@ -245,8 +270,4 @@ export async function waitForDrain(raw: ServerResponse): Promise<void> {
   } finally {
     done.abort();
   }
-}
-
-function isEntry(payload: unknown): payload is { served: KubeObject; stored: KubeObject } {
-  return typeof payload === 'object' && payload !== null && 'served' in payload && 'stored' in payload;
 }

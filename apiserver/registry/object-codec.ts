@@ -54,10 +54,29 @@ export function toServed(def: ResourceDefinition, stored: KubeObject): KubeObjec
   return stampTypeMeta(def, def.storage.fromStorage(structuredClone(stored)));
 }
 
-/** toStored converts an object of the served version `def` into the storage version. */
+/** servedView is toServed for a stored object that nobody may mutate (a watch event every
+ * watcher shares): `stored` itself when it already is the served form, else a converted copy. */
+export function servedView(def: ResourceDefinition, stored: KubeObject): KubeObject {
+  if (def.storage.fromStorage) return toServed(def, stored);
+  if (stored.apiVersion === apiVersionOf(def) && stored.kind === def.kind) return stored;
+  return stampTypeMeta(def, { ...stored });
+}
+
+/** toStored converts an object of the served version `def` into the storage version, with
+ * apiVersion and kind as its first keys: the stored text then starts with them, which is how
+ * servedText recognises, without parsing, text that is already the served form. */
 export function toStored(def: ResourceDefinition, served: KubeObject, storageDef: ResourceDefinition): KubeObject {
   const converted = def.storage.toStorage ? def.storage.toStorage(structuredClone(served)) : served;
-  return stampTypeMeta(storageDef, converted);
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = converted;
+  return { apiVersion: apiVersionOf(storageDef), kind: storageDef.kind, ...rest };
+}
+
+/** servedText returns the stored JSON text `body` when it already is the served form of
+ * `def` (no conversion, and apiVersion and kind first and right: a prefix that can only be
+ * top-level keys), else undefined and the caller converts a parsed copy. */
+export function servedText(def: ResourceDefinition, body: string): string | undefined {
+  if (def.storage.fromStorage) return undefined;
+  return body.startsWith(`{"apiVersion":${JSON.stringify(apiVersionOf(def))},"kind":${JSON.stringify(def.kind)},`) ? body : undefined;
 }
 
 function checkTypeMeta(def: ResourceDefinition, input: Record<string, unknown>): void {

@@ -9,10 +9,13 @@
  * is why the store refuses revisions below the compacted one before calling in here.
  */
 import type Database from 'better-sqlite3';
-import type { ListOptions, ListResult, ObjectRef, StoredObject } from '../types.js';
+import type { ListOptions, ListResult, ListTextResult, ObjectRef, StoredObject } from '../types.js';
 
 /** ListPage is a ListResult before the store adds the revision it was read at. */
 export type ListPage = Omit<ListResult, 'revision'>;
+
+/** TextPage is a ListTextResult before the store adds the revision it was read at. */
+export type TextPage = Omit<ListTextResult, 'revision'>;
 
 interface ListShape {
   isSnapshot: boolean;
@@ -30,11 +33,7 @@ interface ListParams {
   limit: number | undefined;
 }
 
-interface KeyedBody {
-  namespace: string;
-  name: string;
-  body: string;
-}
+type KeyedBody = ListTextResult['items'][number];
 
 /**
  * ObjectReader knows how to read objects as JSON text, current or at a revision.
@@ -69,6 +68,21 @@ export class ObjectReader {
 
   /** list returns one page in (namespace, name) order; see ListOptions for the fields. */
   list(options: ListOptions, revision: number | undefined): ListPage {
+    const { shape, params, limit } = this.plan(options, revision);
+    if (options.predicate !== undefined) {
+      return this.scanFiltered(shape, params, { limit, predicate: options.predicate });
+    }
+    const page = this.scanAll(shape, params, limit);
+    return { ...page, items: page.items.map(parse) };
+  }
+
+  /** listText is list without a predicate, returning each object's stored JSON text with its key. */
+  listText(options: Omit<ListOptions, 'predicate'>, revision: number | undefined): TextPage {
+    const { shape, params, limit } = this.plan(options, revision);
+    return this.scanAll(shape, params, limit);
+  }
+
+  private plan(options: ListOptions, revision: number | undefined) {
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
     const shape: ListShape = {
       isSnapshot: revision !== undefined,
@@ -85,15 +99,12 @@ export class ObjectReader {
       // One row past the page tells whether more follow.
       limit: limit === undefined ? undefined : limit + 1,
     };
-    if (options.predicate !== undefined) {
-      return this.scanFiltered(shape, params, { limit, predicate: options.predicate });
-    }
-    return this.scanAll(shape, params, limit);
+    return { shape, params, limit };
   }
 
-  private scanAll(shape: ListShape, params: ListParams, limit: number | undefined): ListPage {
+  private scanAll(shape: ListShape, params: ListParams, limit: number | undefined): TextPage {
     const rows = this.statement(shape, 'rows').all(params) as KeyedBody[];
-    if (limit === undefined || rows.length <= limit) return { items: rows.map(parse), more: false };
+    if (limit === undefined || rows.length <= limit) return { items: rows, more: false };
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const remaining = this.statement({ ...shape, isPaged: true, isLimited: false }, 'count').get({
@@ -101,7 +112,7 @@ export class ObjectReader {
       afterNamespace: last?.namespace,
       afterName: last?.name,
     }) as number;
-    return { items: page.map(parse), more: true, remainingItemCount: remaining };
+    return { items: page, more: true, remainingItemCount: remaining };
   }
 
   // With a predicate SQL cannot count matches, so scan in key order and stop one match

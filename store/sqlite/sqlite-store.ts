@@ -19,7 +19,9 @@ import type {
   HistoryPage,
   ListOptions,
   ListResult,
+  ListTextResult,
   ObjectRef,
+  SharedWatchMessage,
   Store,
   StoredActor,
   StoredObject,
@@ -92,6 +94,12 @@ interface WriteDecision {
 
 type Decide = (row: ObjectRow | undefined) => WriteDecision;
 
+/** What a write committed: the event to publish and the stamped object for the caller. */
+interface Written {
+  event: EncodedEvent;
+  object: StoredObject;
+}
+
 /**
  * SqliteStore implements Store (see its contract) on one better-sqlite3 connection.
  *
@@ -110,7 +118,7 @@ export class SqliteStore implements Store {
   private readonly historyReader: HistoryReader;
   private readonly hub: WatchHub;
   private readonly sql: Statements;
-  private readonly commit: (ref: ObjectRef, decide: Decide) => EncodedEvent;
+  private readonly commit: (ref: ObjectRef, decide: Decide) => Written;
   private readonly commitRestore: (snapshot: StoreSnapshot, actor: StoredActor | undefined) => EncodedEvent[];
   private readonly deleteHistory: (upTo: number) => void;
 
@@ -131,8 +139,8 @@ export class SqliteStore implements Store {
     });
     this.commit = db.transaction((ref: ObjectRef, decide: Decide) => this.write(ref, decide));
     this.commitRestore = db.transaction((snapshot: StoreSnapshot, actor: StoredActor | undefined) => {
-      const writes = planRestore(this.sql.allObjects.all() as LiveObject[], snapshot, stamp);
-      return writes.map((w, i) => this.write(w.ref, () => ({ ...w, actor }), this.revision + 1 + i));
+      const writes = planRestore(this.sql.allObjects.all() as LiveObject[], snapshot, (object, revision) => JSON.stringify(stamp(object, revision)));
+      return writes.map((w, i) => this.write(w.ref, () => ({ ...w, actor }), this.revision + 1 + i).event);
     });
     this.deleteHistory = db.transaction((upTo: number) => {
       this.sql.deleteEvents.run(upTo);
@@ -170,6 +178,13 @@ export class SqliteStore implements Store {
     return { ...page, revision: revision ?? this.revision };
   }
 
+  listText(options: Omit<ListOptions, 'predicate'>): ListTextResult {
+    this.assertOpen();
+    const revision = this.pastRevision(options.revision);
+    const page = this.reader.listText(options, revision);
+    return { ...page, revision: revision ?? this.revision };
+  }
+
   create(ref: ObjectRef, object: StoredObject, options?: CreateOptions): StoredObject {
     return this.mutate(ref, (row) => {
       if (row !== undefined) throw new StoreError('AlreadyExists', `${describe(ref)} already exists`);
@@ -192,19 +207,15 @@ export class SqliteStore implements Store {
   }
 
   watch(options: WatchOptions): StoreWatch {
-    this.assertOpen();
-    this.checkRevision(options.afterRevision);
-    // NOTE: the read and subscribe below must stay in one synchronous block (no await):
-    // that is what makes the replay and the live stream meet without gap or overlap.
-    const rows = (
-      options.resource === undefined
-        ? this.sql.replayAll.all(options.afterRevision)
-        : options.namespace === undefined
-          ? this.sql.replay.all(options.resource, options.afterRevision)
-          : this.sql.replayNamespace.all(options.resource, options.namespace, options.afterRevision)
-    ) as EventRow[];
-    const backlog = rows.map(toEncodedEvent);
+    // NOTE: the read and subscribe must stay in one synchronous block (no await): that is
+    // what makes the replay and the live stream meet without gap or overlap.
+    const backlog = this.replay(options);
     return this.hub.subscribe({ ...options, backlog });
+  }
+
+  watchShared(options: WatchOptions & { resource: string }): StoreWatch<SharedWatchMessage> {
+    const backlog = this.replay(options);
+    return this.hub.subscribeShared({ ...options, backlog });
   }
 
   history(options: HistoryOptions = {}): HistoryPage {
@@ -269,20 +280,23 @@ export class SqliteStore implements Store {
 
   private mutate(ref: ObjectRef, decide: Decide): StoredObject {
     this.assertOpen();
-    const event = this.commit(ref, decide);
+    const { event, object } = this.commit(ref, decide);
     this.revision = event.revision;
     this.hub.publish(event);
-    return JSON.parse(event.body) as StoredObject;
+    return object;
   }
 
   // Runs inside the transaction. The revision is assigned explicitly (the sequence's next
   // value) rather than read back after the insert, so the body can carry it in one write;
   // a restore passes the next one for each of its writes.
-  private write(ref: ObjectRef, decide: Decide, revision = this.revision + 1): EncodedEvent {
+  // The stamped object is returned beside the event: it is the caller's, as the body is
+  // serialised from it and nothing else holds it, so no parse is needed to hand one back.
+  private write(ref: ObjectRef, decide: Decide, revision = this.revision + 1): Written {
     const key = [ref.resource, ref.namespace, ref.name] as const;
     const row = this.sql.selectObject.get(...key) as ObjectRow | undefined;
-    const { type, object, actor } = decide(row);
-    const body = stamp(object, revision);
+    const { type, object: unstamped, actor } = decide(row);
+    const object = stamp(unstamped, revision);
+    const body = JSON.stringify(object);
     switch (type) {
       case 'ADDED':
         this.sql.insertObject.run(...key, revision, body);
@@ -299,7 +313,21 @@ export class SqliteStore implements Store {
     const timeMs = this.clock();
     const actorJson = actor === undefined ? undefined : JSON.stringify(actor);
     this.sql.insertEvent.run(revision, ...key, type, body, row?.body ?? null, timeMs, actorJson ?? null);
-    return { type, revision, ref: { ...ref }, body, prevBody: row?.body, actor: actorJson, timeMs };
+    return { event: { type, revision, ref: { ...ref }, body, prevBody: row?.body, actor: actorJson, timeMs }, object };
+  }
+
+  // The kept changes a new watch replays before its live events.
+  private replay(options: WatchOptions): EncodedEvent[] {
+    this.assertOpen();
+    this.checkRevision(options.afterRevision);
+    const rows = (
+      options.resource === undefined
+        ? this.sql.replayAll.all(options.afterRevision)
+        : options.namespace === undefined
+          ? this.sql.replay.all(options.resource, options.afterRevision)
+          : this.sql.replayNamespace.all(options.resource, options.namespace, options.afterRevision)
+    ) as EventRow[];
+    return rows.map(toEncodedEvent);
   }
 
   // Maps a requested read revision to the reader's argument: undefined means "current".
@@ -327,11 +355,8 @@ export class SqliteStore implements Store {
 }
 
 // Copies the two levels it changes, so the caller's object is never mutated.
-function stamp(object: StoredObject, revision: number): string {
-  return JSON.stringify({
-    ...object,
-    metadata: { ...object.metadata, resourceVersion: String(revision) },
-  });
+function stamp(object: StoredObject, revision: number): StoredObject {
+  return { ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } };
 }
 
 function checkPrecondition(ref: ObjectRef, row: ObjectRow | undefined, options: WriteOptions | undefined): ObjectRow {

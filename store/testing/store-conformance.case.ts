@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isConflict, StoreError, type StoreErrorCode } from '../errors.js';
-import type { ObjectRef, SnapshotEntry, Store, StoredObject, StoreEvent, StoreWatch, WatchMessage } from '../types.js';
+import type { ObjectRef, SharedStoreEvent, SnapshotEntry, Store, StoredObject, StoreEvent, StoreWatch, WatchMessage } from '../types.js';
 
 /** runStoreConformance registers the shared Store suite under `name`. */
 export function runStoreConformance(name: string, makeStore: () => Store | Promise<Store>): void {
@@ -401,6 +401,37 @@ function defineWatchCases(getStore: () => Store): void {
     const [theirs] = (await take(second, 1)) as StoreEvent[];
     expect(theirs?.object).toEqual(created);
     expect(store.get(pod('a', 'x'))).toEqual(created);
+  });
+
+  it('shared watchers of a change all receive one read-only event, in their namespace only', async () => {
+    const store = getStore();
+    const first = store.watchShared({ resource: 'pods', afterRevision: 0 })[Symbol.asyncIterator]();
+    const second = store.watchShared({ resource: 'pods', afterRevision: 0 })[Symbol.asyncIterator]();
+    const other = store.watchShared({ resource: 'pods', namespace: 'b', afterRevision: 0 });
+    const created = store.create(pod('a', 'x'), body(pod('a', 'x')));
+    const updated = store.update(pod('a', 'x'), body(pod('a', 'x'), { image: 'v2' }));
+    const [mine, theirs] = [(await first.next()).value, (await second.next()).value] as SharedStoreEvent[];
+    expect(mine).toBe(theirs);
+    expect([mine?.type, mine?.revision, mine?.object, mine?.prevObject]).toEqual(['ADDED', 1, created, undefined]);
+    expect(JSON.parse(mine?.body ?? '')).toEqual(created);
+    expect(() => {
+      if (mine) mine.object.metadata.name = 'changed';
+    }).toThrow(TypeError);
+    const change = (await first.next()).value as SharedStoreEvent;
+    expect([change.type, change.object, change.prevObject]).toEqual(['MODIFIED', updated, created]);
+    other.requestBookmark();
+    expect((await other[Symbol.asyncIterator]().next()).value?.type).toBe('BOOKMARK');
+  });
+
+  it("objects returned by writes are the caller's own: changing one changes nothing stored or watched", async () => {
+    const store = getStore();
+    const watch = store.watch({ resource: 'pods', afterRevision: 0 });
+    const created = store.create(pod('a', 'x'), body(pod('a', 'x'), { image: 'v1' }));
+    (created['spec'] as Record<string, unknown>)['image'] = 'changed';
+    created.metadata.name = 'changed';
+    const [event] = (await take(watch, 1)) as StoreEvent[];
+    expect(event?.object).toEqual({ metadata: { name: 'x', namespace: 'a', resourceVersion: '1' }, spec: { image: 'v1' } });
+    expect(store.get(pod('a', 'x'))['spec']).toEqual({ image: 'v1' });
   });
 
   it('interleaved writes from many async tasks arrive in revision order, once each', async () => {

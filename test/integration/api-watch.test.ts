@@ -328,6 +328,40 @@ describe('watch', () => {
     expect(modified?.object.metadata.resourceVersion).toEqual(expect.any(String));
   });
 
+  it('watchers of one change each get their own view: selector, event type, version, Table or JSON', async () => {
+    await start();
+    const rv = cluster.server.store.currentRevision;
+    const at = `watch=true&resourceVersion=${rv}`;
+    const all = await watch(`${paths.configmaps()}?${at}`);
+    const prod = await watch(`${paths.configmaps()}?${at}&labelSelector=env%3Dprod`);
+    const dev = await watch(`${paths.configmaps()}?${at}&labelSelector=env%3Ddev`);
+    const table = await watch(`${paths.configmaps()}?${at}`, TABLE_ACCEPT);
+    await create(configMap('a', { env: 'prod' }));
+    await patchCm('a', { metadata: { labels: { env: 'dev' } } });
+    expect(summary(await all.take(2))).toEqual(['ADDED a', 'MODIFIED a']);
+    expect(summary(await prod.take(2))).toEqual(['ADDED a', 'DELETED a']);
+    const [entered] = await dev.take(1);
+    expect(summary([entered!])).toEqual(['ADDED a']);
+    expect(entered!.object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { labels: { env: 'dev' } } });
+    const rows = await table.take(2);
+    expect(rows.map((e) => [e.type, e.object.kind, e.object.columnDefinitions.length > 0, e.object.rows[0].cells[0]])).toEqual([
+      ['ADDED', 'Table', true, 'a'],
+      ['MODIFIED', 'Table', false, 'a'],
+    ]);
+
+    const hpaPath = (version: string) => `/apis/autoscaling/${version}/namespaces/default/horizontalpodautoscalers`;
+    const hpaRv = cluster.server.store.currentRevision;
+    const v1 = await watch(`${hpaPath('v1')}?watch=true&resourceVersion=${hpaRv}`);
+    const v2 = await watch(`${hpaPath('v2')}?watch=true&resourceVersion=${hpaRv}`);
+    const target = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
+    await create(
+      { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web' }, spec: { scaleTargetRef: target, maxReplicas: 3 } },
+      hpaPath('v1'),
+    );
+    expect((await v1.next())?.object.apiVersion).toBe('autoscaling/v1');
+    expect((await v2.next())?.object.apiVersion).toBe('autoscaling/v2');
+  });
+
   /** stalledWatch sends a watch request on a raw socket that then stops reading. */
   async function stalledWatch(path: string) {
     const { port } = new URL(cluster.url);
