@@ -188,7 +188,8 @@ class PodWorkers implements Reconciler {
     const { pods } = this.options;
     let written: Pod;
     try {
-      written = await pods.updateStatus(structuredClone(pod) as Pod);
+      // The client only serialises its argument: no copy needed.
+      written = await pods.updateStatus(pod as Pod);
     } catch (err) {
       // Not written: the transitions will be planned again from what the server has.
       worker.memory = unwritten.memoryBefore;
