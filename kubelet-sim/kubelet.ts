@@ -56,7 +56,7 @@ export interface KubeletOptions {
   /** Record core/v1 Events (Pulled, Started, BackOff, Killing, ...). Default true. */
   recordEvents?: boolean;
   stages?: readonly Stage[];
-  /** Concurrent pod workers. Default 8. */
+  /** Concurrent pod workers. Default defaultPodWorkers(nodes). */
   workers?: number;
   signal: AbortSignal;
 }
@@ -175,6 +175,17 @@ function ownerLookupOf(core: KubeletCore) {
   });
 }
 
+/** MAX_DEFAULT_POD_WORKERS bounds the default, and so the status writes in flight. */
+const MAX_DEFAULT_POD_WORKERS = 64;
+
+/** defaultPodWorkers is one worker per simulated node (each real node has its own kubelet
+ * writing its pods' status), at least 8 and at most MAX_DEFAULT_POD_WORKERS. A reconcile
+ * holds its worker for the status write's round trip, so with a fixed 8, 1,000 nodes got
+ * 8 writes in flight: at 10,000 pods the kubelet, not the API server, set the pace. */
+export function defaultPodWorkers(nodes: number): number {
+  return Math.min(MAX_DEFAULT_POD_WORKERS, Math.max(8, nodes));
+}
+
 /** createPodController wires the pod workers: informer events for pods on our nodes (and a
  * node that comes back on) enqueue the pod's key. */
 function createPodController(core: KubeletCore, options: KubeletOptions) {
@@ -191,7 +202,7 @@ function createPodController(core: KubeletCore, options: KubeletOptions) {
   const controller = createController({
     name: 'kubelet-pods',
     reconciler: workers,
-    workers: options.workers ?? 8,
+    workers: options.workers ?? defaultPodWorkers(options.nodes ?? DEFAULT_NODES),
     clock,
     logger,
     random: core.random.fork('kubelet-pods'),
@@ -221,9 +232,12 @@ export async function runKubelet(options: KubeletOptions): Promise<void> {
   await kubelet.done;
 }
 
+/** DEFAULT_NODES is how many nodes a kubelet-sim process simulates unless told. */
+const DEFAULT_NODES = 3;
+
 /** nodeConfigs names and sizes the nodes: <prefix><startIndex>, <prefix><startIndex+1>, ... */
 function nodeConfigs(options: KubeletOptions, hostIP: string, kubeletPort: number) {
-  const count = options.nodes ?? 3;
+  const count = options.nodes ?? DEFAULT_NODES;
   const first = options.startIndex ?? 1;
   const capacity = { ...DEFAULT_CAPACITY, ...options.capacity };
   return Array.from({ length: count }, (_, i) => ({ name: `${options.nodePrefix ?? 'node-'}${first + i}`, index: first + i, capacity, hostIP, kubeletPort }));

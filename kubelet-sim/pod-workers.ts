@@ -4,7 +4,13 @@
  * plan's delay (requeueAfterMs), apply it, and write the result through pods/status (PUT
  * with the resourceVersion read; a 409 means re-read and re-plan) — or, for a deleted pod
  * whose containers stopped, confirm the deletion with gracePeriodSeconds 0 and a uid
- * precondition. A reconcile runs several due transitions back to back.
+ * precondition.
+ *
+ * Status writes are coalesced, as the kubelet's status manager sends only the latest status:
+ * transitions due at the same moment (a container started and at once ready, an exit and
+ * its CrashLoopBackOff, a kubelet catching up after a stall) are applied one after the other
+ * in memory and written once, with the last state; their events and log changes are
+ * reported after that write, in order. Each state keeps the timestamps it was given.
  *
  * Per-pod state (the engine's memory, the reserved pod IP, the last status written) lives
  * here and is dropped when the pod disappears. Nothing here is needed for correctness after
@@ -56,7 +62,24 @@ interface PodWorker {
   lastWritten?: Pod;
 }
 
-type Step = { kind: 'idle' } | { kind: 'wait'; delayMs: number } | { kind: 'again'; pod: DeepReadonly<Pod> };
+/** Written is the outcome of a status write: the pod to go on with, or gone. */
+type Written = { kind: 'idle' } | { kind: 'again'; pod: DeepReadonly<Pod> };
+
+/** Due is a transition applied in memory: the pod with its new status, not yet written. */
+interface Due {
+  result: StageResult;
+  behaviour: PodBehaviour;
+}
+
+/** Decision is what one evaluation of a pod asks for. */
+type Decision = { kind: 'idle' } | { kind: 'wait'; delayMs: number } | ({ kind: 'apply' } & Due);
+
+/** Unwritten is the coalesced transitions since the last write, and the memory to return to
+ * when their write is refused. */
+interface Unwritten {
+  memoryBefore: PodMemory;
+  transitions: Due[];
+}
 
 /** resourceVersionOf reads kubesim's resourceVersion as a number. NOTE: resourceVersions are
  * opaque in Kubernetes; comparing them is only an optimisation here (a wrong guess costs a
@@ -107,17 +130,36 @@ class PodWorkers implements Reconciler {
   private async sync(key: string, cached: DeepReadonly<Pod>, host: PodHost): Promise<Result> {
     const worker = this.workerFor(key, cached, host);
     let pod = this.freshest(worker, cached);
+    let unwritten: Unwritten | undefined;
     for (let i = 0; i < MAX_TRANSITIONS_PER_SYNC; i++) {
-      const step = await this.step(key, worker, pod);
-      if (step.kind === 'idle') return {};
-      if (step.kind === 'wait') return { requeueAfterMs: step.delayMs };
-      pod = step.pod;
+      const decision = this.decide(key, worker, pod);
+      if (decision.kind === 'apply' && !decision.result.delete) {
+        unwritten ??= { memoryBefore: worker.memory, transitions: [] };
+        unwritten.transitions.push(decision);
+        worker.memory = decision.result.memory;
+        pod = { ...pod, status: decision.result.status } as DeepReadonly<Pod>;
+        continue;
+      }
+      // Nothing else is due this moment (or a delete is): write what is pending first.
+      if (unwritten) {
+        const step = await this.writeStatus(key, worker, pod, unwritten);
+        unwritten = undefined;
+        if (step.kind !== 'again') return {};
+        pod = step.pod;
+        // Re-decide on what the server returned (a 409 re-read it; nothing is lost otherwise).
+        continue;
+      }
+      if (decision.kind === 'idle') return {};
+      if (decision.kind === 'wait') return { requeueAfterMs: decision.delayMs };
+      await this.confirmDeletion(key, worker, pod, decision.result, decision.behaviour);
+      return {};
     }
+    if (unwritten) await this.writeStatus(key, worker, pod, unwritten);
     return { requeueAfterMs: 1 };
   }
 
-  /** step evaluates the pod once and applies the plan if it is due. */
-  private async step(key: string, worker: PodWorker, pod: DeepReadonly<Pod>): Promise<Step> {
+  /** decide evaluates the pod once and, when a transition is due now, applies it in memory. */
+  private decide(key: string, worker: PodWorker, pod: DeepReadonly<Pod>): Decision {
     const { behaviour, problems } = parseBehaviour(pod);
     if (problems.length > 0 && !worker.warned) {
       worker.warned = true;
@@ -138,27 +180,30 @@ class PodWorkers implements Reconciler {
     if (plan.delayMs > 0) return { kind: 'wait', delayMs: plan.delayMs };
     const result = applyPlan({ ...input, memory: worker.memory }, plan);
     this.options.logger.debug({ pod: key, stage: plan.stage, target: plan.target }, 'pod stage');
-    return result.delete ? this.confirmDeletion(key, worker, pod, result, behaviour) : this.writeStatus(key, worker, pod, result, behaviour);
+    return { kind: 'apply', result, behaviour };
   }
 
-  private async writeStatus(key: string, worker: PodWorker, pod: DeepReadonly<Pod>, result: StageResult, behaviour: PodBehaviour): Promise<Step> {
+  /** writeStatus writes `pod` (the last of the coalesced transitions) in one PUT. */
+  private async writeStatus(key: string, worker: PodWorker, pod: DeepReadonly<Pod>, unwritten: Unwritten): Promise<Written> {
     const { pods } = this.options;
     let written: Pod;
     try {
-      written = await pods.updateStatus({ ...(structuredClone(pod) as Pod), status: result.status });
+      // The client only serialises its argument: no copy needed.
+      written = await pods.updateStatus(pod as Pod);
     } catch (err) {
+      // Not written: the transitions will be planned again from what the server has.
+      worker.memory = unwritten.memoryBefore;
       if (isNotFound(err)) return this.gone(key);
       if (!isConflict(err)) throw err;
       // Someone else wrote the pod (or the cache was behind): re-read and plan again.
       return { kind: 'again', pod: await pods.get(pod.metadata.namespace ?? '', pod.metadata.name ?? '') };
     }
-    worker.memory = result.memory;
     worker.lastWritten = written;
-    this.report(worker, written, result, behaviour);
+    for (const { result, behaviour } of unwritten.transitions) this.report(worker, written, result, behaviour);
     return { kind: 'again', pod: written };
   }
 
-  private async confirmDeletion(key: string, worker: PodWorker, pod: DeepReadonly<Pod>, result: StageResult, behaviour: PodBehaviour): Promise<Step> {
+  private async confirmDeletion(key: string, worker: PodWorker, pod: DeepReadonly<Pod>, result: StageResult, behaviour: PodBehaviour): Promise<void> {
     const { namespace = '', name = '', uid } = pod.metadata;
     try {
       await this.options.pods.delete(namespace, name, { gracePeriodSeconds: 0, preconditions: uid ? { uid } : undefined });
@@ -167,7 +212,7 @@ class PodWorkers implements Reconciler {
       if (!isNotFound(err) && !isConflict(err)) throw err;
     }
     this.report(worker, pod, result, behaviour);
-    return this.gone(key);
+    this.forget(key);
   }
 
   /** report passes a written transition on to the log simulation and the event recorder. */
@@ -186,7 +231,7 @@ class PodWorkers implements Reconciler {
     for (const event of result.events) worker.host.recorder?.event(pod, event.type, event.reason, event.message);
   }
 
-  private gone(key: string): Step {
+  private gone(key: string): Written {
     this.forget(key);
     return { kind: 'idle' };
   }

@@ -5,11 +5,11 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { nodeDefinition } from '../apiserver/api/core/node.js';
-import { podDefinition } from '../apiserver/api/core/pod.js';
+import { type Pod, podDefinition } from '../apiserver/api/core/pod.js';
 import type { ActivitySource, LoopActivity } from '../apiserver/api/machinery/activity.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import type { Manager } from '../controllers/runtime/manager.js';
-import type { Runnable } from '../controllers/runtime/types.js';
+import type { EventHandlers, Runnable } from '../controllers/runtime/types.js';
 import { AssumedCache } from './assumed-cache.js';
 import { DEFAULT_SCHEDULER_NAME, nodeEventHandlers, podEventHandlers } from './event-handlers.js';
 import type { Profile } from './framework.js';
@@ -53,6 +53,7 @@ export function registerScheduler(manager: Manager, options: SchedulerOptions = 
   const pending = new Set<Promise<void>>();
   const listers = { podLister: podInformer.lister, nodeLister: nodeInformer.lister };
   const ctx = createContext({ manager, options, schedulerName, pending, listers });
+  podInformer.addEventHandlers(nodeInfoInvalidation(ctx.nodeInfos));
   podInformer.addEventHandlers(podEventHandlers({ queue: ctx.queue, podLister: podInformer.lister, schedulerName }));
   nodeInformer.addEventHandlers(nodeEventHandlers(ctx.queue));
   const scheduler: Scheduler = {
@@ -63,6 +64,18 @@ export function registerScheduler(manager: Manager, options: SchedulerOptions = 
   };
   manager.add(scheduler);
   return scheduler;
+}
+
+/** nodeInfoInvalidation tells the NodeInfo cache which nodes' pods changed (snapshot.ts). */
+function nodeInfoInvalidation(nodeInfos: NodeInfoCache): EventHandlers<Pod> {
+  return {
+    onAdd: (pod) => nodeInfos.podChanged(pod),
+    onUpdate: (old, cur) => {
+      nodeInfos.podChanged(old);
+      nodeInfos.podChanged(cur);
+    },
+    onDelete: (pod) => nodeInfos.podChanged(pod),
+  };
 }
 
 /** schedulerActivity reports the queue as a loop: pods waiting to be tried, attempts and binding

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
+import { eventDefinition } from '../../apiserver/api/core/event.js';
 import { type Node, nodeDefinition } from '../../apiserver/api/core/node.js';
 import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
 import type { WatchEvent } from '../../controllers/runtime/types.js';
@@ -86,25 +87,39 @@ describe('kubelet-sim', () => {
     });
   });
 
-  it('runs a bound pod Pending → ContainerCreating → Running and Ready, in that order on a watch', async () => {
-    const created = await pods().create(pod('web'));
+  /** watchPod records every watch event of pod `name` after `created`, until stop(). */
+  function watchPod(created: Pod): { events: Array<WatchEvent<Pod>>; stop(): Promise<void> } {
     const abort = new AbortController();
     const events: Array<WatchEvent<Pod>> = [];
     const watching = (async () => {
       const stream = pods().watch({
         namespace: NS,
-        fieldSelector: 'metadata.name=web',
+        fieldSelector: `metadata.name=${created.metadata.name}`,
         resourceVersion: created.metadata.resourceVersion,
         signal: abort.signal,
       });
       for await (const event of stream) events.push(event);
     })().catch(() => undefined);
+    return {
+      events,
+      async stop() {
+        abort.abort();
+        await watching;
+      },
+    };
+  }
+
+  const isReady = (p: Pod | undefined) => p?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+  const summary = (p: Pod) =>
+    `${p.status?.phase}/${p.status?.containerStatuses?.[0]?.state?.waiting?.reason ?? (p.status?.containerStatuses?.[0]?.state?.running ? 'running' : '-')}`;
+
+  it('runs a bound pod Pending → ContainerCreating → Running and Ready, in that order on a watch', async () => {
+    const created = await pods().create(pod('web'));
+    const watch = watchPod(created);
+    const { events } = watch;
     await bind('web');
-    await eventually(() => expect(events.at(-1)?.object.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True'));
-    abort.abort();
-    await watching;
-    const summary = (p: Pod) =>
-      `${p.status?.phase}/${p.status?.containerStatuses?.[0]?.state?.waiting?.reason ?? (p.status?.containerStatuses?.[0]?.state?.running ? 'running' : '-')}`;
+    await eventually(() => expect(isReady(events.at(-1)?.object)).toBe(true));
+    await watch.stop();
     const seen = events.map((event) => summary(event.object)).filter((s, i, all) => s !== all[i - 1]);
     expect(seen).toEqual(['Pending/-', 'Pending/ContainerCreating', 'Running/running']);
     const running = events.at(-1)!.object;
@@ -123,6 +138,25 @@ describe('kubelet-sim', () => {
       imageID: expect.stringMatching(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/),
       containerID: expect.stringMatching(/^containerd:\/\/[0-9a-f]{64}$/),
       state: { running: { startedAt: expect.any(String) } },
+    });
+  });
+
+  it('coalesces transitions due at the same moment into one status write, keeping their events', async () => {
+    // From the second crash on, the exit and the CrashLoopBackOff that follows it at once are
+    // one write: the watch never shows a restarted container merely terminated.
+    const created = await pods().create(pod('coalesced', { 'kubesim.io/crash-after-seconds': '1', 'kubesim.io/exit-code': '3' }));
+    const watch = watchPod(created);
+    await bind('coalesced');
+    const app = (event: WatchEvent<Pod> | undefined) => event?.object.status?.containerStatuses?.[0];
+    await eventually(() => expect(app(watch.events.at(-1))?.state?.waiting?.reason).toBe('CrashLoopBackOff'), { timeoutMs: 15_000 });
+    await watch.stop();
+    const backedOff = app(watch.events.at(-1));
+    expect(backedOff?.lastState?.terminated).toMatchObject({ exitCode: 3, reason: 'Error', finishedAt: expect.any(String) });
+    const terminatedAfterRestart = watch.events.filter((event) => (app(event)?.restartCount ?? 0) >= 1 && app(event)?.state?.terminated);
+    expect(terminatedAfterRestart).toEqual([]);
+    await eventually(async () => {
+      const events = await cluster.client.resource(eventDefinition).list({ namespace: NS, fieldSelector: 'involvedObject.name=coalesced' });
+      expect(events.items.map((e) => e.reason)).toEqual(expect.arrayContaining(['Started', 'BackOff']));
     });
   });
 

@@ -33,10 +33,27 @@ const platformRandom: Random = {
   seed: undefined,
   next: () => Math.random(),
   int: (n) => Math.floor(Math.random() * n),
-  hex: (bytes) => randomBytes(bytes).toString('hex'),
+  hex: (bytes) => pooledHex(bytes),
   uuid: () => randomUUID(),
   fork: () => platformRandom,
 };
+
+/** HEX_POOL_BYTES of crypto randomness are drawn at once: a reconcile id per reconcile (every
+ * loop, every pod event) made randomBytes' per-call cost show in CPU profiles. */
+const HEX_POOL_BYTES = 4096;
+let hexPool = Buffer.alloc(0);
+let hexPoolOffset = 0;
+
+function pooledHex(bytes: number): string {
+  if (bytes > HEX_POOL_BYTES) return randomBytes(bytes).toString('hex');
+  if (hexPoolOffset + bytes > hexPool.length) {
+    hexPool = randomBytes(HEX_POOL_BYTES);
+    hexPoolOffset = 0;
+  }
+  const hex = hexPool.toString('hex', hexPoolOffset, hexPoolOffset + bytes);
+  hexPoolOffset += bytes;
+  return hex;
+}
 
 /** seededRandom is mulberry32: tiny, fast, and good enough for simulation choices (not crypto). */
 function seededRandom(seed: number): Random {
