@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     const start = performance.now();
     const samples: Sample[] = [];
     const sample = () => {
-      const usage = processUsage(cluster.pid);
+      const usage = processUsage(cluster.apiServerPid);
       const entry = { minutes: (performance.now() - start) / 60_000, rssMiB: usage.rssBytes / 2 ** 20, cpuSeconds: usage.cpuMs / 1000 };
       samples.push(entry);
       console.log(`  t=${entry.minutes.toFixed(1).padStart(5)} min  RSS ${entry.rssMiB.toFixed(1)} MiB  CPU ${entry.cpuSeconds.toFixed(1)} s`);
