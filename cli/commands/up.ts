@@ -108,6 +108,9 @@ const since = (startMs: number) => Math.round(performance.now() - startMs);
 
 export async function up(argv: string[]): Promise<void> {
   const started = performance.now();
+  // A terminal (or a pipe) that went away costs the terminal output, never the cluster: an
+  // unhandled EPIPE on stdout would end the supervisor and every process with it.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const { flags } = parseFlags(argv, upFlags);
   if (flags['help']) return void console.log(upUsage);
   checkListenAddress(flags);

@@ -5,9 +5,9 @@
  * (CustomResourceDefinitions) are collected too. Nothing here makes decisions.
  *
  * Wired by hand, not with the controller builder (runtime/builder.ts): the kinds it watches
- * are known only after discovery, at run time, and change while it runs; its informers are
- * its own monitors rather than the manager's shared ones; and its controller runs inside a
- * runnable that first waits for those caches.
+ * are known only after discovery, at run time, and change while it runs (built-in kinds use
+ * the manager's shared informers, custom resources informers of the collector's own); and its
+ * controller runs inside a runnable that first waits for those caches.
  */
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import type { DiscoveredResource } from '../runtime/client/discovery.js';
@@ -61,6 +61,8 @@ export function registerGarbageCollector(manager: Manager, options: GarbageColle
     logger,
     resyncMs: options.resyncMs ?? 10 * 60_000,
     ...(options.ignoredResources ? { ignoredResources: options.ignoredResources } : {}),
+    // Built-in kinds come from the process's shared informers (one pod cache per process).
+    sharedInformer: (resource) => manager.informer(resource, { resyncMs: options.resyncMs ?? 10 * 60_000 }),
   });
   // The queue exists before the controller because the reconciler feeds it too.
   const queue = createWorkQueue({ clock: manager.clock, name: GARBAGE_COLLECTOR_NAME });

@@ -5,6 +5,11 @@
  *
  * The set follows discovery: sync() starts informers for kinds that appeared (CRDs added at
  * run time) and stops those whose kinds are no longer served. It never calls the API itself.
+ *
+ * Built-in kinds are never withdrawn, so their monitors are the process's shared informers
+ * (`sharedInformer`): in the controller-manager process one pod cache serves the collector and
+ * every other loop. Kinds of other groups (custom resources) get informers of their own, which
+ * stop when their kind goes.
  */
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { DiscoveredResource } from '../runtime/client/discovery.js';
@@ -44,12 +49,27 @@ export interface MonitorSetOptions {
   /** Informer resync period (none when 0 or absent). */
   resyncMs?: number;
   ignoredResources?: readonly GroupResource[];
+  /** The process's shared informer for a built-in kind (the manager's); monitors of built-in
+   * kinds use it instead of an informer of their own when given. */
+  sharedInformer?: (resource: DiscoveredResource) => Informer<KubeObject>;
 }
 
 interface Monitor {
   resource: DiscoveredResource;
   informer: Informer<KubeObject>;
-  stop: AbortController;
+  /** Stops an informer of the monitor's own; undefined for a shared one, which the manager runs. */
+  stop?: AbortController;
+}
+
+/** isBuiltinGroup: Kubernetes' own API groups (the core group, the unqualified ones such as
+ * apps and batch, and *.k8s.io); custom resources live in other, dotted groups. */
+export function isBuiltinGroup(group: string): boolean {
+  return group === '' || !group.includes('.') || group.endsWith('.k8s.io');
+}
+
+/** indexByUid files an object under its own uid. */
+function indexByUid(object: DeepReadonly<KubeObject>): string[] {
+  return object.metadata.uid ? [object.metadata.uid] : [];
 }
 
 /** isMonitorable: the collector can watch a kind and delete its objects. */
@@ -93,7 +113,9 @@ export class MonitorSet {
     const wanted = new Map(resources.filter((r) => isMonitorable(r, this.ignored)).map((r) => [monitorKey(r), r]));
     const removed = [...this.monitors.keys()].filter((key) => !wanted.has(key));
     for (const key of removed) {
-      this.monitors.get(key)?.stop.abort();
+      const monitor = this.monitors.get(key);
+      if (monitor?.stop) monitor.stop.abort();
+      else if (monitor) for (const handlers of this.handlers) monitor.informer.removeEventHandlers(handlers);
       this.monitors.delete(key);
     }
     const added = [...wanted.keys()].filter((key) => !this.monitors.has(key));
@@ -148,16 +170,26 @@ export class MonitorSet {
   }
 
   private startMonitor(resource: DiscoveredResource, signal: AbortSignal): Monitor {
-    const { client, clock, logger, resyncMs } = this.options;
+    const { client, clock, logger, resyncMs, sharedInformer } = this.options;
+    if (sharedInformer && isBuiltinGroup(resource.group)) {
+      const informer = sharedInformer(resource);
+      this.prepare(informer);
+      return { resource, informer };
+    }
     const informer = createInformer<KubeObject>({ client: client.resource(resource), clock, logger, resyncMs });
-    informer.addIndexer(UID_INDEX, (object) => (object.metadata.uid ? [object.metadata.uid] : []));
-    informer.addIndexer(OWNER_UID_INDEX, indexByOwnerUid);
-    for (const handlers of this.handlers) informer.addEventHandlers(handlers);
+    this.prepare(informer);
     const stop = new AbortController();
     const done = informer.start(AbortSignal.any([signal, stop.signal])).catch((err: unknown) => {
       logger.error({ err, resource: monitorKey(resource) }, 'garbage collector informer stopped with an error');
     });
     this.running.push(done);
     return { resource, informer, stop };
+  }
+
+  /** prepare adds the collector's indexes and handlers to a monitor's informer. */
+  private prepare(informer: Informer<KubeObject>): void {
+    informer.addIndexer(UID_INDEX, indexByUid);
+    informer.addIndexer(OWNER_UID_INDEX, indexByOwnerUid);
+    for (const handlers of this.handlers) informer.addEventHandlers(handlers);
   }
 }

@@ -79,7 +79,8 @@ class CachingInformer<T extends KubeObject> implements Informer<T>, ReflectorSin
   addIndexer(name: string, indexFunc: IndexFunc<T>): void {
     // Two loops of one process asking for the same index function under one name share it.
     if (this.store.indexFunc(name) === indexFunc) return;
-    if (this.started) throw new Error(`addIndexer(${JSON.stringify(name)}) after start(): add indexers before starting the informer`);
+    // Also after start (a loop started later, the collector's monitors): the store files the
+    // objects it already holds, and nothing else runs meanwhile.
     this.store.addIndexer(name, indexFunc);
   }
 

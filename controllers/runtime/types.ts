@@ -129,7 +129,8 @@ export interface Informer<T extends KubeObject = KubeObject> {
   addEventHandlers(handlers: EventHandlers<T>): void;
   /** Stops calling `handlers` (the object given to addEventHandlers). */
   removeEventHandlers(handlers: EventHandlers<T>): void;
-  /** Must be called before start(), except for an index already added with the same function. */
+  /** Adds an index (before or after start: cached objects are indexed at once); the same
+   * function under a name already added is shared, another one is refused. */
   addIndexer(name: string, indexFunc: IndexFunc<T>): void;
   /** True once the first list has been delivered to the handlers. */
   hasSynced(): boolean;
