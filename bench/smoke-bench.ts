@@ -53,6 +53,14 @@ async function readyPods(url: string): Promise<number> {
   return list.items.filter((pod) => pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
 }
 
+/** processNames maps each supervised process's pid to its name (from `kubesim status`'s API). */
+async function processNames(url: string): Promise<Map<number, string>> {
+  const { components } = (await (await fetch(`${url}/kubesim/v1/components`)).json()) as {
+    components: Array<{ name: string; pid?: number; process?: string }>;
+  };
+  return new Map(components.filter((c) => c.pid && c.process === c.name).map((c) => [c.pid!, c.name]));
+}
+
 async function measure(dir: string): Promise<Figures> {
   const spawned = performance.now();
   const cluster: ClusterProcess = await startCluster(dir, NODES);
@@ -65,10 +73,15 @@ async function measure(dir: string): Promise<Figures> {
     figures['API server RSS at start'] = { value: treeUsage([cluster.apiServerPid]).rssBytes / 2 ** 20, unit: 'MB' };
 
     const http = createHttpClient(cluster.url, CREATE_CONCURRENCY);
+    const processes = await processNames(cluster.url);
+    const cpuBefore = new Map([...processes].map(([pid]) => [pid, treeUsage([pid]).cpuMs]));
     const rolled = performance.now();
     expectOk(await http.send('POST', '/apis/apps/v1/namespaces/default/deployments', deployment()), 'create the Deployment');
     await waitUntil(`${PODS} pods Ready`, async () => (await readyPods(cluster.url)) >= PODS, 120_000);
     figures[`${PODS} pods on ${NODES} nodes: all Ready`] = { value: performance.now() - rolled, unit: 'ms' };
+    for (const [pid, name] of processes) {
+      figures[`  CPU of ${name} during the rollout`] = { value: treeUsage([pid]).cpuMs - (cpuBefore.get(pid) ?? 0), unit: 'ms' };
+    }
 
     const burst = performance.now();
     await runConcurrent({
