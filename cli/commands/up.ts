@@ -2,7 +2,7 @@
  * simulated kubelets, each a child process restarted with backoff when it dies (the API server
  * too, on the same data dir and port) — write a kubeconfig, wait for the nodes to be Ready,
  * print how to use it, and stop everything cleanly on Ctrl-C (or `kubesim down`). */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
@@ -106,6 +106,18 @@ function apiServerArgs(flags: Flags, dataDir: string, kubeconfig: string, logLev
 
 const since = (startMs: number) => Math.round(performance.now() - startMs);
 
+/** scratchFolder is where a temporary state folder goes: memory-backed /dev/shm where the
+ * system has it (the store then writes at memory speed, as an in-memory one would, yet a
+ * restarted API server finds it), else the system's temporary folder. */
+function scratchFolder(): string {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+}
+
 export async function up(argv: string[]): Promise<void> {
   const started = performance.now();
   // A terminal (or a pipe) that went away costs the terminal output, never the cluster: an
@@ -121,7 +133,7 @@ export async function up(argv: string[]): Promise<void> {
   const keepData = flags['data-dir'] !== undefined;
   // Without --data-dir the state lives in a temporary folder: it survives an API server
   // restart, and goes when the cluster stops.
-  const dataDir = keepData ? resolve(String(flags['data-dir'])) : mkdtempSync(join(tmpdir(), 'kubesim-state-'));
+  const dataDir = keepData ? resolve(String(flags['data-dir'])) : mkdtempSync(join(scratchFolder(), 'kubesim-state-'));
   const logDir = resolve(dirname(kubeconfig), 'logs');
   const logs = createUpLogs({ logDir, terminalLevel, clock: createRealClock() });
   const plan: ComponentPlan = {
