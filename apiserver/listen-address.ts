@@ -18,3 +18,8 @@ export function serverUrl(host: string, port: number): string {
   if (name === '::') return `http://[::1]:${port}`;
   return isIP(name) === 6 ? `http://[${name}]:${port}` : `http://${name}:${port}`;
 }
+
+/** portInUseMessage says what to do when the API server's port is taken. */
+export function portInUseMessage(port: number | string): string {
+  return `port ${String(port)} is already in use: stop the other cluster (\`kubesim down\`), or choose another port with --port`;
+}

@@ -24,6 +24,23 @@ export const componentClockFlags: Record<string, FlagSpec> = {
   'clock-origin': { type: 'number', description: 'origin of a local clock, ms since the epoch (implies --clock local)' },
 };
 
+const SERVING_POLL_MS = 20;
+const SERVING_TIMEOUT_MS = 60_000;
+
+/** untilServing resolves once the API server at `server` answers /readyz; throws after a minute. */
+async function untilServing(server: string, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + SERVING_TIMEOUT_MS;
+  while (!signal.aborted) {
+    const ready = await fetch(`${server}/readyz`, { signal }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return;
+    if (Date.now() > deadline) throw new Error(`the API server at ${server} did not answer within ${SERVING_TIMEOUT_MS / 1000} s: is it running?`);
+    await new Promise((resolve) => setTimeout(resolve, SERVING_POLL_MS));
+  }
+}
+
 /** componentClock returns the clock `flags` ask for; a server clock follows until `signal` aborts. */
 export async function componentClock(flags: Flags, target: KubeconfigTarget, signal: AbortSignal, logger?: Logger): Promise<Clock> {
   const localFlags = flags['speed'] !== undefined || flags['clock-origin'] !== undefined;
@@ -31,6 +48,8 @@ export async function componentClock(flags: Flags, target: KubeconfigTarget, sig
   if (mode === 'server') {
     if (localFlags)
       throw new UsageError('--speed and --clock-origin set a local clock; with --clock server the cluster sets the pace (`kubesim clock speed N`)');
+    // `kubesim up` starts its components while its API server is still starting.
+    await untilServing(target.server, signal);
     return followServerClock({ server: target.server, token: target.token }, signal, { logger });
   }
   if (mode !== 'local') throw new UsageError(`--clock must be server or local, got ${JSON.stringify(mode)}`);

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ClockState } from '../../apiserver/api/machinery/cluster-clock.js';
 import { FaultInjector } from '../../apiserver/faults/injector.js';
-import { isLoopbackHost } from '../../apiserver/listen-address.js';
+import { isLoopbackHost, portInUseMessage } from '../../apiserver/listen-address.js';
 import { startApiServer } from '../../apiserver/start-api-server.js';
 import { createLogger, isLogLevel, LOG_LEVELS } from '../../controllers/runtime/logger.js';
 import { type FlagSpec, type Flags, formatFlagHelp, parseFlags, UsageError } from '../args.js';
@@ -96,7 +96,7 @@ export async function apiserver(argv: string[]): Promise<void> {
     plugins: wiring?.plugins,
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EADDRINUSE') throw err;
-    throw new UsageError(`port ${String(flags['port'])} is already in use: stop the other cluster (\`kubesim down\`), or choose another port with --port`);
+    throw new UsageError(portInUseMessage(String(flags['port'])));
   });
   // Supervised, `kubesim up` says where it listens; alone, this process says it.
   if (supervised && wiring) connectToSupervisor(server, wiring.components, supervised);

@@ -6,7 +6,7 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
-import { isLoopbackHost } from '../../apiserver/listen-address.js';
+import { isLoopbackHost, serverUrl } from '../../apiserver/listen-address.js';
 import { UI_PATH } from '../../apiserver/ui/ui-path.js';
 import { CONTROLLER_NAMES, type ControllerName } from '../../controllers/catalog.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
@@ -18,7 +18,8 @@ import { seedArgs, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 import { Supervisor } from '../supervisor.js';
 import { linkApiServer } from '../up/apiserver-link.js';
-import { type ComponentPlan, loopHosts, plannedProcesses, reportNameOf } from '../up/plan.js';
+import { type ComponentPlan, isNodeProcess, loopHosts, type PlannedProcess, plannedProcesses, reportNameOf } from '../up/plan.js';
+import { reservePort } from '../up/reserve-port.js';
 import { lockStateFolder } from '../up/state-lock.js';
 import { waitForReadyNodes } from '../up/wait-for-nodes.js';
 import { createUpLogs } from '../up-logs.js';
@@ -155,29 +156,44 @@ export async function up(argv: string[]): Promise<void> {
     if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     releaseLock();
   };
+  // The port is known before the API server listens, so the kubeconfig is written and the
+  // kubelets start loading beside the API server (they wait for it to answer): on two cores,
+  // the API server and the nodes are what the banner waits for. The other components start
+  // once the nodes are Ready, rather than slowing both down.
+  const host = String(flags['host']);
+  let port: number;
+  try {
+    port = await reservePort(host, Number(flags['port']));
+  } catch (err) {
+    await cleanUp();
+    throw err;
+  }
+  writeKubeconfig(kubeconfig, serverUrl(host, port));
   const link = linkApiServer({
     supervisor,
     components,
     args: apiServerArgs(flags, dataDir, kubeconfig, logs.fileLevel),
-    port: Number(flags['port']),
+    port,
     reportNameOf: (name) => reportNameOf(processes, name),
     onShutdown: () => stop.abort(new Error('kubesim down')),
   });
+  // Added in plan order (what `kubesim status` lists), started in two waves.
+  for (const planned of processes) supervisor.add({ name: planned.name, command: process.execPath, args: [process.argv[1] ?? '', ...planned.args] });
+  const launch = (planned: PlannedProcess) => supervisor.start(planned.name);
+  const [first, rest] = [processes.filter(isNodeProcess), processes.filter((p) => !isNodeProcess(p))];
+  first.forEach(launch);
   let url: string;
   try {
     url = await link.listening;
   } catch (err) {
     await cleanUp();
+    rmSync(kubeconfig, { force: true });
     throw err;
   }
   const apiMs = since(started);
-  writeKubeconfig(kubeconfig, url);
-  for (const planned of processes) {
-    supervisor.add({ name: planned.name, command: process.execPath, args: [process.argv[1] ?? '', ...planned.args] });
-    supervisor.start(planned.name);
-  }
-  link.componentsStarted();
   await waitForReadyNodes(url, plan.nodes, stop.signal, (line) => console.log(`kubesim: ${line}`));
+  rest.forEach(launch);
+  link.componentsStarted();
   if (!stop.signal.aborted) {
     const nodesMs = since(started);
     const state = keepData ? `state in ${String(flags['data-dir'])}` : 'state in a temporary folder, removed on exit';

@@ -52,6 +52,11 @@ export function plannedProcesses(plan: ComponentPlan): PlannedProcess[] {
   return processes;
 }
 
+/** isNodeProcess: the simulated kubelets, which `up` starts beside the API server. */
+export function isNodeProcess(process: PlannedProcess): boolean {
+  return process.name === 'kubelet';
+}
+
 /** loopHosts maps each loop of a shared process to that process's name. */
 export function loopHosts(processes: readonly PlannedProcess[]): Map<string, string> {
   return new Map(processes.flatMap((p) => p.hostedLoops.map((loop) => [loop, p.name] as const)));
