@@ -1,5 +1,7 @@
 /**
  * bench:testtarget — kubesim as a test target (issue 8), all in this process:
+ *   0. the first startCluster() of the process, module loading included (as a test file's
+ *      first test pays it);
  *   1. start: a bare API server (the baseline) vs startCluster() with every loop, the
  *      scheduler and one node, in real and virtual clock modes; stop times;
  *   2. reset after a test made a Deployment (3 pods), a namespace and some ConfigMaps;
@@ -7,8 +9,12 @@
  *      after a forced GC at 1, 25, 50 and 100 — memory must stay flat.
  * Prints figures; asserts nothing. Run with `npm run bench:testtarget` (needs --expose-gc).
  */
-import { startApiServer } from '../apiserver/start-api-server.js';
-import { type Cluster, startCluster } from '../cli/cluster/index.js';
+import type { startApiServer as StartApiServer } from '../apiserver/start-api-server.js';
+import type { Cluster, startCluster as StartCluster } from '../cli/cluster/index.js';
+
+// Imported in firstStart(), which times them: the first start in a process includes loading.
+let startApiServer: typeof StartApiServer;
+let startCluster: typeof StartCluster;
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 15);
 const SEQUENTIAL = Number(process.env['CLUSTERS'] ?? 100);
@@ -39,6 +45,17 @@ function deployment(name: string, replicas: number) {
     metadata: { name },
     spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
   };
+}
+
+/** firstStart times import + first start of a cluster: what a test file's first test waits for. */
+async function firstStart(): Promise<Record<string, string>> {
+  const [cluster, clusterMs] = await timed(async () => {
+    startCluster = (await import('../cli/cluster/index.js')).startCluster;
+    return startCluster();
+  });
+  await cluster.stop();
+  startApiServer = (await import('../apiserver/start-api-server.js')).startApiServer;
+  return { 'first startCluster() of the process (import + start)': ms(clusterMs) };
 }
 
 async function startTimes(): Promise<Record<string, Record<string, string>>> {
@@ -118,6 +135,7 @@ async function sequentialClusters(): Promise<Record<string, Record<string, strin
 async function main(): Promise<void> {
   if (!(globalThis as { gc?: unknown }).gc) console.log('note: run with node --expose-gc for exact memory figures');
   console.log(`bench:testtarget — ${ROUNDS} rounds, ${SEQUENTIAL} sequential clusters`);
+  console.table(await firstStart());
   console.table(await startTimes());
   console.table(await resetTimes());
   console.table(await sequentialClusters());

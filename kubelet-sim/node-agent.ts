@@ -21,6 +21,7 @@ import { deepEqual } from '../apiserver/api/deep-equal.js';
 import { runWithCause } from '../apiserver/api/machinery/cause.js';
 import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import { rfc3339 } from '../apiserver/api/machinery/time.js';
+import { signalActivity } from '../controllers/runtime/activity-signal.js';
 import type { KubeClient } from '../controllers/runtime/client/http-client.js';
 import type { HttpEventRecorder } from '../controllers/runtime/event-recorder.js';
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
@@ -178,6 +179,7 @@ export class NodeAgent {
    * writes carry the cause `kubelet/<node>`, key = the node, trigger = heartbeat. */
   private async attempt(action: () => Promise<void>, what: string): Promise<boolean> {
     this.writesInFlight++;
+    signalActivity();
     try {
       return await this.attemptOnce(action, what);
     } finally {

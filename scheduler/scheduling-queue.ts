@@ -22,6 +22,7 @@
  * call them; timers run on the injected clock.
  */
 import { type CauseTrigger, currentTrigger } from '../apiserver/api/machinery/cause.js';
+import { signalActivity } from '../controllers/runtime/activity-signal.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
 import type { Clock, TimerHandle } from '../controllers/runtime/types.js';
 import type { ReadonlyPod } from './framework.js';
@@ -286,6 +287,7 @@ export class SchedulingQueue {
     entry.activeSinceMs = this.clock.now();
     entry.activeSeq = ++this.nextSeq;
     this.active.push({ entry, seq: entry.activeSeq, priority: entry.priority, sinceMs: entry.activeSinceMs });
+    signalActivity();
     this.waiters.shift()?.();
   }
 

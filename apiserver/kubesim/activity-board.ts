@@ -3,14 +3,19 @@
  * components register a probe read on demand; component processes push reports over HTTP
  * (PUT /apis/kubesim.io/v1alpha1/activity/{component}). `settle` and the live view read it.
  */
-import type { ComponentActivity } from '../api/machinery/activity.js';
+import { busyLoops, type ComponentActivity } from '../api/machinery/activity.js';
 
-/** A pushed report older than this (wall time) is from a component that stopped reporting. */
-export const STALE_REPORT_MS = 3_000;
+/** A pushed report older than this (wall time) is from a component that stopped reporting. A
+ * busy component repeats its report every second: one silent for 3 s is gone, and its work must
+ * not hold `settle` up. An idle one repeats it every 5 s (IDLE_HEARTBEAT_MS of
+ * activity-reporter.ts, so idle processes stay quiet): its report is kept three times as long. */
+export const STALE_REPORT_MS = { busy: 3_000, idle: 15_000 } as const;
 
 interface Report {
   activity: ComponentActivity;
   receivedAtMs: number;
+  /** How long the report counts (wall ms): STALE_REPORT_MS for what it says. */
+  keepMs: number;
 }
 
 export class ActivityBoard {
@@ -27,7 +32,9 @@ export class ActivityBoard {
 
   /** report records a component process's latest activity. */
   report(activity: ComponentActivity): void {
-    this.reports.set(activity.component, { activity, receivedAtMs: Date.now() });
+    // As the reporter judges it: delayed work counts whether or not the clock runs.
+    const busy = busyLoops([activity], true).length > 0;
+    this.reports.set(activity.component, { activity, receivedAtMs: Date.now(), keepMs: busy ? STALE_REPORT_MS.busy : STALE_REPORT_MS.idle });
   }
 
   /** forget drops a component's reports (it stopped). */
@@ -37,8 +44,8 @@ export class ActivityBoard {
 
   /** current lists every component's activity: probes read now, fresh reports as received. */
   current(): ComponentActivity[] {
-    const fresh = Date.now() - STALE_REPORT_MS;
-    const pushed = [...this.reports.values()].filter((r) => r.receivedAtMs >= fresh).map((r) => r.activity);
+    const now = Date.now();
+    const pushed = [...this.reports.values()].filter((r) => now - r.receivedAtMs <= r.keepMs).map((r) => r.activity);
     return [...[...this.probes.values()].map((probe) => probe()), ...pushed];
   }
 }

@@ -15,9 +15,10 @@ export interface ClusterProcess {
   stop(): Promise<void>;
 }
 
-/** startCluster starts `kubesim up --port 0` with `nodes` simulated nodes (0: none) and extra flags. */
-export async function startCluster(dir: string, nodes: number, extraArgs: string[] = []): Promise<ClusterProcess> {
-  const args = [CLI, 'up', '--port', '0', '--nodes', String(nodes), '--kubeconfig', join(dir, 'kubeconfig'), ...extraArgs];
+/** startCluster starts `kubesim up --port 0` with `nodes` simulated nodes (0: none) and extra
+ * flags; `cli` is the built cli/main.js to run (another build's, to compare). */
+export async function startCluster(dir: string, nodes: number, extraArgs: string[] = [], cli = CLI): Promise<ClusterProcess> {
+  const args = [cli, 'up', '--port', '0', '--nodes', String(nodes), '--kubeconfig', join(dir, 'kubeconfig'), ...extraArgs];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((done, fail) => {
     let out = '';

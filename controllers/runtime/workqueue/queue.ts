@@ -4,6 +4,7 @@
  * place of a condition variable.
  */
 import { type CauseTrigger, currentTrigger } from '../../../apiserver/api/machinery/cause.js';
+import { signalActivity } from '../activity-signal.js';
 import type { Clock, TimerHandle, WorkQueue } from '../types.js';
 import { createDefaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
 
@@ -118,6 +119,7 @@ class DeduplicatingQueue implements MeteredWorkQueue {
     if (this.dirty.has(key)) return;
     this.addCount++;
     this.dirty.add(key);
+    signalActivity();
     // A held key runs again after done(); queuing it now would let a second worker take it.
     if (this.processing.has(key)) return;
     this.makeReady(key);
@@ -143,6 +145,8 @@ class DeduplicatingQueue implements MeteredWorkQueue {
       this.addWith(key, fired?.trigger);
     }, delayMs);
     this.delayed.set(key, { readyAtMs, timer, trigger: trigger ?? existing?.trigger });
+    // Delayed keys are work in some loops (the kubelet's stage transitions: delayedIsWork).
+    signalActivity();
   }
 
   addRateLimited(key: string): void {
