@@ -11,3 +11,11 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
   });
 }
+
+/** portIsFree says whether a server could listen on loopback `port` now. */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.on('error', () => resolve(false));
+  });
+}

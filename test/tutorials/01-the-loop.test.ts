@@ -59,7 +59,7 @@ describe('tutorial 01: the loop', () => {
 
     // The trace: your delete marked it; the replicaset loop created the newcomer, the scheduler
     // bound it, the kubelet reported it Running and Ready; the old pod's kubelet deleted it.
-    const tree = parseTrace(output(await cluster.run(trace), 'kubesim trace'));
+    const tree = parseTrace(output(await cluster.run(trace), 'npx kubesim trace'));
     expect(tree.root.text).toBe(`kubectl (user) marked pod default/${victim} for deletion`);
     const created = one(tree.root, new RegExp(`^replicaset controller created pod ${newcomer}$`));
     expect(created.parent, render(tree.root)).toBe(tree.root);
@@ -92,7 +92,7 @@ describe('tutorial 01: the loop', () => {
 
     // Clean up: the garbage collector deletes the ReplicaSet, then marks each pod; nothing is left.
     const cleanupResults = await cluster.run(cleanup);
-    const gc = parseTrace(output(cleanupResults, 'kubesim trace'));
+    const gc = parseTrace(output(cleanupResults, 'npx kubesim trace'));
     expect(gc.root.text).toBe('kubectl (user) deleted deployment default/web');
     const rsDeleted = one(gc.root, new RegExp(`^garbage-collector controller deleted replicaset ${replicaSet}$`));
     const podsMarked = find(rsDeleted, /^garbage-collector controller marked pod \S+ for deletion$/);

@@ -43,7 +43,7 @@ describe('tutorial 02: the cascade', () => {
     const replicaSet = rs!['NAME']!;
 
     // Follow the chain: each link, each under the write that woke its loop.
-    const tree = parseTrace(output(await cluster.run(trace), 'kubesim trace'));
+    const tree = parseTrace(output(await cluster.run(trace), 'npx kubesim trace'));
     const shown = render(tree.root);
     expect(tree.root.text).toBe('kubectl (user) scaled deployment default/web spec.replicas 3→5');
     const setReplicas = one(tree.root, new RegExp(`^deployment controller set replicaset ${replicaSet} spec\\.replicas 3→5\\b`));
@@ -76,7 +76,7 @@ describe('tutorial 02: the cascade', () => {
     expect(parseTable(output(broken, 'kubectl get replicasets'))).toEqual([
       expect.objectContaining({ NAME: replicaSet, DESIRED: '6', CURRENT: '5', READY: '5' }),
     ]);
-    const stalled = parseTrace(output(broken, 'kubesim trace'));
+    const stalled = parseTrace(output(broken, 'npx kubesim trace'));
     expect(stalled.root.text).toBe('kubectl (user) scaled deployment default/web spec.replicas 5→6');
     one(stalled.root, new RegExp(`^deployment controller set replicaset ${replicaSet} spec\\.replicas 5→6\\b`));
     const loops = stalled.lines.slice(1).map((line) => line.text.split(' ')[0]);

@@ -56,13 +56,13 @@ describe('tutorial 04: level-triggered recovery', () => {
     const replicaSet = created[0]!['NAME']!;
 
     // `replicaset   stopped`, every other loop running.
-    const stopped = output(await cluster.run(stop), 'kubesim status');
+    const stopped = output(await cluster.run(stop), 'npx kubesim status');
     expect(replicasetState(stopped)).toBe('stopped');
     for (const [loop, state] of loopStates(stopped)) if (loop !== 'replicaset') expect(state, loop).toMatch(/^running/);
 
     // settle returns; Deployment 3/5, ReplicaSet DESIRED 5 but CURRENT 3 READY 3 (stale), two pods.
     const changed = await cluster.run(change);
-    expect(output(changed, 'kubesim settle')).toMatch(/^settled in \d+ ms/);
+    expect(output(changed, 'npx kubesim settle')).toMatch(/^settled in \d+ ms/);
     const [deployments, replicaSets, pods] = parseTables(output(changed, 'kubectl get'));
     expect(deployments).toEqual([expect.objectContaining({ NAME: 'deployment.apps/web', READY: '3/5' })]);
     expect(replicaSets).toEqual([expect.objectContaining({ NAME: `replicaset.apps/${replicaSet}`, DESIRED: '5', CURRENT: '3', READY: '3' })]);
@@ -86,19 +86,19 @@ describe('tutorial 04: level-triggered recovery', () => {
 
     // Killed: SIGKILL, and all five pods marked for deletion.
     const killed = await cluster.run(kill);
-    expect(output(killed, 'kubesim chaos')).toMatch(/^killed replicaset \(pid \d+\) with SIGKILL/);
+    expect(output(killed, 'npx kubesim chaos')).toMatch(/^killed replicaset \(pid \d+\) with SIGKILL/);
     expect(output(killed, 'kubectl delete').trim().split('\n')).toHaveLength(5);
 
     // "Give it a second": the supervisor's restart is on wall time.
     const restarted = await eventually(
       async () => {
-        const state = replicasetState(output(await cluster.run(status), 'kubesim status'));
+        const state = replicasetState(output(await cluster.run(status), 'npx kubesim status'));
         expect(state).toMatch(/^running \(pid \d+\), 1 restart$/);
         return state;
       },
       { timeoutMs: 15_000, intervalMs: 250 },
     );
-    const pidBefore = /\(pid (\d+)\)/.exec(output(started, 'kubesim start'))?.[1];
+    const pidBefore = /\(pid (\d+)\)/.exec(output(started, 'npx kubesim start'))?.[1];
     expect(pidBefore).toBeDefined();
     expect(restarted).not.toContain(`(pid ${pidBefore})`);
 

@@ -73,7 +73,7 @@ describe('tutorial 05: two controllers fighting', () => {
 
     // 780m on three pods → the HPA scales to 6 and owns spec.replicas; at six pods about 66%.
     const loaded = await cluster.run(load);
-    expect(output(loaded, 'kubesim load')).toMatch(/load set to cpu 780m \(spread over 3 ready pods\)/);
+    expect(output(loaded, 'npx kubesim load')).toMatch(/load set to cpu 780m \(spread over 3 ready pods\)/);
     expect(owners(loaded)).toEqual(['6 kubesim-hpa-controller']);
     await eventually(
       async () => {
@@ -88,7 +88,7 @@ describe('tutorial 05: two controllers fighting', () => {
 
     // Paused, re-applied: 3 owned by kubectl-client-side-apply, three of six pods Terminating.
     const reapplied = await cluster.run(reapply);
-    expect(output(reapplied, 'kubesim clock pause')).toMatch(/state\s+paused/);
+    expect(output(reapplied, 'npx kubesim clock pause')).toMatch(/state\s+paused/);
     expect(output(reapplied, 'kubectl apply')).toContain('deployment.apps/web-frontend configured');
     expect(owners(reapplied)).toEqual(['3 kubectl-client-side-apply']);
     const pods = parseTable(output(reapplied, 'kubectl get pods'));
@@ -101,7 +101,7 @@ describe('tutorial 05: two controllers fighting', () => {
 
     // Flapping: the trace of the latest apply kills three pods; the events count the swings.
     const flapped = await cluster.run(flapping);
-    const trace = parseTrace(output(flapped, 'kubesim trace'));
+    const trace = parseTrace(output(flapped, 'npx kubesim trace'));
     expect(trace.root.text).toBe('kubectl (user) scaled deployment production/web-frontend spec.replicas 6→3');
     const scaledDown = one(trace.root, /^deployment controller set replicaset web-frontend-[a-z0-9]+ spec\.replicas 6→3/);
     const marked = find(scaledDown, /^replicaset controller marked pod web-frontend-[a-z0-9]+-[a-z0-9]{5} for deletion$/);

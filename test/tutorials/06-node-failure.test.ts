@@ -61,9 +61,9 @@ describe('tutorial 06: node failure', () => {
 
     // Silence node-2: Unknown after the 40 s grace period, tainted unreachable NoSchedule + NoExecute.
     const silenced = await cluster.run(silence);
-    expect(output(silenced, 'kubesim node stop')).toMatch(/^node\/node-2 stopped/);
+    expect(output(silenced, 'npx kubesim node stop')).toMatch(/^node\/node-2 stopped/);
     expect(output(silenced, 'kubectl wait').trim()).toBe('node/node-2 condition met');
-    const nodes = parseTable(output(silenced, 'kubesim node list'));
+    const nodes = parseTable(output(silenced, 'npx kubesim node list'));
     expect(nodes.map((n) => [n['NAME'], n['STATUS'], n['TAINTS']])).toEqual([
       ['node-1', 'Ready', '<none>'],
       ['node-2', 'NotReady', UNREACHABLE],
@@ -77,7 +77,7 @@ describe('tutorial 06: node failure', () => {
     // Frozen: every pod still 1/1 Running where it was; the Deployment 4/6 ready; node-2's pods
     // Ready=False, each tolerating unreachable for 300 s.
     const frozen = await cluster.run(freeze);
-    expect(output(frozen, 'kubesim clock pause')).toMatch(/state\s+paused/);
+    expect(output(frozen, 'npx kubesim clock pause')).toMatch(/state\s+paused/);
     const inBetween = parseWide(output(frozen, 'kubectl get pods -l app=web -o wide'));
     expect(inBetween.map((p) => [p['NAME'], p['NODE'], p['READY'], p['STATUS']])).toEqual(first.map((p) => [p['NAME'], p['NODE'], '1/1', 'Running']));
     expect(parseTable(output(frozen, 'kubectl get deployment'))).toEqual([expect.objectContaining({ NAME: 'web', READY: '4/6' })]);
@@ -99,9 +99,9 @@ describe('tutorial 06: node failure', () => {
 
     // Back: node-2 Ready and untainted; the pods stay where they are.
     const returned = await cluster.run(back);
-    expect(output(returned, 'kubesim node start')).toMatch(/^node\/node-2 started/);
+    expect(output(returned, 'npx kubesim node start')).toMatch(/^node\/node-2 started/);
     expect(output(returned, 'kubectl wait').trim()).toBe('node/node-2 condition met');
-    expect(parseTable(output(returned, 'kubesim node list')).map((n) => [n['NAME'], n['STATUS'], n['TAINTS']])).toEqual([
+    expect(parseTable(output(returned, 'npx kubesim node list')).map((n) => [n['NAME'], n['STATUS'], n['TAINTS']])).toEqual([
       ['node-1', 'Ready', '<none>'],
       ['node-2', 'Ready', '<none>'],
       ['node-3', 'Ready', '<none>'],

@@ -67,7 +67,7 @@ describe('tutorial 07: HPA behavior', () => {
 
     // Load: spec.replicas reaches 6 (kubectl wait), then the HPA shows 6 just under target.
     const loadResults = await cluster.run(load);
-    expect(output(loadResults, 'kubesim load')).toBe('deployment.apps/web: load set to cpu 800m (spread over 3 ready pods)\n');
+    expect(output(loadResults, 'npx kubesim load')).toBe('deployment.apps/web: load set to cpu 800m (spread over 3 ready pods)\n');
     expect(output(loadResults, 'kubectl wait')).toBe('deployment.apps/web condition met\n');
     await untilTable(only(load, 'kubectl get hpa'), (rows) => {
       expect(rows[0]).toMatchObject({ NAME: 'web', REPLICAS: '6' });
@@ -77,7 +77,7 @@ describe('tutorial 07: HPA behavior', () => {
 
     // Load off: within seconds the HPA sees a few percent, and still keeps 6 — the window.
     const offResults = await cluster.run(off);
-    expect(output(offResults, 'kubesim load')).toBe('deployment.apps/web: load removed\n');
+    expect(output(offResults, 'npx kubesim load')).toBe('deployment.apps/web: load removed\n');
     await eventually(
       async () => {
         const [table, message] = await cluster.run(only(off, 'kubectl get hpa'));

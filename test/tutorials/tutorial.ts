@@ -8,12 +8,13 @@
  * what the page says the learner will see.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { requireKubectl } from '../support/kubectl.js';
+import { fencedBlocks } from '../support/markdown.js';
 import { KUBESIM_BIN, type KubesimProcess, spawnKubesim } from '../support/processes.js';
+import { terminalEnv } from '../support/terminal-env.js';
 
 export const TUTORIALS_DIR = resolve(import.meta.dirname, '../../docs/tutorials');
 
@@ -26,20 +27,9 @@ export interface Step {
 
 /** tutorialSteps reads the ```sh blocks of docs/tutorials/<file>, in order. */
 export function tutorialSteps(file: string): Step[] {
-  const text = readFileSync(join(TUTORIALS_DIR, file), 'utf8');
-  const steps: Step[] = [];
-  let heading = '';
-  let block: string[] | undefined;
-  for (const line of text.split('\n')) {
-    if (block) {
-      if (line.startsWith('```')) {
-        steps.push({ heading, commands: block.map((l) => l.trim()).filter((l) => l && !l.startsWith('#')) });
-        block = undefined;
-      } else block.push(line);
-    } else if (line.startsWith('#')) heading = line.replace(/^#+\s*/, '');
-    else if (line.trim() === '```sh') block = [];
-  }
-  return steps;
+  return fencedBlocks(readFileSync(join(TUTORIALS_DIR, file), 'utf8'))
+    .filter((block) => block.lang === 'sh')
+    .map((block) => ({ heading: block.heading, commands: block.lines.map((l) => l.trim()).filter((l) => l && !l.startsWith('#')) }));
 }
 
 export interface CommandResult {
@@ -53,7 +43,8 @@ export interface TutorialCluster {
   kubeconfig: string;
   url: string;
   process: KubesimProcess;
-  /** Runs one shell command line with KUBECONFIG set and `kubesim`/`kubectl` on PATH. */
+  /** Runs one shell command line with KUBECONFIG set and kubectl on PATH, in a folder where
+   * `npx kubesim` runs this checkout's kubesim. */
   sh(command: string): Promise<CommandResult>;
   /** Runs a step's commands in order; rejects naming the command if one fails. */
   run(step: Step): Promise<CommandResult[]>;
@@ -65,17 +56,12 @@ export interface TutorialCluster {
  * e.g. `--speed 10`) with its own kubeconfig, and waits until it has settled.
  */
 export async function startTutorialCluster(args: string[] = []): Promise<TutorialCluster> {
-  const kubectl = requireKubectl();
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-tutorial-'));
-  const bin = join(dir, 'bin');
-  mkdirSync(bin);
-  // `kubesim` on PATH, as an installed package puts it there.
-  writeFileSync(join(bin, 'kubesim'), `#!/bin/sh\nexec "${process.execPath}" "${KUBESIM_BIN}" "$@"\n`);
-  chmodSync(join(bin, 'kubesim'), 0o755);
+  makeKubesimProject(dir);
   const kubeconfig = join(dir, 'kubeconfig');
   const proc = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfig, ...args]);
   const [, url] = (await proc.waitForOutput(/API server (http:\/\/\S+)/, 30_000)) as RegExpMatchArray;
-  const env = { ...process.env, KUBECONFIG: kubeconfig, PATH: `${bin}:${dirname(kubectl.path)}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' };
+  const env = { ...terminalEnv(), KUBECONFIG: kubeconfig };
   const sh = (command: string): Promise<CommandResult> =>
     new Promise((done) => {
       execFile('/bin/sh', ['-c', command], { env, cwd: dir, timeout: 120_000, maxBuffer: 16 * 2 ** 20 }, (err, stdout, stderr) => {
@@ -102,8 +88,20 @@ export async function startTutorialCluster(args: string[] = []): Promise<Tutoria
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  await cluster.run({ heading: 'start', commands: ['kubesim settle --timeout 60s'] });
+  await cluster.run({ heading: 'start', commands: ['npx kubesim settle --timeout 60s'] });
   return cluster;
+}
+
+/**
+ * makeKubesimProject makes `dir` a tiny npm project whose node_modules/.bin/kubesim is this
+ * checkout's dist/cli/main.js, so that `npx kubesim …` there runs it as it runs in a clone of
+ * the repository after `npm install` (npx finds a local bin and never asks the registry). A
+ * bare `kubesim` is not on PATH: a page that says it fails here as it would for a reader.
+ */
+function makeKubesimProject(dir: string): void {
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'kubesim-tutorial', private: true }, null, 2)}\n`);
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(KUBESIM_BIN, join(dir, 'node_modules/.bin/kubesim'));
 }
 
 /**
