@@ -6,38 +6,14 @@
  * process's RSS. KUBESIM_CLI=<path of a built cli/main.js> measures another build. Linux only;
  * prints figures, asserts nothing.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { processUsage, startCluster } from './support/cluster-process.js';
+import { processUsage, startCluster, treePids } from './support/cluster-process.js';
 
 const WARMUP_S = Number(process.env['WARMUP_S'] ?? 15);
 const WINDOW_S = Number(process.env['WINDOW_S'] ?? 10);
 const CLI = resolve(process.env['KUBESIM_CLI'] ?? join(import.meta.dirname, '../cli/main.js'));
-
-/** descendants lists the pids below `root` (children, their children, ...), from /proc. */
-function descendants(root: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const found: number[] = [];
-  const walk = (pid: number) => {
-    for (const [child, parent] of parentOf) {
-      if (parent !== pid) continue;
-      found.push(child);
-      walk(child);
-    }
-  };
-  walk(root);
-  return found;
-}
 
 function commandOf(pid: number): string {
   const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
@@ -52,7 +28,7 @@ async function main(): Promise<void> {
   const cluster = await startCluster(dir, 3, [], CLI);
   try {
     await sleep(WARMUP_S * 1000);
-    const pids = [cluster.pid, ...descendants(cluster.pid)];
+    const pids = treePids(cluster.upPid);
     const before = new Map(pids.map((pid) => [pid, processUsage(pid)]));
     const start = performance.now();
     await sleep(WINDOW_S * 1000);

@@ -41,6 +41,6 @@ export function createClockFromFlags(flags: Flags, resumeFrom?: ClockState): Clu
 
 /** describeClock is the banner's words for the clock: nothing for a real clock at speed 1. */
 export function describeClock(mode: ClockMode, speed: number): string {
-  if (mode === 'virtual') return ', clock paused (virtual): move it with `kubesim clock advance 5m` or `kubesim clock resume`';
+  if (mode === 'virtual') return ', clock paused (virtual): move it with `npx kubesim clock advance 5m` or `npx kubesim clock resume`';
   return speed !== 1 ? `, clock ×${speed}` : '';
 }

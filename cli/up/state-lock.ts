@@ -26,8 +26,8 @@ export function lockStateFolder(kubeconfig: string): () => void {
       if (isAlive(owner)) {
         throw new StateFolderInUse(
           `another kubesim up (pid ${owner}) is running with its kubeconfig in ${folder}. ` +
-            'Stop it with `kubesim down`, or start a second cluster with its own folder and port: ' +
-            `\`kubesim up --kubeconfig ${join(`${folder}-2`, 'kubeconfig')} --port 6444\``,
+            'Stop it with `npx kubesim down`, or start a second cluster with its own folder and port: ' +
+            `\`npx kubesim up --kubeconfig ${join(`${folder}-2`, 'kubeconfig')} --port 6444\``,
         );
       }
       rmSync(file, { force: true });

@@ -109,7 +109,7 @@ function arrangeBaseline(server: RunningApiServer, file: string, say: (line: str
   }
   const captured = server.control.settle({ timeoutMs: 120_000 }).then(() => {
     writeFileSync(file, JSON.stringify(resetter.capture()), { mode: 0o600 });
-    say('every loop has settled; `kubesim reset` returns the cluster to this state');
+    say('every loop has settled; `npx kubesim reset` returns the cluster to this state');
   });
   captured.catch((err: Error) => say(`the cluster did not settle after starting, so reset is unavailable: ${err.message}`));
   // A reset asked for while the cluster is still starting waits for the baseline.

@@ -71,7 +71,7 @@ describe('kubesim up', () => {
     const before = readFileSync(kubeconfig, 'utf8');
     const second = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfig]);
     expect(await second.exited).toBe(1);
-    expect(second.output()).toMatch(/another kubesim up \(pid \d+\) is running with its kubeconfig in .*Stop it with `kubesim down`/);
+    expect(second.output()).toMatch(/another kubesim up \(pid \d+\) is running with its kubeconfig in .*Stop it with `npx kubesim down`/);
     expect(readFileSync(kubeconfig, 'utf8')).toBe(before);
   });
 
