@@ -14,7 +14,7 @@
 import { performance } from 'node:perf_hooks';
 import { type RunningApiServer, startApiServer } from '../apiserver/start-api-server.js';
 import { startBareCreateServer } from './support/bare-create-server.js';
-import { createHttpClient, expectOk, type HttpClient, runConcurrent, startRawServer } from './support/http-load.js';
+import { createHttpClient, expectOk, type HttpClient, runConcurrent, startRawServer, withCpuTime } from './support/http-load.js';
 import { type LargeList, measureLargeList } from './support/large-list.js';
 import { podManifest } from './support/pod-manifest.js';
 import { measureWatchLatency, type WatchLatency } from './support/watch-latency.js';
@@ -94,14 +94,27 @@ async function warmUp(clients: Clients, namespace: string): Promise<void> {
   console.log(`[api] warm-up: ${WarmupRequests} creates + ${WarmupRequests} gets`);
 }
 
-async function measureCreates(clients: Clients, namespace: string): Promise<Rates> {
-  const rates = {} as Rates;
+/** CreateRates: creates per wall-clock second, and per second of this process's CPU time
+ * (server and client; steadier than wall time when other work shares the machine). */
+interface CreateRates {
+  wall: Rates;
+  cpu: Rates;
+}
+
+async function measureCreatePhases(clients: Clients, what: string, options: { namespace: string; prefix: string }): Promise<CreateRates> {
+  const rates: CreateRates = { wall: {} as Rates, cpu: {} as Rates };
   for (const concurrency of Concurrencies) {
-    const prefix = `c${concurrency}`;
-    rates[concurrency] = await createPods(clients.byConcurrency[concurrency], { namespace, prefix, count: RequestsPerPhase, concurrency });
-    progress(`${RequestsPerPhase} pod creates at concurrency ${concurrency}`, rates[concurrency]);
+    const phase = { namespace: options.namespace, prefix: `${options.prefix}c${concurrency}`, count: RequestsPerPhase, concurrency };
+    const { value, cpuMs } = await withCpuTime(() => createPods(clients.byConcurrency[concurrency], phase));
+    rates.wall[concurrency] = value;
+    rates.cpu[concurrency] = RequestsPerPhase / (cpuMs / 1000);
+    progress(`${RequestsPerPhase} ${what} at concurrency ${concurrency}`, value);
   }
   return rates;
+}
+
+function measureCreates(clients: Clients, namespace: string): Promise<CreateRates> {
+  return measureCreatePhases(clients, 'pod creates', { namespace, prefix: '' });
 }
 
 async function measureGets(clients: Clients, paths: readonly string[]): Promise<Rates> {
@@ -132,18 +145,12 @@ async function measureRaw(body: string): Promise<Rates> {
 }
 
 /** measureBareCreates POSTs the same Pods to the bare fastify + better-sqlite3 baseline. */
-async function measureBareCreates(): Promise<Rates> {
+async function measureBareCreates(): Promise<CreateRates> {
   const bare = await startBareCreateServer();
   const clients = createClients(bare.url);
   try {
     await createPods(clients.byConcurrency[32], { namespace: 'bench', prefix: 'bare-warmup', count: WarmupRequests, concurrency: 32 });
-    const rates = {} as Rates;
-    for (const concurrency of Concurrencies) {
-      const options = { namespace: 'bench', prefix: `bare-c${concurrency}`, count: RequestsPerPhase, concurrency };
-      rates[concurrency] = await createPods(clients.byConcurrency[concurrency], options);
-      progress(`${RequestsPerPhase} bare fastify + better-sqlite3 creates at concurrency ${concurrency}`, rates[concurrency]);
-    }
-    return rates;
+    return await measureCreatePhases(clients, 'bare fastify + better-sqlite3 creates', { namespace: 'bench', prefix: 'bare-' });
   } finally {
     clients.close();
     await bare.close();
@@ -153,8 +160,8 @@ async function measureBareCreates(): Promise<Rates> {
 interface Results {
   startupMs: number;
   podBytes: number;
-  creates: Rates;
-  bareCreates: Rates;
+  creates: CreateRates;
+  bareCreates: CreateRates;
   list: LargeList;
   gets: Rates;
   raw: Rates;
@@ -168,9 +175,12 @@ function printTables(r: Results): void {
   const ratio = (a: Rates, b: Rates) => ({ 'concurrency 1': (a[1] / b[1]).toFixed(2), 'concurrency 32': (a[32] / b[32]).toFixed(2) });
   console.log(`\napi bench: ${RequestsPerPhase} requests per phase, Pod GET body ${r.podBytes} B, loopback HTTP/1.1 keep-alive, one process`);
   console.table({
-    'kubesim pod creates/s': row(r.creates),
-    'bare fastify + better-sqlite3 creates/s': row(r.bareCreates),
-    'creates ÷ bare': ratio(r.creates, r.bareCreates),
+    'kubesim pod creates/s': row(r.creates.wall),
+    'bare fastify + better-sqlite3 creates/s': row(r.bareCreates.wall),
+    'creates ÷ bare': ratio(r.creates.wall, r.bareCreates.wall),
+    'kubesim pod creates per CPU-second': row(r.creates.cpu),
+    'bare creates per CPU-second': row(r.bareCreates.cpu),
+    'creates ÷ bare, by CPU time': ratio(r.creates.cpu, r.bareCreates.cpu),
     'kubesim pod gets/s': row(r.gets),
     'raw node:http GETs/s (same body)': row(r.raw),
     'gets ÷ raw': ratio(r.gets, r.raw),
@@ -179,9 +189,11 @@ function printTables(r: Results): void {
     [`watch latency p50 (${Watchers} watchers × ${WatchWrites} writes)`]: { value: `${r.watch.p50Ms.toFixed(2)} ms` },
     'watch latency p99': { value: `${r.watch.p99Ms.toFixed(2)} ms` },
     'watch latency max': { value: `${r.watch.maxMs.toFixed(2)} ms` },
+    'watch CPU time per write (server + 100 watchers)': { value: `${r.watch.cpuMsPerWrite.toFixed(2)} ms` },
     'watch deliveries (missing)': { value: `${r.watch.deliveries} (${r.watch.missing})` },
     [`LIST ${ListPods.toLocaleString('en-US')} small pods, JSON (median of ${ListRuns})`]: { value: `${r.list.medianMs.toFixed(1)} ms` },
     'LIST runs': { value: r.list.runsMs.map((ms) => ms.toFixed(0)).join(', ') },
+    'LIST CPU time (median; server + client)': { value: `${r.list.medianCpuMs.toFixed(1)} ms` },
     'LIST body; one pod': { value: `${(r.list.bytes / 2 ** 20).toFixed(1)} MiB; ${r.list.podBytes} B` },
     'startApiServer → listening': { value: `${r.startupMs.toFixed(1)} ms` },
     'RSS after run': { value: `${r.rssMiB.toFixed(0)} MiB` },

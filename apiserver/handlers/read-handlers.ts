@@ -46,11 +46,19 @@ export function readListPage(ctx: HandlerContext, request: ApiRequest): ListPage
   const window = parseListWindow(request.query, ctx.store.currentRevision);
   const result = readStore(ctx, request, window, selection.everything ? undefined : (o) => selection.matches(asKube(o)));
   const entries = result.items.map((item) => ({ served: toServed(def, asKube(item)), stored: asKube(item) }));
-  const last = result.items[result.items.length - 1];
-  const page: ListPage = { entries, resourceVersion: String(result.revision) };
+  const last = result.items.length > 0 ? asKube(result.items[result.items.length - 1]!).metadata : undefined;
+  return { entries, ...pageOf(result, last && { namespace: last.namespace ?? '', name: last.name ?? '' }) };
+}
+
+/** pageOf is where a page read at `result.revision` ends: its continue token (after `last`)
+ * and the count of what follows, when more follows. */
+function pageOf(
+  result: { revision: number; more: boolean; remainingItemCount?: number },
+  last: { namespace: string; name: string } | undefined,
+): Omit<ListPage, 'entries'> {
+  const page: Omit<ListPage, 'entries'> = { resourceVersion: String(result.revision) };
   if (result.more && last) {
-    const lastMeta = asKube(last).metadata;
-    page.continueToken = encodeContinue({ revision: result.revision, namespace: lastMeta.namespace ?? '', name: lastMeta.name ?? '' });
+    page.continueToken = encodeContinue({ revision: result.revision, ...last });
     if (result.remainingItemCount !== undefined) page.remainingItemCount = result.remainingItemCount;
   }
   return page;
@@ -99,11 +107,7 @@ function listAsText(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const result = expiredAsApiError(ctx, window, () => ctx.store.listText(listScope(ctx, request, window)));
   const items = result.items.map(({ body }) => servedText(def, body) ?? JSON.stringify(toServed(def, JSON.parse(body) as KubeObject)));
   const last = result.items[result.items.length - 1];
-  const page: Omit<ListPage, 'entries'> = { resourceVersion: String(result.revision) };
-  if (result.more && last) {
-    page.continueToken = encodeContinue({ revision: result.revision, namespace: last.namespace, name: last.name });
-    if (result.remainingItemCount !== undefined) page.remainingItemCount = result.remainingItemCount;
-  }
+  const page = pageOf(result, last && { namespace: last.namespace, name: last.name });
   const head = JSON.stringify({ kind: listKind(def), apiVersion: apiVersionOf(def), metadata: listMetadata(page) });
   return { status: 200, contentType: 'application/json', body: `${head.slice(0, -1)},"items":[${items.join(',')}]}` };
 }

@@ -223,7 +223,14 @@ class EventWriter {
   /** writeObject sends a stored object this watch alone holds (an initial event). */
   async writeObject(type: WatchEventType, stored: KubeObject): Promise<void> {
     const served = toServed(this.def, stored);
-    await this.send(type, this.encode(type, { served, printed: stored, json: JSON.stringify(served) }));
+    const entry: ServedEntry = {
+      served,
+      printed: stored,
+      get json() {
+        return JSON.stringify(served);
+      },
+    };
+    await this.send(type, this.encode(type, entry));
   }
 
   /** writeShared sends a live change, encoded once for every watcher of this representation. */

@@ -77,6 +77,16 @@ export async function runConcurrent({ count, concurrency, task }: RunOptions): P
   return count / ((performance.now() - start) / 1000);
 }
 
+/** withCpuTime runs `run` and adds the CPU time (user + system, ms) this process spent
+ * meanwhile, server and client alike. On a machine shared with other work, CPU time moves
+ * far less than wall time: the figure to compare builds by when the rates are noisy. */
+export async function withCpuTime<T>(run: () => Promise<T>): Promise<{ value: T; cpuMs: number }> {
+  const before = process.cpuUsage();
+  const value = await run();
+  const spent = process.cpuUsage(before);
+  return { value, cpuMs: (spent.user + spent.system) / 1000 };
+}
+
 /** RawServer is the baseline: a bare node:http server answering every request with the
  * same pre-serialised JSON body. */
 export interface RawServer {

@@ -6,7 +6,7 @@
 import { type ClientRequest, get, type IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { expectOk, type HttpClient, percentile } from './http-load.js';
+import { expectOk, type HttpClient, percentile, withCpuTime } from './http-load.js';
 import { podManifest } from './pod-manifest.js';
 
 /** WatchLatencyOptions: `watchers` watches on `namespace`'s pods, then `writes` creates
@@ -29,6 +29,8 @@ export interface WatchLatency {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Process CPU time (server and watchers) per write, from the first write to the last delivery. */
+  cpuMsPerWrite: number;
 }
 
 /** measureWatchLatency runs the whole phase and closes every watch it opened. */
@@ -42,10 +44,12 @@ export async function measureWatchLatency(options: WatchLatencyOptions): Promise
   const watchers = await Promise.all(Array.from({ length: options.watchers }, () => openWatch(new URL(watchPath, options.baseUrl), sentAt, latencies)));
   console.log(`[watch] ${watchers.length} watchers connected at resourceVersion ${listRv}`);
   try {
-    await paceWrites(options, sentAt);
     const expected = options.watchers * options.writes;
-    const deadline = performance.now() + options.settleMs;
-    while (latencies.length < expected && performance.now() < deadline) await sleep(10);
+    const { cpuMs } = await withCpuTime(async () => {
+      await paceWrites(options, sentAt);
+      const deadline = performance.now() + options.settleMs;
+      while (latencies.length < expected && performance.now() < deadline) await sleep(10);
+    });
     latencies.sort((a, b) => a - b);
     return {
       deliveries: latencies.length,
@@ -53,6 +57,7 @@ export async function measureWatchLatency(options: WatchLatencyOptions): Promise
       p50Ms: percentile(latencies, 50),
       p99Ms: percentile(latencies, 99),
       maxMs: latencies[latencies.length - 1] ?? Number.NaN,
+      cpuMsPerWrite: cpuMs / options.writes,
     };
   } finally {
     for (const watcher of watchers) watcher.destroy();
