@@ -4,7 +4,8 @@
  * (spawn to banner, which waits for the nodes to be Ready), the cluster's processes and their
  * memory, a Deployment of 200 pods until all are Ready, a burst of ConfigMap creates over
  * HTTP, and the cluster's CPU while idle. Prints; asserts nothing. `--write-baseline` records
- * this run as the new baseline (do it on a quiet machine, and commit the file).
+ * this run as the new baseline (do it on a quiet machine, and commit the file);
+ * `KUBESIM_CLI=<other>/dist/cli/main.js` measures another build with the same bench.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,8 @@ const PODS = 200;
 const CREATES = 500;
 const CREATE_CONCURRENCY = 8;
 const IDLE_WINDOW_MS = 10_000;
+/** KUBESIM_CLI=<another build's dist/cli/main.js> measures that build instead (before/after). */
+const OTHER_BUILD = process.env['KUBESIM_CLI'] ? resolve(process.env['KUBESIM_CLI']) : undefined;
 /** The baseline sits next to the sources, not dist/, so that it is committed. */
 const BASELINE = resolve(import.meta.dirname, '../../bench/smoke-baseline.json');
 
@@ -58,22 +61,25 @@ async function processNames(url: string): Promise<Map<number, string>> {
   const { components } = (await (await fetch(`${url}/kubesim/v1/components`)).json()) as {
     components: Array<{ name: string; pid?: number; process?: string }>;
   };
-  return new Map(components.filter((c) => c.pid && c.process === c.name).map((c) => [c.pid!, c.name]));
+  return new Map(components.filter((c) => c.pid && (c.process ?? c.name) === c.name).map((c) => [c.pid!, c.name]));
 }
 
 async function measure(dir: string): Promise<Figures> {
   const spawned = performance.now();
-  const cluster: ClusterProcess = await startCluster(dir, NODES);
+  const cluster: ClusterProcess = await startCluster(dir, NODES, [], OTHER_BUILD);
+  // A build from before the API server had a process of its own ran it inside `up`.
+  const apiServerPid = cluster.apiServerPid || cluster.upPid;
   const figures: Figures = {};
   try {
     figures['up: spawn to banner, 20 nodes Ready'] = { value: performance.now() - spawned, unit: 'ms' };
     const pids = treePids(cluster.upPid);
     figures['up: processes'] = { value: pids.length, unit: '' };
     figures['up: RSS of all processes'] = { value: treeUsage(pids).rssBytes / 2 ** 20, unit: 'MB' };
-    figures['API server RSS at start'] = { value: treeUsage([cluster.apiServerPid]).rssBytes / 2 ** 20, unit: 'MB' };
+    figures['API server RSS at start'] = { value: treeUsage([apiServerPid]).rssBytes / 2 ** 20, unit: 'MB' };
 
     const http = createHttpClient(cluster.url, CREATE_CONCURRENCY);
     const processes = await processNames(cluster.url);
+    if (!cluster.apiServerPid) processes.set(cluster.upPid, 'up (with the API server)');
     const cpuBefore = new Map([...processes].map(([pid]) => [pid, treeUsage([pid]).cpuMs]));
     const rolled = performance.now();
     expectOk(await http.send('POST', '/apis/apps/v1/namespaces/default/deployments', deployment()), 'create the Deployment');

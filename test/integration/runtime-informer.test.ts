@@ -234,7 +234,10 @@ describe('informer', () => {
     await configMaps().patch('default', 'c', { metadata: owner('u1') }, { type: 'merge' });
     await eventually(() => expect(byOwner('u1')).toEqual(['b', 'c']));
     expect(byOwner('u2')).toEqual([]);
-    expect(() => r.informer.addIndexer('late', () => [])).toThrow(/before starting/);
+    // An index added after start files what the cache already holds.
+    r.informer.addIndexer('late', (object) => [object.metadata.name ?? '']);
+    expect(r.informer.lister.byIndex('late', 'b').map((o) => o.metadata.name)).toEqual(['b']);
+    expect(() => r.informer.addIndexer('late', () => [])).toThrow(/already exists/);
   });
 
   it('isolates a throwing handler, replays the cache to late handlers, and can freeze objects', async () => {
