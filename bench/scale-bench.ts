@@ -13,6 +13,7 @@ import { type Deployment, deploymentDefinition } from '../apiserver/api/apps/dep
 import { nodeDefinition } from '../apiserver/api/core/node.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
 import { type ClusterProcess, processUsage, startCluster } from './support/cluster-process.js';
+import { deploymentManifest } from './support/pod-manifest.js';
 import { type PodTracker, trackPods } from './support/pod-tracker.js';
 import { waitUntil } from './support/wait-until.js';
 
@@ -28,22 +29,6 @@ const SCENARIOS: Scenario[] =
         { nodes: 100, pods: 1000 },
         { nodes: 1000, pods: 10_000 },
       ];
-
-function deployment(replicas: number): Deployment {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'scale', namespace: 'default' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: 'scale' } },
-      template: {
-        metadata: { labels: { app: 'scale' } },
-        spec: { containers: [{ name: 'app', image: 'nginx:1.25', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
-      },
-    },
-  } as Deployment;
-}
 
 async function nodesReady(client: KubeClient, count: number): Promise<boolean> {
   const nodes = await client.resource(nodeDefinition).list();
@@ -62,7 +47,7 @@ async function runScenario({ nodes, pods }: Scenario): Promise<Record<string, st
     tracker = await trackPods(client);
     const before = processUsage(cluster.apiServerPid);
     const start = performance.now();
-    await client.resource(deploymentDefinition).create(deployment(pods));
+    await client.resource(deploymentDefinition).create(deploymentManifest('scale', pods) as Deployment);
     await waitUntil(
       () => `${pods} pods Running and Ready (${tracker!.ready} so far)`,
       () => tracker!.ready >= pods,

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type ClusterProcess, startCluster, treePids, treeUsage } from './support/cluster-process.js';
 import { createHttpClient, expectOk, runConcurrent } from './support/http-load.js';
+import { deploymentManifest } from './support/pod-manifest.js';
 import { waitUntil } from './support/wait-until.js';
 
 const NODES = 20;
@@ -32,22 +33,6 @@ interface Figure {
 }
 
 type Figures = Record<string, Figure>;
-
-function deployment(): string {
-  return JSON.stringify({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'smoke', namespace: 'default' },
-    spec: {
-      replicas: PODS,
-      selector: { matchLabels: { app: 'smoke' } },
-      template: {
-        metadata: { labels: { app: 'smoke' } },
-        spec: { containers: [{ name: 'app', image: 'nginx:1.25', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
-      },
-    },
-  });
-}
 
 async function readyPods(url: string): Promise<number> {
   const list = (await (await fetch(`${url}/api/v1/namespaces/default/pods?labelSelector=app%3Dsmoke`)).json()) as {
@@ -82,7 +67,10 @@ async function measure(dir: string): Promise<Figures> {
     if (!cluster.apiServerPid) processes.set(cluster.upPid, 'up (with the API server)');
     const cpuBefore = new Map([...processes].map(([pid]) => [pid, treeUsage([pid]).cpuMs]));
     const rolled = performance.now();
-    expectOk(await http.send('POST', '/apis/apps/v1/namespaces/default/deployments', deployment()), 'create the Deployment');
+    expectOk(
+      await http.send('POST', '/apis/apps/v1/namespaces/default/deployments', JSON.stringify(deploymentManifest('smoke', PODS))),
+      'create the Deployment',
+    );
     await waitUntil(`${PODS} pods Ready`, async () => (await readyPods(cluster.url)) >= PODS, 120_000);
     figures[`${PODS} pods on ${NODES} nodes: all Ready`] = { value: performance.now() - rolled, unit: 'ms' };
     for (const [pid, name] of processes) {

@@ -71,3 +71,21 @@ function sidecarContainer(): Record<string, unknown> {
     resources: { requests: { cpu: '20m', memory: '32Mi' }, limits: { cpu: '100m', memory: '64Mi' } },
   };
 }
+
+/** deploymentManifest is the Deployment the whole-cluster benches roll out: `replicas` pods
+ * labelled app=<name>, each asking 10m CPU and 16Mi (so 100 fit a simulated node). */
+export function deploymentManifest(name: string, replicas: number) {
+  return {
+    apiVersion: 'apps/v1' as const,
+    kind: 'Deployment' as const,
+    metadata: { name, namespace: 'default' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'app', image: 'nginx:1.25', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
+      },
+    },
+  };
+}
