@@ -16,6 +16,7 @@ import { podDefinition } from '../apiserver/api/core/pod.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
 import { type Chromium, launchChromium } from './support/chromium.js';
 import { type ClusterProcess, processUsage, startCluster } from './support/cluster-process.js';
+import { deploymentManifest } from './support/pod-manifest.js';
 import { waitUntil } from './support/wait-until.js';
 
 const NODES = 20;
@@ -32,22 +33,6 @@ interface PageStats {
   renderMsTotal: number;
   maxRenderMs: number;
   frameIntervals: number[];
-}
-
-function deployment(replicas: number): Deployment {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: NAME, namespace: 'default' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: NAME } },
-      template: {
-        metadata: { labels: { app: NAME } },
-        spec: { containers: [{ name: 'app', image: 'nginx:1.25', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
-      },
-    },
-  } as Deployment;
 }
 
 // The page's own context has the DOM; this file's types do not, so these run as expressions.
@@ -146,7 +131,7 @@ async function main(): Promise<void> {
     const until = (label: string, check: (page: Page) => Promise<boolean>) => waitUntil(label, () => check(page), 600_000);
     const results: Record<string, Record<string, string>> = {};
     results[`roll out ${REPLICAS} pods`] = await measure(page, cdp, cluster, async () => {
-      await client.resource(deploymentDefinition).create(deployment(REPLICAS));
+      await client.resource(deploymentDefinition).create(deploymentManifest(NAME, REPLICAS) as Deployment);
       await until(`${REPLICAS} ready pods drawn`, async (p) => (await readyChips(p)) >= REPLICAS);
     });
     results[`scale to ${REPLICAS / 2}`] = await measure(page, cdp, cluster, async () => {
