@@ -9,6 +9,7 @@ import {
   parseQuantity,
   type Quantity,
   QuantityParseError,
+  quantityOrError,
 } from './quantity.js';
 
 // Vectors adapted from k8s.io/apimachinery pkg/api/resource/quantity_test.go; error texts
@@ -466,5 +467,18 @@ describe('metrics formatting', () => {
   it('rejects non-finite input', () => {
     expect(() => formatCpuMillis(Number.NaN)).toThrow(RangeError);
     expect(() => formatMemoryBytes(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+});
+
+describe('quantityOrError', () => {
+  it('answers the same as parseQuantity, with the message instead of a throw, also when asked again', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(String(quantityOrError('1536Mi'))).toBe('1536Mi');
+      expect(quantityOrError('')).toBe(FORMAT_WRONG);
+      expect(quantityOrError('1Zi')).toBe(FORMAT_WRONG);
+      expect(quantityOrError('1e5000')).toBe(SUFFIX_WRONG);
+      expect(quantityOrError(Number.NaN)).toBe(FORMAT_WRONG);
+      expect(() => parseQuantity('1e5000')).toThrow(new QuantityParseError(SUFFIX_WRONG));
+    }
   });
 });

@@ -134,9 +134,10 @@ interface ScannedQuantity {
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 const SUFFIX_LETTERS = 'eEinumkKMGTP';
 
-/** Splits text into sign, digits and suffix the way Kubernetes' parseQuantityString does; note
- * that it accepts "", ".", "-" and "1." as numbers (they read as 0 and 1). */
-function scanQuantity(text: string): ScannedQuantity {
+/** Splits text into sign, digits and suffix the way Kubernetes' parseQuantityString does, or
+ * returns its error message; note that it accepts "", ".", "-" and "1." as numbers (they read
+ * as 0 and 1). */
+function scanQuantity(text: string): ScannedQuantity | string {
   let pos = 0;
   const negative = text.charAt(0) === '-';
   if (negative || text.charAt(0) === '+') pos++;
@@ -153,7 +154,7 @@ function scanQuantity(text: string): ScannedQuantity {
   while (pos < text.length && SUFFIX_LETTERS.includes(text.charAt(pos))) pos++;
   if (text.charAt(pos) === '-' || text.charAt(pos) === '+') pos++;
   while (isDigit(text.charAt(pos))) pos++;
-  if (pos < text.length) throw new QuantityParseError(FORMAT_WRONG);
+  if (pos < text.length) return FORMAT_WRONG;
   return { negative, integerDigits, fractionDigits, suffix: text.slice(suffixStart) };
 }
 
@@ -179,15 +180,22 @@ const BINARY_SUFFIXES: ReadonlyMap<string, number> = new Map([
 ]);
 const EXPONENT_SUFFIX = /^[eE][+-]?[0-9]+$/;
 
-/** The suffix as a power of 10 (decimal SI and exponents) or of 2 (binary SI). */
-function interpretSuffix(suffix: string): { base: 10 | 2; power: number; format: QuantityFormat } {
+interface Suffix {
+  base: 10 | 2;
+  power: number;
+  format: QuantityFormat;
+}
+
+/** The suffix as a power of 10 (decimal SI and exponents) or of 2 (binary SI), or
+ * Kubernetes' error message. */
+function interpretSuffix(suffix: string): Suffix | string {
   const decimal = DECIMAL_SUFFIXES.get(suffix);
   if (decimal !== undefined) return { base: 10, power: decimal, format: QuantityFormats.DecimalSI };
   const binary = BINARY_SUFFIXES.get(suffix);
   if (binary !== undefined) return { base: 2, power: binary, format: QuantityFormats.BinarySI };
-  if (!EXPONENT_SUFFIX.test(suffix)) throw new QuantityParseError(SUFFIX_WRONG);
+  if (!EXPONENT_SUFFIX.test(suffix)) return SUFFIX_WRONG;
   const power = Number(suffix.slice(1));
-  if (Math.abs(power) > MAX_EXPONENT) throw new QuantityParseError(SUFFIX_WRONG);
+  if (Math.abs(power) > MAX_EXPONENT) return SUFFIX_WRONG;
   return { base: 10, power, format: QuantityFormats.DecimalExponent };
 }
 
@@ -197,10 +205,38 @@ function interpretSuffix(suffix: string): { base: 10 | 2; power: number; format:
  * No whitespace is allowed. Throws QuantityParseError with Kubernetes' message
  * (`quantities must match the regular expression ...` or `unable to parse quantity's suffix`). */
 export function parseQuantity(value: string | number): Quantity {
-  const text = typeof value === 'number' ? numberText(value) : value;
-  if (text === '') throw new QuantityParseError(FORMAT_WRONG);
+  const parsed = quantityOrError(value);
+  if (typeof parsed === 'string') throw new QuantityParseError(parsed);
+  return parsed;
+}
+
+/** Parsed texts, memoised: a Quantity is immutable, a cluster spells its quantities a handful
+ * of ways, and validation, defaulting and QoS parse each of a pod's several times per write. */
+const parsedTexts = new Map<string, Quantity | string>();
+const MAX_MEMOISED = 4096;
+
+/** quantityOrError parses like parseQuantity but returns Kubernetes' error message instead of
+ * throwing, for the request path: validation meets malformed text as a matter of course, and a
+ * thrown error costs a stack trace. */
+export function quantityOrError(value: string | number): Quantity | string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return FORMAT_WRONG;
+  const text = typeof value === 'number' ? String(value) : value;
+  let parsed = parsedTexts.get(text);
+  if (parsed === undefined) {
+    if (parsedTexts.size >= MAX_MEMOISED) parsedTexts.clear();
+    parsed = parseText(text);
+    parsedTexts.set(text, parsed);
+  }
+  return parsed;
+}
+
+function parseText(text: string): Quantity | string {
+  if (text === '') return FORMAT_WRONG;
   const scanned = scanQuantity(text);
-  const { base, power, format } = interpretSuffix(scanned.suffix);
+  if (typeof scanned === 'string') return scanned;
+  const suffix = interpretSuffix(scanned.suffix);
+  if (typeof suffix === 'string') return suffix;
+  const { base, power, format } = suffix;
   let unscaled = BigInt(`0${scanned.integerDigits}${scanned.fractionDigits}`);
   let exponent = -scanned.fractionDigits.length;
   if (base === 10) exponent += power;
@@ -209,11 +245,6 @@ export function parseQuantity(value: string | number): Quantity {
   let parts: QuantityParts = { ...rounded, format };
   if (format === QuantityFormats.BinarySI) parts = clampBinary(parts);
   return new Quantity({ ...parts, unscaled: scanned.negative ? -parts.unscaled : parts.unscaled });
-}
-
-function numberText(value: number): string {
-  if (!Number.isFinite(value)) throw new QuantityParseError(FORMAT_WRONG);
-  return String(value);
 }
 
 /** Binary amounts are capped at 2^63-1, and a binary amount below one is decimal (Kubernetes). */

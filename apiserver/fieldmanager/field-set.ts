@@ -3,8 +3,9 @@
  * A path is in the set when its last element is a member at the node its prefix leads to;
  * a prefix alone (a child node) does not make the parent a member.
  *
- * Invariant: no child node is empty. Sets are mutable only through insert(); the set
- * operations return new sets and share nothing with their inputs.
+ * Invariant: no child node is empty. Sets are mutable only through insert(),
+ * removeAtOrBelow() and keepAtOrBelow(); the set operations return new sets and share
+ * nothing with their inputs.
  */
 import { comparePathElements, type Path, type PathElement, serializePathElement } from './path-element.js';
 
@@ -53,6 +54,39 @@ export class FieldSet {
   hasAtOrBelow(path: Path): boolean {
     if (this.has(path)) return true;
     return path.length > 0 && this.descend(path) !== undefined;
+  }
+
+  /** removeAtOrBelow drops `path` and every path under it, in place. */
+  removeAtOrBelow(path: Path): this {
+    if (path.length === 0) {
+      this.members.clear();
+      this.children.clear();
+      return this;
+    }
+    const [first, ...rest] = path;
+    const key = serializePathElement(first!);
+    if (rest.length === 0) {
+      this.members.delete(key);
+      this.children.delete(key);
+      return this;
+    }
+    const child = this.children.get(key);
+    if (child?.set.removeAtOrBelow(rest).isEmpty()) this.children.delete(key);
+    return this;
+  }
+
+  /** keepAtOrBelow drops every path that is not `path` or under it, in place. */
+  keepAtOrBelow(path: Path): this {
+    if (path.length === 0) return this;
+    const [first, ...rest] = path;
+    const key = serializePathElement(first!);
+    const member = rest.length === 0 ? this.members.get(key) : undefined;
+    const child = this.children.get(key);
+    this.members.clear();
+    this.children.clear();
+    if (member) this.members.set(key, member);
+    if (child && !child.set.keepAtOrBelow(rest).isEmpty()) this.children.set(key, child);
+    return this;
   }
 
   /** child is the subset below `element` (paths relative to it), if any. */

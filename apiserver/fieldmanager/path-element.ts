@@ -103,23 +103,26 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Serialized key and value elements, by element: a path's elements are shared by every path
+ * below it, so a trie insert would otherwise re-serialise each ancestor (JSON and escaping). */
+const serializedElements = new WeakMap<PathElement, string>();
+
 /** serializePathElement renders the FieldsV1 key of an element: `f:name`, `k:{...}`,
  * `v:...`, `i:0`. Values are JSON as Go's encoding/json writes them. */
 export function serializePathElement(pe: PathElement): string {
-  switch (pe.kind) {
-    case 'field':
-      return `f:${pe.name}`;
-    case 'key':
-      return `k:{${pe.fields.map(([name, value]) => `${goJson(name)}:${goJson(value)}`).join(',')}}`;
-    case 'value':
-      return `v:${goJson(pe.value)}`;
-    case 'index':
-      return `i:${pe.index}`;
-    default: {
-      const unreachable: never = pe;
-      throw new Error(`unknown path element ${String(unreachable)}`);
-    }
+  if (pe.kind === 'field') return `f:${pe.name}`;
+  if (pe.kind === 'index') return `i:${pe.index}`;
+  let serialized = serializedElements.get(pe);
+  if (serialized === undefined) {
+    serialized = serializeJsonElement(pe);
+    serializedElements.set(pe, serialized);
   }
+  return serialized;
+}
+
+function serializeJsonElement(pe: Extract<PathElement, { kind: 'key' | 'value' }>): string {
+  if (pe.kind === 'value') return `v:${goJson(pe.value)}`;
+  return `k:{${pe.fields.map(([name, value]) => `${goJson(name)}:${goJson(value)}`).join(',')}}`;
 }
 
 /** parsePathElement reads a FieldsV1 key; throws an Error naming the key when malformed. */

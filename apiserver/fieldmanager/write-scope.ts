@@ -11,24 +11,26 @@
 import type { ResourceDefinition } from '../api/resource-definition.js';
 import type { Comparison } from './compare.js';
 import { FieldSet } from './field-set.js';
-import type { Path } from './path-element.js';
+import { fieldPath } from './path-element.js';
 
 /** WriteSubresource names the endpoint of a write: '' for the main resource. */
 export type WriteSubresource = '' | 'status' | 'scale' | 'finalize';
 
-const STRIPPED: readonly string[][] = [
-  ['apiVersion'],
-  ['kind'],
-  ['metadata'],
-  ['metadata', 'name'],
-  ['metadata', 'namespace'],
-  ['metadata', 'creationTimestamp'],
-  ['metadata', 'selfLink'],
-  ['metadata', 'uid'],
-  ['metadata', 'generation'],
-  ['metadata', 'resourceVersion'],
-];
-const MANAGED_FIELDS = ['metadata', 'managedFields'];
+const STRIPPED = FieldSet.of(
+  ...[
+    ['apiVersion'],
+    ['kind'],
+    ['metadata'],
+    ['metadata', 'name'],
+    ['metadata', 'namespace'],
+    ['metadata', 'creationTimestamp'],
+    ['metadata', 'selfLink'],
+    ['metadata', 'uid'],
+    ['metadata', 'generation'],
+    ['metadata', 'resourceVersion'],
+  ].map((names) => fieldPath(...names)),
+);
+const MANAGED_FIELDS = fieldPath('metadata', 'managedFields');
 
 /** WriteScope filters field sets down to what one kind of write may own. */
 export class WriteScope {
@@ -67,23 +69,17 @@ export class WriteScope {
     return rest;
   }
 
-  /** filter keeps the paths of `set` this scope may own. */
+  /** filter returns the paths of `set` this scope may own (a new set). */
   filter(set: FieldSet): FieldSet {
-    const all = set.paths();
-    const kept = all.filter((path) => this.allows(path));
-    return kept.length === all.length ? set : FieldSet.of(...kept);
+    const kept = set.difference(STRIPPED).removeAtOrBelow(MANAGED_FIELDS);
+    if (this.only) kept.keepAtOrBelow(fieldPath(...this.only));
+    if (this.excluded) kept.removeAtOrBelow(fieldPath(...this.excluded));
+    return kept;
   }
 
   /** filterComparison filters each part of a comparison. */
   filterComparison(comparison: Comparison): Comparison {
     return { added: this.filter(comparison.added), modified: this.filter(comparison.modified), removed: this.filter(comparison.removed) };
-  }
-
-  private allows(path: Path): boolean {
-    if (STRIPPED.some((stripped) => sameFields(path, stripped))) return false;
-    if (startsWith(path, MANAGED_FIELDS)) return false;
-    if (this.only && !startsWith(path, this.only)) return false;
-    return !(this.excluded && startsWith(path, this.excluded));
   }
 }
 
@@ -93,16 +89,4 @@ function isMap(value: unknown): value is Record<string, unknown> {
 
 function nest(names: readonly string[], value: unknown): Record<string, unknown> {
   return names.reduceRight<unknown>((inner, name) => ({ [name]: inner }), value) as Record<string, unknown>;
-}
-
-function sameFields(path: Path, names: readonly string[]): boolean {
-  return path.length === names.length && startsWith(path, names);
-}
-
-function startsWith(path: Path, names: readonly string[]): boolean {
-  if (path.length < names.length) return false;
-  return names.every((name, i) => {
-    const element = path[i];
-    return element?.kind === 'field' && element.name === name;
-  });
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { QuantitySchema } from '../meta.js';
-import { parseQuantity as parseExactQuantity, type Quantity, QuantityParseError } from '../quantity.js';
+import { type Quantity, quantityOrError } from '../quantity.js';
 
 /** ResourceListSchema maps a resource name (cpu, memory, pods, ...) to a Quantity. */
 export const ResourceListSchema = z.record(z.string(), QuantitySchema);
@@ -13,24 +13,15 @@ export const ResourceListSchema = z.record(z.string(), QuantitySchema);
 export type ResourceList = z.infer<typeof ResourceListSchema>;
 
 /** tryParseQuantity parses `text`, returning undefined (not throwing) when it is not a
- * Kubernetes quantity. Other errors propagate. */
+ * Kubernetes quantity. */
 export function tryParseQuantity(text: string): Quantity | undefined {
-  try {
-    return parseExactQuantity(text);
-  } catch (err) {
-    if (err instanceof QuantityParseError) return undefined;
-    throw err;
-  }
+  const parsed = quantityOrError(text);
+  return typeof parsed === 'string' ? undefined : parsed;
 }
 
 /** quantityError returns Kubernetes' message for malformed quantity text, or undefined when
  * the text parses. */
 export function quantityError(text: string): string | undefined {
-  try {
-    parseExactQuantity(text);
-    return undefined;
-  } catch (err) {
-    if (err instanceof QuantityParseError) return err.message;
-    throw err;
-  }
+  const parsed = quantityOrError(text);
+  return typeof parsed === 'string' ? parsed : undefined;
 }
