@@ -248,6 +248,11 @@ export const ingressDefinition: ResourceDefinition<Ingress> = {
   categories: [],
   namespaced: true,
   schema: IngressSchema,
+  // Go's non-pointer structs: a stored Ingress always shows `status: {loadBalancer: {}}`.
+  defaults: (ingress) => {
+    ingress.status ??= {};
+    ingress.status.loadBalancer ??= {};
+  },
   validate: validateIngress,
   tracksGeneration: true,
   subresources: { status: true },

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { TolerationSchema } from '../core/affinity.js';
-import { ResourceListSchema } from '../core/quantity.js';
+import { quantityError, ResourceListSchema, tryParseQuantity } from '../core/quantity.js';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { atomicStruct } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
@@ -41,6 +41,12 @@ export type RuntimeClass = z.infer<typeof RuntimeClassSchema>;
 export function validateRuntimeClass(rc: RuntimeClass, old?: RuntimeClass): FieldError[] {
   if (old) return rc.handler === old.handler ? [] : [invalid('handler', rc.handler, 'field is immutable')];
   const errors = isDns1123Label(rc.handler).map((detail) => invalid('handler', rc.handler, detail));
+  for (const [name, quantity] of Object.entries(rc.overhead?.podFixed ?? {})) {
+    const at = `overhead.podFixed[${name}]`;
+    const problem = quantityError(quantity);
+    if (problem) errors.push(invalid(at, quantity, problem));
+    else if (tryParseQuantity(quantity)?.sign() === -1) errors.push(invalid(at, quantity, 'must be greater than or equal to 0'));
+  }
   errors.push(...validateLabels(rc.scheduling?.nodeSelector, 'scheduling.nodeSelector'));
   return errors;
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { deepEqual } from '../deep-equal.js';
 import { LabelSelectorSchema, QuantitySchema, typeMetaFields } from '../meta.js';
 import { column, nameColumn } from '../printing.js';
-import { parseQuantity } from '../quantity.js';
+import { quantityError, tryParseQuantity } from '../core/quantity.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, isDns1123Subdomain, validateLabelSelector } from '../validation.js';
 
@@ -33,7 +33,10 @@ export function validateCsiStorageCapacity(capacity: CSIStorageCapacity, old?: C
   errors.push(...validateLabelSelector(capacity.nodeTopology, 'nodeTopology'));
   for (const key of ['capacity', 'maximumVolumeSize'] as const) {
     const value = capacity[key];
-    if (value !== undefined && parseQuantity(value).sign() < 0) errors.push(invalid(key, value, 'must be greater than or equal to 0'));
+    if (value === undefined) continue;
+    const problem = quantityError(value);
+    if (problem) errors.push(invalid(key, value, problem));
+    else if (tryParseQuantity(value)?.sign() === -1) errors.push(invalid(key, value, 'must be greater than or equal to 0'));
   }
   if (old) {
     if (storageClassName !== old.storageClassName) errors.push(invalid('storageClassName', storageClassName, 'field is immutable'));
