@@ -94,6 +94,25 @@ const lineOf = (stdout: string, name: string) =>
 describe.each(binaries)('$label: networking, scheduling, node and storage kinds', (binary) => {
   const k = useKubectlCluster(binary);
 
+  it('lists the kinds in api-resources as a 1.33 cluster does', async () => {
+    const { stdout } = await k.ok(['api-resources']);
+    const rows = stdout.split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+    for (const row of [
+      'ingressclasses networking.k8s.io/v1 false IngressClass',
+      'ingresses ing networking.k8s.io/v1 true Ingress',
+      'networkpolicies netpol networking.k8s.io/v1 true NetworkPolicy',
+      'runtimeclasses node.k8s.io/v1 false RuntimeClass',
+      'priorityclasses pc scheduling.k8s.io/v1 false PriorityClass',
+      'csidrivers storage.k8s.io/v1 false CSIDriver',
+      'csinodes storage.k8s.io/v1 false CSINode',
+      'csistoragecapacities storage.k8s.io/v1 true CSIStorageCapacity',
+      'storageclasses sc storage.k8s.io/v1 false StorageClass',
+      'volumeattachments storage.k8s.io/v1 false VolumeAttachment',
+    ]) {
+      expect(rows).toContain(row);
+    }
+  });
+
   it('starts with the system PriorityClasses and the default StorageClass', async () => {
     const classes = await k.ok(['get', 'priorityclasses']);
     expect(classes.stdout.split('\n')[0]!.replace(/\s+/g, ' ').trim()).toBe('NAME VALUE GLOBAL-DEFAULT AGE PREEMPTIONPOLICY');
@@ -146,8 +165,13 @@ describe.each(binaries)('$label: networking, scheduling, node and storage kinds'
     expect(lineOf((await k.ok(['get', 'netpol'])).stdout, 'shop-ingress')).toBe('shop-ingress app=shop <age>');
     expect(lineOf((await k.ok(['get', 'runtimeclass'])).stdout, 'gvisor')).toBe('gvisor runsc <age>');
     expect(lineOf((await k.ok(['get', 'sc'])).stdout, 'fast')).toBe('fast example.com/fast Delete Immediate true <age>');
-    expect(lineOf((await k.ok(['get', 'csidrivers'])).stdout, 'fast.csi.example.com')).toBe('fast.csi.example.com true true false <unset> false Persistent <age>');
-    expect((await k.json(['netpol', 'shop-ingress'])).spec).toMatchObject({ policyTypes: ['Ingress'], ingress: [{ ports: [{ port: 8080, protocol: 'TCP' }] }] });
+    expect(lineOf((await k.ok(['get', 'csidrivers'])).stdout, 'fast.csi.example.com')).toBe(
+      'fast.csi.example.com true true false <unset> false Persistent <age>',
+    );
+    expect((await k.json(['netpol', 'shop-ingress'])).spec).toMatchObject({
+      policyTypes: ['Ingress'],
+      ingress: [{ ports: [{ port: 8080, protocol: 'TCP' }] }],
+    });
     expect((await k.apply(BUNDLE)).stdout).toContain('ingress.networking.k8s.io/shop unchanged');
     const deleted = await k.ok(['delete', '-f', '-'], { stdin: BUNDLE });
     expect(deleted.stdout.trim().split('\n')).toHaveLength(7);
@@ -160,7 +184,9 @@ describe.each(binaries)('$label: networking, scheduling, node and storage kinds'
     expect(noPathType.code).toBe(1);
     expect(noPathType.stderr).toContain('spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified');
     const both = await k.run(['apply', '-f', '-'], {
-      stdin: BUNDLE.split('---\n')[1]!.replace('name: shop', 'name: two-backends').replace('              number: 80\n', '              number: 80\n          resource: {kind: Bucket, name: b}\n'),
+      stdin: BUNDLE.split('---\n')[1]!
+        .replace('name: shop', 'name: two-backends')
+        .replace('              number: 80\n', '              number: 80\n          resource: {kind: Bucket, name: b}\n'),
     });
     expect(both.code).toBe(1);
     expect(both.stderr).toContain('spec.rules[0].http.paths[0].backend: Invalid value: "": cannot set both resource and service backends');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ingressDefinition, IngressSchema } from './ingress.js';
-import { ingressClassDefinition, IngressClassSchema } from './ingress-class.js';
+import { IngressSchema, ingressDefinition } from './ingress.js';
+import { IngressClassSchema, ingressClassDefinition } from './ingress-class.js';
+import { NetworkPolicySchema, networkPolicyDefinition } from './network-policy.js';
 import { parseCidr, validateDomainPrefixedPath } from './network-validation.js';
-import { networkPolicyDefinition, NetworkPolicySchema } from './network-policy.js';
 
 const ingress = (spec: Record<string, unknown>, annotations?: Record<string, string>) =>
   IngressSchema.parse({ metadata: { name: 'web', namespace: 'default', annotations }, spec });
@@ -18,7 +18,9 @@ describe('Ingress', () => {
   });
 
   it('needs rules or a default backend, and a pathType on every path', () => {
-    expect(validateIngress({})).toEqual([{ type: 'FieldValueInvalid', field: 'spec', value: null, detail: 'either `defaultBackend` or `rules` must be specified' }]);
+    expect(validateIngress({})).toEqual([
+      { type: 'FieldValueInvalid', field: 'spec', value: null, detail: 'either `defaultBackend` or `rules` must be specified' },
+    ]);
     expect(validateIngress({ rules: [rule({ path: '/', backend: service })] })).toEqual([
       { type: 'FieldValueRequired', field: 'spec.rules[0].http.paths[0].pathType', detail: 'pathType must be specified' },
     ]);
@@ -33,8 +35,7 @@ describe('Ingress', () => {
   });
 
   it('rejects relative and unsafe paths for Exact and Prefix', () => {
-    const pathErrors = (path: string) =>
-      validateIngress({ rules: [rule({ path, pathType: 'Exact', backend: service })] })?.map((e) => e.detail);
+    const pathErrors = (path: string) => validateIngress({ rules: [rule({ path, pathType: 'Exact', backend: service })] })?.map((e) => e.detail);
     expect(pathErrors('shop')).toEqual(['must be an absolute path']);
     expect(pathErrors('/a//b/..')).toEqual(["must not contain '//'", "cannot end with '/..'"]);
   });
@@ -44,7 +45,9 @@ describe('Ingress', () => {
     expect(backendErrors({ ...service, resource: { kind: 'Bucket', name: 'b' } })).toEqual([
       { type: 'FieldValueInvalid', field: 'spec.defaultBackend', value: '', detail: 'cannot set both resource and service backends' },
     ]);
-    expect(backendErrors({})).toEqual([{ type: 'FieldValueInvalid', field: 'spec.defaultBackend', value: '', detail: 'resource or service backend is required' }]);
+    expect(backendErrors({})).toEqual([
+      { type: 'FieldValueInvalid', field: 'spec.defaultBackend', value: '', detail: 'resource or service backend is required' },
+    ]);
     expect(backendErrors({ service: { name: 'web', port: { name: 'http', number: 80 } } })).toEqual([
       { type: 'FieldValueInvalid', field: 'spec.defaultBackend', value: '', detail: 'cannot set both port name & port number' },
     ]);
@@ -60,14 +63,24 @@ describe('Ingress', () => {
   it('checks hosts: DNS names, wildcards, never IPs', () => {
     const hostErrors = (host: string) => validateIngress({ rules: [{ host, http: { paths: [{ path: '/', pathType: 'Prefix', backend: service }] } }] });
     expect(hostErrors('*.example.com')).toEqual([]);
-    expect(hostErrors('10.0.0.1')?.[0]).toEqual({ type: 'FieldValueInvalid', field: 'spec.rules[0].host', value: '10.0.0.1', detail: 'must be a DNS name, not an IP address' });
+    expect(hostErrors('10.0.0.1')?.[0]).toEqual({
+      type: 'FieldValueInvalid',
+      field: 'spec.rules[0].host',
+      value: '10.0.0.1',
+      detail: 'must be a DNS name, not an IP address',
+    });
     expect(hostErrors('a.*.com')?.[0]?.detail).toMatch(/^a wildcard DNS-1123 subdomain must start with/);
   });
 
   it('wants the class annotation to agree with ingressClassName on create only', () => {
     const annotated = ingress({ ingressClassName: 'nginx', defaultBackend: service }, { 'kubernetes.io/ingress.class': 'traefik' });
     expect(ingressDefinition.validate?.(annotated)).toEqual([
-      { type: 'FieldValueInvalid', field: 'annotations.kubernetes.io/ingress.class', value: 'traefik', detail: 'must match `ingressClassName` when both are specified' },
+      {
+        type: 'FieldValueInvalid',
+        field: 'annotations.kubernetes.io/ingress.class',
+        value: 'traefik',
+        detail: 'must match `ingressClassName` when both are specified',
+      },
     ]);
     expect(ingressDefinition.validate?.(annotated, annotated)).toEqual([]);
   });
@@ -77,7 +90,11 @@ describe('Ingress', () => {
     ingressDefinition.defaults?.(web);
     expect(web.status).toEqual({ loadBalancer: {} });
     expect(cells(ingressDefinition.printColumns, web).slice(0, 5)).toEqual(['web', '<none>', 'a.com,b.com + 1 more...', '', '80, 443']);
-    const served = { ...web, spec: { ingressClassName: 'nginx' }, status: { loadBalancer: { ingress: [{ ip: '192.0.2.2' }, { hostname: 'lb.example.com' }, { ip: '192.0.2.1' }] } } };
+    const served = {
+      ...web,
+      spec: { ingressClassName: 'nginx' },
+      status: { loadBalancer: { ingress: [{ ip: '192.0.2.2' }, { hostname: 'lb.example.com' }, { ip: '192.0.2.1' }] } },
+    };
     expect(cells(ingressDefinition.printColumns, served).slice(1, 5)).toEqual(['nginx', '*', '192.0.2.1,192.0.2.2,lb.example.com', '80']);
   });
 });
@@ -125,7 +142,15 @@ describe('NetworkPolicy', () => {
   it('validates ports, peers and ipBlocks in kube-apiserver words', () => {
     const errors = networkPolicyDefinition.validate?.(
       policy({
-        ingress: [{ ports: [{ port: 'http', endPort: 90 }, { port: 100, endPort: 90 }], from: [{}, { ipBlock: { cidr: '10.0.0.0/16', except: ['10.1.0.0/24'] }, podSelector: {} }] }],
+        ingress: [
+          {
+            ports: [
+              { port: 'http', endPort: 90 },
+              { port: 100, endPort: 90 },
+            ],
+            from: [{}, { ipBlock: { cidr: '10.0.0.0/16', except: ['10.1.0.0/24'] }, podSelector: {} }],
+          },
+        ],
         egress: [{ to: [{ ipBlock: { cidr: '10.0.0.0/33' } }] }],
         policyTypes: ['Sideways'],
       }),
@@ -136,7 +161,12 @@ describe('NetworkPolicy', () => {
       { type: 'FieldValueRequired', field: 'spec.ingress[0].from[0]', detail: 'must specify a peer' },
       { type: 'FieldValueInvalid', field: 'spec.ingress[0].from[1].ipBlock.except[0]', value: '10.1.0.0/24', detail: 'must be a strict subset of `cidr`' },
       { type: 'FieldValueForbidden', field: 'spec.ingress[0].from[1]', detail: 'may not specify both ipBlock and another peer' },
-      { type: 'FieldValueInvalid', field: 'spec.egress[0].to[0].ipBlock.cidr', value: '10.0.0.0/33', detail: 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)' },
+      {
+        type: 'FieldValueInvalid',
+        field: 'spec.egress[0].to[0].ipBlock.cidr',
+        value: '10.0.0.0/33',
+        detail: 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+      },
       { type: 'FieldValueNotSupported', field: 'spec.policyTypes[0]', value: 'Sideways', detail: 'supported values: "Ingress", "Egress"' },
     ]);
   });

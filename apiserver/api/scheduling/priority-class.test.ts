@@ -17,7 +17,9 @@ describe('PriorityClass', () => {
     expect(def.validate?.(pc('system-mine', { value: 1 }))).toEqual([
       { type: 'FieldValueForbidden', field: 'metadata.name', detail: `${reserved}system-mine is not a known system priority class` },
     ]);
-    expect(def.validate?.(pc('system-node-critical', { value: 1 }))?.[0]?.detail).toBe(`${reserved}value of system-node-critical PriorityClass must be 2000001000`);
+    expect(def.validate?.(pc('system-node-critical', { value: 1 }))?.[0]?.detail).toBe(
+      `${reserved}value of system-node-critical PriorityClass must be 2000001000`,
+    );
   });
 
   it('caps user values and checks the preemption policy', () => {

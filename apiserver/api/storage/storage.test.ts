@@ -57,7 +57,10 @@ describe('CSI kinds', () => {
       seLinuxMount: false,
       volumeLifecycleModes: ['Persistent'],
     });
-    const detached = CSIDriverSchema.parse({ ...driver, spec: { ...driver.spec, attachRequired: false, tokenRequests: [{ audience: 'a', expirationSeconds: 60 }] } });
+    const detached = CSIDriverSchema.parse({
+      ...driver,
+      spec: { ...driver.spec, attachRequired: false, tokenRequests: [{ audience: 'a', expirationSeconds: 60 }] },
+    });
     expect(csiDriverDefinition.validate?.(detached, driver)).toEqual([
       { type: 'FieldValueInvalid', field: 'spec.tokenRequests[0].expirationSeconds', value: 60, detail: 'may not specify a duration less than 10 minutes' },
       { type: 'FieldValueInvalid', field: 'spec.attachRequired', value: false, detail: 'field is immutable' },
@@ -65,7 +68,15 @@ describe('CSI kinds', () => {
   });
 
   it('wants CSINode drivers named once, with node IDs', () => {
-    const node = CSINodeSchema.parse({ metadata: { name: 'n' }, spec: { drivers: [{ name: 'a.example.com', nodeID: '' }, { name: 'a.example.com', nodeID: 'n' }] } });
+    const node = CSINodeSchema.parse({
+      metadata: { name: 'n' },
+      spec: {
+        drivers: [
+          { name: 'a.example.com', nodeID: '' },
+          { name: 'a.example.com', nodeID: 'n' },
+        ],
+      },
+    });
     expect(csiNodeDefinition.validate?.(node)).toEqual([
       { type: 'FieldValueRequired', field: 'spec.drivers[0].nodeID' },
       { type: 'FieldValueDuplicate', field: 'spec.drivers[1].name', value: 'a.example.com' },
@@ -86,7 +97,12 @@ describe('CSI kinds', () => {
   });
 
   it('checks CSIStorageCapacity sizes and prints class and capacity', () => {
-    const capacity = CSIStorageCapacitySchema.parse({ metadata: { name: 'c', namespace: 'kube-system' }, storageClassName: 'standard', capacity: '-1Gi', maximumVolumeSize: 'lots' });
+    const capacity = CSIStorageCapacitySchema.parse({
+      metadata: { name: 'c', namespace: 'kube-system' },
+      storageClassName: 'standard',
+      capacity: '-1Gi',
+      maximumVolumeSize: 'lots',
+    });
     expect(csiStorageCapacityDefinition.validate?.(capacity)?.map((e) => [e.field, e.detail])).toEqual([
       ['capacity', 'must be greater than or equal to 0'],
       ['maximumVolumeSize', expect.stringMatching(/^quantities must match the regular expression/)],
