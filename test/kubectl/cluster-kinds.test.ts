@@ -127,6 +127,11 @@ describe.each(binaries)('$label: networking, scheduling, node and storage kinds'
     const created = await k.ok(['create', 'priorityclass', 'batch-low', '--value=10', '--description=Batch jobs', '--preemption-policy=Never']);
     expect(created.stdout).toBe('priorityclass.scheduling.k8s.io/batch-low created\n');
     expect(await k.json(['pc', 'batch-low'])).toMatchObject({ value: 10, description: 'Batch jobs', preemptionPolicy: 'Never' });
+    const system = await k.run(['delete', 'pc', 'system-node-critical']);
+    expect(system.code).toBe(1);
+    expect(system.stderr).toContain(
+      'priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted',
+    );
     const changed = await k.run(['patch', 'pc', 'batch-low', '--type=merge', '-p', '{"value":20}']);
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain('value: Forbidden: may not be changed in an update.');
@@ -195,6 +200,17 @@ describe.each(binaries)('$label: networking, scheduling, node and storage kinds'
     expect(reserved.stderr).toContain(
       "metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class",
     );
+  });
+
+  it('describes the kinds', async () => {
+    await k.apply(BUNDLE);
+    const ingress = (await k.ok(['describe', 'ingress', 'shop'])).stdout;
+    expect(ingress).toMatch(/^Ingress Class:\s+nginx$/m);
+    expect(ingress).toMatch(/^\s+shop\.example\.com\s*$/m);
+    expect((await k.ok(['describe', 'netpol', 'shop-ingress'])).stdout).toMatch(/^\s+PodSelector:\s+app=shop$/m);
+    expect((await k.ok(['describe', 'sc', 'standard'])).stdout).toMatch(/^IsDefaultClass:\s+Yes$/m);
+    expect((await k.ok(['describe', 'pc', 'shop-high'])).stdout).toMatch(/^Value:\s+100000$/m);
+    await k.ok(['delete', '-f', '-'], { stdin: BUNDLE });
   });
 
   it('explains the kinds from their OpenAPI schemas', async () => {

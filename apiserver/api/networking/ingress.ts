@@ -170,11 +170,26 @@ export function validateIngress(ingress: Ingress, old?: Ingress): FieldError[] {
   if (spec.ingressClassName !== undefined) {
     errors.push(...isDns1123Subdomain(spec.ingressClassName).map((d) => invalid('spec.ingressClassName', spec.ingressClassName, d)));
   }
+  errors.push(...validateLoadBalancerStatus(ingress));
   const annotated = ingress.metadata.annotations?.[CLASS_ANNOTATION];
   if (!old && annotated !== undefined && spec.ingressClassName !== undefined && annotated !== spec.ingressClassName) {
     errors.push(invalid(`annotations.${CLASS_ANNOTATION}`, annotated, 'must match `ingressClassName` when both are specified'));
   }
   return errors;
+}
+
+/** validateLoadBalancerStatus checks what an ingress controller wrote (ValidateIngressLoadBalancerStatus). */
+function validateLoadBalancerStatus(ingress: Ingress): FieldError[] {
+  return (ingress.status?.loadBalancer?.ingress ?? []).flatMap((point, i) => {
+    const at = `status.loadBalancer.ingress[${i}]`;
+    const errors: FieldError[] = [];
+    if (point.ip && !isIpAddress(point.ip)) errors.push(invalid(`${at}.ip`, point.ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
+    if (point.hostname) {
+      errors.push(...isDns1123Subdomain(point.hostname).map((d) => invalid(`${at}.hostname`, point.hostname, d)));
+      if (isIpAddress(point.hostname)) errors.push(invalid(`${at}.hostname`, point.hostname, 'must be a DNS name, not an IP address'));
+    }
+    return errors;
+  });
 }
 
 function validateHttpPaths(paths: HttpPath[] | undefined, field: string): FieldError[] {

@@ -85,6 +85,15 @@ describe('Ingress', () => {
     expect(ingressDefinition.validate?.(annotated, annotated)).toEqual([]);
   });
 
+  it('checks the load balancer addresses a controller writes', () => {
+    const web = ingress({ defaultBackend: service });
+    web.status = { loadBalancer: { ingress: [{ ip: '300.1.1.1' }, { hostname: '192.0.2.1' }] } };
+    expect(ingressDefinition.validate?.(web)?.map((e) => `${e.field}: ${e.detail}`)).toEqual([
+      'status.loadBalancer.ingress[0].ip: must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+      'status.loadBalancer.ingress[1].hostname: must be a DNS name, not an IP address',
+    ]);
+  });
+
   it('defaults an empty load balancer status and prints NAME CLASS HOSTS ADDRESS PORTS AGE', () => {
     const web = ingress({ rules: [{ host: 'a.com' }, { host: 'b.com' }, {}, { host: 'd.com' }], tls: [{ hosts: ['a.com'] }] });
     ingressDefinition.defaults?.(web);

@@ -45,4 +45,9 @@ describe('PriorityClass', () => {
     );
     expect(() => def.strategy?.beforeUpdate?.(pc('first', { value: 1, globalDefault: true }), pc('first', { value: 1 }), ctx)).not.toThrow();
   });
+
+  it('refuses to delete a system class', () => {
+    expect(() => def.strategy?.beforeDelete?.('system-cluster-critical')).toThrow('this is a system priority class and cannot be deleted');
+    expect(() => def.strategy?.beforeDelete?.('high')).not.toThrow();
+  });
 });

@@ -95,6 +95,14 @@ function rejectSecondDefault(object: KubeObject, ctx: StrategyContext): void {
 const priorityClassStrategy: KindStrategy = {
   beforeCreate: rejectSecondDefault,
   beforeUpdate: (object, _old, ctx) => rejectSecondDefault(object, ctx),
+  beforeDelete(name) {
+    if (!SYSTEM_PRIORITY_CLASSES.some((pc) => pc.metadata.name === name)) return;
+    throw forbiddenError(`priorityclasses.scheduling.k8s.io "${name}" is forbidden: this is a system priority class and cannot be deleted`, {
+      name,
+      group: 'scheduling.k8s.io',
+      kind: 'priorityclasses',
+    });
+  },
 };
 
 /** priorityClassDefinition serves scheduling.k8s.io/v1 priorityclasses (pc, cluster-scoped). */
