@@ -218,5 +218,8 @@ describe.each(binaries)('$label: networking, scheduling, node and storage kinds'
     expect(explained.stdout).toContain('KIND:       Ingress');
     expect(explained.stdout).toContain('FIELD: pathType <string>');
     expect((await k.ok(['explain', 'storageclass.volumeBindingMode'])).stdout).toContain('KIND:       StorageClass');
+    for (const kind of ['IngressClass', 'NetworkPolicy', 'RuntimeClass', 'PriorityClass', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'CSIStorageCapacity']) {
+      expect((await k.ok(['explain', kind.toLowerCase()])).stdout).toContain(`KIND:       ${kind}`);
+    }
   });
 });
