@@ -1,10 +1,13 @@
 /**
  * bootstrapCluster creates what every cluster has from the start: the namespaces default,
- * kube-system, kube-public and kube-node-lease, and the `kubernetes` Service in default.
+ * kube-system, kube-public and kube-node-lease, the `kubernetes` Service in default, the
+ * system PriorityClasses and the default `standard` StorageClass.
  * Idempotent: objects that exist (a reopened data dir) are left alone.
  */
 import { isAlreadyExists, isNotFound } from './api/api-error.js';
 import type { ResourceDefinition } from './api/resource-definition.js';
+import { SYSTEM_PRIORITY_CLASSES } from './api/scheduling/index.js';
+import { STANDARD_STORAGE_CLASS } from './api/storage/index.js';
 import type { HandlerContext } from './handlers/types.js';
 import { readStored } from './registry/context.js';
 import { createObject } from './registry/create.js';
@@ -48,4 +51,6 @@ export function bootstrapCluster(ctx: HandlerContext, options: { apiPort: number
     metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
     spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: options.apiPort }] },
   });
+  for (const priorityClass of SYSTEM_PRIORITY_CLASSES) ensure(ctx, 'scheduling.k8s.io/v1', 'PriorityClass', '', structuredClone(priorityClass));
+  ensure(ctx, 'storage.k8s.io/v1', 'StorageClass', '', structuredClone(STANDARD_STORAGE_CLASS));
 }

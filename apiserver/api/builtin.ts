@@ -8,8 +8,12 @@ import { coordinationDefinitions } from './coordination/index.js';
 import { coreDefinitions } from './core/index.js';
 import { discoveryDefinitions } from './discovery/index.js';
 import { metricsDefinitions } from './metrics/index.js';
+import { networkingDefinitions } from './networking/index.js';
+import { nodeDefinitions } from './node/index.js';
 import { policyDefinitions } from './policy/index.js';
 import type { AnyResourceDefinition } from './resource-definition.js';
+import { schedulingDefinitions } from './scheduling/index.js';
+import { storageDefinitions } from './storage/index.js';
 
 export function builtinDefinitions(): AnyResourceDefinition[] {
   return [
@@ -20,7 +24,11 @@ export function builtinDefinitions(): AnyResourceDefinition[] {
     ...coordinationDefinitions,
     ...discoveryDefinitions,
     ...metricsDefinitions,
+    ...networkingDefinitions,
+    ...nodeDefinitions,
     ...policyDefinitions,
+    ...schedulingDefinitions,
+    ...storageDefinitions,
     ...apiextensionsDefinitions,
   ];
 }

@@ -213,6 +213,9 @@ export interface KindStrategy {
   onMarkedForDeletion?(object: KubeObject): void;
   /** DELETE answers with the deleted object instead of a Status (Pods, Namespaces). */
   returnDeletedObject?: boolean;
+  /** Before a DELETE of one object by name (not deletecollection), as a REST storage's Delete
+   * override: may refuse it by throwing an ApiError (the system PriorityClasses). */
+  beforeDelete?(name: string): void;
 }
 
 /** AnyResourceDefinition is a definition of some kind, for collections that hold many kinds

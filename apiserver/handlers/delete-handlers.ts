@@ -41,6 +41,7 @@ function orphanPolicy(body: Record<string, unknown>, request: ApiRequest): strin
  * grace period, else a Success Status (or the deleted object for Pods and Namespaces). */
 export function deleteHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const target = targetOf(request.path);
+  strategyOf(ctx, target.def).beforeDelete?.(target.name);
   const outcome = deleteObject(ctx, target, parseDeleteRequest(request));
   if (!outcome.removed || strategyOf(ctx, target.def).returnDeletedObject) return { status: 200, body: outcome.object };
   return {

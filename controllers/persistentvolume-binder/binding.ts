@@ -5,6 +5,7 @@
  */
 import type { PersistentVolume } from '../../apiserver/api/core/persistent-volume.js';
 import type { PersistentVolumeClaim } from '../../apiserver/api/core/persistent-volume-claim.js';
+import { SIMULATED_PROVISIONER } from '../../apiserver/api/storage/storage-class.js';
 import type { DeepReadonly } from '../runtime/types.js';
 
 /** PROVISIONED_BY_ANNOTATION names who provisioned a volume. */
@@ -13,8 +14,8 @@ export const PROVISIONED_BY_ANNOTATION = 'pv.kubernetes.io/provisioned-by';
 export const BIND_COMPLETED_ANNOTATION = 'pv.kubernetes.io/bind-completed';
 /** BOUND_BY_CONTROLLER_ANNOTATION marks a binding the controller made. */
 export const BOUND_BY_CONTROLLER_ANNOTATION = 'pv.kubernetes.io/bound-by-controller';
-/** PROVISIONER is kubesim's simulated storage provisioner. */
-export const PROVISIONER = 'kubesim.io/simulated';
+/** PROVISIONER is kubesim's simulated storage provisioner, the one of the default StorageClass. */
+export const PROVISIONER = SIMULATED_PROVISIONER;
 
 type ReadonlyClaim = DeepReadonly<PersistentVolumeClaim>;
 

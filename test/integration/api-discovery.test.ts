@@ -45,7 +45,11 @@ describe('discovery and OpenAPI', () => {
         ['coordination.k8s.io', ['v1']],
         ['discovery.k8s.io', ['v1']],
         ['metrics.k8s.io', ['v1beta1']],
+        ['networking.k8s.io', ['v1']],
+        ['node.k8s.io', ['v1']],
         ['policy', ['v1']],
+        ['scheduling.k8s.io', ['v1']],
+        ['storage.k8s.io', ['v1']],
         ['apiextensions.k8s.io', ['v1']],
       ]);
       const apps = res.body.items[0].versions[0];
@@ -194,7 +198,11 @@ describe('discovery and OpenAPI', () => {
         'apis/coordination.k8s.io/v1',
         'apis/discovery.k8s.io/v1',
         'apis/metrics.k8s.io/v1beta1',
+        'apis/networking.k8s.io/v1',
+        'apis/node.k8s.io/v1',
         'apis/policy/v1',
+        'apis/scheduling.k8s.io/v1',
+        'apis/storage.k8s.io/v1',
       ]);
       expect(res.body.paths['apis/apps/v1'].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{32}$/);
     });

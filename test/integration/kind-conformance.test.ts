@@ -123,6 +123,35 @@ const SAMPLES: Record<string, Sample> = {
     specChange: (object) => (object['spec'].minAvailable = 2),
     status: { currentHealthy: 1, desiredHealthy: 1, disruptionsAllowed: 0, expectedPods: 1 },
   },
+  'networking.k8s.io/v1/IngressClass': {
+    object: () => ({ spec: { controller: 'example.com/ingress-controller' } }),
+    specChange: (object) => (object['spec'].parameters = { kind: 'IngressParameters', name: 'conf' }),
+  },
+  'networking.k8s.io/v1/Ingress': {
+    object: () => ({
+      spec: {
+        rules: [
+          { host: 'conf.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } },
+        ],
+      },
+    }),
+    specChange: (object) => (object['spec'].ingressClassName = 'conf'),
+    status: { loadBalancer: { ingress: [{ ip: '192.0.2.20' }] } },
+  },
+  'networking.k8s.io/v1/NetworkPolicy': {
+    object: () => ({ spec: { podSelector: { matchLabels: { app: 'conf' } } } }),
+    specChange: (object) => (object['spec'].policyTypes = ['Ingress', 'Egress']),
+  },
+  'node.k8s.io/v1/RuntimeClass': { object: () => ({ handler: 'runc' }) },
+  'scheduling.k8s.io/v1/PriorityClass': { object: () => ({ value: 1000, description: 'conformance' }) },
+  'storage.k8s.io/v1/CSIDriver': { object: () => ({ spec: { attachRequired: false } }) },
+  'storage.k8s.io/v1/CSINode': { object: () => ({ spec: { drivers: [{ name: 'conf.csi.example.com', nodeID: 'node-1' }] } }) },
+  'storage.k8s.io/v1/CSIStorageCapacity': { object: () => ({ storageClassName: 'standard', capacity: '10Gi' }) },
+  'storage.k8s.io/v1/StorageClass': { object: () => ({ provisioner: 'example.com/conformance' }) },
+  'storage.k8s.io/v1/VolumeAttachment': {
+    object: () => ({ spec: { attacher: 'conf.csi.example.com', source: { persistentVolumeName: 'pv-1' }, nodeName: 'node-1' } }),
+    status: { attached: true },
+  },
   'apiextensions.k8s.io/v1/CustomResourceDefinition': {
     // A CRD's name is <plural>.<group>: the sample makes both from the name the test asked for.
     object: ({ name }) => {

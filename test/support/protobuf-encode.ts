@@ -26,8 +26,11 @@ function encodeFields(type: MessageType, object: Record<string, unknown>, path: 
   const written = new Set<string>();
   for (const [number, spec] of Object.entries(type.fields)) {
     if (spec.inline) {
-      out.push(...encodeFields(spec.type as MessageType, object, path));
-      for (const inner of Object.values((spec.type as MessageType).fields)) written.add(inner.json);
+      // An embedded struct is its own message on the wire, made of the parent's keys it declares.
+      const innerKeys = Object.values((spec.type as MessageType).fields).map((inner) => inner.json);
+      const inner = Object.fromEntries(Object.entries(object).filter(([key]) => innerKeys.includes(key)));
+      if (Object.keys(inner).length > 0) out.push(msg(Number(number), ...encodeFields(spec.type as MessageType, inner, path)));
+      for (const key of innerKeys) written.add(key);
       continue;
     }
     const value = object[spec.json];
