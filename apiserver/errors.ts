@@ -35,7 +35,8 @@ export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
 function fromStoreError(err: StoreError): ApiError {
   switch (err.code) {
     case 'NotFound':
-      return new ApiError('NotFound', 404, err.message);
+      // Every 404 Status carries details (clients dereference them); the store does not know the kind.
+      return new ApiError('NotFound', 404, err.message, {});
     case 'AlreadyExists':
       return new ApiError('AlreadyExists', 409, err.message);
     case 'Conflict':

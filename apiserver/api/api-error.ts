@@ -212,8 +212,11 @@ export function methodNotAllowed(method: string): ApiError {
   return new ApiError('MethodNotAllowed', 405, `the server does not allow this method on the requested resource (${method})`);
 }
 
+/** pathNotFound is the 404 for a path nothing serves. Its details are present but empty, as
+ * kube-apiserver's are: `kubectl debug` tells an unserved subresource (no details.name) from a
+ * missing pod by reading details.name, and kubectl 1.31–1.33 crash when details is absent. */
 export function pathNotFound(): ApiError {
-  return new ApiError('NotFound', 404, 'the server could not find the requested resource');
+  return new ApiError('NotFound', 404, 'the server could not find the requested resource', {});
 }
 
 export function expired(message: string): ApiError {

@@ -3,6 +3,7 @@
  * messages read exactly as a real cluster's. Each returns the list of problems (empty = valid).
  */
 
+import { deepEqual } from './deep-equal.js';
 import { validateLabelKey, validateLabelValue } from './label-validation.js';
 import type { LabelSelector } from './meta.js';
 import type { FieldError, NameRule } from './resource-definition.js';
@@ -102,6 +103,25 @@ export function forbidden(field: string, detail: string): FieldError {
   return { type: 'FieldValueForbidden', field, detail };
 }
 
+/** tooLong is a FieldValueTooLong error for a value over `maxBytes`, worded as field.TooLong. */
+export function tooLong(field: string, maxBytes: number): FieldError {
+  return { type: 'FieldValueTooLong', field, detail: `may not be more than ${maxBytes} ${maxBytes === 1 ? 'byte' : 'bytes'}` };
+}
+
+/** validateImmutableField reports a field that changed on update, as Kubernetes'
+ * ValidateImmutableField words it (`Invalid value: <new>: field is immutable`). */
+export function validateImmutableField(value: unknown, old: unknown, field: string): FieldError[] {
+  return deepEqual(value, old) ? [] : [invalid(field, value, 'field is immutable')];
+}
+
+/** changedFields lists how `next` differs from `old` in `fields`, a `- field: old` and a
+ * `+ field: new` line each: the diff kube-apiserver appends to its "is immutable after
+ * creation" messages (it prints Go's, this one prints JSON). */
+export function changedFields<T extends object>(old: T, next: T, fields: readonly (keyof T & string)[]): string[] {
+  const quote = (value: unknown) => JSON.stringify(value) ?? 'null';
+  return fields.filter((f) => !deepEqual(old[f], next[f])).flatMap((f) => [`- ${f}: ${quote(old[f])}`, `+ ${f}: ${quote(next[f])}`]);
+}
+
 /** isInRange checks an integer against inclusive bounds, worded as Kubernetes' InclusiveRangeError. */
 export function isInRange(value: number, min: number, max: number): string[] {
   return Number.isInteger(value) && value >= min && value <= max ? [] : [`must be between ${min} and ${max}, inclusive`];
@@ -160,6 +180,30 @@ export function validateDataKeys(
     if (others?.data && Object.hasOwn(others.data, key)) errors.push(invalid(`${field}[${key}]`, key, `duplicate of key present in ${others.field}`));
   }
   return errors;
+}
+
+/** MAX_SECRET_SIZE bounds the data of a Secret and of a ConfigMap (corev1.MaxSecretSize, 1 MiB):
+ * objects must fit an etcd request. */
+export const MAX_SECRET_SIZE = 1024 * 1024;
+
+/** isOverDataLimit says whether text values (UTF-8) and base64 values (counted decoded, as
+ * Kubernetes holds them as bytes) together exceed MAX_SECRET_SIZE. Counts characters first: a
+ * character is at most 3 UTF-8 bytes (a surrogate pair, 2 characters, is 4), so only data
+ * within a factor of 3 of the limit is measured exactly. */
+export function isOverDataLimit(text: Record<string, string> | undefined, base64: Record<string, string> | undefined): boolean {
+  let textChars = 0;
+  let bytes = 0;
+  for (const value of Object.values(text ?? {})) textChars += value.length;
+  for (const value of Object.values(base64 ?? {})) bytes += base64DecodedLength(value);
+  if (bytes + textChars * 3 <= MAX_SECRET_SIZE) return false;
+  for (const value of Object.values(text ?? {})) bytes += Buffer.byteLength(value, 'utf8');
+  return bytes > MAX_SECRET_SIZE;
+}
+
+/** base64DecodedLength is the number of bytes standard base64 text decodes to. */
+function base64DecodedLength(value: string): number {
+  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((value.length * 3) / 4) - padding);
 }
 
 /** isValidPathSegmentName checks a name used as one URL path segment (HPA target and

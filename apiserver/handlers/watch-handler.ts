@@ -142,8 +142,10 @@ async function pump(state: PumpState): Promise<void> {
   const stop = () => watch.close();
   raw.on('close', stop);
   const untrack = faults.track?.(stop);
+  const bookmarks = params.allowBookmarks && !faults.withholdBookmarks;
   const timers = [
-    params.allowBookmarks && !faults.withholdBookmarks ? setInterval(() => watch.requestBookmark(), state.settings.bookmarkIntervalMs) : undefined,
+    bookmarks ? setInterval(() => watch.requestBookmark(), state.settings.bookmarkIntervalMs) : undefined,
+    bookmarks ? preTimeoutBookmark(watch, params.timeoutMs) : undefined,
     params.timeoutMs ? setTimeout(stop, params.timeoutMs) : undefined,
   ];
   // An injected close ends the stream like a server timeout: cleanly, and the client re-watches.
@@ -168,6 +170,17 @@ async function pump(state: PumpState): Promise<void> {
     watch.close();
     if (!raw.destroyed) raw.end();
   }
+}
+
+/** PRE_TIMEOUT_BOOKMARK_MS is how long before a watch's timeout kube-apiserver's watch cache
+ * sends it a last BOOKMARK, so that the client re-watches from a fresh resourceVersion. */
+const PRE_TIMEOUT_BOOKMARK_MS = 2_000;
+
+/** preTimeoutBookmark schedules that last BOOKMARK; none for a watch too short to have one
+ * (as in the watch cache, whose pre-timeout time would already have passed). */
+function preTimeoutBookmark(watch: StoreWatch<SharedWatchMessage>, timeoutMs: number | undefined): NodeJS.Timeout | undefined {
+  if (timeoutMs === undefined || timeoutMs <= PRE_TIMEOUT_BOOKMARK_MS) return undefined;
+  return setTimeout(() => watch.requestBookmark(), timeoutMs - PRE_TIMEOUT_BOOKMARK_MS);
 }
 
 /** writeChange sends one store event as the watcher should see it through its selectors. */

@@ -22,7 +22,7 @@ export function createHandler(ctx: HandlerContext, request: ApiRequest): ApiResp
   const warnings: string[] = [];
   checkWriteOptions(request);
   const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(request.path.def), warnings, method: request.method });
-  const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings });
+  const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
   const fieldTracker = updateTracker(ctx, request, request.path.def, '');
   const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker });
   return { status: 201, body: created, warnings };
@@ -43,7 +43,7 @@ export function updateHandler(ctx: HandlerContext, request: ApiRequest): ApiResp
   const target = targetOf(request.path);
   const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(target.def), warnings, method: request.method });
   checkWriteOptions(request);
-  const decoded = decodeObject(target.def, body, { fieldValidation: fieldValidation(request.query), warnings });
+  const decoded = decodeObject(target.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
   const scope = scopeOf(request.path.subresource);
   const updated = updateObject(ctx, target, {
     scope,

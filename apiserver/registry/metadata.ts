@@ -8,7 +8,7 @@ import { deepEqual } from '../api/deep-equal.js';
 import type { Random } from '../api/machinery/random.js';
 import { rfc3339 } from '../api/machinery/time.js';
 import type { FieldError, KubeObject, ResourceDefinition } from '../api/resource-definition.js';
-import { required, validateLabels, validateName } from '../api/validation.js';
+import { required, tooLong, validateLabels, validateName } from '../api/validation.js';
 
 // Kubernetes' generateName alphabet: no vowels (no accidental words) and no look-alikes.
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -89,7 +89,7 @@ export function validateMetadata(def: ResourceDefinition, object: KubeObject, ol
   else errors.push(...validateName(meta.name, def.nameRule ?? 'dns1123-subdomain'));
   errors.push(...validateLabels(meta.labels, 'metadata.labels'));
   const annotationBytes = Object.entries(meta.annotations ?? {}).reduce((n, [k, v]) => n + k.length + v.length, 0);
-  if (annotationBytes > 256 * 1024) errors.push({ type: 'FieldValueTooLong', field: 'metadata.annotations', detail: 'must have at most 262144 bytes' });
+  if (annotationBytes > 256 * 1024) errors.push(tooLong('metadata.annotations', 256 * 1024));
   if (old?.metadata.deletionTimestamp) errors.push(...noNewFinalizers(old, object));
   return errors;
 }

@@ -16,6 +16,11 @@ export interface DecodeOptions {
   fieldValidation: FieldValidation;
   /** Where to add warnings (the `Warning` response header) for fieldValidation=Warn. */
   warnings: string[];
+  /** The body is a whole object (create, update) rather than a patched one: kube-apiserver's
+   * body decoder then words a strict decoding error as any other decoding error
+   * (`ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: …`),
+   * where its patchers report the bare `strict decoding error: …`. */
+  wholeObjectBody?: boolean;
 }
 
 /** decodeObject validates `body` against the kind's schema and applies its defaults. The
@@ -94,7 +99,10 @@ function checkUnknownFields(def: ResourceDefinition, input: Record<string, unkno
   const doc = schemaDocumentFor(def);
   const unknown = findUnknownFields(input, doc.root, doc).map((path) => `unknown field "${path}"`);
   if (unknown.length === 0) return;
-  if (options.fieldValidation === 'Strict') throw badRequest(`strict decoding error: ${unknown.join(', ')}`);
+  if (options.fieldValidation === 'Strict') {
+    const strictError = `strict decoding error: ${unknown.join(', ')}`;
+    throw badRequest(options.wholeObjectBody ? `${cannotBeHandled(def)}: ${strictError}` : strictError);
+  }
   options.warnings.push(...unknown);
 }
 
@@ -103,12 +111,15 @@ function decodeError(def: ResourceDefinition, input: Record<string, unknown>, er
   if (typeIssue) {
     const path = formatPath(typeIssue.path);
     const expected = typeIssue.code === 'invalid_type' ? typeIssue.expected : 'one of the allowed types';
-    return badRequest(
-      `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${path}: expected ${expected}, got ${describeType(typeIssue.input)}`,
-    );
+    return badRequest(`${cannotBeHandled(def)}: ${path}: expected ${expected}, got ${describeType(typeIssue.input)}`);
   }
   const name = (input['metadata'] as { name?: string } | undefined)?.name ?? '';
   return invalid({ group: def.group, resource: def.plural, kind: def.kind, name }, error.issues.map(toFieldError));
+}
+
+/** cannotBeHandled opens kube-apiserver's message for a body it could not decode into the kind. */
+function cannotBeHandled(def: ResourceDefinition): string {
+  return `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`;
 }
 
 /** toFieldError maps one zod issue onto Kubernetes' field error vocabulary. */

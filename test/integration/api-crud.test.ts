@@ -221,6 +221,7 @@ describe('API CRUD', () => {
         status: 'Failure',
         message: 'the server could not find the requested resource',
         reason: 'NotFound',
+        details: {},
         code: 404,
       });
     });

@@ -197,7 +197,11 @@ describe('API request validation', () => {
       await expectNoWrite(paths.deployments(), async () => {
         const res = await request(url(`${paths.deployments()}?fieldValidation=Strict`), { method: 'POST', body: withUnknownField() });
         expect(res.status).toBe(400);
-        expect(res.body).toMatchObject({ reason: 'BadRequest', code: 400, message: 'strict decoding error: unknown field "spec.foo"' });
+        expect(res.body).toMatchObject({
+          reason: 'BadRequest',
+          code: 400,
+          message: 'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.foo"',
+        });
       });
     });
 
@@ -207,7 +211,9 @@ describe('API request validation', () => {
       body.metadata.extra = 1;
       const res = await request(url(`${paths.deployments()}?fieldValidation=Strict`), { method: 'POST', body });
       expect(res.status).toBe(400);
-      expect(res.body.message).toBe('strict decoding error: unknown field "metadata.extra", unknown field "spec.template.spec.containers[0].colour"');
+      expect(res.body.message).toBe(
+        'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "metadata.extra", unknown field "spec.template.spec.containers[0].colour"',
+      );
     });
 
     it('Warn accepts the object, drops the field and answers a Warning header', async () => {
@@ -225,7 +231,7 @@ describe('API request validation', () => {
       expect(res.body.spec.foo).toBeUndefined();
     });
 
-    it('applies to patches too', async () => {
+    it('applies to patches too, where kube-apiserver words the error without the decoding prefix', async () => {
       await request(url(paths.deployments()), { method: 'POST', body: deployment('web') });
       const strict = await request(url(`${paths.deployment('web')}?fieldValidation=Strict`), {
         method: 'PATCH',

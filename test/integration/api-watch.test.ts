@@ -190,6 +190,19 @@ describe('watch', () => {
     expect(elapsed).toBeLessThan(5_000);
   });
 
+  it('sends a BOOKMARK shortly before timeoutSeconds ends a watch that allows them, as the watch cache does', async () => {
+    await start(); // The periodic bookmark interval (10 s) is far longer than this watch.
+    await create(configMap('a'));
+    const revision = cluster.server.store.currentRevision;
+    const stream = await watch(`${paths.configmaps()}?watch=true&allowWatchBookmarks=true&timeoutSeconds=3`);
+    const events = await stream.rest(10_000);
+    expect(events.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK']);
+    expect(events[1]!.object).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: String(revision) } });
+
+    const withoutBookmarks = await watch(`${paths.configmaps()}?watch=true&timeoutSeconds=3`);
+    expect(summary(await withoutBookmarks.rest(10_000))).toEqual(['ADDED a']);
+  });
+
   it.each(['True', '1', 't'])('parses watch=%s leniently', async (value) => {
     await start();
     await create(configMap('a'));

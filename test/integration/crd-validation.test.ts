@@ -85,7 +85,7 @@ describe('CRD validation', () => {
     const body = cronTab('pruned', { bogus: 1, extra: { anything: { goes: true } } });
     const strict = await request(url(`${CRONTABS}?fieldValidation=Strict`), { method: 'POST', body });
     expect(strict.status).toBe(400);
-    expect(strict.body.message).toBe('strict decoding error: unknown field "spec.bogus"');
+    expect(strict.body.message).toBe('CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.bogus"');
     const created = await request(url(CRONTABS), { method: 'POST', body });
     expect(created.status).toBe(201);
     expect(created.headers.get('warning')).toContain('unknown field \\"spec.bogus\\"');

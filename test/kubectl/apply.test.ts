@@ -114,11 +114,13 @@ describe.each(binaries)('$label: create and apply', (binary) => {
     const path = manifest('unknown.yaml', configMapYaml('unknown').replace('\ndata:', '\nbogus: 1\ndata:'));
     const result = await k.run(['create', '-f', path]);
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toBe(`Error from server (BadRequest): error when creating "${path}": strict decoding error: unknown field "bogus"`);
+    expect(result.stderr.trim()).toBe(
+      `Error from server (BadRequest): error when creating "${path}": ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "bogus"`,
+    );
 
     const nested = await k.run(['apply', '-f', '-'], { stdin: deploymentYaml('nested').replace('  replicas: 2\n', '  replicas: 2\n  replica: 3\n') });
     expect(nested.code).toBe(1);
-    expect(nested.stderr).toContain('strict decoding error: unknown field "spec.replica"');
+    expect(nested.stderr).toContain('Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"');
 
     const lenient = await k.ok(['create', '--validate=false', '-f', path]);
     expect(lenient.stdout).toBe('configmap/unknown created\n');

@@ -40,6 +40,15 @@ const ASSERTED_MINORS = [31, 32, 33];
 const EXPECTED_FAILURES: Array<{ check: string; fromMinor?: number; missing: string }> = [];
 
 const REPORT_PATH = resolve(import.meta.dirname, '../../docs/compatibility.md');
+/** Everything from this line on in the report is written by hand and kept when it is regenerated. */
+const HAND_WRITTEN_MARKER = '<!-- Hand-written sections below: kept when the table above is regenerated. -->';
+
+/** handWrittenTail is the report's hand-written part (from HAND_WRITTEN_MARKER), or ''. */
+function handWrittenTail(): string {
+  const report = readFileSync(REPORT_PATH, 'utf8');
+  const at = report.indexOf(HAND_WRITTEN_MARKER);
+  return at < 0 ? '' : `\n${report.slice(at)}`;
+}
 
 const binaries = findKubectlBinaries();
 // No kubectl is a failure, not a skip: the kubectl-facing behaviour is part of the product.
@@ -89,7 +98,7 @@ describe.runIf(binaries.length > 0)('kubectl compatibility matrix', () => {
         renderReport(
           CHECKS.map((check) => check.name),
           ordered,
-        ),
+        ) + handWrittenTail(),
       );
     }
   });

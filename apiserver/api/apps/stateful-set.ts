@@ -17,7 +17,7 @@ import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { forbidden, invalid, validateNonnegativeField } from '../validation.js';
 import { APPS_V1 } from './apps-v1.js';
-import { validateImmutableSelector, validateSelectorAndTemplate } from './pod-template-validation.js';
+import { validateSelectorAndTemplate } from './pod-template-validation.js';
 import { workloadWideColumns } from './workload-columns.js';
 
 export const RollingUpdateStatefulSetStrategySchema = z
@@ -136,8 +136,7 @@ export function defaultStatefulSet(set: StatefulSet): void {
  */
 
 /** validateStatefulSet checks a defaulted StatefulSet; on update also the fields that are
- * immutable (everything but replicas, ordinals, template, updateStrategy, minReadySeconds,
- * revisionHistoryLimit and the claim retention policy). Pure. */
+ * immutable (everything but UPDATABLE_SPEC_FIELDS). Pure. */
 export function validateStatefulSet(set: StatefulSet, old?: StatefulSet): FieldError[] {
   const { spec } = set;
   return [
@@ -161,18 +160,30 @@ function validateStrategy({ spec }: StatefulSet): FieldError[] {
   return /^[1-9]\d*%$/.test(maxUnavailable) ? [] : [invalid(`${field}.maxUnavailable`, maxUnavailable, 'must be a positive integer or percentage')];
 }
 
+/** UPDATABLE_SPEC_FIELDS are the StatefulSet spec fields an update may change. */
+const UPDATABLE_SPEC_FIELDS: ReadonlySet<string> = new Set([
+  'replicas',
+  'ordinals',
+  'template',
+  'updateStrategy',
+  'revisionHistoryLimit',
+  'persistentVolumeClaimRetentionPolicy',
+  'minReadySeconds',
+]);
+
+/** validateUpdate forbids any change to the other spec fields — the selector, serviceName,
+ * podManagementPolicy, volumeClaimTemplates — with one error for the whole spec, as
+ * ValidateStatefulSetUpdate does. */
 function validateUpdate(set: StatefulSet, old: StatefulSet): FieldError[] {
-  const changed = (['serviceName', 'podManagementPolicy', 'volumeClaimTemplates'] as const).filter((field) => !deepEqual(set.spec[field], old.spec[field]));
-  const errors = validateImmutableSelector(set.spec.selector, old.spec.selector, 'spec.selector');
-  if (changed.length > 0) {
-    errors.push(
-      forbidden(
-        'spec',
-        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
-      ),
-    );
-  }
-  return errors;
+  const fields = new Set([...Object.keys(set.spec), ...Object.keys(old.spec)]) as Set<keyof StatefulSet['spec']>;
+  const changed = [...fields].some((field) => !UPDATABLE_SPEC_FIELDS.has(field) && !deepEqual(set.spec[field], old.spec[field]));
+  if (!changed) return [];
+  return [
+    forbidden(
+      'spec',
+      "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+    ),
+  ];
 }
 
 /** statefulSetDefinition serves apps/v1 statefulsets (sts), with /status and /scale. */

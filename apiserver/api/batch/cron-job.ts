@@ -67,8 +67,13 @@ export function parseSchedule(schedule: string, timeZone?: string): Cron {
   return new Cron(schedule, { paused: true, mode: '5-part', timezone: timeZone ?? 'UTC', domAndDow: false });
 }
 
-/** validateCronJob checks a defaulted CronJob (pure), as ValidateCronJobCreate words it. */
-export function validateCronJob(cronJob: CronJob): FieldError[] {
+/** MAX_CRON_JOB_NAME leaves room in a 63-character Job name for the `-<timestamp>` suffix
+ * (11 characters) the controller appends; checked on create only, so older longer names can
+ * still be updated and deleted. */
+const MAX_CRON_JOB_NAME = 52;
+
+/** validateCronJob checks a defaulted CronJob (pure), as ValidateCronJobCreate / Update word it. */
+export function validateCronJob(cronJob: CronJob, old?: CronJob): FieldError[] {
   const { spec } = cronJob;
   const errors = [
     ...validateSchedule(spec.schedule, spec.timeZone),
@@ -82,6 +87,8 @@ export function validateCronJob(cronJob: CronJob): FieldError[] {
   const jobSpec = spec.jobTemplate.spec;
   if (!jobSpec) errors.push(required('spec.jobTemplate.spec'));
   else errors.push(...validateJobSpec(jobSpec, 'spec.jobTemplate.spec', { selectorRequired: false }));
+  const name = cronJob.metadata.name ?? '';
+  if (!old && name.length > MAX_CRON_JOB_NAME) errors.push(invalid('metadata.name', name, `must be no more than ${MAX_CRON_JOB_NAME} characters`));
   return errors;
 }
 

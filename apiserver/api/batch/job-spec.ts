@@ -57,6 +57,8 @@ export const JobSpecSchema = z
   })
   .meta({ id: `${BATCH_V1}.JobSpec`, description: 'JobSpec describes how the job execution will look like.' });
 
+export type JobSpec = z.infer<typeof JobSpecSchema>;
+
 export const JobConditionSchema = z
   .object({
     type: z.string().describe('type: Complete, Failed, Suspended, FailureTarget or SuccessCriteriaMet.'),

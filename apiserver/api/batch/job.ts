@@ -6,7 +6,6 @@
  * strategy does (unless `spec.manualSelector`).
  */
 import { z } from 'zod';
-import { validateImmutableSelector } from '../apps/pod-template-validation.js';
 import { workloadWideColumns } from '../apps/workload-columns.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { validatePodTemplateSpec } from '../core/pod-spec-validation.js';
@@ -17,6 +16,7 @@ import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, notSupported, required, validateLabelSelector, validateNonnegativeField } from '../validation.js';
 import { JobMessage } from './job-protobuf.js';
 import { BATCH_V1, type JobCondition, JobSpecSchema, JobStatusSchema } from './job-spec.js';
+import { validateJobSpecUpdate } from './job-update-validation.js';
 
 /** CONTROLLER_UID_LABEL is the label of a Job's generated selector (and its pods). */
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
@@ -104,8 +104,8 @@ function jobDurationText(job: Job, nowMs: number): string {
 /*
  * Job validation after Kubernetes' ValidateJob / ValidateJobSpec: counts must be
  * non-negative, the selector must match the template, pods must not restart forever,
- * Indexed jobs need completions, podFailurePolicy needs restartPolicy Never, and the
- * selector cannot change.
+ * Indexed jobs need completions, podFailurePolicy needs restartPolicy Never; on update the
+ * immutable fields (job-update-validation.ts).
  */
 
 type JobSpec = Job['spec'];
@@ -113,7 +113,7 @@ type JobSpec = Job['spec'];
 /** validateJob checks a defaulted Job (pure); `old` is set on update. */
 export function validateJob(job: Job, old?: Job): FieldError[] {
   const errors = validateJobSpec(job.spec, 'spec');
-  if (old) errors.push(...validateImmutableSelector(job.spec.selector, old.spec.selector, 'spec.selector'));
+  if (old) errors.push(...validateJobSpecUpdate(job, old));
   return errors;
 }
 

@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
-import type { ResourceDefinition } from '../resource-definition.js';
-import { validateDataKeys } from '../validation.js';
+import type { FieldError, ResourceDefinition } from '../resource-definition.js';
+import { isOverDataLimit, MAX_SECRET_SIZE, tooLong, validateDataKeys } from '../validation.js';
 import { ConfigMapMessage } from './config-map-protobuf.js';
+import { validateImmutableData } from './immutable-data.js';
 
 export const ConfigMapSchema = z
   .object({
@@ -16,6 +17,18 @@ export const ConfigMapSchema = z
   .meta({ id: 'io.k8s.api.core.v1.ConfigMap', description: 'ConfigMap holds configuration data for pods to consume.' });
 
 export type ConfigMap = z.infer<typeof ConfigMapSchema>;
+
+/** validateConfigMap checks data keys and the 1 MiB data limit, and on update the `immutable`
+ * flag (Kubernetes' ValidateConfigMap and ValidateConfigMapUpdate). Pure. */
+export function validateConfigMap(cm: ConfigMap, old?: ConfigMap): FieldError[] {
+  return [
+    ...(old ? validateImmutableData(cm, old, ['data', 'binaryData']) : []),
+    ...validateDataKeys(cm.data, 'data', { data: cm.binaryData, field: 'binaryData' }),
+    ...validateDataKeys(cm.binaryData, 'binaryData'),
+    // Kubernetes reports the size against the whole object: an empty field path, printed `[]`.
+    ...(isOverDataLimit(cm.data, cm.binaryData) ? [tooLong('[]', MAX_SECRET_SIZE)] : []),
+  ];
+}
 
 export const configMapDefinition: ResourceDefinition<ConfigMap> = {
   group: '',
@@ -36,13 +49,7 @@ export const configMapDefinition: ResourceDefinition<ConfigMap> = {
     }),
     ageColumn,
   ],
-  validate: (cm, old) => [
-    ...validateDataKeys(cm.data, 'data', { data: cm.binaryData, field: 'binaryData' }),
-    ...validateDataKeys(cm.binaryData, 'binaryData'),
-    ...(old?.immutable && JSON.stringify([old.data, old.binaryData]) !== JSON.stringify([cm.data, cm.binaryData])
-      ? [{ type: 'FieldValueForbidden' as const, field: 'data', detail: 'field is immutable when `immutable` is set' }]
-      : []),
-  ],
+  validate: validateConfigMap,
   protobuf: ConfigMapMessage,
   storage: { resource: 'configmaps' },
 };

@@ -47,8 +47,19 @@ export const NamespaceSchema = z
 
 export type Namespace = z.infer<typeof NamespaceSchema>;
 
-/** defaultNamespace adds the kubernetes finalizer and the Active phase when unset. */
+/** NAMESPACE_NAME_LABEL is set on every namespace to its name (kube-apiserver does so since
+ * 1.21), so that namespaceSelectors can pick namespaces by name. */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** labelWithName sets NAMESPACE_NAME_LABEL to the namespace's name, overriding any other value. */
+function labelWithName(namespace: KubeObject): void {
+  const name = namespace.metadata.name;
+  if (name) namespace.metadata.labels = { ...namespace.metadata.labels, [NAMESPACE_NAME_LABEL]: name };
+}
+
+/** defaultNamespace adds the name label, the kubernetes finalizer and the Active phase when unset. */
 export function defaultNamespace(namespace: Namespace): void {
+  labelWithName(namespace);
   const spec = (namespace.spec ??= {});
   spec.finalizers ??= [KUBERNETES_FINALIZER];
   const status = (namespace.status ??= {});
@@ -59,6 +70,10 @@ export function defaultNamespace(namespace: Namespace): void {
  * controller has emptied it and cleared spec.finalizers (through /finalize). */
 const namespaceStrategy: KindStrategy = {
   returnDeletedObject: true,
+  // Defaulting labels a namespace whose name is known; one named by generateName only gets
+  // its name afterwards, so the label is (re)set here too, as kube-apiserver's Canonicalize does.
+  beforeCreate: labelWithName,
+  beforeUpdate: labelWithName,
   canBeRemoved(object: KubeObject): boolean {
     return ((object as unknown as Namespace).spec?.finalizers ?? []).length === 0;
   },

@@ -1,10 +1,11 @@
 /** core/v1 Node: a worker machine (here a simulated one, registered by kubelet-sim). */
 import { z } from 'zod';
+import { deepEqual } from '../deep-equal.js';
 import { TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey, mergeScalars } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
-import { duplicate, invalid, isQualifiedName, isValidLabelValue } from '../validation.js';
+import { duplicate, forbidden, invalid, isQualifiedName, isValidLabelValue } from '../validation.js';
 import { TAINT_EFFECTS } from './affinity.js';
 import { CONDITION_STATUSES } from './pod-status.js';
 import { ResourceListSchema } from './quantity.js';
@@ -123,6 +124,22 @@ export function nodeStatusCell(node: Node): string {
 const address = (node: Node, type: string) => node.status?.addresses?.find((a) => a.type === type)?.address || '<none>';
 const info = (node: Node, key: 'osImage' | 'kernelVersion' | 'containerRuntimeVersion') => node.status?.nodeInfo?.[key] || '<unknown>';
 
+/** validateNode checks the taints and, on update, that the pod CIDRs and provider ID, once
+ * set, stay (ValidateNodeUpdate). Pure. */
+function validateNode(node: Node, old?: Node): FieldError[] {
+  const errors = validateTaints(node);
+  if (!old) return errors;
+  const oldCidrs = old.spec?.podCIDRs ?? [];
+  if (oldCidrs.length > 0 && !deepEqual(oldCidrs, node.spec?.podCIDRs ?? [])) {
+    errors.push(forbidden('spec.podCIDRs', 'node updates may not change podCIDR except from "" to valid'));
+  }
+  const oldProviderId = old.spec?.providerID;
+  if (oldProviderId && oldProviderId !== node.spec?.providerID) {
+    errors.push(forbidden('spec.providerID', 'node updates may not change providerID except from "" to valid'));
+  }
+  return errors;
+}
+
 /** validateTaints checks taint keys and values and that no key/effect pair repeats. */
 function validateTaints(node: Node): FieldError[] {
   const errors: FieldError[] = [];
@@ -150,7 +167,7 @@ export const nodeDefinition: ResourceDefinition<Node> = {
   schema: NodeSchema,
   // The kubelet registers its node with capacity, conditions and addresses already filled.
   keepStatusOnCreate: true,
-  validate: validateTaints,
+  validate: validateNode,
   tracksGeneration: false,
   subresources: { status: true },
   printColumns: [

@@ -7,9 +7,10 @@ import { z } from 'zod';
 import { TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { age, column, nameColumn } from '../printing.js';
+import { compareQuantities } from '../quantity.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
-import { invalid, required } from '../validation.js';
-import { ResourceListSchema } from './quantity.js';
+import { changedFields, forbidden, required, validateImmutableField } from '../validation.js';
+import { ResourceListSchema, tryParseQuantity } from './quantity.js';
 import { enumOf, K8S_CORE } from './schema-helpers.js';
 
 /** ACCESS_MODES are the volume access modes Kubernetes knows. */
@@ -70,14 +71,65 @@ export function defaultPersistentVolumeClaim(claim: PersistentVolumeClaim): void
 }
 
 /** validatePersistentVolumeClaim requires access modes and a storage request (Kubernetes'
- * ValidatePersistentVolumeClaimSpec, the parts kubesim uses). Pure. */
+ * ValidatePersistentVolumeClaimSpec, the parts kubesim uses), and on update keeps the spec
+ * (below). Pure. */
 export function validatePersistentVolumeClaim(claim: PersistentVolumeClaim, old?: PersistentVolumeClaim): FieldError[] {
   const errors: FieldError[] = [];
   if ((claim.spec.accessModes ?? []).length === 0) errors.push(required('spec.accessModes'));
   if (claim.spec.resources?.requests?.['storage'] === undefined) errors.push(required('spec.resources[storage]'));
-  const oldVolume = old?.spec.volumeName;
-  if (oldVolume && claim.spec.volumeName !== oldVolume) errors.push(invalid('spec.volumeName', claim.spec.volumeName, 'field is immutable once set'));
+  if (old) errors.push(...validatePersistentVolumeClaimUpdate(claim, old));
   return errors;
+}
+
+/*
+ * What may change in a PersistentVolumeClaim after creation (Kubernetes'
+ * ValidatePersistentVolumeClaimUpdate): its spec is fixed — quota and limits were judged on
+ * it — except that the binder sets volumeName once, and a bound claim may grow its storage
+ * request (or shrink it back toward, never to, its capacity: recovery from a failed expansion,
+ * on by default since 1.32) and change its volumeAttributesClassName.
+ */
+
+type ClaimSpec = PersistentVolumeClaim['spec'];
+
+const BETA_STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
+
+const SPEC_IMMUTABLE = 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
+
+/** validatePersistentVolumeClaimUpdate lists the changes of `claim` from `old` that a claim may not make. Pure. */
+export function validatePersistentVolumeClaimUpdate(claim: PersistentVolumeClaim, old: PersistentVolumeClaim): FieldError[] {
+  const errors: FieldError[] = [];
+  const next = comparableSpec(claim, old);
+  const changes = changedFields(old.spec, next, [...new Set([...Object.keys(old.spec), ...Object.keys(next)])] as (keyof ClaimSpec)[]);
+  if (changes.length > 0) errors.push(forbidden('spec', `${SPEC_IMMUTABLE}\n${changes.join('\n')}`));
+  errors.push(...validateStorageRequestDecrease(claim, old));
+  errors.push(...validateImmutableField(claim.spec.volumeMode, old.spec.volumeMode, 'volumeMode'));
+  return errors;
+}
+
+/** comparableSpec is the new spec with what may change taken from the old one. */
+function comparableSpec(claim: PersistentVolumeClaim, old: PersistentVolumeClaim): ClaimSpec {
+  const spec: ClaimSpec = { ...claim.spec };
+  // The binder sets volumeName once; after that it is part of the fixed spec.
+  if (!old.spec.volumeName) spec.volumeName = old.spec.volumeName;
+  // A claim created without a class may be given one later (retroactive default StorageClass).
+  if (old.spec.storageClassName === undefined && !old.metadata.annotations?.[BETA_STORAGE_CLASS_ANNOTATION]) delete spec.storageClassName;
+  if (claim.status?.phase === 'Bound') {
+    const oldStorage = old.spec.resources?.requests?.['storage'];
+    spec.resources = { ...spec.resources, requests: { ...spec.resources?.requests, storage: oldStorage } as Record<string, string> };
+    spec.volumeAttributesClassName = old.spec.volumeAttributesClassName;
+  }
+  return spec;
+}
+
+/** validateStorageRequestDecrease allows a smaller storage request only while it stays above
+ * the capacity the claim was given. */
+function validateStorageRequestDecrease(claim: PersistentVolumeClaim, old: PersistentVolumeClaim): FieldError[] {
+  const size = tryParseQuantity(claim.spec.resources?.requests?.['storage'] ?? '0');
+  const oldSize = tryParseQuantity(old.spec.resources?.requests?.['storage'] ?? '0');
+  if (!size || !oldSize || compareQuantities(size, oldSize) >= 0) return [];
+  const capacity = tryParseQuantity(old.status?.capacity?.['storage'] ?? '0') ?? 0;
+  if (compareQuantities(size, capacity) > 0) return [];
+  return [forbidden('spec.resources.requests.storage', 'field can not be less than status.capacity')];
 }
 
 /** accessModesText abbreviates access modes as kubectl prints them (RWO,ROX,RWX,RWOP). */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { typeMetaFields } from '../meta.js';
 import { age, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
-import { required } from '../validation.js';
+import { changedFields, forbidden, required, validateImmutableField } from '../validation.js';
 import { ObjectReferenceSchema } from './object-reference.js';
 import { ACCESS_MODES, accessModesText } from './persistent-volume-claim.js';
 import { ResourceListSchema } from './quantity.js';
@@ -61,11 +61,26 @@ export function defaultPersistentVolume(pv: PersistentVolume): void {
   pv.status.phase ??= 'Pending';
 }
 
-/** validatePersistentVolume requires a capacity and access modes. Pure. */
-export function validatePersistentVolume(pv: PersistentVolume): FieldError[] {
+/** validatePersistentVolume requires a capacity and access modes; on update the volume source
+ * and mode stay as created (ValidatePersistentVolumeUpdate). Pure. */
+export function validatePersistentVolume(pv: PersistentVolume, old?: PersistentVolume): FieldError[] {
   const errors: FieldError[] = [];
   if (pv.spec.capacity?.['storage'] === undefined) errors.push(required('spec.capacity'));
   if ((pv.spec.accessModes ?? []).length === 0) errors.push(required('spec.accessModes'));
+  if (old) errors.push(...validatePersistentVolumeUpdate(pv, old));
+  return errors;
+}
+
+/** VOLUME_SOURCES are the spec fields that say where the volume is (PersistentVolumeSource). */
+const VOLUME_SOURCES = ['hostPath', 'local', 'csi', 'nfs'] as const;
+
+function validatePersistentVolumeUpdate(pv: PersistentVolume, old: PersistentVolume): FieldError[] {
+  const errors: FieldError[] = [];
+  const diff = changedFields(old.spec, pv.spec, VOLUME_SOURCES);
+  if (diff.length > 0) errors.push(forbidden('spec.persistentvolumesource', `spec.persistentvolumesource is immutable after creation\n${diff.join('\n')}`));
+  errors.push(...validateImmutableField(pv.spec.volumeMode, old.spec.volumeMode, 'volumeMode'));
+  // Node affinity may be set once on a volume that had none.
+  if (old.spec.nodeAffinity) errors.push(...validateImmutableField(pv.spec.nodeAffinity, old.spec.nodeAffinity, 'nodeAffinity'));
   return errors;
 }
 

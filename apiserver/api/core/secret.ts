@@ -1,10 +1,10 @@
 /** core/v1 Secret: small amounts of sensitive data (passwords, tokens, keys). */
 import { z } from 'zod';
-import { deepEqual } from '../deep-equal.js';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
-import { forbidden, invalid, validateDataKeys } from '../validation.js';
+import { invalid, isOverDataLimit, MAX_SECRET_SIZE, tooLong, validateDataKeys, validateImmutableField } from '../validation.js';
+import { validateImmutableData } from './immutable-data.js';
 import { K8S_CORE } from './schema-helpers.js';
 import { SecretMessage } from './secret-protobuf.js';
 
@@ -32,18 +32,16 @@ export function defaultSecret(secret: Secret): void {
   delete secret.stringData;
 }
 
-/** validateSecret checks data keys and base64 values, and immutability on update. */
+/** validateSecret checks, on update, that the type and (once `immutable`) the data stay; then
+ * data keys, base64 values and the 1 MiB data limit (Kubernetes' ValidateSecretUpdate order). */
 function validateSecret(secret: Secret, old?: Secret): FieldError[] {
   const errors: FieldError[] = [];
+  if (old) errors.push(...validateImmutableField(secret.type, old.type, 'type'), ...validateImmutableData(secret, old, ['data']));
   errors.push(...validateDataKeys(secret.data, 'data'));
   for (const [key, value] of Object.entries(secret.data ?? {})) {
     if (!BASE64.test(value)) errors.push(invalid(`data[${key}]`, '<secret contents redacted>', 'illegal base64 data'));
   }
-  if (old?.immutable) {
-    if (!deepEqual(old.data, secret.data)) errors.push(forbidden('data', 'field is immutable when `immutable` is set'));
-    if (!secret.immutable) errors.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
-  }
-  if (old && old.type !== secret.type) errors.push(invalid('type', secret.type, 'field is immutable'));
+  if (isOverDataLimit(undefined, secret.data)) errors.push(tooLong('data', MAX_SECRET_SIZE));
   return errors;
 }
 

@@ -2,6 +2,7 @@
  * `kubernetes` Service) and node ports from 30000-32767, as kube-apiserver allocates them.
  * Allocated values survive updates that omit them. */
 import { invalid as invalidError } from '../api-error.js';
+import { deepEqual } from '../deep-equal.js';
 import type { KindStrategy, KubeObject, StrategyContext } from '../resource-definition.js';
 
 interface ServicePort {
@@ -126,17 +127,30 @@ function allocationError(service: KubeObject, field: string, value: unknown, det
   ]);
 }
 
-/** keepAllocations copies the cluster IP and node ports of `old` into an update that omits them. */
+/** keepAllocations copies the cluster IPs and node ports of `old` into an update that omits them. */
 function keepAllocations(service: KubeObject, old: KubeObject): void {
   const spec = specOf(service);
   const oldSpec = specOf(old);
-  if (!spec.clusterIP && oldSpec.clusterIP && spec.type !== 'ExternalName') {
-    spec.clusterIP = oldSpec.clusterIP;
-    spec.clusterIPs = oldSpec.clusterIPs;
-  }
+  if (spec.type !== 'ExternalName' && oldSpec.type !== 'ExternalName') keepClusterIps(spec, oldSpec);
   for (const port of spec.ports ?? []) {
     const previous = oldSpec.ports?.find((p) => p.port === port.port);
     if (!port.nodePort && previous?.nodePort) port.nodePort = previous.nodePort;
+  }
+}
+
+/** keepClusterIps fills in omitted cluster IPs from `oldSpec`, then takes a change to one of
+ * clusterIP and clusterIPs as a change to both, as kube-apiserver's service REST does before
+ * validation — which then refuses it (an allocated cluster IP may not change once set). */
+function keepClusterIps(spec: ServiceSpec, oldSpec: ServiceSpec): void {
+  if (!spec.clusterIP && oldSpec.clusterIP) spec.clusterIP = oldSpec.clusterIP;
+  if (!spec.clusterIPs?.length && oldSpec.clusterIPs && spec.clusterIP === oldSpec.clusterIP) spec.clusterIPs = oldSpec.clusterIPs;
+  const sameIps = deepEqual(spec.clusterIPs ?? [], oldSpec.clusterIPs ?? []);
+  if (spec.clusterIP !== oldSpec.clusterIP && sameIps) {
+    if (spec.clusterIP) spec.clusterIPs = [spec.clusterIP];
+    else delete spec.clusterIPs;
+  } else if (spec.clusterIP === oldSpec.clusterIP && !sameIps) {
+    if (spec.clusterIPs?.[0]) spec.clusterIP = spec.clusterIPs[0];
+    else delete spec.clusterIP;
   }
 }
 

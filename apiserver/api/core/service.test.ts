@@ -99,11 +99,19 @@ describe('Service', () => {
     expect(admit({ metadata: { name: 'x' }, spec: {} }).errors).toEqual([{ type: 'FieldValueRequired', field: 'spec.ports' }]);
   });
 
-  it('keeps clusterIP immutable', () => {
+  it('keeps allocated cluster IPs: they may not change once set, nor be released', () => {
     const old = admit(web).service;
-    old.spec!.clusterIP = '10.96.0.10';
+    Object.assign(old.spec!, { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'] });
     const changed = structuredClone(web) as any;
-    changed.spec.clusterIP = '10.96.0.11';
-    expect(admit(changed, old).errors.map((e) => e.field)).toEqual(['spec.clusterIP']);
+    Object.assign(changed.spec, { clusterIP: '10.96.0.11', clusterIPs: ['10.96.0.11'] });
+    expect(admit(changed, old).errors).toEqual([
+      { type: 'FieldValueInvalid', field: 'spec.clusterIPs[0]', value: ['10.96.0.11'], detail: 'may not change once set' },
+    ]);
+    const released = structuredClone(web) as any;
+    expect(admit(released, old).errors).toEqual([
+      { type: 'FieldValueInvalid', field: 'spec.clusterIPs[0]', value: [], detail: 'primary clusterIP can not be unset' },
+    ]);
+    const toExternalName = { ...structuredClone(web), spec: { type: 'ExternalName', externalName: 'example.com' } };
+    expect(admit(toExternalName, old).errors).toEqual([]);
   });
 });

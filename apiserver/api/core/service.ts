@@ -144,11 +144,23 @@ export function validateService(service: Service, old?: Service): FieldError[] {
   }
   errors.push(...validatePorts(spec.ports ?? [], type));
   errors.push(...validateLabels(spec.selector, 'spec.selector'));
-  const oldIP = old?.spec?.clusterIP;
-  if (oldIP && spec.clusterIP && oldIP !== spec.clusterIP && type !== 'ExternalName' && old?.spec?.type !== 'ExternalName') {
-    errors.push(invalid('spec.clusterIP', spec.clusterIP, 'field is immutable'));
-  }
+  if (old) errors.unshift(...validateClusterIpsUpdate(spec, old.spec ?? {}));
   return errors;
+}
+
+/** validateClusterIpsUpdate keeps allocated cluster IPs (Kubernetes'
+ * validateUpgradeDowngradeClusterIPs): the primary cannot be released or changed, nor can any
+ * IP of an unchanged list; ExternalName services and headless ones have none to keep. */
+function validateClusterIpsUpdate(spec: ServiceSpec, oldSpec: ServiceSpec): FieldError[] {
+  if (spec.type === 'ExternalName' || oldSpec.type === 'ExternalName') return [];
+  const ips = spec.clusterIPs ?? [];
+  const oldIps = oldSpec.clusterIPs ?? [];
+  const headless = (list: string[]) => list.length === 1 && list[0] === 'None';
+  if (headless(ips) && headless(oldIps)) return [];
+  const changed = (i: number) => invalid(`spec.clusterIPs[${i}]`, ips, 'may not change once set');
+  if (ips.length === oldIps.length) return oldIps.flatMap((ip, i) => (ip === ips[i] ? [] : [changed(i)]));
+  if (ips.length === 0) return [invalid('spec.clusterIPs[0]', ips, 'primary clusterIP can not be unset')];
+  return oldIps.length > 0 && ips[0] !== oldIps[0] ? [changed(0)] : [];
 }
 
 function validatePorts(ports: ServicePort[], type: string): FieldError[] {

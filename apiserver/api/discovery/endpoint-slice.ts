@@ -11,7 +11,7 @@ import { enumOf } from '../core/schema-helpers.js';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
-import { invalid, required } from '../validation.js';
+import { invalid, required, validateImmutableField } from '../validation.js';
 
 const DISCOVERY_V1 = 'io.k8s.api.discovery.v1';
 
@@ -95,9 +95,10 @@ export function formatSliceEndpoints(slice: EndpointSlice): string {
   return listWithMore((slice.endpoints ?? []).flatMap((e) => e.addresses));
 }
 
-/** validateEndpointSlice checks endpoint and address counts and port numbers, as Kubernetes does. */
-export function validateEndpointSlice(slice: EndpointSlice): FieldError[] {
-  const errors: FieldError[] = [];
+/** validateEndpointSlice checks endpoint and address counts and port numbers, and on update
+ * that the address type stays, as Kubernetes does. */
+export function validateEndpointSlice(slice: EndpointSlice, old?: EndpointSlice): FieldError[] {
+  const errors: FieldError[] = old ? validateImmutableField(slice.addressType, old.addressType, 'addressType') : [];
   if (slice.endpoints.length > 1000) errors.push({ type: 'FieldValueTooLong', field: 'endpoints', detail: 'must have at most 1000 items' });
   slice.endpoints.forEach((endpoint, i) => {
     if (endpoint.addresses.length === 0) errors.push(required(`endpoints[${i}].addresses`));
