@@ -69,43 +69,28 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
     running.push(run.catch((err: unknown) => logger(component).error({ err }, `${component} stopped with an error`)));
     return run;
   };
-  // The three start side by side (each lists and watches over HTTP before it is ready); the
-  // board lists them in this order whichever is ready first.
-  const [manager, scheduler, kubelet] = await Promise.all([
-    options.controllers.length > 0
-      ? whenRegistered<Manager>((onStarted) =>
-          track(
-            'kube-controller-manager',
-            runControllers({
-              server: server.url,
-              names: options.controllers,
-              clock,
-              random: random.fork('kube-controller-manager'),
-              logger: logger('kube-controller-manager'),
-              signal,
-              onStarted,
-            }),
-          ),
-        )
-      : undefined,
-    options.scheduler
-      ? whenRegistered<Scheduler>((onStarted) =>
-          track(
-            'default-scheduler',
-            runScheduler({ server: server.url, clock, random: random.fork('default-scheduler'), logger: logger('default-scheduler'), signal, onStarted }),
-          ),
-        )
-      : undefined,
-    options.nodes > 0
-      ? startKubelet({ server: server.url, nodes: options.nodes, clock, random: random.fork('kubelet'), logger: logger('kubelet'), signal }).then((started) => {
-          running.push(started.done);
-          return started;
-        })
-      : undefined,
-  ]);
-  if (manager) board.register('kube-controller-manager', () => ({ component: 'kube-controller-manager', loops: manager.activity() }));
-  if (scheduler) board.register('default-scheduler', () => ({ component: 'default-scheduler', loops: [scheduler.activity()] }));
-  if (kubelet) board.register('kubelet', () => ({ component: 'kubelet', loops: kubelet.activity() }));
+  if (options.controllers.length > 0) {
+    const component = 'kube-controller-manager';
+    const manager = await whenRegistered<Manager>((onStarted) =>
+      track(
+        component,
+        runControllers({ server: server.url, names: options.controllers, clock, random: random.fork(component), logger: logger(component), signal, onStarted }),
+      ),
+    );
+    board.register(component, () => ({ component, loops: manager.activity() }));
+  }
+  if (options.scheduler) {
+    const component = 'default-scheduler';
+    const scheduler = await whenRegistered<Scheduler>((onStarted) =>
+      track(component, runScheduler({ server: server.url, clock, random: random.fork(component), logger: logger(component), signal, onStarted })),
+    );
+    board.register(component, () => ({ component, loops: [scheduler.activity()] }));
+  }
+  if (options.nodes > 0) {
+    const kubelet = await startKubelet({ server: server.url, nodes: options.nodes, clock, random: random.fork('kubelet'), logger: logger('kubelet'), signal });
+    board.register('kubelet', () => ({ component: 'kubelet', loops: kubelet.activity() }));
+    running.push(kubelet.done);
+  }
   return running;
 }
 
