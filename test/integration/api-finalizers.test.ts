@@ -150,7 +150,7 @@ describe('finalizers and graceful deletion', () => {
       const res = await request(url(`${paths.namespace('team')}/finalize`), { method: 'PUT', body });
       expect(res.status).toBe(200);
       expect(res.body.spec.finalizers).toEqual([]);
-      expect(res.body.metadata.labels).toEqual({ a: 'b' });
+      expect(res.body.metadata.labels).toEqual({ a: 'b', 'kubernetes.io/metadata.name': 'team' });
       // Nothing holds it any more: DELETE removes it at once.
       const deleted = await request(url(paths.namespace('team')), { method: 'DELETE' });
       expect(deleted.status).toBe(200);
