@@ -1,10 +1,12 @@
 /**
  * bootstrapCluster creates what every cluster has from the start: the namespaces default,
- * kube-system, kube-public and kube-node-lease, and the `kubernetes` Service in default.
+ * kube-system, kube-public and kube-node-lease, the `kubernetes` Service in default, and the
+ * default ClusterRoles and ClusterRoleBindings (bootstrap-rbac.ts).
  * Idempotent: objects that exist (a reopened data dir) are left alone.
  */
 import { isAlreadyExists, isNotFound } from './api/api-error.js';
 import type { ResourceDefinition } from './api/resource-definition.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-rbac.js';
 import type { HandlerContext } from './handlers/types.js';
 import { readStored } from './registry/context.js';
 import { createObject } from './registry/create.js';
@@ -48,4 +50,6 @@ export function bootstrapCluster(ctx: HandlerContext, options: { apiPort: number
     metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
     spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: options.apiPort }] },
   });
+  for (const role of bootstrapClusterRoles()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'ClusterRole', '', role);
+  for (const binding of bootstrapClusterRoleBindings()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', '', binding);
 }

@@ -9,6 +9,7 @@ import { coreDefinitions } from './core/index.js';
 import { discoveryDefinitions } from './discovery/index.js';
 import { metricsDefinitions } from './metrics/index.js';
 import { policyDefinitions } from './policy/index.js';
+import { rbacDefinitions } from './rbac/index.js';
 import type { AnyResourceDefinition } from './resource-definition.js';
 
 export function builtinDefinitions(): AnyResourceDefinition[] {
@@ -21,6 +22,7 @@ export function builtinDefinitions(): AnyResourceDefinition[] {
     ...discoveryDefinitions,
     ...metricsDefinitions,
     ...policyDefinitions,
+    ...rbacDefinitions,
     ...apiextensionsDefinitions,
   ];
 }

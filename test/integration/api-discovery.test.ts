@@ -46,6 +46,7 @@ describe('discovery and OpenAPI', () => {
         ['discovery.k8s.io', ['v1']],
         ['metrics.k8s.io', ['v1beta1']],
         ['policy', ['v1']],
+        ['rbac.authorization.k8s.io', ['v1']],
         ['apiextensions.k8s.io', ['v1']],
       ]);
       const apps = res.body.items[0].versions[0];
@@ -195,6 +196,7 @@ describe('discovery and OpenAPI', () => {
         'apis/discovery.k8s.io/v1',
         'apis/metrics.k8s.io/v1beta1',
         'apis/policy/v1',
+        'apis/rbac.authorization.k8s.io/v1',
       ]);
       expect(res.body.paths['apis/apps/v1'].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{32}$/);
     });
