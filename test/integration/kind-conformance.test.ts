@@ -124,13 +124,22 @@ const SAMPLES: Record<string, Sample> = {
     status: { currentHealthy: 1, desiredHealthy: 1, disruptionsAllowed: 0, expectedPods: 1 },
   },
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': {
-    object: () => ({ roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'Group', name: 'conformance' }] }),
+    object: () => ({
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'Group', name: 'conformance' }],
+    }),
   },
   'rbac.authorization.k8s.io/v1/ClusterRole': {
-    object: () => ({ rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }], aggregationRule: { clusterRoleSelectors: [{ matchLabels: { conformance: 'aggregate' } }] } }),
+    object: () => ({
+      rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { conformance: 'aggregate' } }] },
+    }),
   },
   'rbac.authorization.k8s.io/v1/RoleBinding': {
-    object: () => ({ roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' }, subjects: [{ kind: 'ServiceAccount', name: 'default' }] }),
+    object: () => ({
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'default' }],
+    }),
   },
   'rbac.authorization.k8s.io/v1/Role': { object: () => ({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }] }) },
   'apiextensions.k8s.io/v1/CustomResourceDefinition': {

@@ -38,7 +38,9 @@ describe('rbac validation', () => {
       'rules[1].nonResourceURLs: Invalid value: []string{"/x"}: rules cannot apply to both regular resources and non-resource URLs',
     ]);
     const named = clusterRole({ rules: [{ apiGroups: [''], resources: ['pods', 'services'], resourceNames: ['x'], verbs: ['get'] }] });
-    expect(messages(clusterRoleDefinition.validate?.(named) ?? [])).toEqual(['rules[0].resourceNames: Required value: resource names cannot apply to multiple resources']);
+    expect(messages(clusterRoleDefinition.validate?.(named) ?? [])).toEqual([
+      'rules[0].resourceNames: Required value: resource names cannot apply to multiple resources',
+    ]);
   });
 
   it('checks aggregationRule selectors', () => {
@@ -47,16 +49,29 @@ describe('rbac validation', () => {
   });
 
   it('defaults the API groups of roleRef and of User and Group subjects', () => {
-    const binding = roleBinding({ roleRef: { kind: 'Role', name: 'r' }, subjects: [{ kind: 'User', name: 'u' }, { kind: 'ServiceAccount', name: 'sa' }] });
+    const binding = roleBinding({
+      roleRef: { kind: 'Role', name: 'r' },
+      subjects: [
+        { kind: 'User', name: 'u' },
+        { kind: 'ServiceAccount', name: 'sa' },
+      ],
+    });
     expect(binding.roleRef).toEqual({ apiGroup: RBAC, kind: 'Role', name: 'r' });
-    expect(binding.subjects).toEqual([{ kind: 'User', apiGroup: RBAC, name: 'u' }, { kind: 'ServiceAccount', name: 'sa' }]);
+    expect(binding.subjects).toEqual([
+      { kind: 'User', apiGroup: RBAC, name: 'u' },
+      { kind: 'ServiceAccount', name: 'sa' },
+    ]);
     expect(roleBindingDefinition.validate?.(binding)).toEqual([]);
   });
 
   it('words roleRef and subject problems as kube-apiserver does', () => {
     const binding = roleBinding({
       roleRef: { apiGroup: 'example.com', kind: 'Team', name: '' },
-      subjects: [{ kind: 'Robot', name: 'r2' }, { kind: 'Group', name: '' }, { kind: 'ServiceAccount', name: 'Bad_Name', apiGroup: 'v1' }],
+      subjects: [
+        { kind: 'Robot', name: 'r2' },
+        { kind: 'Group', name: '' },
+        { kind: 'ServiceAccount', name: 'Bad_Name', apiGroup: 'v1' },
+      ],
     });
     expect(messages(roleBindingDefinition.validate?.(binding) ?? [])).toEqual([
       `roleRef.apiGroup: Unsupported value: "example.com": supported values: "${RBAC}"`,
