@@ -15,11 +15,12 @@ export const ClusterRoleBindingSchema = z
       .optional()
       .meta({ 'x-kubernetes-list-type': 'atomic' })
       .describe('Subjects holds references to the objects the role applies to.'),
-    roleRef: RoleRefSchema.describe('RoleRef names a ClusterRole. It cannot be changed.'),
+    roleRef: RoleRefSchema.optional().describe('RoleRef names a ClusterRole. It cannot be changed.'),
   })
   .meta({
     id: 'io.k8s.api.rbac.v1.ClusterRoleBinding',
     description: 'ClusterRoleBinding grants the permissions of a ClusterRole to subjects across the cluster.',
+    required: ['roleRef'],
   });
 
 export type ClusterRoleBinding = z.infer<typeof ClusterRoleBindingSchema>;

@@ -2,7 +2,7 @@
  * were created, bindings the role they grant and, with -o wide, whom to. */
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { PrintColumn } from '../resource-definition.js';
-import { type Binding, subjectNames } from './rbac-types.js';
+import { type Binding, subjectNames, zeroRoleRef } from './rbac-types.js';
 
 /** roleColumns: NAME, CREATED AT (the creation time itself, not an age). */
 export const roleColumns: PrintColumn[] = [
@@ -15,7 +15,7 @@ export const roleColumns: PrintColumn[] = [
 export function bindingColumns(what: string): PrintColumn[] {
   return [
     nameColumn,
-    column('Role', (binding: Binding) => `${binding.roleRef.kind}/${binding.roleRef.name}`, {
+    column('Role', (binding: Binding) => `${zeroRoleRef(binding.roleRef).kind}/${zeroRoleRef(binding.roleRef).name}`, {
       description: 'The role the binding grants (roleRef), as Kind/name.',
     }),
     ageColumn,

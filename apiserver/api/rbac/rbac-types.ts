@@ -19,13 +19,13 @@ const strings = (description: string) => z.array(z.string()).optional().meta(ato
 
 export const PolicyRuleSchema = z
   .object({
-    verbs: z.array(z.string()).meta(atomicList).describe("Verbs the rule allows (get, list, create, ...); '*' allows every verb."),
+    verbs: strings("Verbs the rule allows (get, list, create, ...); '*' allows every verb."),
     apiGroups: strings("API groups of the resources; '' is the core group and '*' every group."),
     resources: strings("Resources the rule applies to ('pods', 'deployments/scale'); '*' is every resource."),
     resourceNames: strings('Optional allow-list of object names; empty means every object.'),
     nonResourceURLs: strings("URL paths that are not resources ('/healthz', '/api/*'); only in ClusterRoles, never together with resources."),
   })
-  .meta({ id: `${RBAC_V1}.PolicyRule`, description: 'PolicyRule describes the verbs allowed on resources or non-resource URLs.' });
+  .meta({ id: `${RBAC_V1}.PolicyRule`, description: 'PolicyRule describes the verbs allowed on resources or non-resource URLs.', required: ['verbs'] });
 
 export const AggregationRuleSchema = z
   .object({
@@ -39,34 +39,48 @@ export const AggregationRuleSchema = z
 
 export const SubjectSchema = z
   .object({
-    kind: z.string().describe('Kind of the subject: User, Group or ServiceAccount.'),
+    kind: z.string().optional().describe('Kind of the subject: User, Group or ServiceAccount.'),
     apiGroup: z.string().optional().describe(`API group of the subject: "" for ServiceAccount, "${RBAC_GROUP}" for User and Group (the defaults).`),
-    name: z.string().describe('Name of the user, group or service account.'),
+    name: z.string().optional().describe('Name of the user, group or service account.'),
     namespace: z.string().optional().describe('Namespace of a ServiceAccount subject (required in ClusterRoleBindings).'),
   })
-  .meta({ id: `${RBAC_V1}.Subject`, description: 'Subject is a user, a group or a service account a binding grants a role to.', ...atomicStruct });
+  .meta({
+    id: `${RBAC_V1}.Subject`,
+    description: 'Subject is a user, a group or a service account a binding grants a role to.',
+    required: ['kind', 'name'],
+    ...atomicStruct,
+  });
 
 export const RoleRefSchema = z
   .object({
-    apiGroup: z.string().default('').describe(`API group of the referenced role (${RBAC_GROUP}).`),
-    kind: z.string().describe('Kind of the referenced role: Role or ClusterRole.'),
-    name: z.string().describe('Name of the referenced role.'),
+    apiGroup: z.string().optional().describe(`API group of the referenced role (${RBAC_GROUP}).`),
+    kind: z.string().optional().describe('Kind of the referenced role: Role or ClusterRole.'),
+    name: z.string().optional().describe('Name of the referenced role.'),
   })
-  .meta({ id: `${RBAC_V1}.RoleRef`, description: 'RoleRef names the role a binding grants. It cannot be changed.', ...atomicStruct });
+  .meta({
+    id: `${RBAC_V1}.RoleRef`,
+    description: 'RoleRef names the role a binding grants. It cannot be changed.',
+    required: ['apiGroup', 'kind', 'name'],
+    ...atomicStruct,
+  });
 
 export type PolicyRule = z.infer<typeof PolicyRuleSchema>;
 export type AggregationRule = z.infer<typeof AggregationRuleSchema>;
 export type Subject = z.infer<typeof SubjectSchema>;
 export type RoleRef = z.infer<typeof RoleRefSchema>;
 
-/** Binding is what RoleBindings and ClusterRoleBindings have in common. */
+/** Binding is what RoleBindings and ClusterRoleBindings have in common. The schemas leave
+ * the fields kube-apiserver requires optional (publishing them as required) so that a missing
+ * one gets kube-apiserver's message from validation rather than a decoding error. */
 export interface Binding {
   subjects?: Subject[] | undefined;
-  roleRef: RoleRef;
+  roleRef?: RoleRef | undefined;
 }
 
-/** defaultBinding fills the API groups a binding may leave out (rbac/v1 SetDefaults_*). */
+/** defaultBinding fills the API groups a binding may leave out (rbac/v1 SetDefaults_*); an
+ * absent roleRef is the zero RoleRef, as Go decodes it. */
 export function defaultBinding(binding: Binding): void {
+  binding.roleRef ??= {};
   if (!binding.roleRef.apiGroup) binding.roleRef.apiGroup = RBAC_GROUP;
   for (const subject of binding.subjects ?? []) {
     if (!subject.apiGroup && (subject.kind === 'User' || subject.kind === 'Group')) subject.apiGroup = RBAC_GROUP;
@@ -80,7 +94,7 @@ export function validateRules(rules: PolicyRule[] | undefined, namespaced: boole
 
 function validateRule(rule: PolicyRule, namespaced: boolean, at: string): FieldError[] {
   const errors: FieldError[] = [];
-  if (rule.verbs.length === 0) errors.push({ ...required(`${at}.verbs`), detail: 'verbs must contain at least one value' });
+  if ((rule.verbs ?? []).length === 0) errors.push({ ...required(`${at}.verbs`), detail: 'verbs must contain at least one value' });
   const urls = rule.nonResourceURLs ?? [];
   const apiGroups = rule.apiGroups ?? [];
   const resources = rule.resources ?? [];
@@ -109,7 +123,7 @@ export function validateAggregationRule(rule: AggregationRule | undefined): Fiel
 /** validateBinding checks a binding's roleRef (kinds it may name) and subjects;
  * `namespaced` is true for RoleBindings, whose ServiceAccount subjects may omit a namespace. */
 export function validateBinding(binding: Binding, roleKinds: readonly string[], namespaced: boolean): FieldError[] {
-  const { roleRef } = binding;
+  const roleRef = zeroRoleRef(binding.roleRef);
   const errors: FieldError[] = [];
   if (roleRef.apiGroup !== RBAC_GROUP) errors.push(notSupported('roleRef.apiGroup', roleRef.apiGroup, [RBAC_GROUP]));
   if (!roleKinds.includes(roleRef.kind)) errors.push(notSupported('roleRef.kind', roleRef.kind, roleKinds));
@@ -123,19 +137,20 @@ function validateSubject(subject: Subject, namespaced: boolean, at: string): Fie
   const errors: FieldError[] = [];
   if (!subject.name) errors.push(required(`${at}.name`));
   const apiGroup = subject.apiGroup ?? '';
-  switch (subject.kind) {
+  const name = subject.name ?? '';
+  switch (subject.kind ?? '') {
     case 'ServiceAccount':
-      if (subject.name) errors.push(...isDns1123Subdomain(subject.name).map((detail) => invalid(`${at}.name`, subject.name, detail)));
+      if (name) errors.push(...isDns1123Subdomain(name).map((detail) => invalid(`${at}.name`, name, detail)));
       if (apiGroup) errors.push(notSupported(`${at}.apiGroup`, apiGroup, ['']));
       if (!namespaced && !subject.namespace) errors.push(required(`${at}.namespace`));
       break;
     case 'User':
     case 'Group':
-      if (!subject.name) errors.push(invalid(`${at}.name`, subject.name, `${subject.kind.toLowerCase()} name cannot be empty`));
+      if (!name) errors.push(invalid(`${at}.name`, name, `${subject.kind?.toLowerCase()} name cannot be empty`));
       if (apiGroup !== RBAC_GROUP) errors.push(notSupported(`${at}.apiGroup`, apiGroup, [RBAC_GROUP]));
       break;
     default:
-      errors.push(notSupported(`${at}.kind`, subject.kind, ['ServiceAccount', 'User', 'Group']));
+      errors.push(notSupported(`${at}.kind`, subject.kind ?? '', ['ServiceAccount', 'User', 'Group']));
   }
   return errors;
 }
@@ -144,10 +159,15 @@ function validateSubject(subject: Subject, namespaced: boolean, at: string): Fie
  * another role, a binding is deleted and created anew). */
 export function validateRoleRefUnchanged(binding: Binding, old: Binding | undefined): FieldError[] {
   if (!old) return [];
-  const [now, before] = [binding.roleRef, old.roleRef];
+  const [now, before] = [zeroRoleRef(binding.roleRef), zeroRoleRef(old.roleRef)];
   if (now.apiGroup === before.apiGroup && now.kind === before.kind && now.name === before.name) return [];
   const literal = new GoLiteral(`rbac.RoleRef{APIGroup:${JSON.stringify(now.apiGroup)}, Kind:${JSON.stringify(now.kind)}, Name:${JSON.stringify(now.name)}}`);
   return [invalid('roleRef', literal, 'cannot change roleRef')];
+}
+
+/** zeroRoleRef reads a roleRef with Go's zero values for what is absent. */
+export function zeroRoleRef(roleRef: RoleRef | undefined): Required<RoleRef> {
+  return { apiGroup: roleRef?.apiGroup ?? '', kind: roleRef?.kind ?? '', name: roleRef?.name ?? '' };
 }
 
 /** subjectNames splits subjects for the -o wide columns: users, groups, and service
@@ -159,8 +179,8 @@ export function subjectNames(subjects: readonly Subject[] | undefined): { users:
       .map(show)
       .join(', ');
   return {
-    users: of('User', (s) => s.name),
-    groups: of('Group', (s) => s.name),
-    serviceAccounts: of('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name}`),
+    users: of('User', (s) => s.name ?? ''),
+    groups: of('Group', (s) => s.name ?? ''),
+    serviceAccounts: of('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name ?? ''}`),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeFieldError } from '../api-error.js';
+import { toSchemaDocument } from '../schema-node.js';
 import { validateName } from '../validation.js';
 import { clusterRoleDefinition } from './cluster-role.js';
 import { clusterRoleBindingDefinition } from './cluster-role-binding.js';
@@ -91,6 +92,25 @@ describe('rbac validation', () => {
       'roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"',
       'subjects[0].namespace: Required value',
     ]);
+  });
+
+  it('reports absent required fields as kube-apiserver does (zero values, not decoding errors)', () => {
+    expect(messages(roleDefinition.validate?.(role([{ apiGroups: [''], resources: ['pods'] }])) ?? [])).toEqual([
+      'rules[0].verbs: Required value: verbs must contain at least one value',
+    ]);
+    expect(messages(roleBindingDefinition.validate?.(roleBinding({ subjects: [{ name: 'x' }] })) ?? [])).toEqual([
+      'roleRef.kind: Unsupported value: "": supported values: "Role", "ClusterRole"',
+      'roleRef.name: Required value',
+      'subjects[0].kind: Unsupported value: "": supported values: "ServiceAccount", "User", "Group"',
+    ]);
+  });
+
+  it('publishes the fields kube-apiserver requires as required', () => {
+    const doc = toSchemaDocument(roleBindingDefinition.schema);
+    expect(doc.definitions['io.k8s.api.rbac.v1.RoleBinding']?.required).toEqual(['roleRef']);
+    expect(doc.definitions['io.k8s.api.rbac.v1.RoleRef']?.required).toEqual(['apiGroup', 'kind', 'name']);
+    expect(doc.definitions['io.k8s.api.rbac.v1.Subject']?.required).toEqual(['kind', 'name']);
+    expect(toSchemaDocument(roleDefinition.schema).definitions['io.k8s.api.rbac.v1.PolicyRule']?.required).toEqual(['verbs']);
   });
 
   it('refuses to change roleRef on update', () => {

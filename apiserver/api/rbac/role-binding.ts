@@ -15,11 +15,12 @@ export const RoleBindingSchema = z
       .optional()
       .meta({ 'x-kubernetes-list-type': 'atomic' })
       .describe('Subjects holds references to the objects the role applies to.'),
-    roleRef: RoleRefSchema.describe('RoleRef names a Role in this namespace or a ClusterRole. It cannot be changed.'),
+    roleRef: RoleRefSchema.optional().describe('RoleRef names a Role in this namespace or a ClusterRole. It cannot be changed.'),
   })
   .meta({
     id: 'io.k8s.api.rbac.v1.RoleBinding',
     description: 'RoleBinding grants the permissions of a role to subjects within its namespace.',
+    required: ['roleRef'],
   });
 
 export type RoleBinding = z.infer<typeof RoleBindingSchema>;
