@@ -1,13 +1,15 @@
 /**
  * bootstrapCluster creates what every cluster has from the start: the namespaces default,
  * kube-system, kube-public and kube-node-lease, the `kubernetes` Service in default, the
- * system PriorityClasses and the default `standard` StorageClass.
+ * system PriorityClasses, the default `standard` StorageClass, and the default ClusterRoles
+ * and ClusterRoleBindings (bootstrap-rbac.ts).
  * Idempotent: objects that exist (a reopened data dir) are left alone.
  */
 import { isAlreadyExists, isNotFound } from './api/api-error.js';
 import type { ResourceDefinition } from './api/resource-definition.js';
 import { SYSTEM_PRIORITY_CLASSES } from './api/scheduling/index.js';
 import { STANDARD_STORAGE_CLASS } from './api/storage/index.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-rbac.js';
 import type { HandlerContext } from './handlers/types.js';
 import { readStored } from './registry/context.js';
 import { createObject } from './registry/create.js';
@@ -53,4 +55,6 @@ export function bootstrapCluster(ctx: HandlerContext, options: { apiPort: number
   });
   for (const priorityClass of SYSTEM_PRIORITY_CLASSES) ensure(ctx, 'scheduling.k8s.io/v1', 'PriorityClass', '', structuredClone(priorityClass));
   ensure(ctx, 'storage.k8s.io/v1', 'StorageClass', '', structuredClone(STANDARD_STORAGE_CLASS));
+  for (const role of bootstrapClusterRoles()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'ClusterRole', '', role);
+  for (const binding of bootstrapClusterRoleBindings()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', '', binding);
 }

@@ -71,6 +71,10 @@ export const CONTROLLERS = {
     summary: 'deletes finished Jobs after spec.ttlSecondsAfterFinished',
     register: async (m) => void (await import('./ttl-after-finished/index.js')).registerTtlAfterFinishedController(m),
   },
+  'clusterrole-aggregation': {
+    summary: 'writes each aggregated ClusterRole’s rules: the union of the rules of the ClusterRoles it selects',
+    register: async (m) => void (await import('./clusterrole-aggregation/index.js')).registerClusterRoleAggregationController(m),
+  },
 } satisfies Record<string, ControllerEntry>;
 
 export type ControllerName = keyof typeof CONTROLLERS;

@@ -4,7 +4,7 @@
  * Kubernetes' own (metav1.StatusReason), so `kubectl` prints
  * `Error from server (<Reason>): <message>` exactly as for a real cluster.
  */
-import type { FieldError } from './resource-definition.js';
+import { type FieldError, GoLiteral } from './resource-definition.js';
 
 export const StatusReasons = [
   'BadRequest',
@@ -194,6 +194,7 @@ function truncateEcho(text: string): string {
  * strings, string maps (label selectors), string lists; JSON otherwise. */
 function formatWholeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
+  if (value instanceof GoLiteral) return value.text;
   if (value === undefined || value === null) return 'null';
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;
   if (typeof value === 'object' && Object.values(value).every((v) => typeof v === 'string')) {

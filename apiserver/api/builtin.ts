@@ -11,6 +11,7 @@ import { metricsDefinitions } from './metrics/index.js';
 import { networkingDefinitions } from './networking/index.js';
 import { nodeDefinitions } from './node/index.js';
 import { policyDefinitions } from './policy/index.js';
+import { rbacDefinitions } from './rbac/index.js';
 import type { AnyResourceDefinition } from './resource-definition.js';
 import { schedulingDefinitions } from './scheduling/index.js';
 import { storageDefinitions } from './storage/index.js';
@@ -29,6 +30,7 @@ export function builtinDefinitions(): AnyResourceDefinition[] {
     ...policyDefinitions,
     ...schedulingDefinitions,
     ...storageDefinitions,
+    ...rbacDefinitions,
     ...apiextensionsDefinitions,
   ];
 }

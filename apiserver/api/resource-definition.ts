@@ -36,7 +36,7 @@ export interface KubeObject {
 }
 
 /** NameRule names the validator a kind applies to metadata.name (validation.ts validateName). */
-export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label';
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date';
 
@@ -75,6 +75,12 @@ export interface FieldError {
    * leaving the key out omits it from any error, as field.OmitValue does). */
   value?: unknown;
   detail?: string;
+}
+
+/** GoLiteral is a FieldError value that Kubernetes quotes as a Go struct literal (`%#v`),
+ * e.g. `rbac.RoleRef{APIGroup:"…", Kind:"Role", Name:"x"}`: messages repeat `text` as is. */
+export class GoLiteral {
+  constructor(readonly text: string) {}
 }
 
 export interface ScaleSubresource {

@@ -61,6 +61,7 @@ const NAME_RULES: Record<NameRule, (value: string) => string[]> = {
   'dns1123-subdomain': isDns1123Subdomain,
   'dns1123-label': isDns1123Label,
   'dns1035-label': isDns1035Label,
+  'path-segment': isValidPathSegmentName,
 };
 
 /** validateName applies a kind's name rule; problems are returned as FieldErrors on `field`. */

@@ -14,6 +14,7 @@ import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { type ConfigMap, configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
+import { clusterRoleDefinition } from '../../apiserver/api/rbac/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
@@ -85,6 +86,11 @@ describe('kubesim up', () => {
       expect(out).toMatch(new RegExp(`^${name}\\s+running \\(pid \\d+\\)`, 'm'));
     }
     expect(out).toMatch(/namespace\s+running \(in controller-manager, pid \d+\)/);
+  });
+
+  it('fills the default view role by aggregation in the shared controller-manager', async () => {
+    const source = await client.resource(clusterRoleDefinition).get('', 'system:aggregate-to-view');
+    await eventually(async () => expect((await client.resource(clusterRoleDefinition).get('', 'view')).rules).toEqual(source.rules));
   });
 
   it('stops one loop of the shared process while its other loops run on', async () => {

@@ -50,6 +50,7 @@ describe('discovery and OpenAPI', () => {
         ['policy', ['v1']],
         ['scheduling.k8s.io', ['v1']],
         ['storage.k8s.io', ['v1']],
+        ['rbac.authorization.k8s.io', ['v1']],
         ['apiextensions.k8s.io', ['v1']],
       ]);
       const apps = res.body.items[0].versions[0];
@@ -203,6 +204,7 @@ describe('discovery and OpenAPI', () => {
         'apis/policy/v1',
         'apis/scheduling.k8s.io/v1',
         'apis/storage.k8s.io/v1',
+        'apis/rbac.authorization.k8s.io/v1',
       ]);
       expect(res.body.paths['apis/apps/v1'].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{32}$/);
     });

@@ -152,6 +152,25 @@ const SAMPLES: Record<string, Sample> = {
     object: () => ({ spec: { attacher: 'conf.csi.example.com', source: { persistentVolumeName: 'pv-1' }, nodeName: 'node-1' } }),
     status: { attached: true },
   },
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': {
+    object: () => ({
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'Group', name: 'conformance' }],
+    }),
+  },
+  'rbac.authorization.k8s.io/v1/ClusterRole': {
+    object: () => ({
+      rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { conformance: 'aggregate' } }] },
+    }),
+  },
+  'rbac.authorization.k8s.io/v1/RoleBinding': {
+    object: () => ({
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'default' }],
+    }),
+  },
+  'rbac.authorization.k8s.io/v1/Role': { object: () => ({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }] }) },
   'apiextensions.k8s.io/v1/CustomResourceDefinition': {
     // A CRD's name is <plural>.<group>: the sample makes both from the name the test asked for.
     object: ({ name }) => {

@@ -21,13 +21,23 @@ import { createChecks } from './compat/checks-create.js';
 import { describeChecks } from './compat/checks-describe.js';
 import { getChecks } from './compat/checks-get.js';
 import { mutateChecks } from './compat/checks-mutate.js';
+import { rbacChecks } from './compat/checks-rbac.js';
 import { deleteChecks, observeChecks, workloadChecks } from './compat/checks-workload.js';
 import { type Check, type CompatContext, createContext, deployment, paths } from './compat/context.js';
 import { CheckFailure, firstLine } from './compat/normalize.js';
 import { type BinaryRun, type Outcome, renderReport } from './compat/report.js';
 
 /** Every row of the matrix, in the order one kubectl runs them (later rows use earlier state). */
-const CHECKS: Check[] = [...createChecks, ...getChecks, ...describeChecks, ...observeChecks, ...mutateChecks, ...workloadChecks, ...deleteChecks];
+const CHECKS: Check[] = [
+  ...createChecks,
+  ...rbacChecks,
+  ...getChecks,
+  ...describeChecks,
+  ...observeChecks,
+  ...mutateChecks,
+  ...workloadChecks,
+  ...deleteChecks,
+];
 
 /** The kubectl minors EXPECTED_FAILURES describes; other minors are recorded, not asserted. */
 const ASSERTED_MINORS = [31, 32, 33];
