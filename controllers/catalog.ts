@@ -15,6 +15,10 @@ export const CONTROLLERS = {
     summary: 'keeps spec.replicas pods per ReplicaSet',
     register: async (m) => void (await import('./replicaset/index.js')).registerReplicaSetController(m),
   },
+  replicationcontroller: {
+    summary: 'keeps spec.replicas pods per ReplicationController (the ReplicaSet loop, equality selector)',
+    register: async (m) => void (await import('./replicaset/index.js')).registerReplicationController(m),
+  },
   deployment: {
     summary: 'rolls Deployments out through ReplicaSets',
     register: async (m) => void (await import('./deployment/index.js')).registerDeploymentController(m),

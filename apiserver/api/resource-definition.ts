@@ -83,6 +83,9 @@ export interface ScaleSubresource {
   statusReplicasPath: string;
   /** Dotted path of the label selector (structured LabelSelector or string). */
   labelSelectorPath?: string;
+  /** The selector at labelSelectorPath is a plain label map (core/v1 ReplicationController),
+   * every pair of which must match. */
+  labelSelectorIsMap?: boolean;
 }
 
 export interface Subresources {
