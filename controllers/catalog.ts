@@ -71,6 +71,10 @@ export const CONTROLLERS = {
     summary: 'creates a Job <cronjob>-<minutes> at each schedule time of a CronJob',
     register: async (m) => void (await import('./cronjob/index.js')).registerCronJobController(m),
   },
+  resourcequota: {
+    summary: 'keeps each ResourceQuota’s status.hard and status.used current',
+    register: async (m) => void (await import('./resourcequota/index.js')).registerResourceQuotaController(m),
+  },
   'ttl-after-finished': {
     summary: 'deletes finished Jobs after spec.ttlSecondsAfterFinished',
     register: async (m) => void (await import('./ttl-after-finished/index.js')).registerTtlAfterFinishedController(m),

@@ -1,8 +1,8 @@
 /**
  * The real kubectl against the core/v1 kinds every cluster serves besides pods and services:
  * ReplicationControllers run by the `replicationcontroller` loop in a `kubesim controller`
- * process (with the garbage collector, as the shared controller-manager runs them), `scale
- * rc`, `create quota`, LimitRanges, PodTemplates, `get cs`, `explain`, `apply --prune -l`
+ * process (with the resourcequota loop and the garbage collector, as the shared
+ * controller-manager runs them), `scale rc`, `create quota` (its status kept current), LimitRanges, PodTemplates, `get cs`, `explain`, `apply --prune -l`
  * (whose default list includes replicationcontrollers) and `cluster-info dump`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ spec:
 describe.each(binaries)('$label: core/v1 ReplicationController, quota, limits, cs', (binary) => {
   const k = useKubectlCluster(binary);
   beforeAll(() => {
-    spawnKubesim(['controller', 'replicationcontroller,garbage-collector', '--kubeconfig', k.cluster().kubeconfigPath, '--log-level', 'warn']);
+    spawnKubesim(['controller', 'replicationcontroller,resourcequota,garbage-collector', '--kubeconfig', k.cluster().kubeconfigPath, '--log-level', 'warn']);
   });
   afterAll(async () => {
     await stopAllKubesim();
@@ -68,6 +68,25 @@ describe.each(binaries)('$label: core/v1 ReplicationController, quota, limits, c
     const quota = await k.json(['quota', 'compute']);
     expect(quota.spec).toEqual({ hard: { pods: '4', 'requests.cpu': '1', 'limits.memory': '1Gi' }, scopes: ['NotBestEffort'] });
     expect(tableRows((await k.ok(['get', 'quota'])).stdout)[0]).toEqual(['NAME', 'AGE', 'REQUEST', 'LIMIT']);
+    // The quota controller counts the pods that are not best-effort, with their requests and limits.
+    await k.apply(`apiVersion: v1
+kind: Pod
+metadata: {name: counted}
+spec:
+  containers:
+  - {name: app, image: nginx:1.27, resources: {requests: {cpu: 250m, memory: 256Mi}, limits: {memory: 512Mi}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: best-effort}
+spec:
+  containers: [{name: app, image: nginx:1.27}]
+`);
+    await eventually(async () => {
+      const row = tableRows((await k.ok(['get', 'quota', 'compute'])).stdout)[1];
+      expect([row?.[0], ...(row?.slice(2) ?? [])]).toEqual(['compute', 'pods: 1/4, requests.cpu: 250m/1', 'limits.memory: 512Mi/1Gi']);
+    });
+    await k.ok(['delete', 'pod', 'counted', 'best-effort', '--grace-period=0', '--force']);
     const rejected = await k.run(['create', 'quota', 'bad', '--hard=gadgets=1']);
     expect(rejected.stderr).toContain('spec.hard[gadgets]: Invalid value: "gadgets": must be a standard resource for quota');
   });

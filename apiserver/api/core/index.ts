@@ -37,6 +37,7 @@ export * from './persistent-volume-claim.js';
 export * from './pod.js';
 export * from './pod-defaults.js';
 export * from './pod-qos.js';
+export * from './pod-resources.js';
 export * from './pod-spec.js';
 export { allContainers, defaultImagePullPolicy, defaultPodSpec } from './pod-spec-defaults.js';
 export { validatePodSpec, validatePodTemplateSpec } from './pod-spec-validation.js';
