@@ -91,7 +91,7 @@ spec:
     expect(rejected.stderr).toContain('spec.hard[gadgets]: Invalid value: "gadgets": must be a standard resource for quota');
   });
 
-  it('serves LimitRanges (limits) and PodTemplates with their columns', async () => {
+  it('serves LimitRanges (limits) whose defaults new pods get, and PodTemplates, with their columns', async () => {
     await k.apply(`apiVersion: v1
 kind: LimitRange
 metadata: {name: defaults}
@@ -114,6 +114,15 @@ template:
       ['NAME', 'CONTAINERS', 'IMAGES', 'POD LABELS'],
       ['tpl', 'app', 'busybox:1.36', 'app=tpl'],
     ]);
+    // The LimitRanger fills a new pod's missing requests and limits and says so.
+    await k.ok(['run', 'limited', '--image=nginx:1.27']);
+    const limited = await k.json(['pod', 'limited']);
+    expect(limited.spec.containers[0].resources).toEqual({ requests: { cpu: '100m' }, limits: { cpu: '500m' } });
+    expect(limited.metadata.annotations['kubernetes.io/limit-ranger']).toBe(
+      'LimitRanger plugin set: cpu request for container limited; cpu limit for container limited',
+    );
+    expect(limited.status.qosClass).toBe('Burstable');
+    await k.ok(['delete', 'pod', 'limited', '--grace-period=0', '--force']);
     const bad = await k.run(['apply', '-f', '-'], {
       stdin: 'apiVersion: v1\nkind: LimitRange\nmetadata: {name: bad}\nspec:\n  limits:\n  - {type: Container, min: {cpu: "2"}, max: {cpu: "1"}}\n',
     });

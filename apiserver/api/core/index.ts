@@ -29,6 +29,7 @@ export * from './container.js';
 export * from './endpoints.js';
 export * from './event.js';
 export * from './limit-range.js';
+export { applyLimitRangeDefaults, LIMIT_RANGER_ANNOTATION } from './limit-ranger.js';
 export * from './namespace.js';
 export * from './node.js';
 export * from './object-reference.js';

@@ -57,6 +57,19 @@ const LimitRangeMessage = message(`${K8S_CORE}.LimitRange`, {
   2: field.message('spec', message(`${K8S_CORE}.LimitRangeSpec`, { 1: field.repeated('limits', LimitRangeItemMessage) })),
 });
 
+/** defaultLimitRange applies SetDefaults_LimitRangeItem to Container items, in place: a
+ * missing default limit is the max, a missing default request the default limit, else the
+ * min. Idempotent. */
+export function defaultLimitRange(lr: LimitRange): void {
+  for (const item of lr.spec?.limits ?? []) {
+    if (item.type !== 'Container') continue;
+    const limit = { ...item.max, ...item.default };
+    const request = { ...item.min, ...limit, ...item.defaultRequest };
+    if (Object.keys(limit).length > 0) item.default = limit;
+    if (Object.keys(request).length > 0) item.defaultRequest = request;
+  }
+}
+
 const LIST_FIELDS = ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const;
 
 /** validateLimitRange checks every item as ValidateLimitRange does. Pure. */
@@ -114,6 +127,7 @@ export const limitRangeDefinition: ResourceDefinition<LimitRange> = {
   categories: [],
   namespaced: true,
   schema: LimitRangeSchema,
+  defaults: defaultLimitRange,
   validate: validateLimitRange,
   tracksGeneration: false,
   subresources: {},

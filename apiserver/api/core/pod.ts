@@ -6,8 +6,11 @@ import { age, ageColumn, column, nameColumn, orNone } from '../printing.js';
 import type { DeleteRequest, FieldError, KindStrategy, PrintColumn, PrintContext, ResourceDefinition } from '../resource-definition.js';
 import { forbidden } from '../validation.js';
 import type { Container } from './container.js';
+import type { LimitRange } from './limit-range.js';
+import { applyLimitRangeDefaults, LIMIT_RANGER_ANNOTATION } from './limit-ranger.js';
 import { defaultPod } from './pod-defaults.js';
 import { PodMessage } from './pod-protobuf.js';
+import { podQOSClass } from './pod-qos.js';
 import { type PodSpec, PodSpecSchema } from './pod-spec.js';
 import { validatePodSpec } from './pod-spec-validation.js';
 import { type ContainerStatus, PodStatusSchema } from './pod-status.js';
@@ -65,6 +68,16 @@ const DEFAULT_GRACE_SECONDS = 30;
  * confirms with a delete of grace period 0. Unscheduled and finished pods go at once. */
 const podStrategy: KindStrategy = {
   returnDeletedObject: true,
+  // Mutating admission: LimitRanger defaults, then the QoS class they may change.
+  beforeCreate(object, ctx) {
+    const pod = object as unknown as Pod;
+    const ranges = ctx.listStored('limitranges').filter((range) => range.metadata.namespace === pod.metadata.namespace) as unknown as LimitRange[];
+    if (ranges.length === 0) return;
+    const note = applyLimitRangeDefaults(pod.spec, ranges);
+    if (note === undefined) return;
+    pod.metadata.annotations = { ...pod.metadata.annotations, [LIMIT_RANGER_ANNOTATION]: note };
+    if (pod.status) pod.status.qosClass = podQOSClass(pod.spec);
+  },
   gracePeriodSeconds(object, request: DeleteRequest): number | undefined {
     const pod = object as unknown as Pod;
     const phase = pod.status?.phase;

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { describeFieldError } from '../api-error.js';
 import type { KubeObject, ResourceDefinition } from '../resource-definition.js';
 import { limitRangeDefinition } from './limit-range.js';
+import { applyLimitRangeDefaults } from './limit-ranger.js';
+import type { PodSpec } from './pod-spec.js';
 import { podTemplateDefinition } from './pod-template.js';
 import { replicationControllerDefinition } from './replication-controller.js';
 import { resourceQuotaDefinition } from './resource-quota.js';
@@ -135,5 +137,47 @@ describe('ResourceQuota', () => {
     const printed = { metadata: { name: 'q' }, status: { hard: { pods: '10', 'requests.memory': '1024Mi', 'limits.cpu': '2' }, used: { pods: '3' } } };
     const cells = resourceQuotaDefinition.printColumns.map((column) => column.cell(printed, { nowMs: 0 }));
     expect(cells.slice(2)).toEqual(['pods: 3/10, requests.memory: 0/1Gi', 'limits.cpu: 0/2']);
+  });
+});
+
+describe('LimitRange defaulting and the LimitRanger', () => {
+  it('defaults a Container item: limit from max, request from the limit, else from min', () => {
+    const { object } = admit(limitRangeDefinition, {
+      metadata: { name: 'l' },
+      spec: {
+        limits: [
+          { type: 'Container', max: { cpu: '2' }, min: { memory: '64Mi' }, default: { memory: '256Mi' } },
+          { type: 'Pod', max: { cpu: '4' } },
+        ],
+      },
+    });
+    expect(object.spec?.limits).toEqual([
+      { type: 'Container', max: { cpu: '2' }, min: { memory: '64Mi' }, default: { cpu: '2', memory: '256Mi' }, defaultRequest: { cpu: '2', memory: '256Mi' } },
+      { type: 'Pod', max: { cpu: '4' } },
+    ]);
+  });
+
+  it('fills missing container requests and limits and says so in the annotation', () => {
+    const ranges = [
+      {
+        metadata: { name: 'a' },
+        spec: { limits: [{ type: 'Container', default: { cpu: '500m', memory: '256Mi' }, defaultRequest: { cpu: '100m', memory: '128Mi' } }] },
+      },
+      { metadata: { name: 'b' }, spec: { limits: [{ type: 'Container', default: { cpu: '9' } }] } },
+    ];
+    const spec = {
+      containers: [
+        { name: 'app', image: 'nginx', resources: { limits: { memory: '1Gi' } } },
+        { name: 'side', image: 'nginx', resources: { requests: { cpu: '1' }, limits: { cpu: '1', memory: '1Gi' } } },
+      ],
+      initContainers: [{ name: 'init', image: 'busybox' }],
+    } as unknown as PodSpec;
+    const note = applyLimitRangeDefaults(spec, ranges);
+    expect(spec.containers[0]?.resources).toEqual({ requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '1Gi' } });
+    expect(spec.containers[1]?.resources).toEqual({ requests: { cpu: '1', memory: '128Mi' }, limits: { cpu: '1', memory: '1Gi' } });
+    expect(note).toBe(
+      'LimitRanger plugin set: cpu, memory request for container app; cpu limit for container app; memory request for container side; cpu, memory request for init container init; cpu, memory limit for init container init',
+    );
+    expect(applyLimitRangeDefaults(spec, ranges)).toBeUndefined();
   });
 });
