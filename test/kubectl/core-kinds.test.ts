@@ -131,7 +131,9 @@ template:
 
   it('get cs reports the controller-manager process healthy and a missing scheduler unhealthy', async () => {
     await eventually(async () => {
-      const rows = tableRows((await k.ok(['get', 'cs'])).stdout);
+      const result = await k.ok(['get', 'cs']);
+      expect(result.stderr).toBe('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
+      const rows = tableRows(result.stdout);
       expect(rows[0]).toEqual(['NAME', 'STATUS', 'MESSAGE', 'ERROR']);
       expect(rows.find((row) => row[0] === 'controller-manager')).toEqual(['controller-manager', 'Healthy', 'ok']);
       expect(rows.find((row) => row[0] === 'etcd-0')).toEqual(['etcd-0', 'Healthy', 'ok']);

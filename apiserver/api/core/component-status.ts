@@ -55,6 +55,7 @@ export const componentStatusDefinition: ResourceDefinition<ComponentStatus> = {
     column('Error', (cs: ComponentStatus) => healthyOf(cs)?.error ?? '', { description: 'Error of the component conditions' }),
   ],
   verbs: ['get', 'list'],
+  deprecationWarning: 'v1 ComponentStatus is deprecated in v1.19+',
   source: 'virtual',
   storage: { resource: 'componentstatuses' },
 };
