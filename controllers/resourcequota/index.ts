@@ -1,6 +1,6 @@
 /**
  * controllers/resourcequota — keeps every ResourceQuota's status.hard and status.used current
- * (kube-controller-manager's resourcequota controller). usage.ts is the pure accounting.
+ * (kube-controller-manager's resourcequota controller). The accounting is apiserver/api/core/quota-usage.ts.
  * May import: controllers/runtime/** and apiserver/api/** only. Docs: docs/controllers.md.
  */
 export {
@@ -9,4 +9,3 @@ export {
   type ResourceQuotaReconcilerDeps,
   registerResourceQuotaController,
 } from './resourcequota-controller.js';
-export { computeUsage, countedResourceOf, isPodCounted, type NamespaceObjects, podMatchesScopes, type UsageInputs } from './usage.js';

@@ -1,7 +1,7 @@
 /**
  * The ResourceQuota controller (kube-controller-manager's resourcequota): keeps each quota's
  * `status.hard` equal to `spec.hard` and `status.used` equal to what its namespace uses
- * (usage.ts), recomputed whenever a quota or a counted object of its namespace changes, and
+ * (apiserver/api/core/quota-usage.ts, shared with quota admission), recomputed whenever a quota or a counted object of its namespace changes, and
  * on every resync. Writes only when the status differs.
  */
 import { daemonSetDefinition } from '../../apiserver/api/apps/daemon-set.js';
@@ -13,6 +13,7 @@ import { jobDefinition } from '../../apiserver/api/batch/job.js';
 import { configMapDefinition } from '../../apiserver/api/core/config-map.js';
 import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
+import { computeUsage, type NamespaceObjects } from '../../apiserver/api/core/quota-usage.js';
 import { replicationControllerDefinition } from '../../apiserver/api/core/replication-controller.js';
 import { type ResourceQuota, resourceQuotaDefinition } from '../../apiserver/api/core/resource-quota.js';
 import { secretDefinition } from '../../apiserver/api/core/secret.js';
@@ -24,7 +25,6 @@ import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, Lister, Reconciler, ResourceClient } from '../runtime/types.js';
-import { computeUsage, type NamespaceObjects } from './usage.js';
 
 /** RESOURCEQUOTA_CONTROLLER_NAME names the controller in logs and counters. */
 export const RESOURCEQUOTA_CONTROLLER_NAME = 'resourcequota';

@@ -39,7 +39,8 @@ describe.each(binaries)('$label: core/v1 ReplicationController, quota, limits, c
     await stopAllKubesim();
   });
 
-  const podsOf = async (app: string) => (await k.json(['pods', '-l', `app=${app}`])).items as Array<{ metadata: Record<string, any> }>;
+  const podsOf = async (app: string, namespace = 'default') =>
+    (await k.json(['pods', '-l', `app=${app}`, '-n', namespace])).items as Array<{ metadata: Record<string, any> }>;
 
   it('runs a ReplicationController: pods owned by it, scale rc, -o wide columns, deletion takes the pods', async () => {
     expect((await k.apply(rcYaml('web', 2))).stdout).toBe('replicationcontroller/web created\n');
@@ -89,6 +90,30 @@ spec:
     await k.ok(['delete', 'pod', 'counted', 'best-effort', '--grace-period=0', '--force']);
     const rejected = await k.run(['create', 'quota', 'bad', '--hard=gadgets=1']);
     expect(rejected.stderr).toContain('spec.hard[gadgets]: Invalid value: "gadgets": must be a standard resource for quota');
+  });
+
+  it("refuses creates past a quota with kube-apiserver's message, also to the ReplicationController loop", async () => {
+    await k.ok(['create', 'namespace', 'capped']);
+    await k.ok(['create', 'quota', 'two-pods', '--hard=pods=2', '-n', 'capped']);
+    // Until the quota controller has filled its status, the quota refuses what it limits.
+    await eventually(async () => expect((await k.json(['quota', 'two-pods', '-n', 'capped'])).status?.hard).toEqual({ pods: '2' }));
+    await k.ok(['apply', '-n', 'capped', '-f', '-'], { stdin: rcYaml('capped', 3) });
+    await eventually(
+      async () => expect(tableRows((await k.ok(['get', 'rc', 'capped', '-n', 'capped'])).stdout)[1]?.slice(0, 3)).toEqual(['capped', '3', '2']),
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    const refused = await k.run(['run', 'extra', '--image=nginx:1.27', '-n', 'capped']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toBe(
+      'Error from server (Forbidden): pods "extra" is forbidden: exceeded quota: two-pods, requested: pods=1, used: pods=2, limited: pods=2\n',
+    );
+    await eventually(async () => {
+      const events = (await k.ok(['get', 'events', '-n', 'capped', '--field-selector', 'reason=FailedCreate', '-o', 'jsonpath={.items[*].message}'])).stdout;
+      expect(events).toContain('is forbidden: exceeded quota: two-pods, requested: pods=1, used: pods=2, limited: pods=2');
+    });
+    expect(await podsOf('capped', 'capped')).toHaveLength(2);
   });
 
   it('serves LimitRanges (limits) whose defaults new pods get, and PodTemplates, with their columns', async () => {

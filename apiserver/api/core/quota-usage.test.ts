@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../../apiserver/api/core/pod.js';
-import type { ResourceQuota } from '../../apiserver/api/core/resource-quota.js';
-import type { KubeObject } from '../../apiserver/api/resource-definition.js';
-import { computeUsage, isPodCounted } from './usage.js';
+import type { KubeObject } from '../resource-definition.js';
+import type { Pod } from './pod.js';
+import { computeUsage, isPodCounted } from './quota-usage.js';
+import type { ResourceQuota } from './resource-quota.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 

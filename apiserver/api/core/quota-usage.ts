@@ -1,16 +1,25 @@
 /**
  * What a ResourceQuota's namespace uses (Kubernetes' quota evaluators): object counts, the
  * compute requests and limits of its pods, NodePorts and LoadBalancers of its Services and
- * the storage its claims request. Pure: the reconciler hands in the namespace's objects.
+ * the storage its claims request. Pure: the resourcequota controller hands in a namespace's
+ * objects, quota admission (apiserver/registry/quota-admission.ts) the one being created.
  */
-import type { Pod } from '../../apiserver/api/core/pod.js';
-import { podQOSClass } from '../../apiserver/api/core/pod-qos.js';
-import { podResourceTotals } from '../../apiserver/api/core/pod-resources.js';
-import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
-import type { ResourceQuota } from '../../apiserver/api/core/resource-quota.js';
-import { addQuantities, type Quantity } from '../../apiserver/api/quantity.js';
-import type { KubeObject } from '../../apiserver/api/resource-definition.js';
-import type { DeepReadonly } from '../runtime/types.js';
+import { addQuantities, type Quantity } from '../quantity.js';
+import type { KubeObject } from '../resource-definition.js';
+import { podQOSClass } from './pod-qos.js';
+import { podResourceTotals } from './pod-resources.js';
+import type { PodSpec } from './pod-spec.js';
+import { tryParseQuantity } from './quantity.js';
+import type { ResourceQuota } from './resource-quota.js';
+
+/** The part of a pod the accounting reads (pod.ts is not imported: it imports this module's users). */
+interface Pod extends KubeObject {
+  spec: PodSpec;
+  status?: { phase?: string };
+}
+
+/** DeepReadonly marks the informers' shared objects the controller hands in. */
+type DeepReadonly<T> = T extends (infer U)[] ? ReadonlyArray<DeepReadonly<U>> : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
 type Objects = readonly DeepReadonly<KubeObject>[];
 
