@@ -24,7 +24,7 @@ interface Charge {
 /** admitQuota throws 403 when creating `object` would exceed a quota of its namespace;
  * otherwise, unless `dryRun`, adds its usage to those quotas' status.used. */
 export function admitQuota(ctx: RegistryContext, def: ResourceDefinition, object: KubeObject, dryRun: boolean): void {
-  if (!def.namespaced || def.storage.resource === QUOTAS) return;
+  if (!def.namespaced) return;
   const namespace = object.metadata.namespace ?? '';
   const quotas = ctx.store.list({ resource: QUOTAS, namespace }).items as unknown as ResourceQuota[];
   if (quotas.length === 0) return;

@@ -1,8 +1,10 @@
 /**
  * The ResourceQuota controller (kube-controller-manager's resourcequota): keeps each quota's
  * `status.hard` equal to `spec.hard` and `status.used` equal to what its namespace uses
- * (apiserver/api/core/quota-usage.ts, shared with quota admission), recomputed whenever a quota or a counted object of its namespace changes, and
- * on every resync. Writes only when the status differs.
+ * (apiserver/api/core/quota-usage.ts, shared with quota admission). As in Kubernetes, creates
+ * are charged by the API server's admission, so only what can release usage (an update, a
+ * delete) of a counted object triggers a recount, as do a new quota, a changed spec and every
+ * resync. Writes only when the status differs.
  */
 import { daemonSetDefinition } from '../../apiserver/api/apps/daemon-set.js';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
@@ -73,13 +75,22 @@ export function createResourceQuotaReconciler(deps: ResourceQuotaReconcilerDeps)
   };
 }
 
-/** registerResourceQuotaController adds the controller to `manager`: a quota wakes itself;
- * any change to a tracked object wakes every quota of its namespace. */
+/** registerResourceQuotaController adds the controller to `manager`: a quota wakes itself
+ * when added, when its spec changes and on resyncs (not when admission charges its status);
+ * an update or delete of a tracked object wakes every quota of its namespace. */
 export function registerResourceQuotaController(manager: Manager, { workers = 5 }: { workers?: number } = {}): Controller {
   const quotaLister = manager.informer(resourceQuotaDefinition).lister;
   const quotasOfNamespace = (object: DeepReadonly<KubeObject>) => quotaLister.list(object.metadata.namespace ?? '').map(keyOf);
-  let builder = newControllerManagedBy(manager).named(RESOURCEQUOTA_CONTROLLER_NAME).for(resourceQuotaDefinition);
-  for (const definition of TRACKED) builder = builder.watches(definition, quotasOfNamespace);
+  let builder = newControllerManagedBy(manager)
+    .named(RESOURCEQUOTA_CONTROLLER_NAME)
+    .for(resourceQuotaDefinition, { predicates: { update: (old, cur) => isResync(old, cur) || !deepEqual(old.spec, cur.spec) } });
+  // A recount on an add could read a quota already charged for an object the cache has not
+  // shown yet, and undo the charge: adds are admission's to count. For the same reason a
+  // quota's own updates (admission's charges among them) do not recount its neighbours.
+  for (const definition of TRACKED) {
+    const predicates = definition === resourceQuotaDefinition ? { add: () => false, update: () => false } : { add: () => false };
+    builder = builder.watches(definition, quotasOfNamespace, { predicates });
+  }
   return builder.workers(workers).complete((context) =>
     createResourceQuotaReconciler({
       quotaLister,
@@ -89,6 +100,8 @@ export function registerResourceQuotaController(manager: Manager, { workers = 5 
     }),
   );
 }
+
+const isResync = (old: DeepReadonly<KubeObject>, cur: DeepReadonly<KubeObject>) => old.metadata.resourceVersion === cur.metadata.resourceVersion;
 
 function objectsIn(context: BuildContext, namespace: string): NamespaceObjects {
   return new Map(TRACKED.map((definition) => [definition.storage.resource, context.lister(definition).list(namespace)]));
