@@ -4,11 +4,13 @@
  * is charged to the quotas' status.used at once, so a burst of creates cannot slip past
  * before the resourcequota controller recounts. What an object uses is the controller's own
  * accounting (apiserver/api/core/quota-usage.ts). A quota whose status the controller has not
- * filled yet refuses what it limits (`status unknown for quota`), as in Kubernetes.
+ * filled yet refuses what it limits (`status unknown for quota`), and one limiting cpu or
+ * memory refuses pods whose containers do not state them (`failed quota: … must specify …`),
+ * as in Kubernetes.
  */
 import type { StoredObject } from '../../store/index.js';
 import { forbidden } from '../api/api-error.js';
-import { computeUsage } from '../api/core/quota-usage.js';
+import { computeUsage, podConstraintError } from '../api/core/quota-usage.js';
 import type { ResourceQuota } from '../api/core/resource-quota.js';
 import { parseQuantity, type Quantity } from '../api/quantity.js';
 import { type KubeObject, qualifiedResource, type ResourceDefinition } from '../api/resource-definition.js';
@@ -37,6 +39,8 @@ export function admitQuota(ctx: RegistryContext, def: ResourceDefinition, object
   const objects = new Map([[def.storage.resource, [object]]]);
   const charges: Charge[] = [];
   for (const quota of quotas) {
+    const constraint = def.storage.resource === 'pods' ? podConstraintError(object as never, quota, ctx.now()) : undefined;
+    if (constraint !== undefined) throw refused(`failed quota: ${quota.metadata.name}: ${constraint}`);
     const requested = nonZero(computeUsage({ quota, objects, nowMs: ctx.now() }));
     const names = Object.keys(requested).sort();
     if (names.length === 0) continue;

@@ -48,4 +48,13 @@ describe('ResourceQuota admission', () => {
       details: { name: 'b', kind: 'pods' },
     });
   });
+
+  it('refuses pods whose containers do not state the cpu or memory a quota limits', async () => {
+    const body = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'compute' }, spec: { hard: { 'requests.memory': '1Gi', 'limits.cpu': '2' } } };
+    expect((await request(url('/resourcequotas'), { method: 'POST', body })).status).toBe(201);
+    const withInit = { ...pod('c'), spec: { ...pod('c').spec, initContainers: [{ name: 'init', image: 'busybox' }] } };
+    const refused = await request(url('/pods'), { method: 'POST', body: withInit });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('pods "c" is forbidden: failed quota: compute: must specify limits.cpu for: app,init; requests.memory for: app,init');
+  });
 });

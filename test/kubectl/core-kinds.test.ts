@@ -88,6 +88,17 @@ spec:
       expect([row?.[0], ...(row?.slice(2) ?? [])]).toEqual(['compute', 'pods: 1/4, requests.cpu: 250m/1', 'limits.memory: 512Mi/1Gi']);
     });
     await k.ok(['delete', 'pod', 'counted', 'best-effort', '--grace-period=0', '--force']);
+    // A quota on cpu or memory refuses pods that do not state them.
+    const unstated = await k.run([
+      'run',
+      'unstated',
+      '--image=nginx:1.27',
+      '--overrides={"spec":{"containers":[{"name":"unstated","image":"nginx:1.27","resources":{"requests":{"cpu":"1m"}}}]}}',
+    ]);
+    expect(unstated.stderr).toBe(
+      'Error from server (Forbidden): pods "unstated" is forbidden: failed quota: compute: must specify limits.memory for: unstated\n',
+    );
+    await k.ok(['delete', 'quota', 'compute']);
     const rejected = await k.run(['create', 'quota', 'bad', '--hard=gadgets=1']);
     expect(rejected.stderr).toContain('spec.hard[gadgets]: Invalid value: "gadgets": must be a standard resource for quota');
   });

@@ -149,3 +149,33 @@ function nodePortsOf(service: ServiceShape): number {
   if (type !== 'NodePort' && type !== 'LoadBalancer') return 0;
   return (service.spec?.ports ?? []).filter((port) => type === 'NodePort' || port.nodePort !== undefined).length;
 }
+
+/** What a container's own requests and limits make it use, by quota name (podComputeUsageHelper). */
+const CONTAINER_USAGE: Record<string, (resources: { requests?: Record<string, string>; limits?: Record<string, string> }) => boolean> = {
+  cpu: (r) => r.requests?.['cpu'] !== undefined,
+  'requests.cpu': (r) => r.requests?.['cpu'] !== undefined,
+  memory: (r) => r.requests?.['memory'] !== undefined,
+  'requests.memory': (r) => r.requests?.['memory'] !== undefined,
+  'limits.cpu': (r) => r.limits?.['cpu'] !== undefined,
+  'limits.memory': (r) => r.limits?.['memory'] !== undefined,
+};
+
+/**
+ * podConstraintError is the pod evaluator's Constraints check: a quota limiting cpu or memory
+ * requires every container (init containers too) of a pod it counts to state them, or the
+ * create fails with `must specify <resource> for: <containers>`. Undefined when satisfied.
+ */
+export function podConstraintError(pod: DeepReadonly<Pod>, quota: DeepReadonly<ResourceQuota>, nowMs: number): string | undefined {
+  const required = Object.keys(quota.spec?.hard ?? {}).filter((name) => CONTAINER_USAGE[name] !== undefined);
+  if (required.length === 0 || !isPodCounted(pod, nowMs) || !podMatchesScopes(pod, quota.spec)) return undefined;
+  const missing = new Map<string, Set<string>>();
+  for (const container of [...pod.spec.containers, ...(pod.spec.initContainers ?? [])]) {
+    const resources = (container.resources ?? {}) as { requests?: Record<string, string>; limits?: Record<string, string> };
+    for (const name of required.filter((name) => !CONTAINER_USAGE[name]!(resources))) {
+      missing.set(name, (missing.get(name) ?? new Set()).add(container.name));
+    }
+  }
+  if (missing.size === 0) return undefined;
+  const parts = [...missing.keys()].sort().map((name) => `${name} for: ${[...missing.get(name)!].sort().join(',')}`);
+  return `must specify ${parts.join('; ')}`;
+}
