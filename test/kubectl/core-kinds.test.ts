@@ -159,6 +159,14 @@ template:
     );
     expect(limited.status.qosClass).toBe('Burstable');
     await k.ok(['delete', 'pod', 'limited', '--grace-period=0', '--force']);
+    // …and refuses one past a maximum.
+    await k.ok(['create', 'namespace', 'bounded']);
+    await k.ok(['apply', '-n', 'bounded', '-f', '-'], {
+      stdin: 'apiVersion: v1\nkind: LimitRange\nmetadata: {name: max}\nspec:\n  limits:\n  - {type: Container, max: {cpu: "1"}}\n',
+    });
+    const big = '{"spec":{"containers":[{"name":"big","image":"nginx:1.27","resources":{"limits":{"cpu":"2"}}}]}}';
+    const refused = await k.run(['run', 'big', '--image=nginx:1.27', '-n', 'bounded', `--overrides=${big}`]);
+    expect(refused.stderr).toBe('Error from server (Forbidden): pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2\n');
     const bad = await k.run(['apply', '-f', '-'], {
       stdin: 'apiVersion: v1\nkind: LimitRange\nmetadata: {name: bad}\nspec:\n  limits:\n  - {type: Container, min: {cpu: "2"}, max: {cpu: "1"}}\n',
     });

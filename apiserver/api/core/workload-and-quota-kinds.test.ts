@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeFieldError } from '../api-error.js';
 import type { KubeObject, ResourceDefinition } from '../resource-definition.js';
-import { limitRangeDefinition } from './limit-range.js';
-import { applyLimitRangeDefaults } from './limit-ranger.js';
+import { type LimitRange, limitRangeDefinition } from './limit-range.js';
+import { applyLimitRangeDefaults, limitRangeViolations } from './limit-ranger.js';
 import type { PodSpec } from './pod-spec.js';
 import { podTemplateDefinition } from './pod-template.js';
 import { replicationControllerDefinition } from './replication-controller.js';
@@ -179,5 +179,43 @@ describe('LimitRange defaulting and the LimitRanger', () => {
       'LimitRanger plugin set: cpu, memory request for container app; cpu limit for container app; memory request for container side; cpu, memory request for init container init; cpu, memory limit for init container init',
     );
     expect(applyLimitRangeDefaults(spec, ranges)).toBeUndefined();
+  });
+
+  it("refuses pods outside the ranges' min, max and ratio, in kube-apiserver's words", () => {
+    const ranges: LimitRange[] = [
+      {
+        metadata: { name: 'bounds' },
+        spec: {
+          limits: [
+            { type: 'Container', min: { cpu: '50m' }, max: { cpu: '1', memory: '1Gi' }, maxLimitRequestRatio: { cpu: '4' } },
+            { type: 'Pod', max: { memory: '1536Mi' } },
+          ],
+        },
+      },
+    ];
+    const container = (name: string, requests: Record<string, string>, limits: Record<string, string>) => ({
+      name,
+      image: 'nginx',
+      resources: { requests, limits },
+    });
+    const spec = {
+      containers: [container('big', { cpu: '10m' }, { cpu: '2', memory: '1Gi' }), container('nolimit', { cpu: '100m' }, {})],
+    } as unknown as PodSpec;
+    expect(limitRangeViolations(spec, ranges)).toEqual([
+      'minimum cpu usage per Container is 50m, but request is 10m',
+      'maximum cpu usage per Container is 1, but limit is 2',
+      'cpu max limit to request ratio per Container is 4, but provided ratio is 200.000000',
+      'maximum cpu usage per Container is 1.  No limit is specified',
+      'maximum memory usage per Container is 1Gi.  No limit is specified',
+      'cpu max limit to request ratio per Container is 4, but no limit is specified or limit is 0',
+    ]);
+    const fits = {
+      containers: [container('a', { cpu: '100m' }, { cpu: '400m', memory: '1Gi' }), container('b', { cpu: '100m' }, { cpu: '400m', memory: '512Mi' })],
+    };
+    expect(limitRangeViolations(fits as unknown as PodSpec, ranges)).toEqual([]);
+    const tooMuch = {
+      containers: [container('a', { cpu: '100m' }, { cpu: '400m', memory: '1Gi' }), container('b', { cpu: '100m' }, { cpu: '400m', memory: '1Gi' })],
+    };
+    expect(limitRangeViolations(tooMuch as unknown as PodSpec, ranges)).toEqual(['maximum memory usage per Pod is 1536Mi, but limit is 2Gi']);
   });
 });
