@@ -6,6 +6,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Store } from '../store/index.js';
 import { pathNotFound } from './api/api-error.js';
+import { componentStatusDefinition } from './api/core/component-status.js';
 import { type ClusterClock, createClusterClock } from './api/machinery/cluster-clock.js';
 import { createRandom, type Random } from './api/machinery/random.js';
 import { Registry } from './api/registry.js';
@@ -17,6 +18,7 @@ import type { HandlerContext } from './handlers/types.js';
 import { registerClockRoutes } from './kubesim/clock-routes.js';
 import { type ClusterControl, createClusterControl } from './kubesim/cluster-control.js';
 import { registerClusterRoutes } from './kubesim/cluster-routes.js';
+import { componentStatusSource } from './kubesim/component-statuses.js';
 import { registerFaultRoutes } from './kubesim/fault-routes.js';
 import { registerHistoryRoutes } from './kubesim/history-routes.js';
 import { registerSnapshotRoutes } from './kubesim/snapshot-routes.js';
@@ -88,7 +90,8 @@ export function buildServer(options: ServerOptions): ApiServer {
   registerBrowserGuard(app);
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
   const serverRandom = options.random ?? createRandom();
-  const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: metrics.sources };
+  const virtualSources = new Map(metrics.sources);
+  const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: virtualSources };
   const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });
   faults.attach({ now, logger: app.log });
   // Bodies stay raw: handlers decode by Content-Type so every failure is a Kubernetes Status.
@@ -106,6 +109,7 @@ export function buildServer(options: ServerOptions): ApiServer {
   });
   const control = createClusterControl({ app, store: options.store, clockRunning: () => !clock?.state().paused });
   registerClusterRoutes(app, control);
+  virtualSources.set(componentStatusDefinition.storage.resource, componentStatusSource(control.board));
   registerSnapshotRoutes(app, context);
   registerHistoryRoutes(app, context);
   registerFaultRoutes(app, faults);

@@ -15,6 +15,10 @@ export const CONTROLLERS = {
     summary: 'keeps spec.replicas pods per ReplicaSet',
     register: async (m) => void (await import('./replicaset/index.js')).registerReplicaSetController(m),
   },
+  replicationcontroller: {
+    summary: 'keeps spec.replicas pods per ReplicationController (the ReplicaSet loop, equality selector)',
+    register: async (m) => void (await import('./replicaset/index.js')).registerReplicationController(m),
+  },
   deployment: {
     summary: 'rolls Deployments out through ReplicaSets',
     register: async (m) => void (await import('./deployment/index.js')).registerDeploymentController(m),
@@ -66,6 +70,10 @@ export const CONTROLLERS = {
   cronjob: {
     summary: 'creates a Job <cronjob>-<minutes> at each schedule time of a CronJob',
     register: async (m) => void (await import('./cronjob/index.js')).registerCronJobController(m),
+  },
+  resourcequota: {
+    summary: 'keeps each ResourceQuota’s status.hard and status.used current',
+    register: async (m) => void (await import('./resourcequota/index.js')).registerResourceQuotaController(m),
   },
   'ttl-after-finished': {
     summary: 'deletes finished Jobs after spec.ttlSecondsAfterFinished',

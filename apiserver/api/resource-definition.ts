@@ -89,6 +89,9 @@ export interface ScaleSubresource {
   statusReplicasPath: string;
   /** Dotted path of the label selector (structured LabelSelector or string). */
   labelSelectorPath?: string;
+  /** The selector at labelSelectorPath is a plain label map (core/v1 ReplicationController),
+   * every pair of which must match. */
+  labelSelectorIsMap?: boolean;
 }
 
 export interface Subresources {
@@ -157,6 +160,9 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * registers under `storage.resource` that computes them on each read (metrics.k8s.io,
    * gathered from the kubelets). Virtual kinds are never stored and serve only get/list. */
   source?: ResourceSource;
+  /** Sent as a `Warning` header with every response about the kind, as kube-apiserver does
+   * for deprecated resources (`v1 ComponentStatus is deprecated in v1.19+`). */
+  deprecationWarning?: string;
   /** The kind's protobuf message (k8s.io/api generated.proto): objects may then arrive as
    * `application/vnd.kubernetes.protobuf` bodies, as kubectl ≥ 1.32's typed clients send
    * them. JSON and YAML only when absent. builtin-protobuf.test.ts checks it against `schema`

@@ -33,7 +33,8 @@ function setPath(object: Record<string, unknown>, path: string, value: unknown):
 /** scaleOf builds the Scale view of an object. */
 export function scaleOf(object: KubeObject, scale: ScaleSubresource): Record<string, unknown> {
   const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
-  const selector = scale.labelSelectorPath ? getPath(object, scale.labelSelectorPath) : undefined;
+  const path = scale.labelSelectorPath ? getPath(object, scale.labelSelectorPath) : undefined;
+  const selector = scale.labelSelectorIsMap ? { matchLabels: path } : path;
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',

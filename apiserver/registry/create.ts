@@ -9,6 +9,7 @@ import { admitCreate } from './admission.js';
 import { asKube, objectRef, type RegistryContext, resourceName, storageDefinitionOf, strategyContext, strategyOf, type Target } from './context.js';
 import { generateNameSuffix, prepareForCreate, validateMetadata } from './metadata.js';
 import { toServed, toStored } from './object-codec.js';
+import { admitQuota } from './quota-admission.js';
 import type { WriteOptions } from './write-options.js';
 
 const GENERATE_NAME_ATTEMPTS = 5;
@@ -33,6 +34,7 @@ export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>,
     strategyOf(ctx, def).beforeCreate?.(object, strategyContext(ctx));
     const errors = [...validateMetadata(def, object), ...(def.validate?.(object) ?? [])];
     if (errors.length > 0) throw invalid(resourceName(fullTarget), errors);
+    admitQuota(ctx, def, object, options.dryRun === true);
     const stored = toStored(def, object, storageDef);
     if (options.dryRun) return toServed(def, stored);
     try {

@@ -172,7 +172,11 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       return reply;
     }
     const handlerCtx = apiRequest.actor ? { ...ctx, actor: apiRequest.actor } : ctx;
-    return send(reply, pickHandler(apiRequest)(handlerCtx, apiRequest));
+    const response = pickHandler(apiRequest)(handlerCtx, apiRequest);
+    // kube-apiserver warns on every request to a deprecated resource (kubectl prints `Warning: …`).
+    const { deprecationWarning } = apiRequest.path.def;
+    if (deprecationWarning) response.warnings = [...(response.warnings ?? []), deprecationWarning];
+    return send(reply, response);
   };
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
   app.route<{ Params: { version: string; '*': string } }>({

@@ -12,14 +12,16 @@ import type { LabelSelectorQuery } from '../../apiserver/api/labels.js';
 import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
 import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import type { DeepReadonly, ResourceClient } from '../runtime/types.js';
-import { newControllerRef } from './owners.js';
+import { newControllerRef, type OwnerKind } from './owners.js';
 
 /** ClaimContext is what claimPods needs to know about the claiming ReplicaSet. */
 export interface ClaimContext {
   rs: DeepReadonly<ReplicaSet>;
+  /** The kind adopted pods name as owner; a ReplicaSet when absent. */
+  owner?: OwnerKind;
   selector: LabelSelectorQuery;
   pods: ResourceClient<Pod>;
-  replicaSets: ResourceClient<ReplicaSet>;
+  replicaSets: Pick<ResourceClient<ReplicaSet>, 'get'>;
 }
 
 type Claim = 'owned' | 'adopt' | 'release' | 'ignore';
@@ -110,8 +112,8 @@ async function recheckReplicaSet({ rs, replicaSets }: ClaimContext): Promise<voi
  * uid, so other owner references are kept). The pod's uid in the patch is a precondition:
  * the server refuses the patch if the pod was replaced by another of the same name.
  */
-async function adopt({ rs, pods }: ClaimContext, pod: ReadonlyPod): Promise<void> {
-  const patch = { metadata: { ownerReferences: [newControllerRef(rs)], uid: pod.metadata.uid } };
+async function adopt({ rs, owner, pods }: ClaimContext, pod: ReadonlyPod): Promise<void> {
+  const patch = { metadata: { ownerReferences: [newControllerRef(rs, owner)], uid: pod.metadata.uid } };
   await pods.patch(pod.metadata.namespace ?? '', pod.metadata.name ?? '', patch, { type: 'strategic' });
 }
 

@@ -14,11 +14,13 @@ import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, EventHandlers, Lister, WorkQueue } from '../runtime/types.js';
 import { podKey } from './manage-replicas.js';
-import { resolveControllerRef } from './owners.js';
+import { type OwnerKind, resolveControllerRef } from './owners.js';
 
 /** HandlerDeps are what the handlers read and feed. */
 export interface HandlerDeps {
   replicaSetLister: Lister<ReplicaSet>;
+  /** The kind pods' controller references must name; a ReplicaSet when absent. */
+  owner?: OwnerKind;
   expectations: Expectations;
   queue: WorkQueue;
 }
@@ -72,7 +74,7 @@ function podAdded(deps: HandlerDeps, pod: ReadonlyPod): void {
     for (const rs of matchingReplicaSets(deps, pod)) deps.queue.add(keyOf(rs));
     return;
   }
-  const rs = resolveControllerRef(deps.replicaSetLister, pod.metadata.namespace ?? '', reference);
+  const rs = resolveControllerRef(deps.replicaSetLister, pod.metadata.namespace ?? '', reference, deps.owner);
   if (rs === undefined) return;
   deps.expectations.creationObserved(keyOf(rs));
   deps.queue.add(keyOf(rs));
@@ -110,7 +112,7 @@ function podDeleted(deps: HandlerDeps, pod: ReadonlyPod): void {
   // Nobody waits for an orphan to disappear.
   const reference = controllerRefOf(pod);
   if (reference === undefined) return;
-  const rs = resolveControllerRef(deps.replicaSetLister, pod.metadata.namespace ?? '', reference);
+  const rs = resolveControllerRef(deps.replicaSetLister, pod.metadata.namespace ?? '', reference, deps.owner);
   if (rs === undefined) return;
   deps.expectations.deletionObserved(keyOf(rs), podKey(pod));
   deps.queue.add(keyOf(rs));
@@ -119,7 +121,7 @@ function podDeleted(deps: HandlerDeps, pod: ReadonlyPod): void {
 /** enqueueOwner wakes the ReplicaSet controlling `pod`, if it is cached; returns it. */
 function enqueueOwner(deps: HandlerDeps, pod: ReadonlyPod): ReadonlyReplicaSet | undefined {
   const reference = controllerRefOf(pod);
-  const rs = reference && resolveControllerRef(deps.replicaSetLister, pod.metadata.namespace ?? '', reference);
+  const rs = reference && resolveControllerRef(deps.replicaSetLister, pod.metadata.namespace ?? '', reference, deps.owner);
   if (rs !== undefined) deps.queue.add(keyOf(rs));
   return rs;
 }

@@ -13,7 +13,7 @@ import type { ReadonlyPod } from '../runtime/pods/pod-state.js';
 import { keyOf } from '../runtime/reconciler.js';
 import { slowStartBatch } from '../runtime/slow-start.js';
 import type { DeepReadonly, EventRecorder, Logger, ResourceClient } from '../runtime/types.js';
-import { newControllerRef } from './owners.js';
+import { newControllerRef, type OwnerKind, REPLICA_SET_KIND } from './owners.js';
 import { getPodsToDelete } from './pods-to-delete.js';
 
 /** BURST_REPLICAS caps the creates or deletes of one reconcile, as Kubernetes' BurstReplicas. */
@@ -22,6 +22,8 @@ export const BURST_REPLICAS = 500;
 /** ManageContext is everything manageReplicas acts with. */
 export interface ManageContext {
   rs: DeepReadonly<ReplicaSet>;
+  /** The kind pods and events name as owner; a ReplicaSet when absent. */
+  owner?: OwnerKind;
   /** The ReplicaSet's work-queue key, under which expectations are recorded. */
   key: string;
   /** The active pods it owns (after claiming). */
@@ -61,12 +63,12 @@ async function createPods(context: ManageContext, count: number): Promise<Error 
   return error === undefined ? undefined : asError(error);
 }
 
-async function createPod({ rs, pods, recorder }: ManageContext): Promise<void> {
+async function createPod({ rs, owner, pods, recorder }: ManageContext): Promise<void> {
   try {
-    const created = await pods.create(podFromTemplate(rs));
-    recorder.event(eventTarget(rs), 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+    const created = await pods.create(podFromTemplate(rs, owner));
+    recorder.event(eventTarget(rs, owner), 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
   } catch (err) {
-    recorder.event(eventTarget(rs), 'Warning', 'FailedCreate', `Error creating: ${asError(err).message}`);
+    recorder.event(eventTarget(rs, owner), 'Warning', 'FailedCreate', `Error creating: ${asError(err).message}`);
     throw err;
   }
 }
@@ -77,13 +79,13 @@ async function createPod({ rs, pods, recorder }: ManageContext): Promise<void> {
  * object), a `<rs-name>-` generateName for the server to complete, and the ReplicaSet's
  * controller reference. Throws when the ReplicaSet has no template.
  */
-export function podFromTemplate(rs: DeepReadonly<ReplicaSet>): Pod {
-  if (rs.spec.template === undefined) throw new Error(`ReplicaSet ${rs.metadata.namespace}/${rs.metadata.name} has no pod template`);
+export function podFromTemplate(rs: DeepReadonly<ReplicaSet>, owner: OwnerKind = REPLICA_SET_KIND): Pod {
+  if (rs.spec.template === undefined) throw new Error(`${owner.kind} ${rs.metadata.namespace}/${rs.metadata.name} has no pod template`);
   const template = structuredClone(rs.spec.template) as NonNullable<ReplicaSet['spec']['template']>;
   const metadata: Pod['metadata'] = {
     generateName: `${rs.metadata.name}-`,
     namespace: rs.metadata.namespace,
-    ownerReferences: [newControllerRef(rs)],
+    ownerReferences: [newControllerRef(rs, owner)],
   };
   if (template.metadata?.labels) metadata.labels = template.metadata.labels;
   if (template.metadata?.annotations) metadata.annotations = template.metadata.annotations;
@@ -102,17 +104,17 @@ async function deletePods(context: ManageContext, count: number): Promise<Error 
   return errors.find((error) => error !== undefined);
 }
 
-async function deletePod({ rs, key, pods, recorder, expectations }: ManageContext, pod: ReadonlyPod): Promise<Error | undefined> {
+async function deletePod({ rs, owner, key, pods, recorder, expectations }: ManageContext, pod: ReadonlyPod): Promise<Error | undefined> {
   const { namespace = '', name = '' } = pod.metadata;
   try {
     await pods.delete(namespace, name);
-    recorder.event(eventTarget(rs), 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+    recorder.event(eventTarget(rs, owner), 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
     return undefined;
   } catch (err) {
     // The informer will not report a deletion that did not happen (or already happened).
     expectations.deletionObserved(key, podKey(pod));
     if (isNotFound(err)) return undefined;
-    recorder.event(eventTarget(rs), 'Warning', 'FailedDelete', `Error deleting: ${asError(err).message}`);
+    recorder.event(eventTarget(rs, owner), 'Warning', 'FailedDelete', `Error deleting: ${asError(err).message}`);
     return asError(err);
   }
 }
@@ -125,8 +127,8 @@ export function podKey(pod: ReadonlyPod): string {
 /** eventTarget names the ReplicaSet in events with its kind: list items from the API server
  * (and so cache objects) may lack apiVersion/kind, which `kubectl describe` filters on.
  * A shallow copy: the shared cache object itself is not touched. */
-function eventTarget(rs: DeepReadonly<ReplicaSet>): KubeObject {
-  return { ...(rs as KubeObject), apiVersion: 'apps/v1', kind: 'ReplicaSet' };
+function eventTarget(rs: DeepReadonly<ReplicaSet>, owner: OwnerKind = REPLICA_SET_KIND): KubeObject {
+  return { ...(rs as KubeObject), apiVersion: owner.apiVersion, kind: owner.kind };
 }
 
 function asError(err: unknown): Error {

@@ -17,6 +17,7 @@ import { reconcileLogger, requestKey, terminalError } from '../runtime/reconcile
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 import { claimPods } from './claim-pods.js';
 import { manageReplicas } from './manage-replicas.js';
+import type { OwnerKind } from './owners.js';
 import { calculateStatus, type ReplicaSetStatus, statusNeedsUpdate } from './status.js';
 
 /**
@@ -26,8 +27,13 @@ import { calculateStatus, type ReplicaSetStatus, statusNeedsUpdate } from './sta
 export interface ReplicaSetReconcilerDeps {
   replicaSetLister: Lister<ReplicaSet>;
   podLister: Lister<Pod>;
-  replicaSets: ResourceClient<ReplicaSet>;
+  /** Reads and status writes of the controller's objects (ReplicaSets, or ReplicationControllers seen as ReplicaSets). */
+  replicaSets: Pick<ResourceClient<ReplicaSet>, 'get' | 'updateStatus'>;
   pods: ResourceClient<Pod>;
+  /** The kind pods and events name as owner; a ReplicaSet when absent. */
+  owner?: OwnerKind;
+  /** The kind's status has no terminatingReplicas (ReplicationControllerStatus): never report it. */
+  omitTerminatingReplicas?: boolean;
   recorder: EventRecorder;
   expectations: Expectations;
   clock: Clock;
@@ -59,12 +65,13 @@ async function syncReplicaSet(deps: ReplicaSetReconcilerDeps, request: Request, 
   const needsSync = deps.expectations.satisfied(key);
   const selector = selectorOf(rs);
   const candidates = podsOf(deps.podLister, rs, selector);
-  const owned = await claimPods({ rs, selector, pods: deps.pods, replicaSets: deps.replicaSets }, candidates.filter(isPodActive));
+  const owned = await claimPods({ rs, owner: deps.owner, selector, pods: deps.pods, replicaSets: deps.replicaSets }, candidates.filter(isPodActive));
   // A ReplicaSet being deleted neither creates nor deletes: the garbage collector takes its pods.
   const acts = needsSync && rs.metadata.deletionTimestamp === undefined;
   const manageError = acts ? await manage(deps, { rs, key, owned, signal }) : undefined;
   const terminatingPods = terminatingPodsOf(rs, selector, candidates);
   const status = calculateStatus(rs, { activePods: owned, terminatingPods, manageError, nowMs: deps.clock.now() });
+  if (deps.omitTerminatingReplicas) delete status.terminatingReplicas;
   const written = await writeStatus(deps, rs, status);
   if (manageError !== undefined) throw manageError;
   return availabilityRequeue(written);
@@ -110,6 +117,7 @@ interface ManageStep {
 async function manage(deps: ReplicaSetReconcilerDeps, { rs, key, owned, signal }: ManageStep): Promise<Error | undefined> {
   return manageReplicas({
     rs,
+    owner: deps.owner,
     key,
     ownedPods: owned,
     relatedPods: relatedPodsOf(deps, rs),

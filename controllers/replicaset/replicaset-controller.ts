@@ -10,8 +10,9 @@
  * ReplicaSet drops the old one's, and a pod turning ready requeues its owner after
  * minReadySeconds. Expressed through the builder it would be the same handlers behind hooks.
  */
-import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
+import { type ReplicaSet, replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
+import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { type Controller, createController } from '../runtime/controller.js';
 import { createExpectations } from '../runtime/expectations.js';
@@ -19,7 +20,9 @@ import { CONTROLLER_UID_INDEX, indexByControllerUid, indexByOwnerUid, OWNER_UID_
 import type { Manager } from '../runtime/manager.js';
 import type { EventRecorder } from '../runtime/types.js';
 import { podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
+import { type OwnerKind, REPLICA_SET_KIND } from './owners.js';
 import { createReplicaSetReconciler } from './reconcile.js';
+import { IDENTITY_VIEW, type ReplicaSetView, viewClient, viewHandlers, viewLister } from './replica-set-view.js';
 
 /** REPLICASET_CONTROLLER_NAME names the controller in logs and counters. */
 export const REPLICASET_CONTROLLER_NAME = 'replicaset';
@@ -37,6 +40,28 @@ export interface ReplicaSetControllerOptions {
 /** REPLICASET_EVENT_SOURCE is the source.component of the controller's events. */
 export const REPLICASET_EVENT_SOURCE = 'replicaset-controller';
 
+/** LoopKind says which kind a run of the loop serves and how it sees it as ReplicaSets. */
+export interface LoopKind<T extends KubeObject> {
+  /** The controller's name in logs and counters. */
+  name: string;
+  /** The source.component of its events (unless options.recorder is given). */
+  eventSource: string;
+  definition: ResourceDefinition<T>;
+  /** How pods' controller references and events name the kind. */
+  owner: OwnerKind;
+  view: ReplicaSetView<T>;
+  /** The kind's status has no terminatingReplicas. */
+  omitTerminatingReplicas?: boolean;
+}
+
+const REPLICA_SET_LOOP: LoopKind<ReplicaSet> = {
+  name: REPLICASET_CONTROLLER_NAME,
+  eventSource: REPLICASET_EVENT_SOURCE,
+  definition: replicaSetDefinition,
+  owner: REPLICA_SET_KIND,
+  view: IDENTITY_VIEW,
+};
+
 /**
  * registerReplicaSetController adds the ReplicaSet controller to `manager`: shared informers
  * for ReplicaSets (indexed by controller uid) and Pods (indexed by owner uid), their event
@@ -45,33 +70,46 @@ export const REPLICASET_EVENT_SOURCE = 'replicaset-controller';
  * synced. Returns the controller (for its stats).
  * Throws if another registrant already added one of these index names to the shared informers.
  */
-export function registerReplicaSetController(manager: Manager, { workers = 5, recorder }: ReplicaSetControllerOptions = {}): Controller {
-  const replicaSetInformer = manager.informer(replicaSetDefinition);
+export function registerReplicaSetController(manager: Manager, options: ReplicaSetControllerOptions = {}): Controller {
+  return registerReplicaSetLoop(manager, REPLICA_SET_LOOP, options);
+}
+
+/** registerReplicaSetLoop registers the loop for `kind` (ReplicaSets, or a kind seen as
+ * them through kind.view); registerReplicaSetController describes what it adds. */
+export function registerReplicaSetLoop<T extends KubeObject>(
+  manager: Manager,
+  kind: LoopKind<T>,
+  { workers = 5, recorder }: ReplicaSetControllerOptions,
+): Controller {
+  const ownInformer = manager.informer(kind.definition);
   const podInformer = manager.informer(podDefinition);
-  replicaSetInformer.addIndexer(CONTROLLER_UID_INDEX, indexByControllerUid);
+  ownInformer.addIndexer(CONTROLLER_UID_INDEX, indexByControllerUid);
   podInformer.addIndexer(OWNER_UID_INDEX, indexByOwnerUid);
+  const replicaSetLister = viewLister(ownInformer.lister, kind.view);
   // Expectations live as long as this process: a restart starts without any, on purpose.
   const expectations = createExpectations({ clock: manager.clock });
   const reconciler = createReplicaSetReconciler({
-    replicaSetLister: replicaSetInformer.lister,
+    replicaSetLister,
     podLister: podInformer.lister,
-    replicaSets: manager.client.resource(replicaSetDefinition),
+    replicaSets: viewClient(manager.client.resource(kind.definition), kind.view),
     pods: manager.client.resource(podDefinition),
-    recorder: recorder ?? createComponentRecorder(manager, REPLICASET_EVENT_SOURCE),
+    owner: kind.owner,
+    omitTerminatingReplicas: kind.omitTerminatingReplicas,
+    recorder: recorder ?? createComponentRecorder(manager, kind.eventSource),
     expectations,
     clock: manager.clock,
     logger: manager.logger,
   });
   const controller = createController({
-    name: REPLICASET_CONTROLLER_NAME,
+    name: kind.name,
     reconciler,
     workers,
     clock: manager.clock,
     logger: manager.logger,
-    random: manager.random.fork(REPLICASET_CONTROLLER_NAME),
+    random: manager.random.fork(kind.name),
   });
-  const handlerDeps = { replicaSetLister: replicaSetInformer.lister, expectations, queue: controller.queue };
-  replicaSetInformer.addEventHandlers(replicaSetEventHandlers(handlerDeps));
+  const handlerDeps = { replicaSetLister, owner: kind.owner, expectations, queue: controller.queue };
+  ownInformer.addEventHandlers(viewHandlers(replicaSetEventHandlers(handlerDeps), kind.view));
   podInformer.addEventHandlers(podEventHandlers(handlerDeps));
   manager.add(controller);
   return controller;

@@ -78,6 +78,14 @@ const SAMPLES: Record<string, Sample> = {
     object: () => ({ spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/conformance' } } }),
     status: { phase: 'Released' },
   },
+  'v1/ReplicationController': {
+    object: () => ({ spec: { replicas: 1, selector: { app: 'conf' }, template: template('conf') } }),
+    specChange: image,
+    status: { replicas: 2, readyReplicas: 1 },
+  },
+  'v1/PodTemplate': { object: () => ({ template: template('conf') }) },
+  'v1/LimitRange': { object: () => ({ spec: { limits: [{ type: 'Container', default: { cpu: '500m' }, defaultRequest: { cpu: '100m' } }] } }) },
+  'v1/ResourceQuota': { object: () => ({ spec: { hard: { pods: '10', 'requests.cpu': '4' } } }), status: { hard: { pods: '10' }, used: { pods: '1' } } },
   'apps/v1/Deployment': { object: () => ({ spec: { replicas: 1, ...workload } }), specChange: image, status: { replicas: 2, updatedReplicas: 1 } },
   'apps/v1/ReplicaSet': { object: () => ({ spec: { replicas: 1, ...workload } }), specChange: image, status: { replicas: 2, readyReplicas: 1 } },
   'apps/v1/DaemonSet': {

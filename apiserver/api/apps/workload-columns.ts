@@ -7,19 +7,20 @@ import type { LabelSelector } from '../meta.js';
 import { column } from '../printing.js';
 import type { PrintColumn } from '../resource-definition.js';
 
-interface Workload {
-  spec?: { selector?: LabelSelector; template?: PodTemplateSpec };
+interface Workload<S> {
+  spec?: { selector?: S; template?: PodTemplateSpec };
 }
 
-const containersOf = (w: Workload) => w.spec?.template?.spec?.containers ?? [];
+const containersOf = (w: Workload<unknown>) => w.spec?.template?.spec?.containers ?? [];
 
 /** workloadWideColumns returns the Containers, Images and Selector columns; `selector`
- * renders the selector cell (Deployments and ReplicaSets word an empty one differently). */
-export function workloadWideColumns(selector: (s: LabelSelector | undefined) => string, selectorDescription: string): PrintColumn[] {
+ * renders the selector cell (Deployments and ReplicaSets word an empty one differently;
+ * ReplicationControllers have a plain label map). */
+export function workloadWideColumns<S = LabelSelector>(selector: (s: S | undefined) => string, selectorDescription: string): PrintColumn[] {
   return [
     column(
       'Containers',
-      (w: Workload) =>
+      (w: Workload<S>) =>
         containersOf(w)
           .map((c) => c.name)
           .join(','),
@@ -30,7 +31,7 @@ export function workloadWideColumns(selector: (s: LabelSelector | undefined) => 
     ),
     column(
       'Images',
-      (w: Workload) =>
+      (w: Workload<S>) =>
         containersOf(w)
           .map((c) => c.image ?? '')
           .join(','),
@@ -39,6 +40,6 @@ export function workloadWideColumns(selector: (s: LabelSelector | undefined) => 
         description: 'Images referenced by each container in the template.',
       },
     ),
-    column('Selector', (w: Workload) => selector(w.spec?.selector), { wide: true, description: selectorDescription }),
+    column('Selector', (w: Workload<S>) => selector(w.spec?.selector), { wide: true, description: selectorDescription }),
   ];
 }

@@ -6,7 +6,7 @@ import type { FieldError } from '../resource-definition.js';
 import { invalid, isDns1123Label, isValidPortName, isValidPortNum, required } from '../validation.js';
 import type { Container, EphemeralContainer } from './container.js';
 import type { Probe } from './probe.js';
-import { quantityError, tryParseQuantity } from './quantity.js';
+import { tryParseQuantity, validateQuantities } from './quantity.js';
 
 /** ContainerContext is what a container's validation needs from its pod. */
 export interface ContainerContext {
@@ -79,17 +79,7 @@ function validateVolumeMounts(container: Container, field: string, volumeNames: 
 function validateResources(container: Container, field: string): FieldError[] {
   const errors: FieldError[] = [];
   const { requests = {}, limits = {} } = container.resources ?? {};
-  for (const [kind, list] of [
-    ['requests', requests],
-    ['limits', limits],
-  ] as const) {
-    for (const [name, quantity] of Object.entries(list)) {
-      const at = `${field}.${kind}[${name}]`;
-      const problem = quantityError(quantity);
-      if (problem) errors.push(invalid(at, quantity, problem));
-      else if (tryParseQuantity(quantity)?.sign() === -1) errors.push(invalid(at, quantity, 'must be greater than or equal to 0'));
-    }
-  }
+  errors.push(...validateQuantities(requests, `${field}.requests`), ...validateQuantities(limits, `${field}.limits`));
   for (const [name, request] of Object.entries(requests)) {
     const limit = tryParseQuantity(limits[name] ?? '');
     const requested = tryParseQuantity(request);

@@ -16,6 +16,11 @@ describe('coreDefinitions', () => {
       'serviceaccounts',
       'persistentvolumeclaims',
       'persistentvolumes',
+      'replicationcontrollers',
+      'podtemplates',
+      'limitranges',
+      'resourcequotas',
+      'componentstatuses',
     ]);
   });
 

@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { QuantitySchema } from '../meta.js';
 import { type Quantity, quantityOrError } from '../quantity.js';
+import type { FieldError } from '../resource-definition.js';
+import { invalid } from '../validation.js';
 
 /** ResourceListSchema maps a resource name (cpu, memory, pods, ...) to a Quantity. */
 export const ResourceListSchema = z.record(z.string(), QuantitySchema);
@@ -24,4 +26,17 @@ export function tryParseQuantity(text: string): Quantity | undefined {
 export function quantityError(text: string): string | undefined {
   const parsed = quantityOrError(text);
   return typeof parsed === 'string' ? parsed : undefined;
+}
+
+/** validateQuantities checks every quantity of a resource list at `field[name]`: it must
+ * parse and must not be negative (ValidateResourceQuantityValue's first two rules). */
+export function validateQuantities(list: Record<string, string> | undefined, field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [name, quantity] of Object.entries(list ?? {})) {
+    const at = `${field}[${name}]`;
+    const problem = quantityError(quantity);
+    if (problem) errors.push(invalid(at, quantity, problem));
+    else if (tryParseQuantity(quantity)?.sign() === -1) errors.push(invalid(at, quantity, 'must be greater than or equal to 0'));
+  }
+  return errors;
 }
