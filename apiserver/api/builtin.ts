@@ -1,5 +1,6 @@
 /** builtinDefinitions lists every built-in kind, groups in discovery order (core first),
  * each group's versions in preference order. */
+import { admissionregistrationDefinitions } from './admissionregistration/index.js';
 import { apiextensionsDefinitions } from './apiextensions/index.js';
 import { appsDefinitions } from './apps/index.js';
 import { autoscalingDefinitions } from './autoscaling/index.js';
@@ -29,6 +30,7 @@ export function builtinDefinitions(): AnyResourceDefinition[] {
     ...policyDefinitions,
     ...schedulingDefinitions,
     ...storageDefinitions,
+    ...admissionregistrationDefinitions,
     ...apiextensionsDefinitions,
   ];
 }
