@@ -1,5 +1,6 @@
 /** builtinDefinitions lists every built-in kind, groups in discovery order (core first),
  * each group's versions in preference order. */
+import { admissionregistrationDefinitions } from './admissionregistration/index.js';
 import { apiextensionsDefinitions } from './apiextensions/index.js';
 import { appsDefinitions } from './apps/index.js';
 import { autoscalingDefinitions } from './autoscaling/index.js';
@@ -31,6 +32,7 @@ export function builtinDefinitions(): AnyResourceDefinition[] {
     ...schedulingDefinitions,
     ...storageDefinitions,
     ...rbacDefinitions,
+    ...admissionregistrationDefinitions,
     ...apiextensionsDefinitions,
   ];
 }

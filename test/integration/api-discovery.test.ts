@@ -51,6 +51,7 @@ describe('discovery and OpenAPI', () => {
         ['scheduling.k8s.io', ['v1']],
         ['storage.k8s.io', ['v1']],
         ['rbac.authorization.k8s.io', ['v1']],
+        ['admissionregistration.k8s.io', ['v1']],
         ['apiextensions.k8s.io', ['v1']],
       ]);
       const apps = res.body.items[0].versions[0];
@@ -191,6 +192,7 @@ describe('discovery and OpenAPI', () => {
       expect(res.status).toBe(200);
       expect(Object.keys(res.body.paths).sort()).toEqual([
         'api/v1',
+        'apis/admissionregistration.k8s.io/v1',
         'apis/apiextensions.k8s.io/v1',
         'apis/apps/v1',
         'apis/autoscaling/v1',

@@ -47,6 +47,15 @@ const template = (app: string, restartPolicy?: string) => ({ metadata: { labels:
 const workload = { selector: { matchLabels: { app: 'conf' } }, template: template('conf') };
 const image = (object: Record<string, any>) => (object['spec'].template.spec.containers[0].image = 'busybox:1.37');
 
+const podRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] };
+const webhook = (name: string) => ({
+  name,
+  clientConfig: { url: 'https://hooks.example.com/check' },
+  rules: [podRule],
+  sideEffects: 'None',
+  admissionReviewVersions: ['v1'],
+});
+
 /** SAMPLES: one entry per built-in kind, keyed `apiVersion/kind`. */
 const SAMPLES: Record<string, Sample> = {
   'v1/Namespace': { object: () => ({}), status: { conditions: [{ type: 'NamespaceContentRemaining', status: 'False' }] } },
@@ -149,6 +158,26 @@ const SAMPLES: Record<string, Sample> = {
   'networking.k8s.io/v1/NetworkPolicy': {
     object: () => ({ spec: { podSelector: { matchLabels: { app: 'conf' } } } }),
     specChange: (object) => (object['spec'].policyTypes = ['Ingress', 'Egress']),
+  },
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': {
+    object: () => ({ webhooks: [webhook('mutate.conf.example.com')] }),
+    specChange: (object) => (object['webhooks'][0].timeoutSeconds = 5),
+  },
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': {
+    object: () => ({ webhooks: [webhook('validate.conf.example.com')] }),
+    specChange: (object) => (object['webhooks'][0].timeoutSeconds = 5),
+  },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': {
+    object: () => ({ spec: { matchConstraints: { resourceRules: [podRule] }, validations: [{ expression: 'object.metadata.name != ""' }] } }),
+    specChange: (object) => (object['spec'].failurePolicy = 'Ignore'),
+    status: {
+      observedGeneration: 1,
+      conditions: [{ type: 'Ready', status: 'True', reason: 'Checked', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+    },
+  },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': {
+    object: () => ({ spec: { policyName: 'conf', validationActions: ['Deny'] } }),
+    specChange: (object) => (object['spec'].validationActions = ['Warn']),
   },
   'node.k8s.io/v1/RuntimeClass': { object: () => ({ handler: 'runc' }) },
   'scheduling.k8s.io/v1/PriorityClass': { object: () => ({ value: 1000, description: 'conformance' }) },
