@@ -2,6 +2,8 @@
  * each group's versions in preference order. */
 import { apiextensionsDefinitions } from './apiextensions/index.js';
 import { appsDefinitions } from './apps/index.js';
+import { authenticationDefinitions } from './authentication/index.js';
+import { authorizationDefinitions } from './authorization/index.js';
 import { autoscalingDefinitions } from './autoscaling/index.js';
 import { batchDefinitions } from './batch/index.js';
 import { coordinationDefinitions } from './coordination/index.js';
@@ -19,6 +21,8 @@ export function builtinDefinitions(): AnyResourceDefinition[] {
   return [
     ...coreDefinitions,
     ...appsDefinitions,
+    ...authenticationDefinitions,
+    ...authorizationDefinitions,
     ...autoscalingDefinitions,
     ...batchDefinitions,
     ...coordinationDefinitions,

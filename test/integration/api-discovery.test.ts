@@ -40,6 +40,8 @@ describe('discovery and OpenAPI', () => {
       const groups = res.body.items.map((g: any) => [g.metadata.name, g.versions.map((v: any) => v.version)]);
       expect(groups).toEqual([
         ['apps', ['v1']],
+        ['authentication.k8s.io', ['v1']],
+        ['authorization.k8s.io', ['v1']],
         ['autoscaling', ['v2', 'v1']],
         ['batch', ['v1']],
         ['coordination.k8s.io', ['v1']],
@@ -69,7 +71,9 @@ describe('discovery and OpenAPI', () => {
         { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
         { subresource: 'status', responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, verbs: ['get', 'patch', 'update'] },
       ]);
-      const hpa = res.body.items[1].versions[0].resources.find((r: any) => r.resource === 'horizontalpodautoscalers');
+      const hpa = res.body.items
+        .find((g: any) => g.metadata.name === 'autoscaling')
+        .versions[0].resources.find((r: any) => r.resource === 'horizontalpodautoscalers');
       expect(hpa).toMatchObject({ shortNames: ['hpa'], categories: ['all'], responseKind: { version: 'v2' } });
     });
 
@@ -192,6 +196,8 @@ describe('discovery and OpenAPI', () => {
         'api/v1',
         'apis/apiextensions.k8s.io/v1',
         'apis/apps/v1',
+        'apis/authentication.k8s.io/v1',
+        'apis/authorization.k8s.io/v1',
         'apis/autoscaling/v1',
         'apis/autoscaling/v2',
         'apis/batch/v1',
