@@ -30,6 +30,15 @@ describe('discovery and OpenAPI', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
   });
 
+  it('/readyz?verbose and /livez?verbose list their checks, and each check answers alone', async () => {
+    const ready = await request(url('/readyz?verbose'));
+    expect(ready.status).toBe(200);
+    expect(ready.body).toBe('[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]shutdown ok\nreadyz check passed\n');
+    expect((await request(url('/livez?verbose&exclude=etcd'))).body).toBe('[+]ping ok\n[+]log ok\n[+]etcd excluded: ok\nlivez check passed\n');
+    expect((await request(url('/readyz/etcd'))).body).toBe('ok');
+    expect((await request(url('/livez/nonesuch'))).status).toBe(404);
+  });
+
   describe('aggregated discovery', () => {
     it("/apis answers with the exact aggregated media type and kubectl's deployment entry", async () => {
       const res = await request(url('/apis?timeout=32s'), { accept: AGGREGATED_ACCEPT });
