@@ -3,6 +3,8 @@
 import { admissionregistrationDefinitions } from './admissionregistration/index.js';
 import { apiextensionsDefinitions } from './apiextensions/index.js';
 import { appsDefinitions } from './apps/index.js';
+import { authenticationDefinitions } from './authentication/index.js';
+import { authorizationDefinitions } from './authorization/index.js';
 import { autoscalingDefinitions } from './autoscaling/index.js';
 import { batchDefinitions } from './batch/index.js';
 import { coordinationDefinitions } from './coordination/index.js';
@@ -21,6 +23,8 @@ export function builtinDefinitions(): AnyResourceDefinition[] {
   return [
     ...coreDefinitions,
     ...appsDefinitions,
+    ...authenticationDefinitions,
+    ...authorizationDefinitions,
     ...autoscalingDefinitions,
     ...batchDefinitions,
     ...coordinationDefinitions,

@@ -163,6 +163,9 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /** Sent as a `Warning` header with every response about the kind, as kube-apiserver does
    * for deprecated resources (`v1 ComponentStatus is deprecated in v1.19+`). */
   deprecationWarning?: string;
+  /** For `source: 'review'` kinds (TokenReview, SubjectAccessReview, ...): fills in the status
+   * the POST answers with, from the validated request. Nothing is stored. */
+  answer?: (object: T, namespace: string | undefined) => T;
   /** The kind's protobuf message (k8s.io/api generated.proto): objects may then arrive as
    * `application/vnd.kubernetes.protobuf` bodies, as kubectl ≥ 1.32's typed clients send
    * them. JSON and YAML only when absent. builtin-protobuf.test.ts checks it against `schema`
@@ -237,7 +240,7 @@ export interface KindStrategy {
 export type AnyResourceDefinition = ResourceDefinition<any>;
 
 /** ResourceSource says where a kind's objects come from (see ResourceDefinition.source). */
-export type ResourceSource = 'store' | 'virtual';
+export type ResourceSource = 'store' | 'virtual' | 'review';
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 

@@ -3,6 +3,7 @@
  * dispatcher"): 1.33, the newest bundled. Since 1.32 kubectl sends protobuf bodies for
  * `create <generator>` and `autoscale`, which the server decodes (apiserver/protobuf/). */
 import type { FastifyInstance } from 'fastify';
+import { registerHealthRoutes } from './health.js';
 
 export const KUBERNETES_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.0' } as const;
 
@@ -16,7 +17,5 @@ export function registerVersionRoutes(app: FastifyInstance): void {
     compiler: 'kubesim',
     platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
   }));
-  for (const path of ['/healthz', '/livez', '/readyz']) {
-    app.get(path, async (_request, reply) => reply.type('text/plain').send('ok'));
-  }
+  registerHealthRoutes(app);
 }

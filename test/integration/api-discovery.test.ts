@@ -30,6 +30,15 @@ describe('discovery and OpenAPI', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
   });
 
+  it('/readyz?verbose and /livez?verbose list their checks, and each check answers alone', async () => {
+    const ready = await request(url('/readyz?verbose'));
+    expect(ready.status).toBe(200);
+    expect(ready.body).toBe('[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]shutdown ok\nreadyz check passed\n');
+    expect((await request(url('/livez?verbose&exclude=etcd'))).body).toBe('[+]ping ok\n[+]log ok\n[+]etcd excluded: ok\nlivez check passed\n');
+    expect((await request(url('/readyz/etcd'))).body).toBe('ok');
+    expect((await request(url('/livez/nonesuch'))).status).toBe(404);
+  });
+
   describe('aggregated discovery', () => {
     it("/apis answers with the exact aggregated media type and kubectl's deployment entry", async () => {
       const res = await request(url('/apis?timeout=32s'), { accept: AGGREGATED_ACCEPT });
@@ -40,6 +49,8 @@ describe('discovery and OpenAPI', () => {
       const groups = res.body.items.map((g: any) => [g.metadata.name, g.versions.map((v: any) => v.version)]);
       expect(groups).toEqual([
         ['apps', ['v1']],
+        ['authentication.k8s.io', ['v1']],
+        ['authorization.k8s.io', ['v1']],
         ['autoscaling', ['v2', 'v1']],
         ['batch', ['v1']],
         ['coordination.k8s.io', ['v1']],
@@ -71,7 +82,9 @@ describe('discovery and OpenAPI', () => {
         { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
         { subresource: 'status', responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, verbs: ['get', 'patch', 'update'] },
       ]);
-      const hpa = res.body.items[1].versions[0].resources.find((r: any) => r.resource === 'horizontalpodautoscalers');
+      const hpa = res.body.items
+        .find((g: any) => g.metadata.name === 'autoscaling')
+        .versions[0].resources.find((r: any) => r.resource === 'horizontalpodautoscalers');
       expect(hpa).toMatchObject({ shortNames: ['hpa'], categories: ['all'], responseKind: { version: 'v2' } });
     });
 
@@ -195,6 +208,8 @@ describe('discovery and OpenAPI', () => {
         'apis/admissionregistration.k8s.io/v1',
         'apis/apiextensions.k8s.io/v1',
         'apis/apps/v1',
+        'apis/authentication.k8s.io/v1',
+        'apis/authorization.k8s.io/v1',
         'apis/autoscaling/v1',
         'apis/autoscaling/v2',
         'apis/batch/v1',

@@ -1,0 +1,23 @@
+/**
+ * POST of the review kinds (`source: 'review'`: TokenReview, SubjectAccessReview, ...): the
+ * request is decoded and validated like any object, then answered with the same object and
+ * the status the kind's `answer` computes. Nothing is stored, so there is no name, uid or
+ * resourceVersion to assign (kube-apiserver's review endpoints behave the same).
+ */
+import { invalid } from '../api/api-error.js';
+import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
+import type { ApiResponse } from './types.js';
+
+/** isReview reports whether `def` is a create-only review kind. */
+export function isReview(def: ResourceDefinition): boolean {
+  return def.source === 'review';
+}
+
+/** answerReview validates a decoded review and answers it: 201 with the status filled in. */
+export function answerReview(def: ResourceDefinition, object: KubeObject, namespace: string | undefined, warnings: string[]): ApiResponse {
+  if (def.namespaced && namespace) object.metadata.namespace ??= namespace;
+  const errors = def.validate?.(object) ?? [];
+  if (errors.length > 0) throw invalid({ group: def.group, resource: def.plural, kind: def.kind, name: object.metadata.name ?? '' }, errors);
+  const answered = def.answer ? def.answer(object, namespace) : object;
+  return { status: 201, body: answered, warnings };
+}
