@@ -219,9 +219,9 @@ describe('discovery and OpenAPI', () => {
         'apis/networking.k8s.io/v1',
         'apis/node.k8s.io/v1',
         'apis/policy/v1',
+        'apis/rbac.authorization.k8s.io/v1',
         'apis/scheduling.k8s.io/v1',
         'apis/storage.k8s.io/v1',
-        'apis/rbac.authorization.k8s.io/v1',
       ]);
       expect(res.body.paths['apis/apps/v1'].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{32}$/);
     });

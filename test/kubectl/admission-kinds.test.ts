@@ -5,7 +5,7 @@
  * Nothing is enforced yet (the admission issue); these are stored objects.
  */
 import { describe, expect, it } from 'vitest';
-import { findKubectlBinaries, requireKubectl } from '../support/kubectl.js';
+import { findKubectlBinaries, requireKubectl, tableLineOf } from '../support/kubectl.js';
 import { useKubectlCluster } from './fixture.js';
 
 const binaries = findKubectlBinaries();
@@ -78,13 +78,7 @@ spec:
     parameterNotFoundAction: Deny
 `;
 
-/** lineOf returns the output line starting with `name`, its runs of spaces squeezed to one. */
-const lineOf = (stdout: string, name: string) =>
-  stdout
-    .split('\n')
-    .find((line) => line.startsWith(`${name} `))
-    ?.replace(/\s+/g, ' ')
-    .replace(/ \S+$/, ' <age>');
+const lineOf = tableLineOf;
 const header = (stdout: string) => stdout.split('\n')[0]!.replace(/\s+/g, ' ').trim();
 
 describe.each(binaries)('$label: admissionregistration kinds', (binary) => {

@@ -5,7 +5,7 @@
  * prints, kube-apiserver's validation messages, and `explain`.
  */
 import { describe, expect, it } from 'vitest';
-import { findKubectlBinaries, requireKubectl } from '../support/kubectl.js';
+import { findKubectlBinaries, requireKubectl, tableLineOf } from '../support/kubectl.js';
 import { useKubectlCluster } from './fixture.js';
 
 const binaries = findKubectlBinaries();
@@ -83,13 +83,7 @@ spec:
   podInfoOnMount: true
 `;
 
-/** lineOf returns the output line starting with `name`, its runs of spaces squeezed to one. */
-const lineOf = (stdout: string, name: string) =>
-  stdout
-    .split('\n')
-    .find((line) => line.startsWith(`${name} `))
-    ?.replace(/\s+/g, ' ')
-    .replace(/ \S+$/, ' <age>');
+const lineOf = tableLineOf;
 
 describe.each(binaries)('$label: networking, scheduling, node and storage kinds', (binary) => {
   const k = useKubectlCluster(binary);

@@ -277,3 +277,13 @@ export function requireKubectl(): KubectlBinary {
   if (!binary) throw new Error('no kubectl on PATH: install one (Debian: apt-get install kubernetes-client) — .ci/run does this in CI');
   return binary;
 }
+
+/** tableLineOf returns the kubectl output line starting with `name`, its runs of spaces
+ * squeezed to one and its last column (the age) replaced by `<age>`. */
+export function tableLineOf(stdout: string, name: string): string | undefined {
+  return stdout
+    .split('\n')
+    .find((line) => line.startsWith(`${name} `))
+    ?.replace(/\s+/g, ' ')
+    .replace(/ \S+$/, ' <age>');
+}
