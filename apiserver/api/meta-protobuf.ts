@@ -100,6 +100,18 @@ export const LabelSelectorMessage = message(`${META_V1}.LabelSelector`, {
 });
 
 /** ConditionMessage is metav1.Condition (newer kinds' conditions; ServiceStatus). */
+/** kindConditionMessage is the protobuf table of meta.ts's kindConditionSchema shape as
+ * ReplicaSet, ReplicationController and HPA number it. */
+export function kindConditionMessage(name: string) {
+  return message(name, {
+    1: field.string('type', KEEP_ZERO),
+    2: field.string('status', KEEP_ZERO),
+    3: field.message('lastTransitionTime', TimeMessage),
+    4: field.string('reason'),
+    5: field.string('message'),
+  });
+}
+
 export const ConditionMessage = message(`${META_V1}.Condition`, {
   1: field.string('type', KEEP_ZERO),
   2: field.string('status', KEEP_ZERO),

@@ -142,6 +142,24 @@ export const ConditionSchema = z
   })
   .meta({ id: `${K8S_META}.Condition` });
 
+/** kindConditionSchema is the condition shape most older built-in kinds share (ReplicaSet,
+ * ReplicationController, DaemonSet, StatefulSet, HPA, Namespace, PVC): metav1.Condition without
+ * observedGeneration. Each kind publishes it under its own OpenAPI name. */
+export function kindConditionSchema(id: string, description: string, typeDescription = 'type of the condition.') {
+  return z
+    .object({
+      type: z.string().describe(typeDescription),
+      // The detail kube-apiserver's "Unsupported value" error carries.
+      status: z
+        .enum(['True', 'False', 'Unknown'], { error: () => 'supported values: "True", "False", "Unknown"' })
+        .describe('status of the condition: True, False or Unknown.'),
+      lastTransitionTime: TimeSchema.optional().describe('lastTransitionTime is the last time the condition changed status.'),
+      reason: z.string().optional().describe('reason is a CamelCase word for the last transition.'),
+      message: z.string().optional().describe('message is a human-readable explanation of the last transition.'),
+    })
+    .meta({ id, description });
+}
+
 /** typeMetaFields are the apiVersion/kind pair every object carries; each kind's schema
  * spreads them into its own object. The arguments only pin the literal types V and K. */
 export function typeMetaFields<const V extends string, const K extends string>(_apiVersion: V, _kind: K) {

@@ -10,7 +10,7 @@ import { PodTemplateSpecSchema } from '../core/pod-spec.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { enumOf } from '../core/schema-helpers.js';
 import { formatLabelSelector } from '../labels.js';
-import { IntOrStringSchema, LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
+import { IntOrStringSchema, kindConditionSchema, LabelSelectorSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey, retainKeys } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -52,15 +52,10 @@ export const DaemonSetSpecSchema = z
   })
   .meta({ id: `${APPS_V1}.DaemonSetSpec`, description: 'DaemonSetSpec is the specification of a daemon set.' });
 
-export const DaemonSetConditionSchema = z
-  .object({
-    type: z.string().describe('type of the condition.'),
-    status: z.enum(['True', 'False', 'Unknown']).describe('status of the condition: True, False or Unknown.'),
-    lastTransitionTime: TimeSchema.optional().describe('lastTransitionTime is the last time the condition changed status.'),
-    reason: z.string().optional().describe("reason is a CamelCase word for the condition's last transition."),
-    message: z.string().optional().describe('message is a human-readable explanation of the last transition.'),
-  })
-  .meta({ id: `${APPS_V1}.DaemonSetCondition`, description: 'DaemonSetCondition describes the state of a DaemonSet at a certain point.' });
+export const DaemonSetConditionSchema = kindConditionSchema(
+  `${APPS_V1}.DaemonSetCondition`,
+  'DaemonSetCondition describes the state of a DaemonSet at a certain point.',
+);
 
 /** The four counts Kubernetes always serves (int32 without omitempty): 0 until the controller counts. */
 const count = (description: string) => z.int32().default(0).describe(description);

@@ -1,6 +1,6 @@
 /** Protobuf tables of replica-set.ts (k8s.io/api/apps/v1 generated.proto). */
 import { PodTemplateSpecMessage } from '../core/pod-spec-protobuf.js';
-import { LabelSelectorMessage, ObjectMetaMessage, TimeMessage } from '../meta-protobuf.js';
+import { kindConditionMessage, LabelSelectorMessage, ObjectMetaMessage } from '../meta-protobuf.js';
 import { field, KEEP_ZERO, message } from '../protobuf/message-type.js';
 import { APPS_V1 } from './apps-v1.js';
 
@@ -11,13 +11,7 @@ export const ReplicaSetSpecMessage = message(`${APPS_V1}.ReplicaSetSpec`, {
   4: field.int32('minReadySeconds'),
 });
 
-export const ReplicaSetConditionMessage = message(`${APPS_V1}.ReplicaSetCondition`, {
-  1: field.string('type', KEEP_ZERO),
-  2: field.string('status', KEEP_ZERO),
-  3: field.message('lastTransitionTime', TimeMessage),
-  4: field.string('reason'),
-  5: field.string('message'),
-});
+export const ReplicaSetConditionMessage = kindConditionMessage(`${APPS_V1}.ReplicaSetCondition`);
 
 export const ReplicaSetStatusMessage = message(`${APPS_V1}.ReplicaSetStatus`, {
   1: field.int32('replicas', KEEP_ZERO),

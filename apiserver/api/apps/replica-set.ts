@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { PodTemplateSpecSchema } from '../core/pod-spec.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { formatLabelSelector } from '../labels.js';
-import { LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
+import { kindConditionSchema, LabelSelectorSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -31,15 +31,11 @@ export const ReplicaSetSpecSchema = z
   })
   .meta({ id: `${APPS_V1}.ReplicaSetSpec`, description: 'ReplicaSetSpec is the specification of a ReplicaSet.' });
 
-export const ReplicaSetConditionSchema = z
-  .object({
-    type: z.string().describe('type of the condition, e.g. ReplicaFailure.'),
-    status: z.enum(['True', 'False', 'Unknown']).describe('status of the condition: True, False or Unknown.'),
-    lastTransitionTime: TimeSchema.optional().describe('lastTransitionTime is the last time the condition changed status.'),
-    reason: z.string().optional().describe('reason is a CamelCase word for the last transition.'),
-    message: z.string().optional().describe('message is a human-readable explanation of the last transition.'),
-  })
-  .meta({ id: `${APPS_V1}.ReplicaSetCondition`, description: 'ReplicaSetCondition describes the state of a ReplicaSet at a certain point.' });
+export const ReplicaSetConditionSchema = kindConditionSchema(
+  `${APPS_V1}.ReplicaSetCondition`,
+  'ReplicaSetCondition describes the state of a ReplicaSet at a certain point.',
+  'type of the condition, e.g. ReplicaFailure.',
+);
 
 export const ReplicaSetStatusSchema = z
   .object({

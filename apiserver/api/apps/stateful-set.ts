@@ -11,7 +11,7 @@ import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { enumOf } from '../core/schema-helpers.js';
 import { deepEqual } from '../deep-equal.js';
 import { formatLabelSelector } from '../labels.js';
-import { IntOrStringSchema, LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
+import { IntOrStringSchema, kindConditionSchema, LabelSelectorSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey, retainKeys } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -71,15 +71,7 @@ export const StatefulSetSpecSchema = z
   })
   .meta({ id: `${APPS_V1}.StatefulSetSpec`, description: 'StatefulSetSpec is the specification of a StatefulSet.' });
 
-export const StatefulSetConditionSchema = z
-  .object({
-    type: z.string().describe('type of the condition.'),
-    status: z.enum(['True', 'False', 'Unknown']).describe('status of the condition.'),
-    lastTransitionTime: TimeSchema.optional().describe('lastTransitionTime is when the condition last changed.'),
-    reason: z.string().optional().describe('reason is a CamelCase word for the last transition.'),
-    message: z.string().optional().describe('message is a human-readable explanation.'),
-  })
-  .meta({ id: `${APPS_V1}.StatefulSetCondition`, description: 'StatefulSetCondition describes the state of a StatefulSet.' });
+export const StatefulSetConditionSchema = kindConditionSchema(`${APPS_V1}.StatefulSetCondition`, 'StatefulSetCondition describes the state of a StatefulSet.');
 
 const count = (description: string) => z.int32().optional().describe(description);
 

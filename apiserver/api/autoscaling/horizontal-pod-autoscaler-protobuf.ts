@@ -1,6 +1,6 @@
 /** Protobuf tables of horizontal-pod-autoscaler.ts and its behavior
  * (k8s.io/api/autoscaling/v2 generated.proto). */
-import { ObjectMetaMessage, QuantityMessage, TimeMessage } from '../meta-protobuf.js';
+import { kindConditionMessage, ObjectMetaMessage, QuantityMessage, TimeMessage } from '../meta-protobuf.js';
 import { field, KEEP_ZERO, message } from '../protobuf/message-type.js';
 import { AUTOSCALING_V2 } from './metric-spec.js';
 import { CrossVersionObjectReferenceMessage, MetricSpecMessage, MetricStatusMessage } from './metric-spec-protobuf.js';
@@ -31,13 +31,7 @@ export const HorizontalPodAutoscalerSpecMessage = message(`${AUTOSCALING_V2}.Hor
   5: field.message('behavior', HorizontalPodAutoscalerBehaviorMessage),
 });
 
-export const HorizontalPodAutoscalerConditionMessage = message(`${AUTOSCALING_V2}.HorizontalPodAutoscalerCondition`, {
-  1: field.string('type', KEEP_ZERO),
-  2: field.string('status', KEEP_ZERO),
-  3: field.message('lastTransitionTime', TimeMessage),
-  4: field.string('reason'),
-  5: field.string('message'),
-});
+export const HorizontalPodAutoscalerConditionMessage = kindConditionMessage(`${AUTOSCALING_V2}.HorizontalPodAutoscalerCondition`);
 
 export const HorizontalPodAutoscalerStatusMessage = message(`${AUTOSCALING_V2}.HorizontalPodAutoscalerStatus`, {
   1: field.int64('observedGeneration', KEEP_ZERO),

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { quantityError, tryParseQuantity } from '../core/quantity.js';
-import { TimeSchema, typeMetaFields } from '../meta.js';
+import { kindConditionSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, PrintColumn, ResourceDefinition } from '../resource-definition.js';
@@ -59,18 +59,11 @@ export const HorizontalPodAutoscalerSpecSchema = z
     description: 'HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler.',
   });
 
-export const HorizontalPodAutoscalerConditionSchema = z
-  .object({
-    type: z.string().describe('type of the condition: AbleToScale, ScalingActive or ScalingLimited.'),
-    status: z.enum(['True', 'False', 'Unknown']).describe('status of the condition: True, False or Unknown.'),
-    lastTransitionTime: TimeSchema.optional().describe('lastTransitionTime is the last time the condition changed status.'),
-    reason: z.string().optional().describe('reason is a CamelCase word for the last transition.'),
-    message: z.string().optional().describe('message is a human-readable explanation of the last transition.'),
-  })
-  .meta({
-    id: `${AUTOSCALING_V2}.HorizontalPodAutoscalerCondition`,
-    description: 'HorizontalPodAutoscalerCondition describes the state of a HorizontalPodAutoscaler at a certain point.',
-  });
+export const HorizontalPodAutoscalerConditionSchema = kindConditionSchema(
+  `${AUTOSCALING_V2}.HorizontalPodAutoscalerCondition`,
+  'HorizontalPodAutoscalerCondition describes the state of a HorizontalPodAutoscaler at a certain point.',
+  'type of the condition: AbleToScale, ScalingActive or ScalingLimited.',
+);
 
 export type HorizontalPodAutoscalerCondition = z.infer<typeof HorizontalPodAutoscalerConditionSchema>;
 

@@ -1,11 +1,10 @@
 /** core/v1 Namespace: a scope for names, and the unit of deletion for everything inside. */
 import { z } from 'zod';
-import { TimeSchema, typeMetaFields } from '../meta.js';
+import { kindConditionSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { KindStrategy, KubeObject, ResourceDefinition } from '../resource-definition.js';
 import { NamespaceMessage } from './namespace-protobuf.js';
-import { CONDITION_STATUSES } from './pod-status.js';
 import { enumOf, K8S_CORE } from './schema-helpers.js';
 
 /** KUBERNETES_FINALIZER holds a namespace until everything in it has been deleted. */
@@ -13,15 +12,11 @@ export const KUBERNETES_FINALIZER = 'kubernetes';
 
 export const NAMESPACE_PHASES = ['Active', 'Terminating'] as const;
 
-export const NamespaceConditionSchema = z
-  .object({
-    type: z.string().describe('Type of the condition, e.g. NamespaceContentRemaining.'),
-    status: enumOf(CONDITION_STATUSES).describe('True, False or Unknown.'),
-    lastTransitionTime: TimeSchema.optional(),
-    reason: z.string().optional(),
-    message: z.string().optional(),
-  })
-  .meta({ id: `${K8S_CORE}.NamespaceCondition`, description: "NamespaceCondition is one aspect of a namespace's state." });
+export const NamespaceConditionSchema = kindConditionSchema(
+  `${K8S_CORE}.NamespaceCondition`,
+  "NamespaceCondition is one aspect of a namespace's state.",
+  'Type of the condition, e.g. NamespaceContentRemaining.',
+);
 
 export const NamespaceSchema = z
   .object({

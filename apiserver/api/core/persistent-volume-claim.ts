@@ -4,7 +4,7 @@
  * a generated PersistentVolume and marks both Bound; nothing is ever mounted.
  */
 import { z } from 'zod';
-import { TimeSchema, typeMetaFields } from '../meta.js';
+import { kindConditionSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { age, column, nameColumn } from '../printing.js';
 import { compareQuantities } from '../quantity.js';
@@ -34,15 +34,10 @@ export const PersistentVolumeClaimSpecSchema = z
   })
   .meta({ id: `${K8S_CORE}.PersistentVolumeClaimSpec`, description: 'PersistentVolumeClaimSpec describes the common attributes of storage devices.' });
 
-export const PersistentVolumeClaimConditionSchema = z
-  .object({
-    type: z.string().describe('type of the condition.'),
-    status: z.enum(['True', 'False', 'Unknown']).describe('status of the condition.'),
-    lastTransitionTime: TimeSchema.optional().describe('lastTransitionTime is when the condition last changed.'),
-    reason: z.string().optional().describe('reason is a CamelCase word for the last transition.'),
-    message: z.string().optional().describe('message is a human-readable explanation.'),
-  })
-  .meta({ id: `${K8S_CORE}.PersistentVolumeClaimCondition`, description: 'PersistentVolumeClaimCondition contains details about the state of a claim.' });
+export const PersistentVolumeClaimConditionSchema = kindConditionSchema(
+  `${K8S_CORE}.PersistentVolumeClaimCondition`,
+  'PersistentVolumeClaimCondition contains details about the state of a claim.',
+);
 
 export const PersistentVolumeClaimStatusSchema = z
   .object({

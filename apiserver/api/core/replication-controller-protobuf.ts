@@ -1,5 +1,5 @@
 /** Protobuf tables of replication-controller.ts (k8s.io/api/core/v1 generated.proto). */
-import { ObjectMetaMessage, TimeMessage } from '../meta-protobuf.js';
+import { kindConditionMessage, ObjectMetaMessage } from '../meta-protobuf.js';
 import { field, KEEP_ZERO, message } from '../protobuf/message-type.js';
 import { PodTemplateSpecMessage } from './pod-spec-protobuf.js';
 import { K8S_CORE } from './schema-helpers.js';
@@ -11,13 +11,7 @@ export const ReplicationControllerSpecMessage = message(`${K8S_CORE}.Replication
   4: field.int32('minReadySeconds'),
 });
 
-export const ReplicationControllerConditionMessage = message(`${K8S_CORE}.ReplicationControllerCondition`, {
-  1: field.string('type', KEEP_ZERO),
-  2: field.string('status', KEEP_ZERO),
-  3: field.message('lastTransitionTime', TimeMessage),
-  4: field.string('reason'),
-  5: field.string('message'),
-});
+export const ReplicationControllerConditionMessage = kindConditionMessage(`${K8S_CORE}.ReplicationControllerCondition`);
 
 export const ReplicationControllerStatusMessage = message(`${K8S_CORE}.ReplicationControllerStatus`, {
   1: field.int32('replicas', KEEP_ZERO),

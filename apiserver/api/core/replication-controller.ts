@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { workloadWideColumns } from '../apps/workload-columns.js';
-import { StringMapSchema, TimeSchema, typeMetaFields } from '../meta.js';
+import { kindConditionSchema, StringMapSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, formatLabels, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -31,18 +31,11 @@ export const ReplicationControllerSpecSchema = z
   })
   .meta({ id: `${K8S_CORE}.ReplicationControllerSpec`, description: 'ReplicationControllerSpec is the specification of a replication controller.' });
 
-export const ReplicationControllerConditionSchema = z
-  .object({
-    type: z.string().describe('type of the condition, e.g. ReplicaFailure.'),
-    status: z.enum(['True', 'False', 'Unknown']).describe('status of the condition: True, False or Unknown.'),
-    lastTransitionTime: TimeSchema.optional().describe('lastTransitionTime is the last time the condition changed status.'),
-    reason: z.string().optional().describe('reason is a CamelCase word for the last transition.'),
-    message: z.string().optional().describe('message is a human-readable explanation of the last transition.'),
-  })
-  .meta({
-    id: `${K8S_CORE}.ReplicationControllerCondition`,
-    description: 'ReplicationControllerCondition describes the state of a replication controller at a certain point.',
-  });
+export const ReplicationControllerConditionSchema = kindConditionSchema(
+  `${K8S_CORE}.ReplicationControllerCondition`,
+  'ReplicationControllerCondition describes the state of a replication controller at a certain point.',
+  'type of the condition, e.g. ReplicaFailure.',
+);
 
 export const ReplicationControllerStatusSchema = z
   .object({
