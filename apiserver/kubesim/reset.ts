@@ -38,11 +38,12 @@ export function createResetter(store: Store, control: Pick<ClusterControl, 'sett
       const started = performance.now();
       const total = { created: 0, updated: 0, deleted: 0 };
       for (let round = 0; round < MAX_ROUNDS; round++) {
-        const target = targetState(baseline, store.exportObjects());
+        const current = store.exportObjects();
+        const target = targetState(baseline, current);
         let changes = 0;
         // Owners go first, each generation at lower revisions than its dependents, so a loop that
         // hears of a dependent's deletion already sees its owner gone (and makes no replacement).
-        for (const step of [...deletionSteps(target, store.exportObjects()), target]) {
+        for (const step of [...deletionSteps(target, current), target]) {
           const result = store.restoreObjects(step);
           changes += result.created + result.updated + result.deleted;
           total.created += result.created;
@@ -95,8 +96,9 @@ function targetState(baseline: StoreSnapshot, current: StoreSnapshot): StoreSnap
     else objects.push(entry);
   }
   for (const entry of current.objects) if (isHeartbeatLease(entry)) objects.push(entry);
-  objects.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
-  return { ...baseline, objects };
+  const keyed = objects.map((entry) => ({ key: keyOf(entry), entry }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { ...baseline, objects: keyed.map(({ entry }) => entry) };
 }
 
 function isHeartbeatLease(entry: SnapshotEntry): boolean {
