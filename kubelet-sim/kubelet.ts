@@ -8,9 +8,9 @@
  *   signal aborts: nodes stop heartbeating ─► workers and informer stop ─► server closes ─► done
  */
 import { setMaxListeners } from 'node:events';
-import { type Deployment, deploymentDefinition } from '../apiserver/api/apps/deployment.js';
-import { type ReplicaSet, replicaSetDefinition } from '../apiserver/api/apps/replica-set.js';
-import { type Pod, podDefinition } from '../apiserver/api/core/pod.js';
+import type { Deployment } from '../apiserver/api/apps/deployment.js';
+import type { ReplicaSet } from '../apiserver/api/apps/replica-set.js';
+import type { Pod } from '../apiserver/api/core/pod.js';
 import type { LoopActivity } from '../apiserver/api/machinery/activity.js';
 import { createRealClock, isAbortError } from '../apiserver/api/machinery/clock.js';
 import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
@@ -20,6 +20,7 @@ import { type Controller, createController } from '../controllers/runtime/contro
 import { createEventRecorder } from '../controllers/runtime/event-recorder.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
 import { createInformer } from '../controllers/runtime/informer.js';
+import { KINDS } from '../controllers/runtime/kinds.js';
 import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
 import type { Clock, DeepReadonly, Informer, Logger } from '../controllers/runtime/types.js';
@@ -139,7 +140,7 @@ function createCore(options: KubeletOptions): KubeletCore {
   setMaxListeners(0, options.signal);
   // One informer for the pods of all nodes, bound ones only (the kubelet never sees pending pods).
   const informer = createInformer<Pod>({
-    client: client.resource(podDefinition),
+    client: client.resource(KINDS.pod),
     fieldSelector: 'spec.nodeName!=',
     resyncMs: 60_000,
     clock,
@@ -149,14 +150,14 @@ function createCore(options: KubeletOptions): KubeletCore {
   informer.addIndexer(NODE_NAME_INDEX, indexByNodeName);
   const owners = {
     replicaSets: createInformer<ReplicaSet>({
-      client: client.resource(replicaSetDefinition),
+      client: client.resource(KINDS.replicaSet),
       resyncMs: 0,
       clock,
       logger,
       random: random.fork('informer:replicasets'),
     }),
     deployments: createInformer<Deployment>({
-      client: client.resource(deploymentDefinition),
+      client: client.resource(KINDS.deployment),
       resyncMs: 0,
       clock,
       logger,
@@ -170,8 +171,8 @@ function createCore(options: KubeletOptions): KubeletCore {
 /** ownerLookupOf resolves the controller owners the usage report follows to a workload. */
 function ownerLookupOf(core: KubeletCore) {
   return ownerLookupFrom({
-    [`apps/v1/${replicaSetDefinition.kind}`]: core.owners.replicaSets.lister,
-    [`apps/v1/${deploymentDefinition.kind}`]: core.owners.deployments.lister,
+    [`apps/v1/${KINDS.replicaSet.kind}`]: core.owners.replicaSets.lister,
+    [`apps/v1/${KINDS.deployment.kind}`]: core.owners.deployments.lister,
   });
 }
 
@@ -191,7 +192,7 @@ export function defaultPodWorkers(nodes: number): number {
 function createPodController(core: KubeletCore, options: KubeletOptions) {
   const { client, informer, agents, logs, clock, logger } = core;
   const workers = createPodWorkers({
-    pods: client.resource(podDefinition),
+    pods: client.resource(KINDS.pod),
     lister: informer.lister,
     hosts: agents,
     logs,

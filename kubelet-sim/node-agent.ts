@@ -15,8 +15,9 @@
  * or network; start() registers again and resyncs its pods.
  */
 import { isAlreadyExists, isNotFound } from '../apiserver/api/api-error.js';
-import { type Lease, leaseDefinition } from '../apiserver/api/coordination/lease.js';
-import { type Node, nodeDefinition } from '../apiserver/api/core/node.js';
+
+import type { Lease } from '../apiserver/api/coordination/lease.js';
+import type { Node } from '../apiserver/api/core/node.js';
 import { deepEqual } from '../apiserver/api/deep-equal.js';
 import { runWithCause } from '../apiserver/api/machinery/cause.js';
 import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
@@ -24,6 +25,7 @@ import { rfc3339 } from '../apiserver/api/machinery/time.js';
 import { signalActivity } from '../controllers/runtime/activity-signal.js';
 import type { KubeClient } from '../controllers/runtime/client/http-client.js';
 import type { HttpEventRecorder } from '../controllers/runtime/event-recorder.js';
+import { KINDS } from '../controllers/runtime/kinds.js';
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import {
   isStatusCurrent,
@@ -107,8 +109,8 @@ export class NodeAgent {
     this.ips = new PodIpAllocator(options.config.index);
     this.recorder = options.recorder;
     this.capacity = options.config.capacity;
-    this.nodes = options.client.resource(nodeDefinition);
-    this.leases = options.client.resource(leaseDefinition);
+    this.nodes = options.client.resource(KINDS.node);
+    this.leases = options.client.resource(KINDS.lease);
     this.intervals = { ...DEFAULT_HEARTBEAT_INTERVALS, ...options.intervals };
     this.random = options.random ?? createRandom();
     this.logger = options.logger.child({ node: this.name });

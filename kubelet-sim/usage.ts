@@ -17,7 +17,7 @@
  * CPU is in whole millicores, memory in whole KiB (so quantities print as `12Mi`, `6000Ki`).
  */
 import type { Pod } from '../apiserver/api/core/pod.js';
-import { tryParseQuantity } from '../apiserver/api/core/quantity.js';
+import { tryParseQuantity } from '../apiserver/api/quantity.js';
 import type { DeepReadonly } from '../controllers/runtime/types.js';
 
 /** Usage is an amount of CPU (millicores) and memory (bytes). */

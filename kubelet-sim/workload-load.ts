@@ -17,8 +17,8 @@
 
 import type { Pod } from '../apiserver/api/core/pod.js';
 import { isPodReady } from '../apiserver/api/core/pod-conditions.js';
-import { tryParseQuantity } from '../apiserver/api/core/quantity.js';
 import { controllerRefOf } from '../apiserver/api/machinery/owner-references.js';
+import { tryParseQuantity } from '../apiserver/api/quantity.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import type { DeepReadonly, Lister } from '../controllers/runtime/types.js';
 import type { Usage } from './usage.js';

@@ -8,9 +8,11 @@
  *     already says the same, so an unchanged failure writes nothing.
  */
 import { isNotFound } from '../apiserver/api/api-error.js';
-import { type Pod, podDefinition } from '../apiserver/api/core/pod.js';
+
+import type { Pod } from '../apiserver/api/core/pod.js';
 import { rfc3339 } from '../apiserver/api/machinery/time.js';
 import type { KubeClient } from '../controllers/runtime/client/http-client.js';
+import { KINDS } from '../controllers/runtime/kinds.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
 import type { Clock, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { LAST_DECISION_ANNOTATION } from './explain.js';
@@ -34,7 +36,7 @@ export interface PodWriterOptions {
  * other, so a slow PodScheduled=False from a failed attempt can never land after the
  * binding of a later, successful one. */
 export function createPodWriter(options: PodWriterOptions): PodWriter {
-  const pods = options.client.resource(podDefinition);
+  const pods = options.client.resource(KINDS.pod);
   const serial = createSerializer();
   const recordFailure = async (pod: ReadonlyPod, message: string, decision: string) => {
     try {

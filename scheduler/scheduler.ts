@@ -4,10 +4,10 @@
  * here makes decisions.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { nodeDefinition } from '../apiserver/api/core/node.js';
-import { type Pod, podDefinition } from '../apiserver/api/core/pod.js';
+import type { Pod } from '../apiserver/api/core/pod.js';
 import type { ActivitySource, LoopActivity } from '../apiserver/api/machinery/activity.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
+import { KINDS } from '../controllers/runtime/kinds.js';
 import type { Manager } from '../controllers/runtime/manager.js';
 import type { EventHandlers, Runnable } from '../controllers/runtime/types.js';
 import { AssumedCache } from './assumed-cache.js';
@@ -47,8 +47,8 @@ export interface Scheduler extends Runnable, ActivitySource {
  */
 export function registerScheduler(manager: Manager, options: SchedulerOptions = {}): Scheduler {
   const schedulerName = options.schedulerName ?? DEFAULT_SCHEDULER_NAME;
-  const podInformer = manager.informer(podDefinition);
-  const nodeInformer = manager.informer(nodeDefinition);
+  const podInformer = manager.informer(KINDS.pod);
+  const nodeInformer = manager.informer(KINDS.node);
   podInformer.addIndexer(NODE_NAME_INDEX, indexByNodeName);
   const pending = new Set<Promise<void>>();
   const listers = { podLister: podInformer.lister, nodeLister: nodeInformer.lister };

@@ -257,6 +257,20 @@ function clampBinary(parts: QuantityParts): QuantityParts {
 }
 
 /** QuantityLike is anything the helpers below accept: a Quantity or its text/number form. */
+/** tryParseQuantity parses `text`, returning undefined (not throwing) when it is not a
+ * Kubernetes quantity. */
+export function tryParseQuantity(text: string): Quantity | undefined {
+  const parsed = quantityOrError(text);
+  return typeof parsed === 'string' ? undefined : parsed;
+}
+
+/** quantityError returns Kubernetes' message for malformed quantity text, or undefined when
+ * the text parses. */
+export function quantityError(text: string): string | undefined {
+  const parsed = quantityOrError(text);
+  return typeof parsed === 'string' ? parsed : undefined;
+}
+
 export type QuantityLike = Quantity | string | number;
 
 const toQuantity = (value: QuantityLike): Quantity => (value instanceof Quantity ? value : parseQuantity(value));

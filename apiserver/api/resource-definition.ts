@@ -113,15 +113,25 @@ export interface StorageMapping {
   fromStorage?: (object: KubeObject) => KubeObject;
 }
 
-export interface ResourceDefinition<T extends KubeObject = KubeObject> {
+/**
+ * KindRef is a kind's identity: what a client needs to address it. Each built-in kind's
+ * identity is written once in kind-refs.ts and spread into its ResourceDefinition; control
+ * loops use the KindRef, so that their processes never load zod or the kinds' schemas.
+ */
+export interface KindRef<T extends KubeObject = KubeObject> {
   group: string;
   version: string;
   kind: string;
   plural: string;
+  namespaced: boolean;
+  /** Type only, never set: carries T, the object type of the kind's requests. */
+  readonly objectType?: T;
+}
+
+export interface ResourceDefinition<T extends KubeObject = KubeObject> extends KindRef<T> {
   singular: string;
   shortNames: string[];
   categories: string[];
-  namespaced: boolean;
   /** How metadata.name is validated; 'dns1123-subdomain' when absent. */
   nameRule?: NameRule;
   /** Full object schema (apiVersion, kind, metadata, spec, status): parses input, applies
@@ -238,6 +248,10 @@ export interface KindStrategy {
  * ResourceDefinition<Pod> is not a ResourceDefinition<KubeObject>; `any` lets each keep its T. */
 // biome-ignore lint/suspicious/noExplicitAny: the existential "some T" of a heterogeneous collection, as explained above
 export type AnyResourceDefinition = ResourceDefinition<any>;
+
+/** AnyKindRef is a KindRef of some kind (see AnyResourceDefinition for why `any`). */
+// biome-ignore lint/suspicious/noExplicitAny: as for AnyResourceDefinition
+export type AnyKindRef = KindRef<any>;
 
 /** ResourceSource says where a kind's objects come from (see ResourceDefinition.source). */
 export type ResourceSource = 'store' | 'virtual' | 'review';

@@ -4,8 +4,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { badRequest } from '../api/api-error.js';
-import { CAUSE_HEADER, type HistoryActor } from '../api/kubesim/history.js';
-import { decodeCause } from '../api/machinery/cause.js';
+import { decodeCause, type HistoryActor } from '../api/kubesim/history.js';
+import { CAUSE_HEADER } from '../api/machinery/cause.js';
 import { type Query, queryString } from '../request/query.js';
 
 const BEARER = /^Bearer\s+(.+)$/i;

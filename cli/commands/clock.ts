@@ -1,7 +1,7 @@
 /** `kubesim clock`: show or steer the cluster clock of a running cluster — pause, resume,
  * change its speed, or advance it (firing every timer that falls due on the way). Talks to
  * the API server named in the kubeconfig (docs/cluster-time.md). */
-import { CLOCK_PATH, type ClusterClockObject } from '../../apiserver/api/kubesim/clock.js';
+import { CLOCK_PATH, type ClusterClockObject } from '../../apiserver/api/kubesim/clock-object.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { call } from './component-control.js';
 

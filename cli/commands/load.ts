@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
-import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
+import { tryParseQuantity } from '../../apiserver/api/quantity.js';
 import { type AnyResourceDefinition, type KubeObject, qualifiedResource } from '../../apiserver/api/resource-definition.js';
 import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
 import { isNetworkError } from '../../controllers/runtime/client/http-transport.js';

@@ -7,9 +7,9 @@
  */
 
 import type { ClusterRole } from '../../apiserver/api/rbac/index.js';
-import { clusterRoleDefinition } from '../../apiserver/api/rbac/index.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { DeepReadonly, Lister, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
@@ -45,7 +45,7 @@ async function syncClusterRole({ roleLister, roles }: AggregationReconcilerDeps,
 /** registerClusterRoleAggregationController adds the controller to `manager` (one shared
  * ClusterRole informer). */
 export function registerClusterRoleAggregationController(manager: Manager, { workers = 1 }: { workers?: number } = {}): Controller {
-  const roleLister = manager.informer(clusterRoleDefinition).lister;
+  const roleLister = manager.informer(KINDS.clusterRole).lister;
   const aggregatedKeys = () =>
     roleLister
       .list('')
@@ -53,10 +53,10 @@ export function registerClusterRoleAggregationController(manager: Manager, { wor
       .map((role) => keyOf(role));
   return newControllerManagedBy(manager)
     .named(CLUSTERROLE_AGGREGATION_CONTROLLER_NAME)
-    .for(clusterRoleDefinition, { predicates: { add: aggregates, update: (_old, role) => aggregates(role), delete: () => false } })
-    .watches(clusterRoleDefinition, aggregatedKeys)
+    .for(KINDS.clusterRole, { predicates: { add: aggregates, update: (_old, role) => aggregates(role), delete: () => false } })
+    .watches(KINDS.clusterRole, aggregatedKeys)
     .workers(workers)
-    .complete(() => createAggregationReconciler({ roleLister, roles: manager.client.resource(clusterRoleDefinition) }));
+    .complete(() => createAggregationReconciler({ roleLister, roles: manager.client.resource(KINDS.clusterRole) }));
 }
 
 function aggregates(role: DeepReadonly<ClusterRole>): boolean {

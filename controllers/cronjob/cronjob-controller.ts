@@ -2,10 +2,11 @@
  * The CronJob controller's wiring: CronJob and Job informers (Jobs indexed by their
  * CronJob's uid; a Job wakes the CronJob controlling it) and the reconciler (reconcile.ts).
  */
-import { cronJobDefinition, jobDefinition } from '../../apiserver/api/batch/index.js';
+
 import { newControllerManagedBy } from '../runtime/builder.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import { CRONJOB_UID_INDEX, createCronJobReconciler, indexByCronJobUid } from './reconcile.js';
 
@@ -17,16 +18,16 @@ export const CRONJOB_EVENT_SOURCE = 'cronjob-controller';
 export function registerCronJobController(manager: Manager, { workers = 5 }: { workers?: number } = {}): Controller {
   return newControllerManagedBy(manager)
     .named(CRONJOB_CONTROLLER_NAME)
-    .for(cronJobDefinition)
-    .owns(jobDefinition)
-    .withIndexer(jobDefinition, CRONJOB_UID_INDEX, indexByCronJobUid)
+    .for(KINDS.cronJob)
+    .owns(KINDS.job)
+    .withIndexer(KINDS.job, CRONJOB_UID_INDEX, indexByCronJobUid)
     .workers(workers)
     .complete(({ lister }) =>
       createCronJobReconciler({
-        cronJobLister: lister(cronJobDefinition),
-        jobLister: lister(jobDefinition),
-        cronJobs: manager.client.resource(cronJobDefinition),
-        jobs: manager.client.resource(jobDefinition),
+        cronJobLister: lister(KINDS.cronJob),
+        jobLister: lister(KINDS.job),
+        cronJobs: manager.client.resource(KINDS.cronJob),
+        jobs: manager.client.resource(KINDS.job),
         recorder: createComponentRecorder(manager, CRONJOB_EVENT_SOURCE),
         clock: manager.clock,
       }),

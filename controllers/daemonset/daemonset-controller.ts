@@ -9,13 +9,12 @@
  * old one's), an owner counts only when its uid matches, and a pod turning ready requeues its
  * DaemonSet after minReadySeconds. event-handlers.ts keeps those rules together.
  */
-import { daemonSetDefinition } from '../../apiserver/api/apps/daemon-set.js';
-import { nodeDefinition } from '../../apiserver/api/core/node.js';
-import { podDefinition } from '../../apiserver/api/core/pod.js';
+
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { type Controller, createController } from '../runtime/controller.js';
 import { createExpectations } from '../runtime/expectations.js';
 import { indexByOwnerUid } from '../runtime/indexers.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import type { EventRecorder } from '../runtime/types.js';
 import { daemonSetEventHandlers, nodeEventHandlers, podEventHandlers } from './event-handlers.js';
@@ -43,9 +42,9 @@ export interface DaemonSetControllerOptions {
  * controller. Throws if DAEMONSET_POD_INDEX is already registered on the pod informer.
  */
 export function registerDaemonSetController(manager: Manager, { workers = 2, recorder }: DaemonSetControllerOptions = {}): Controller {
-  const daemonSetInformer = manager.informer(daemonSetDefinition);
-  const nodeInformer = manager.informer(nodeDefinition);
-  const podInformer = manager.informer(podDefinition);
+  const daemonSetInformer = manager.informer(KINDS.daemonSet);
+  const nodeInformer = manager.informer(KINDS.node);
+  const podInformer = manager.informer(KINDS.pod);
   podInformer.addIndexer(DAEMONSET_POD_INDEX, indexByOwnerUid);
   // Expectations and the failed-pod backoff live as long as this process, as in Kubernetes.
   const expectations = createExpectations({ clock: manager.clock });
@@ -53,8 +52,8 @@ export function registerDaemonSetController(manager: Manager, { workers = 2, rec
     daemonSetLister: daemonSetInformer.lister,
     nodeLister: nodeInformer.lister,
     podLister: podInformer.lister,
-    daemonSets: manager.client.resource(daemonSetDefinition),
-    pods: manager.client.resource(podDefinition),
+    daemonSets: manager.client.resource(KINDS.daemonSet),
+    pods: manager.client.resource(KINDS.pod),
     recorder: recorder ?? createComponentRecorder(manager, DAEMONSET_EVENT_SOURCE),
     expectations,
     backoff: new FailedPodBackoff(),

@@ -9,12 +9,11 @@
  * as deleted, and a pod wakes the Deployment two owners up, only for Recreate and only on
  * delete. event-handlers.ts says all that in one place, which the builder would only split.
  */
-import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
-import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
-import { podDefinition } from '../../apiserver/api/core/pod.js';
+
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { type Controller, createController } from '../runtime/controller.js';
 import { indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { EventRecorder } from '../runtime/types.js';
@@ -46,16 +45,16 @@ export const DEPLOYMENT_EVENT_SOURCE = 'deployment-controller';
  * already added an index named OWNER_UID_INDEX to the shared ReplicaSet informer.
  */
 export function registerDeploymentController(manager: Manager, { workers = 5, recorder }: DeploymentControllerOptions = {}): Controller {
-  const deploymentInformer = manager.informer(deploymentDefinition);
-  const replicaSetInformer = manager.informer(replicaSetDefinition);
-  const podInformer = manager.informer(podDefinition);
+  const deploymentInformer = manager.informer(KINDS.deployment);
+  const replicaSetInformer = manager.informer(KINDS.replicaSet);
+  const podInformer = manager.informer(KINDS.pod);
   replicaSetInformer.addIndexer(OWNER_UID_INDEX, indexByOwnerUid);
   const reconciler = createDeploymentReconciler({
     deploymentLister: deploymentInformer.lister,
     replicaSetLister: replicaSetInformer.lister,
     podLister: podInformer.lister,
-    deployments: manager.client.resource(deploymentDefinition),
-    replicaSets: manager.client.resource(replicaSetDefinition),
+    deployments: manager.client.resource(KINDS.deployment),
+    replicaSets: manager.client.resource(KINDS.replicaSet),
     recorder: recorder ?? createComponentRecorder(manager, DEPLOYMENT_EVENT_SOURCE),
     clock: manager.clock,
     logger: manager.logger,

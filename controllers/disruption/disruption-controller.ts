@@ -2,11 +2,11 @@
  * The disruption controller's wiring: informers for PodDisruptionBudgets and Pods (a pod
  * wakes the budgets selecting it), and the reconciler's workers. Nothing here decides.
  */
-import { podDefinition } from '../../apiserver/api/core/pod.js';
-import { podDisruptionBudgetDefinition } from '../../apiserver/api/policy/pod-disruption-budget.js';
+
 import { newControllerManagedBy } from '../runtime/builder.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import { budgetKeysSelecting } from './event-handlers.js';
 import { createDisruptionReconciler } from './reconcile.js';
@@ -28,17 +28,17 @@ export interface DisruptionControllerOptions {
  * reconciler. Returns the controller (for its stats).
  */
 export function registerDisruptionController(manager: Manager, { workers = 5 }: DisruptionControllerOptions = {}): Controller {
-  const budgetLister = manager.informer(podDisruptionBudgetDefinition).lister;
+  const budgetLister = manager.informer(KINDS.podDisruptionBudget).lister;
   return newControllerManagedBy(manager)
     .named(DISRUPTION_CONTROLLER_NAME)
-    .for(podDisruptionBudgetDefinition)
-    .watches(podDefinition, budgetKeysSelecting(budgetLister))
+    .for(KINDS.podDisruptionBudget)
+    .watches(KINDS.pod, budgetKeysSelecting(budgetLister))
     .workers(workers)
     .complete(({ lister }) =>
       createDisruptionReconciler({
         budgetLister,
-        podLister: lister(podDefinition),
-        budgets: manager.client.resource(podDisruptionBudgetDefinition),
+        podLister: lister(KINDS.pod),
+        budgets: manager.client.resource(KINDS.podDisruptionBudget),
         client: manager.client,
         recorder: createComponentRecorder(manager, DISRUPTION_EVENT_SOURCE),
         clock: manager.clock,

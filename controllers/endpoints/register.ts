@@ -2,19 +2,11 @@
  * Wiring of the two endpoint loops: which informers each reads, which events wake which
  * Service, and the controllers running the reconcilers. Nothing here makes decisions.
  */
-import { type Endpoints, endpointsDefinition } from '../../apiserver/api/core/endpoints.js';
-import { nodeDefinition } from '../../apiserver/api/core/node.js';
-import { podDefinition } from '../../apiserver/api/core/pod.js';
-import { serviceDefinition } from '../../apiserver/api/core/service.js';
-import {
-  ENDPOINTSLICE_CONTROLLER_MANAGER,
-  type EndpointSlice,
-  endpointSliceDefinition,
-  MANAGED_BY_LABEL,
-  SERVICE_NAME_LABEL,
-} from '../../apiserver/api/discovery/endpoint-slice.js';
+import type { Endpoints } from '../../apiserver/api/core/endpoints.js';
+import { ENDPOINTSLICE_CONTROLLER_MANAGER, type EndpointSlice, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from '../../apiserver/api/discovery/endpoint-slice.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import { createEndpointsReconciler } from './endpoints-reconcile.js';
 import { createEndpointSliceReconciler, indexSliceByService, SERVICE_SLICES_INDEX } from './endpointslice-reconcile.js';
@@ -38,26 +30,26 @@ export interface EndpointControllerOptions {
  * their handlers, and the controller. Call before manager.start(). Returns the controller.
  */
 export function registerEndpointSliceController(manager: Manager, { workers = 5 }: EndpointControllerOptions = {}): Controller {
-  const services = manager.informer(serviceDefinition).lister;
+  const services = manager.informer(KINDS.service).lister;
   const managedSlices = { informer: { labelSelector: `${MANAGED_BY_LABEL}=${ENDPOINTSLICE_CONTROLLER_MANAGER}` } };
   return newControllerManagedBy(manager)
     .named(ENDPOINTSLICE_CONTROLLER_NAME)
-    .for(serviceDefinition)
-    .watches(podDefinition, servicesSelectingPod(services))
+    .for(KINDS.service)
+    .watches(KINDS.pod, servicesSelectingPod(services))
     .watches(
-      endpointSliceDefinition,
+      KINDS.endpointSlice,
       owningService<EndpointSlice>((s) => s.metadata.labels?.[SERVICE_NAME_LABEL]),
       managedSlices,
     )
-    .withIndexer(endpointSliceDefinition, SERVICE_SLICES_INDEX, indexSliceByService, managedSlices)
+    .withIndexer(KINDS.endpointSlice, SERVICE_SLICES_INDEX, indexSliceByService, managedSlices)
     .workers(workers)
     .complete(({ lister }) =>
       createEndpointSliceReconciler({
         serviceLister: services,
-        podLister: lister(podDefinition),
-        nodeLister: lister(nodeDefinition),
-        sliceLister: lister(endpointSliceDefinition, managedSlices.informer),
-        slices: manager.client.resource(endpointSliceDefinition),
+        podLister: lister(KINDS.pod),
+        nodeLister: lister(KINDS.node),
+        sliceLister: lister(KINDS.endpointSlice, managedSlices.informer),
+        slices: manager.client.resource(KINDS.endpointSlice),
         tracker: createWriteTracker(),
       }),
     );
@@ -69,22 +61,22 @@ export function registerEndpointSliceController(manager: Manager, { workers = 5 
  * manager.start(). Returns the controller.
  */
 export function registerEndpointsController(manager: Manager, { workers = 5 }: EndpointControllerOptions = {}): Controller {
-  const services = manager.informer(serviceDefinition).lister;
+  const services = manager.informer(KINDS.service).lister;
   return newControllerManagedBy(manager)
     .named(ENDPOINTS_CONTROLLER_NAME)
-    .for(serviceDefinition)
-    .watches(podDefinition, servicesSelectingPod(services))
+    .for(KINDS.service)
+    .watches(KINDS.pod, servicesSelectingPod(services))
     .watches(
-      endpointsDefinition,
+      KINDS.endpoints,
       owningService<Endpoints>((e) => e.metadata.name),
     )
     .workers(workers)
     .complete(({ lister }) =>
       createEndpointsReconciler({
         serviceLister: services,
-        podLister: lister(podDefinition),
-        endpointsLister: lister(endpointsDefinition),
-        endpoints: manager.client.resource(endpointsDefinition),
+        podLister: lister(KINDS.pod),
+        endpointsLister: lister(KINDS.endpoints),
+        endpoints: manager.client.resource(KINDS.endpoints),
       }),
     );
 }

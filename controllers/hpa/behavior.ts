@@ -16,8 +16,9 @@
  * (scale up to max(2×, 4), the same downscale window); kubesim applies the defaults through
  * this one path, so both get identical conditions.
  */
+
 import type { HorizontalPodAutoscalerBehavior, HPAScalingPolicy } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler-behavior.js';
-import { scaleDownRules, scaleUpRules } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler-behavior.js';
+import { scaleDownRules, scaleUpRules } from '../../apiserver/api/autoscaling/hpa-defaults.js';
 import type { ConditionVerdict } from './conditions.js';
 import { replicasChangedInPeriod, type ScaleEvent, type ScalingHistory, type TimestampedRecommendation } from './scaling-history.js';
 

@@ -5,11 +5,11 @@
  * Kubernetes syncs every HPA on a fixed period rather than on events: a new HPA or a spec edit
  * is acted on at once, and every reconcile asks to be requeued one sync period later.
  */
-import { type HorizontalPodAutoscaler, horizontalPodAutoscalerDefinition } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
-import { podDefinition } from '../../apiserver/api/core/pod.js';
+import type { HorizontalPodAutoscaler } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import type { DeepReadonly, EventRecorder } from '../runtime/types.js';
 import { DOWNSCALE_STABILIZATION_MS } from './behavior.js';
@@ -48,13 +48,13 @@ export function registerHpaController(manager: Manager, options: HpaControllerOp
   const { workers = 5, metrics, recorder } = options;
   return newControllerManagedBy(manager)
     .named(HPA_CONTROLLER_NAME)
-    .for(horizontalPodAutoscalerDefinition, { predicates: { update: hpaSpecChanged } })
+    .for(KINDS.horizontalPodAutoscaler, { predicates: { update: hpaSpecChanged } })
     .workers(workers)
     .complete(({ lister }) =>
       createHpaReconciler({
-        hpaLister: lister(horizontalPodAutoscalerDefinition),
-        podLister: lister(podDefinition),
-        hpas: manager.client.resource(horizontalPodAutoscalerDefinition),
+        hpaLister: lister(KINDS.horizontalPodAutoscaler),
+        podLister: lister(KINDS.pod),
+        hpas: manager.client.resource(KINDS.horizontalPodAutoscaler),
         scaleTargets: createScaleTargetResolver(manager.client),
         metrics: metrics ?? createResourceMetricsClient(manager.client),
         recorder: recorder ?? createComponentRecorder(manager, HPA_EVENT_SOURCE),

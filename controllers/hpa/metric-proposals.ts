@@ -8,15 +8,16 @@
  * serves no custom or external metrics API, so Pods, Object and External metrics fail as they
  * do on a cluster without a metrics adapter.
  */
+
 import type { HorizontalPodAutoscaler } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
-import { cpuUtilizationMetric, DEFAULT_CPU_UTILIZATION } from '../../apiserver/api/autoscaling/horizontal-pod-autoscaler.js';
+import { cpuUtilizationMetric, DEFAULT_CPU_UTILIZATION } from '../../apiserver/api/autoscaling/hpa-defaults.js';
 import type { MetricSpec, MetricTarget } from '../../apiserver/api/autoscaling/metric-spec.js';
 import type { MetricStatus, MetricValueStatus } from '../../apiserver/api/autoscaling/metric-status.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
-import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
+
 import { type LabelSelectorQuery, parseLabelSelector } from '../../apiserver/api/labels.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
-import { createQuantity } from '../../apiserver/api/quantity.js';
+import { createQuantity, tryParseQuantity } from '../../apiserver/api/quantity.js';
 import type { DeepReadonly, Lister } from '../runtime/types.js';
 import type { ConditionVerdict } from './conditions.js';
 import type { MetricsSource, ResourceMetrics } from './metrics-client.js';

@@ -8,9 +8,10 @@
  *   { kind: 'PodMetricsList', items: [{ metadata: { name, namespace, labels }, timestamp,
  *     window: '15s', containers: [{ name, usage: { cpu: '250m', memory: '12Mi' } }] }] }
  */
-import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
+
 import { parseDuration } from '../../apiserver/api/machinery/duration.js';
 import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import { tryParseQuantity } from '../../apiserver/api/quantity.js';
 import type { KubeClient } from '../runtime/client/http-client.js';
 
 /** PodMetric is one pod's usage sample: the value in milli-units (millicores, milli-bytes),

@@ -4,7 +4,7 @@
  * back at once, and otherwise the metrics propose and the behavior normalizes.
  */
 import type { MetricStatus } from '../../apiserver/api/autoscaling/metric-status.js';
-import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
+import { tryParseQuantity } from '../../apiserver/api/quantity.js';
 import { normalizeDesiredReplicasWithBehaviors, type ScalingRules } from './behavior.js';
 import { computeReplicasForMetrics, type MetricsComputation } from './metric-proposals.js';
 import type { Tolerances } from './replica-calculator.js';

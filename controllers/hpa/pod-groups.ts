@@ -5,8 +5,8 @@
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { podReadyCondition } from '../../apiserver/api/core/pod-conditions.js';
-import { tryParseQuantity } from '../../apiserver/api/core/quantity.js';
 import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import { tryParseQuantity } from '../../apiserver/api/quantity.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import type { PodMetricsInfo } from './metrics-client.js';
 

@@ -2,12 +2,12 @@
  * The Job controller's wiring: Job and Pod informers (a pod wakes the Job controlling it, and
  * ticks off expectations), and the reconciler (reconcile.ts). No decisions here.
  */
-import { jobDefinition } from '../../apiserver/api/batch/index.js';
-import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import type { Pod } from '../../apiserver/api/core/pod.js';
 import { type EventHooks, newControllerManagedBy } from '../runtime/builder.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
 import { createExpectations, type Expectations } from '../runtime/expectations.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import { hasTrackingFinalizer, indexByJobUid, JOB_UID_INDEX } from './job-pods.js';
@@ -33,16 +33,16 @@ export function registerJobController(manager: Manager, { workers = 5 }: JobCont
   const pendingRemovals = new Set<string>();
   return newControllerManagedBy(manager)
     .named(JOB_CONTROLLER_NAME)
-    .for(jobDefinition)
-    .owns(podDefinition, { hooks: jobPodHooks({ expectations, pendingRemovals }) })
-    .withIndexer(podDefinition, JOB_UID_INDEX, indexByJobUid)
+    .for(KINDS.job)
+    .owns(KINDS.pod, { hooks: jobPodHooks({ expectations, pendingRemovals }) })
+    .withIndexer(KINDS.pod, JOB_UID_INDEX, indexByJobUid)
     .workers(workers)
     .complete(({ lister }) =>
       createJobReconciler({
-        jobLister: lister(jobDefinition),
-        podLister: lister(podDefinition),
-        jobs: manager.client.resource(jobDefinition),
-        pods: manager.client.resource(podDefinition),
+        jobLister: lister(KINDS.job),
+        podLister: lister(KINDS.pod),
+        jobs: manager.client.resource(KINDS.job),
+        pods: manager.client.resource(KINDS.pod),
         recorder: createComponentRecorder(manager, JOB_EVENT_SOURCE),
         expectations,
         pendingRemovals,

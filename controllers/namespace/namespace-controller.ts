@@ -3,9 +3,10 @@
  * enqueues the namespace, and workers running the reconciler (reconcile.ts). Nothing here
  * makes decisions.
  */
-import { namespaceDefinition } from '../../apiserver/api/core/namespace.js';
+
 import { ignoreDeletes, newControllerManagedBy } from '../runtime/builder.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import { createNamespaceReconciler } from './reconcile.js';
 
@@ -36,11 +37,11 @@ export function registerNamespaceController(manager: Manager, options: Namespace
       .named(NAMESPACE_CONTROLLER_NAME)
       // Every update is enqueued (resyncs included): deletion starts with one, and a namespace
       // stuck on remaining content is looked at again even if a requeue was lost.
-      .for(namespaceDefinition, { informer: { resyncMs: options.resyncMs ?? 5 * 60_000 }, predicates: ignoreDeletes })
+      .for(KINDS.namespace, { informer: { resyncMs: options.resyncMs ?? 5 * 60_000 }, predicates: ignoreDeletes })
       .workers(options.workers ?? 10)
       .complete(({ lister }) =>
         createNamespaceReconciler({
-          namespaceLister: lister(namespaceDefinition),
+          namespaceLister: lister(KINDS.namespace),
           client: manager.client,
           clock: manager.clock,
           logger: manager.logger,

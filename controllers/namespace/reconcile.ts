@@ -9,11 +9,13 @@
  *       └ nothing left ─► PUT /finalize without `kubernetes` ─► the server removes the namespace
  */
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { KUBERNETES_FINALIZER, type Namespace, namespaceDefinition } from '../../apiserver/api/core/namespace.js';
+
+import { KUBERNETES_FINALIZER, type Namespace } from '../../apiserver/api/core/namespace.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import type { DiscoveredResource } from '../runtime/client/discovery.js';
 import type { KubeClient } from '../runtime/client/http-client.js';
 import { objectPath } from '../runtime/client/resource-path.js';
+import { KINDS } from '../runtime/kinds.js';
 import { reconcileLogger } from '../runtime/reconciler.js';
 import type { Clock, Lister, Logger, Reconciler, Result } from '../runtime/types.js';
 import { type DeletionReport, failedConditions, hasContentLeft, mergeConditions } from './conditions.js';
@@ -52,7 +54,7 @@ export function createNamespaceReconciler(deps: NamespaceReconcilerDeps): Reconc
 async function ensureActive(deps: NamespaceReconcilerDeps, namespace: Namespace): Promise<Result> {
   if (namespace.status?.phase === 'Active') return {};
   namespace.status = { ...namespace.status, phase: 'Active' };
-  await deps.client.resource(namespaceDefinition).updateStatus(namespace);
+  await deps.client.resource(KINDS.namespace).updateStatus(namespace);
   return {};
 }
 
@@ -92,7 +94,7 @@ async function reportConditions(deps: NamespaceReconcilerDeps, namespace: Namesp
   const { conditions, changed } = mergeConditions(namespace.status?.conditions ?? [], failedConditions(report), now);
   if (!changed && namespace.status?.phase === 'Terminating') return namespace;
   const next: Namespace = { ...namespace, status: { ...namespace.status, phase: 'Terminating', conditions } };
-  return deps.client.resource(namespaceDefinition).updateStatus(next);
+  return deps.client.resource(KINDS.namespace).updateStatus(next);
 }
 
 /** finalize removes the `kubernetes` finalizer through /finalize; the namespace's uid and
@@ -104,7 +106,7 @@ async function finalize(client: KubeClient, namespace: Namespace): Promise<void>
   try {
     await client.raw({
       method: 'PUT',
-      path: objectPath(client.resource(namespaceDefinition).definition, '', name, 'finalize'),
+      path: objectPath(client.resource(KINDS.namespace).definition, '', name, 'finalize'),
       body: JSON.stringify(body),
       contentType: 'application/json',
     });
@@ -116,7 +118,7 @@ async function finalize(client: KubeClient, namespace: Namespace): Promise<void>
 
 async function getNamespace(client: KubeClient, name: string): Promise<Namespace | undefined> {
   try {
-    return await client.resource(namespaceDefinition).get('', name);
+    return await client.resource(KINDS.namespace).get('', name);
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;

@@ -3,12 +3,11 @@
  * by node name), the node monitor (node-monitor.ts) with its ticker, and the taint eviction
  * controller (taint-eviction.ts). Nothing here makes decisions.
  */
-import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
-import { nodeDefinition } from '../../apiserver/api/core/node.js';
-import { podDefinition } from '../../apiserver/api/core/pod.js';
+
 import { ignoreDeletes, newControllerManagedBy } from '../runtime/builder.js';
 import type { Controller } from '../runtime/controller.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../runtime/indexers.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import { evictablePods, evictionFactsChanged, heartbeatNode, podsOnNode } from './event-handlers.js';
 import { TaintClock } from './eviction-plan.js';
@@ -60,7 +59,7 @@ export function registerNodeLifecycleController(manager: Manager, options: NodeL
   const monitor = createMonitorController(manager, options);
   const eviction = createEvictionController(manager, options);
   const periodMs = options.nodeMonitorPeriodMs ?? DEFAULT_NODE_MONITOR_PERIOD_MS;
-  manager.add(createMonitorTicker({ clock: manager.clock, periodMs, nodeLister: manager.informer(nodeDefinition).lister, queue: monitor.queue }));
+  manager.add(createMonitorTicker({ clock: manager.clock, periodMs, nodeLister: manager.informer(KINDS.node).lister, queue: monitor.queue }));
   return { monitor, eviction };
 }
 
@@ -68,16 +67,16 @@ function createMonitorController(manager: Manager, options: NodeLifecycleControl
   const { clock, logger } = manager;
   return newControllerManagedBy(manager)
     .named(NODE_LIFECYCLE_CONTROLLER_NAME)
-    .for(nodeDefinition, { predicates: ignoreDeletes })
-    .watches(leaseDefinition, heartbeatNode, { informer: { namespace: NODE_LEASE_NAMESPACE }, predicates: ignoreDeletes })
+    .for(KINDS.node, { predicates: ignoreDeletes })
+    .watches(KINDS.lease, heartbeatNode, { informer: { namespace: NODE_LEASE_NAMESPACE }, predicates: ignoreDeletes })
     .workers(options.monitorWorkers ?? 4)
     .complete(({ lister }) =>
       createNodeMonitorReconciler({
-        nodeLister: lister(nodeDefinition),
-        leaseLister: lister(leaseDefinition, { namespace: NODE_LEASE_NAMESPACE }),
-        podLister: lister(podDefinition),
-        nodes: manager.client.resource(nodeDefinition),
-        pods: manager.client.resource(podDefinition),
+        nodeLister: lister(KINDS.node),
+        leaseLister: lister(KINDS.lease, { namespace: NODE_LEASE_NAMESPACE }),
+        podLister: lister(KINDS.pod),
+        nodes: manager.client.resource(KINDS.node),
+        pods: manager.client.resource(KINDS.pod),
         recorder: manager.recorder(),
         clock,
         logger,
@@ -89,19 +88,19 @@ function createMonitorController(manager: Manager, options: NodeLifecycleControl
 
 function createEvictionController(manager: Manager, options: NodeLifecycleControllerOptions): Controller {
   const { clock, logger } = manager;
-  const nodeLister = manager.informer(nodeDefinition).lister;
-  const podLister = manager.informer(podDefinition).lister;
+  const nodeLister = manager.informer(KINDS.node).lister;
+  const podLister = manager.informer(KINDS.pod).lister;
   return newControllerManagedBy(manager)
     .named(TAINT_EVICTION_CONTROLLER_NAME)
-    .for(podDefinition, { predicates: evictablePods(nodeLister) })
-    .watches(nodeDefinition, podsOnNode(podLister), { predicates: { update: evictionFactsChanged } })
-    .withIndexer(podDefinition, NODE_NAME_INDEX, indexByNodeName)
+    .for(KINDS.pod, { predicates: evictablePods(nodeLister) })
+    .watches(KINDS.node, podsOnNode(podLister), { predicates: { update: evictionFactsChanged } })
+    .withIndexer(KINDS.pod, NODE_NAME_INDEX, indexByNodeName)
     .workers(options.evictionWorkers ?? 8)
     .complete(() =>
       createTaintEvictionReconciler({
         nodeLister,
         podLister,
-        pods: manager.client.resource(podDefinition),
+        pods: manager.client.resource(KINDS.pod),
         recorder: manager.recorder(),
         // Sightings of taints without timeAdded live as long as this process (see TaintClock).
         taintClock: new TaintClock(clock),

@@ -2,11 +2,11 @@
  * The persistentvolume-binder's wiring: informers for claims and volumes (volumes indexed by
  * claim; a volume wakes the claim it is bound to) and the reconciler's workers.
  */
-import { type PersistentVolume, persistentVolumeDefinition } from '../../apiserver/api/core/persistent-volume.js';
-import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
+import type { PersistentVolume } from '../../apiserver/api/core/persistent-volume.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import { requestKey } from '../runtime/reconciler.js';
 import type { DeepReadonly } from '../runtime/types.js';
@@ -21,16 +21,16 @@ export const BINDER_EVENT_SOURCE = 'persistentvolume-controller';
 export function registerPersistentVolumeBinder(manager: Manager, { workers = 5 }: { workers?: number } = {}): Controller {
   return newControllerManagedBy(manager)
     .named(BINDER_CONTROLLER_NAME)
-    .for(persistentVolumeClaimDefinition)
-    .watches(persistentVolumeDefinition, boundClaim)
-    .withIndexer(persistentVolumeDefinition, CLAIM_KEY_INDEX, indexByClaimKey)
+    .for(KINDS.persistentVolumeClaim)
+    .watches(KINDS.persistentVolume, boundClaim)
+    .withIndexer(KINDS.persistentVolume, CLAIM_KEY_INDEX, indexByClaimKey)
     .workers(workers)
     .complete(({ lister }) =>
       createBinderReconciler({
-        claimLister: lister(persistentVolumeClaimDefinition),
-        volumeLister: lister(persistentVolumeDefinition),
-        claims: manager.client.resource(persistentVolumeClaimDefinition),
-        volumes: manager.client.resource(persistentVolumeDefinition),
+        claimLister: lister(KINDS.persistentVolumeClaim),
+        volumeLister: lister(KINDS.persistentVolume),
+        claims: manager.client.resource(KINDS.persistentVolumeClaim),
+        volumes: manager.client.resource(KINDS.persistentVolume),
         recorder: createComponentRecorder(manager, BINDER_EVENT_SOURCE),
       }),
     );

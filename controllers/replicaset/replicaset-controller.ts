@@ -10,13 +10,13 @@
  * ReplicaSet drops the old one's, and a pod turning ready requeues its owner after
  * minReadySeconds. Expressed through the builder it would be the same handlers behind hooks.
  */
-import { type ReplicaSet, replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
-import { podDefinition } from '../../apiserver/api/core/pod.js';
-import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
+import type { KindRef, KubeObject } from '../../apiserver/api/resource-definition.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import { type Controller, createController } from '../runtime/controller.js';
 import { createExpectations } from '../runtime/expectations.js';
 import { CONTROLLER_UID_INDEX, indexByControllerUid, indexByOwnerUid, OWNER_UID_INDEX } from '../runtime/indexers.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import type { EventRecorder } from '../runtime/types.js';
 import { podEventHandlers, replicaSetEventHandlers } from './event-handlers.js';
@@ -46,7 +46,7 @@ export interface LoopKind<T extends KubeObject> {
   name: string;
   /** The source.component of its events (unless options.recorder is given). */
   eventSource: string;
-  definition: ResourceDefinition<T>;
+  definition: KindRef<T>;
   /** How pods' controller references and events name the kind. */
   owner: OwnerKind;
   view: ReplicaSetView<T>;
@@ -57,7 +57,7 @@ export interface LoopKind<T extends KubeObject> {
 const REPLICA_SET_LOOP: LoopKind<ReplicaSet> = {
   name: REPLICASET_CONTROLLER_NAME,
   eventSource: REPLICASET_EVENT_SOURCE,
-  definition: replicaSetDefinition,
+  definition: KINDS.replicaSet,
   owner: REPLICA_SET_KIND,
   view: IDENTITY_VIEW,
 };
@@ -82,7 +82,7 @@ export function registerReplicaSetLoop<T extends KubeObject>(
   { workers = 5, recorder }: ReplicaSetControllerOptions,
 ): Controller {
   const ownInformer = manager.informer(kind.definition);
-  const podInformer = manager.informer(podDefinition);
+  const podInformer = manager.informer(KINDS.pod);
   ownInformer.addIndexer(CONTROLLER_UID_INDEX, indexByControllerUid);
   podInformer.addIndexer(OWNER_UID_INDEX, indexByOwnerUid);
   const replicaSetLister = viewLister(ownInformer.lister, kind.view);
@@ -92,7 +92,7 @@ export function registerReplicaSetLoop<T extends KubeObject>(
     replicaSetLister,
     podLister: podInformer.lister,
     replicaSets: viewClient(manager.client.resource(kind.definition), kind.view),
-    pods: manager.client.resource(podDefinition),
+    pods: manager.client.resource(KINDS.pod),
     owner: kind.owner,
     omitTerminatingReplicas: kind.omitTerminatingReplicas,
     recorder: recorder ?? createComponentRecorder(manager, kind.eventSource),

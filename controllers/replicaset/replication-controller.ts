@@ -5,8 +5,10 @@
  * ReplicaSet's matchLabels; its status has no terminatingReplicas.
  */
 import type { ReplicaSet } from '../../apiserver/api/apps/replica-set.js';
-import { type ReplicationController, replicationControllerDefinition } from '../../apiserver/api/core/replication-controller.js';
+
+import type { ReplicationController } from '../../apiserver/api/core/replication-controller.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import type { ReplicaSetView } from './replica-set-view.js';
@@ -51,7 +53,7 @@ export function registerReplicationController(manager: Manager, options: Replica
     {
       name: REPLICATION_CONTROLLER_NAME,
       eventSource: REPLICATION_CONTROLLER_EVENT_SOURCE,
-      definition: replicationControllerDefinition,
+      definition: KINDS.replicationController,
       owner: { apiVersion: 'v1', kind: 'ReplicationController' },
       view: RC_VIEW,
       omitTerminatingReplicas: true,

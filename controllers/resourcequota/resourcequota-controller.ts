@@ -6,24 +6,14 @@
  * delete) of a counted object triggers a recount, as do a new quota, a changed spec and every
  * resync. Writes only when the status differs.
  */
-import { daemonSetDefinition } from '../../apiserver/api/apps/daemon-set.js';
-import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
-import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
-import { statefulSetDefinition } from '../../apiserver/api/apps/stateful-set.js';
-import { cronJobDefinition } from '../../apiserver/api/batch/cron-job.js';
-import { jobDefinition } from '../../apiserver/api/batch/job.js';
-import { configMapDefinition } from '../../apiserver/api/core/config-map.js';
-import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
-import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { computeUsage, type NamespaceObjects } from '../../apiserver/api/core/quota-usage.js';
-import { replicationControllerDefinition } from '../../apiserver/api/core/replication-controller.js';
-import { type ResourceQuota, resourceQuotaDefinition } from '../../apiserver/api/core/resource-quota.js';
-import { secretDefinition } from '../../apiserver/api/core/secret.js';
-import { serviceDefinition } from '../../apiserver/api/core/service.js';
+
+import type { ResourceQuota } from '../../apiserver/api/core/resource-quota.js';
 import { deepEqual } from '../../apiserver/api/deep-equal.js';
-import type { AnyResourceDefinition, KubeObject } from '../../apiserver/api/resource-definition.js';
+import { type AnyKindRef, type KubeObject, qualifiedResource } from '../../apiserver/api/resource-definition.js';
 import { type BuildContext, newControllerManagedBy } from '../runtime/builder.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import { keyOf } from '../runtime/reconciler.js';
 import type { Clock, DeepReadonly, Lister, Reconciler, ResourceClient } from '../runtime/types.js';
@@ -32,26 +22,26 @@ import type { Clock, DeepReadonly, Lister, Reconciler, ResourceClient } from '..
 export const RESOURCEQUOTA_CONTROLLER_NAME = 'resourcequota';
 
 /** TRACKED are the kinds whose objects a quota counts (by name or as `count/<resource>`). */
-const TRACKED: AnyResourceDefinition[] = [
-  podDefinition,
-  serviceDefinition,
-  secretDefinition,
-  configMapDefinition,
-  persistentVolumeClaimDefinition,
-  replicationControllerDefinition,
-  resourceQuotaDefinition,
-  deploymentDefinition,
-  replicaSetDefinition,
-  statefulSetDefinition,
-  daemonSetDefinition,
-  jobDefinition,
-  cronJobDefinition,
+const TRACKED: AnyKindRef[] = [
+  KINDS.pod,
+  KINDS.service,
+  KINDS.secret,
+  KINDS.configMap,
+  KINDS.persistentVolumeClaim,
+  KINDS.replicationController,
+  KINDS.resourceQuota,
+  KINDS.deployment,
+  KINDS.replicaSet,
+  KINDS.statefulSet,
+  KINDS.daemonSet,
+  KINDS.job,
+  KINDS.cronJob,
 ];
 
 /** ResourceQuotaReconcilerDeps are the reconciler's collaborators. */
 export interface ResourceQuotaReconcilerDeps {
   quotaLister: Lister<ResourceQuota>;
-  /** The namespace's objects of every tracked kind, by storage resource. */
+  /** The namespace's objects of every tracked kind, by group-qualified resource (`deployments.apps`). */
   objectsIn(namespace: string): NamespaceObjects;
   quotas: Pick<ResourceClient<ResourceQuota>, 'updateStatus'>;
   clock: Clock;
@@ -79,23 +69,23 @@ export function createResourceQuotaReconciler(deps: ResourceQuotaReconcilerDeps)
  * when added, when its spec changes and on resyncs (not when admission charges its status);
  * an update or delete of a tracked object wakes every quota of its namespace. */
 export function registerResourceQuotaController(manager: Manager, { workers = 5 }: { workers?: number } = {}): Controller {
-  const quotaLister = manager.informer(resourceQuotaDefinition).lister;
+  const quotaLister = manager.informer(KINDS.resourceQuota).lister;
   const quotasOfNamespace = (object: DeepReadonly<KubeObject>) => quotaLister.list(object.metadata.namespace ?? '').map(keyOf);
   let builder = newControllerManagedBy(manager)
     .named(RESOURCEQUOTA_CONTROLLER_NAME)
-    .for(resourceQuotaDefinition, { predicates: { update: (old, cur) => isResync(old, cur) || !deepEqual(old.spec, cur.spec) } });
+    .for(KINDS.resourceQuota, { predicates: { update: (old, cur) => isResync(old, cur) || !deepEqual(old.spec, cur.spec) } });
   // A recount on an add could read a quota already charged for an object the cache has not
   // shown yet, and undo the charge: adds are admission's to count. For the same reason a
   // quota's own updates (admission's charges among them) do not recount its neighbours.
   for (const definition of TRACKED) {
-    const predicates = definition === resourceQuotaDefinition ? { add: () => false, update: () => false } : { add: () => false };
+    const predicates = definition === KINDS.resourceQuota ? { add: () => false, update: () => false } : { add: () => false };
     builder = builder.watches(definition, quotasOfNamespace, { predicates });
   }
   return builder.workers(workers).complete((context) =>
     createResourceQuotaReconciler({
       quotaLister,
       objectsIn: (namespace) => objectsIn(context, namespace),
-      quotas: manager.client.resource(resourceQuotaDefinition),
+      quotas: manager.client.resource(KINDS.resourceQuota),
       clock: manager.clock,
     }),
   );
@@ -104,5 +94,5 @@ export function registerResourceQuotaController(manager: Manager, { workers = 5 
 const isResync = (old: DeepReadonly<KubeObject>, cur: DeepReadonly<KubeObject>) => old.metadata.resourceVersion === cur.metadata.resourceVersion;
 
 function objectsIn(context: BuildContext, namespace: string): NamespaceObjects {
-  return new Map(TRACKED.map((definition) => [definition.storage.resource, context.lister(definition).list(namespace)]));
+  return new Map(TRACKED.map((definition) => [qualifiedResource(definition), context.lister(definition).list(namespace)]));
 }

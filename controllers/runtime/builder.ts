@@ -23,7 +23,7 @@
  * (e.g. to tick off expectations), and run before those keys are queued.
  */
 import { controllerRefOf } from '../../apiserver/api/machinery/owner-references.js';
-import type { AnyResourceDefinition, KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import type { AnyKindRef, KindRef, KubeObject } from '../../apiserver/api/resource-definition.js';
 import { type Controller, createController } from './controller.js';
 import type { InformerRequest, Manager } from './manager.js';
 import { keyOf, requestKey } from './reconciler.js';
@@ -61,7 +61,7 @@ export type MapToKeys<T> = (object: DeepReadonly<T>) => Iterable<string>;
 /** BuildContext is what a reconciler factory may use: the shared listers and the queue the
  * controller will drain (for reconcilers that enqueue other keys themselves). */
 export interface BuildContext {
-  lister<T extends KubeObject>(definition: ResourceDefinition<T>, request?: InformerRequest): Lister<T>;
+  lister<T extends KubeObject>(definition: KindRef<T>, request?: InformerRequest): Lister<T>;
   readonly queue: WorkQueue;
 }
 
@@ -69,15 +69,15 @@ export interface BuildContext {
 export type ReconcilerFactory = (context: BuildContext) => Reconciler;
 
 interface Source {
-  definition: AnyResourceDefinition;
+  definition: AnyKindRef;
   options: SourceOptions<KubeObject>;
   /** The keys an object wakes; for `owns` it needs the primary, known only at complete(). */
-  mapFor(primary: AnyResourceDefinition): MapToKeys<KubeObject>;
+  mapFor(primary: AnyKindRef): MapToKeys<KubeObject>;
   ignoresResyncs: boolean;
 }
 
 interface IndexerSpec {
-  definition: AnyResourceDefinition;
+  definition: AnyKindRef;
   request: InformerRequest | undefined;
   name: string;
   indexFunc: IndexFunc<KubeObject>;
@@ -108,32 +108,27 @@ export class ControllerBuilder {
   }
 
   /** for sets the primary kind: each of its events enqueues the object's own key. */
-  for<T extends KubeObject>(definition: ResourceDefinition<T>, options: SourceOptions<NoInfer<T>> = {}): this {
+  for<T extends KubeObject>(definition: KindRef<T>, options: SourceOptions<NoInfer<T>> = {}): this {
     if (this.primary) throw new Error(`controller ${this.name ?? '?'}: for() was already called`);
     this.primary = { definition, options, mapFor: () => ownKey, ignoresResyncs: false };
     return this;
   }
 
   /** owns wakes the primary object controlling an object of `definition` (see module comment). */
-  owns<T extends KubeObject>(definition: ResourceDefinition<T>, options: SourceOptions<NoInfer<T>> = {}): this {
+  owns<T extends KubeObject>(definition: KindRef<T>, options: SourceOptions<NoInfer<T>> = {}): this {
     this.secondaries.push({ definition, options, mapFor: controllerOwnerKeys, ignoresResyncs: true });
     return this;
   }
 
   /** watches wakes the keys `map` returns for an object of `definition`. */
-  watches<T extends KubeObject>(definition: ResourceDefinition<T>, map: MapToKeys<T>, options: SourceOptions<NoInfer<T>> = {}): this {
+  watches<T extends KubeObject>(definition: KindRef<T>, map: MapToKeys<T>, options: SourceOptions<NoInfer<T>> = {}): this {
     // Stored type-erased: a source's map only ever sees objects of its own definition's informer.
     this.secondaries.push({ definition, options: options as SourceOptions<KubeObject>, mapFor: () => map as MapToKeys<KubeObject>, ignoresResyncs: true });
     return this;
   }
 
   /** withIndexer adds an index to a shared informer (throws at complete() if the name is taken). */
-  withIndexer<T extends KubeObject>(
-    definition: ResourceDefinition<T>,
-    name: string,
-    indexFunc: IndexFunc<T>,
-    options: { informer?: InformerRequest } = {},
-  ): this {
+  withIndexer<T extends KubeObject>(definition: KindRef<T>, name: string, indexFunc: IndexFunc<T>, options: { informer?: InformerRequest } = {}): this {
     this.indexers.push({ definition, request: options.informer, name, indexFunc: indexFunc as IndexFunc<KubeObject> });
     return this;
   }
@@ -150,7 +145,7 @@ export class ControllerBuilder {
     const { manager, name, primary } = this;
     if (name === undefined) throw new Error('controller builder: named() is required');
     if (primary === undefined) throw new Error(`controller ${name}: for() is required`);
-    const informerOf = (definition: AnyResourceDefinition, request?: InformerRequest) => manager.informer(definition, request);
+    const informerOf = (definition: AnyKindRef, request?: InformerRequest) => manager.informer(definition, request);
     for (const source of [primary, ...this.secondaries]) informerOf(source.definition, source.options.informer);
     for (const { definition, request, name: indexName, indexFunc } of this.indexers) informerOf(definition, request).addIndexer(indexName, indexFunc);
     const queue = createWorkQueue({ clock: manager.clock, name });
@@ -176,7 +171,7 @@ const ownKey: MapToKeys<KubeObject> = (object) => [keyOf(object)];
 
 /** controllerOwnerKeys maps an object to its controller reference's key when that reference
  * names `owner`'s kind in `owner`'s API group. */
-export function controllerOwnerKeys(owner: Pick<ResourceDefinition, 'group' | 'kind'>): MapToKeys<KubeObject> {
+export function controllerOwnerKeys(owner: Pick<KindRef, 'group' | 'kind'>): MapToKeys<KubeObject> {
   return (object) => {
     const reference = controllerRefOf(object);
     if (reference === undefined || reference.kind !== owner.kind || apiGroupOf(reference.apiVersion) !== owner.group) return [];

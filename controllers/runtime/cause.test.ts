@@ -1,14 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  type Cause,
-  type CauseTrigger,
-  currentCause,
-  currentTrigger,
-  decodeCause,
-  encodeCause,
-  runWithCause,
-  withTrigger,
-} from '../../apiserver/api/machinery/cause.js';
+import { decodeCause } from '../../apiserver/api/kubesim/history.js';
+import { type Cause, type CauseTrigger, currentCause, currentTrigger, encodeCause, runWithCause, withTrigger } from '../../apiserver/api/machinery/cause.js';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { createController } from './controller.js';
 import { silentLogger } from './logger.js';

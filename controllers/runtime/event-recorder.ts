@@ -11,11 +11,13 @@
  * event must not fail a reconcile.
  */
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { type Event, eventDefinition } from '../../apiserver/api/core/event.js';
+
+import type { Event } from '../../apiserver/api/core/event.js';
 import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import type { KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from './client/http-client.js';
+import { KINDS } from './kinds.js';
 import type { Clock, DeepReadonly, EventRecorder, Logger, ResourceClient } from './types.js';
 
 /** AGGREGATION_WINDOW_MS is how long after its last occurrence an event still aggregates. */
@@ -69,7 +71,7 @@ class AggregatingEventRecorder implements HttpEventRecorder {
   private readonly random: Random;
 
   constructor(private readonly options: EventRecorderOptions) {
-    this.events = options.client.resource(eventDefinition);
+    this.events = options.client.resource(KINDS.event);
     this.logger = options.logger.child({ component: options.component });
     this.random = options.random ?? createRandom();
   }

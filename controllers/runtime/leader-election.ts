@@ -18,10 +18,12 @@
  */
 import { setMaxListeners } from 'node:events';
 import { isAlreadyExists, isConflict, isNotFound } from '../../apiserver/api/api-error.js';
-import { type Lease, leaseDefinition } from '../../apiserver/api/coordination/lease.js';
+
+import type { Lease } from '../../apiserver/api/coordination/lease.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { rfc3339Micro } from '../../apiserver/api/machinery/time.js';
 import type { KubeClient } from './client/http-client.js';
+import { KINDS } from './kinds.js';
 import type { Clock, Logger, ResourceClient } from './types.js';
 
 /** LeaderElectorOptions configures createLeaderElector; the timings default to
@@ -73,7 +75,7 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
   if (!(config.leaseDurationMs > config.renewDeadlineMs && config.renewDeadlineMs > config.retryPeriodMs && config.retryPeriodMs > 0)) {
     throw new RangeError('leader election needs leaseDurationMs > renewDeadlineMs > retryPeriodMs > 0');
   }
-  return new LeaseElector({ ...options, ...config }, options.client.resource(leaseDefinition));
+  return new LeaseElector({ ...options, ...config }, options.client.resource(KINDS.lease));
 }
 
 type ElectorConfig = LeaderElectorOptions & Required<Pick<LeaderElectorOptions, 'namespace' | 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'>>;

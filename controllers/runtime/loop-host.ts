@@ -19,7 +19,7 @@
 import { setMaxListeners } from 'node:events';
 import { activitiesOf, type LoopActivity, type LoopsActivitySource } from '../../apiserver/api/machinery/activity.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
-import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import type { KindRef, KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { InformerRequest, Manager } from './manager.js';
 import type { EventHandlers, IndexFunc, Informer, Runnable } from './types.js';
 
@@ -193,7 +193,7 @@ class LoopScope implements Manager {
     return this.base.random;
   }
 
-  informer<T extends KubeObject>(def: ResourceDefinition<T>, request?: InformerRequest): Informer<T> {
+  informer<T extends KubeObject>(def: KindRef<T>, request?: InformerRequest): Informer<T> {
     const shared = this.base.informer(def, request) as unknown as Informer<KubeObject>;
     this.informers.add(shared);
     const scope = this;

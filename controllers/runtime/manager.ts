@@ -15,7 +15,7 @@ import { setMaxListeners } from 'node:events';
 import { activitiesOf, type LoopActivity } from '../../apiserver/api/machinery/activity.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
-import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import type { KindRef, KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from './client/http-client.js';
 import { createEventRecorder, type HttpEventRecorder } from './event-recorder.js';
 import { createInformer } from './informer.js';
@@ -66,7 +66,7 @@ export interface Manager {
   /** The component's randomness: fork it per use (`random.fork(controllerName)`), e.g. for
    * createController's reconcile ids, so streams do not depend on each other's draws. */
   readonly random: Random;
-  informer<T extends KubeObject>(def: ResourceDefinition<T>, request?: InformerRequest): Informer<T>;
+  informer<T extends KubeObject>(def: KindRef<T>, request?: InformerRequest): Informer<T>;
   recorder(): EventRecorder;
   add(runnable: Runnable): void;
   start(signal: AbortSignal): Promise<void>;
@@ -98,7 +98,7 @@ class ComponentManager implements Manager {
     this.random = options.random ?? createRandom();
   }
 
-  informer<T extends KubeObject>(def: ResourceDefinition<T>, request: InformerRequest = {}): Informer<T> {
+  informer<T extends KubeObject>(def: KindRef<T>, request: InformerRequest = {}): Informer<T> {
     const key = [def.group, def.version, def.plural, request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? ''].join('|');
     let informer = this.informers.get(key) as Informer<T> | undefined;
     if (!informer) {

@@ -20,7 +20,7 @@
  */
 import { setTimeout as wallSleep } from 'node:timers/promises';
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { CLOCK_PATH, type ClusterClockObject, ClusterClockObjectSchema } from '../../apiserver/api/kubesim/clock.js';
+import { CLOCK_PATH, type ClusterClockObject, decodeClusterClock } from '../../apiserver/api/kubesim/clock-object.js';
 import { type ClockState, type ClusterClock, createClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { createHttpTransport, type HttpTransport } from './client/http-transport.js';
 import { LineSplitter } from './client/watch-stream.js';
@@ -55,7 +55,7 @@ export async function followServerClock(source: ClockServer, signal: AbortSignal
   const transport = createHttpTransport({ server: source.server, token: source.token, userAgent: source.userAgent ?? 'kubesim-clock-follower/0.1' });
   let first: ClusterClockObject;
   try {
-    first = decodeClock(await transport.send({ method: 'GET', path: CLOCK_PATH, signal }));
+    first = decodeClusterClock(await transport.send({ method: 'GET', path: CLOCK_PATH, signal }));
   } catch (err) {
     transport.close();
     if (isNotFound(err))
@@ -112,7 +112,7 @@ class Follower {
     try {
       for await (const chunk of response) {
         for (const line of lines.push(chunk as Buffer)) {
-          await this.clock.apply(stateOf(decodeClock(parseLine(line))));
+          await this.clock.apply(stateOf(decodeClusterClock(parseLine(line))));
           received = true;
         }
       }
@@ -129,13 +129,6 @@ function parseLine(line: string): unknown {
   } catch (err) {
     throw new Error(`cluster clock stream sent a line that is not JSON: ${(err as Error).message}`);
   }
-}
-
-/** decodeClock checks a body is a ClusterClock. */
-function decodeClock(body: unknown): ClusterClockObject {
-  const result = ClusterClockObjectSchema.safeParse(body);
-  if (!result.success) throw new Error(`the API server sent something that is not a ClusterClock: ${result.error.issues[0]?.message ?? 'invalid'}`);
-  return result.data;
 }
 
 function stateOf(object: ClusterClockObject): ClockState {

@@ -4,7 +4,7 @@
  * the API server only over HTTP through them. See docs/controllers.md.
  */
 import type { CauseTrigger } from '../../apiserver/api/kubesim/history.js';
-import type { KubeObject, ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import type { KindRef, KubeObject } from '../../apiserver/api/resource-definition.js';
 
 // ─── Time ────────────────────────────────────────────────────────────────────────────
 
@@ -76,7 +76,7 @@ export interface Scale {
  * isAlreadyExists, isExpired. Objects returned are fresh and owned by the caller.
  */
 export interface ResourceClient<T extends KubeObject = KubeObject> {
-  readonly definition: ResourceDefinition;
+  readonly definition: KindRef;
   get(namespace: string, name: string): Promise<T>;
   list(options?: ListOptions): Promise<ObjectList<T>>;
   /** Streams events until the server ends the stream or `signal` aborts. */

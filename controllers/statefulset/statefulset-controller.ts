@@ -3,13 +3,11 @@
  * ControllerRevisions (indexed by controlling set) and claims, the event handlers and the
  * reconciler's workers. Nothing here makes decisions.
  */
-import { controllerRevisionDefinition } from '../../apiserver/api/apps/controller-revision.js';
-import { statefulSetDefinition } from '../../apiserver/api/apps/stateful-set.js';
-import { persistentVolumeClaimDefinition } from '../../apiserver/api/core/persistent-volume-claim.js';
-import { podDefinition } from '../../apiserver/api/core/pod.js';
+
 import { newControllerManagedBy } from '../runtime/builder.js';
 import { createComponentRecorder } from '../runtime/component-recorder.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import type { EventRecorder } from '../runtime/types.js';
 import { indexBySetUid, SET_UID_INDEX } from './deps.js';
@@ -35,28 +33,28 @@ export interface StatefulSetControllerOptions {
  * shared pod or revision informer by another registrant.
  */
 export function registerStatefulSetController(manager: Manager, { workers = 5, recorder }: StatefulSetControllerOptions = {}): Controller {
-  const setLister = manager.informer(statefulSetDefinition).lister;
+  const setLister = manager.informer(KINDS.statefulSet).lister;
   return (
     newControllerManagedBy(manager)
       .named(STATEFULSET_CONTROLLER_NAME)
-      .for(statefulSetDefinition)
+      .for(KINDS.statefulSet)
       // watches, not owns: an object whose controller is not the cached set of that uid (a
       // deleted set, or an older one of the same name) wakes nobody, as in Kubernetes.
-      .watches(podDefinition, controllingSet(setLister))
-      .watches(controllerRevisionDefinition, controllingSet(setLister))
-      .withIndexer(podDefinition, SET_UID_INDEX, indexBySetUid)
-      .withIndexer(controllerRevisionDefinition, SET_UID_INDEX, indexBySetUid)
+      .watches(KINDS.pod, controllingSet(setLister))
+      .watches(KINDS.controllerRevision, controllingSet(setLister))
+      .withIndexer(KINDS.pod, SET_UID_INDEX, indexBySetUid)
+      .withIndexer(KINDS.controllerRevision, SET_UID_INDEX, indexBySetUid)
       .workers(workers)
       .complete(({ lister }) =>
         createStatefulSetReconciler({
           setLister,
-          podLister: lister(podDefinition),
-          revisionLister: lister(controllerRevisionDefinition),
-          claimLister: lister(persistentVolumeClaimDefinition),
-          sets: manager.client.resource(statefulSetDefinition),
-          pods: manager.client.resource(podDefinition),
-          revisions: manager.client.resource(controllerRevisionDefinition),
-          claims: manager.client.resource(persistentVolumeClaimDefinition),
+          podLister: lister(KINDS.pod),
+          revisionLister: lister(KINDS.controllerRevision),
+          claimLister: lister(KINDS.persistentVolumeClaim),
+          sets: manager.client.resource(KINDS.statefulSet),
+          pods: manager.client.resource(KINDS.pod),
+          revisions: manager.client.resource(KINDS.controllerRevision),
+          claims: manager.client.resource(KINDS.persistentVolumeClaim),
           recorder: recorder ?? createComponentRecorder(manager, STATEFULSET_EVENT_SOURCE),
           clock: manager.clock,
           logger: manager.logger,

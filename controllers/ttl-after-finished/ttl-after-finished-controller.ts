@@ -6,9 +6,11 @@
  * a cached Job may be stale (the user may just have extended the TTL).
  */
 import { isNotFound } from '../../apiserver/api/api-error.js';
-import { hasJobCondition, type Job, jobDefinition } from '../../apiserver/api/batch/index.js';
+
+import { hasJobCondition, type Job } from '../../apiserver/api/batch/index.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
 import type { Controller } from '../runtime/controller.js';
+import { KINDS } from '../runtime/kinds.js';
 import type { Manager } from '../runtime/manager.js';
 import type { Clock, DeepReadonly, Lister, Reconciler, Request, ResourceClient, Result } from '../runtime/types.js';
 
@@ -67,10 +69,10 @@ async function processJob(deps: TtlReconcilerDeps, request: Request): Promise<Re
 export function registerTtlAfterFinishedController(manager: Manager, { workers = 5 }: { workers?: number } = {}): Controller {
   return newControllerManagedBy(manager)
     .named(TTL_AFTER_FINISHED_CONTROLLER_NAME)
-    .for(jobDefinition, { predicates: { add: finishedWithTtl, update: (_old, job) => finishedWithTtl(job), delete: () => false } })
+    .for(KINDS.job, { predicates: { add: finishedWithTtl, update: (_old, job) => finishedWithTtl(job), delete: () => false } })
     .workers(workers)
     .complete(({ lister }) =>
-      createTtlAfterFinishedReconciler({ jobLister: lister(jobDefinition), jobs: manager.client.resource(jobDefinition), clock: manager.clock }),
+      createTtlAfterFinishedReconciler({ jobLister: lister(KINDS.job), jobs: manager.client.resource(KINDS.job), clock: manager.clock }),
     );
 }
 

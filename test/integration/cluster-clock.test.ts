@@ -6,7 +6,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLOCK_PATH } from '../../apiserver/api/kubesim/clock.js';
+import { CLOCK_PATH } from '../../apiserver/api/kubesim/clock-object.js';
 import { type ClusterClock, createClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { LineSplitter } from '../../controllers/runtime/client/watch-stream.js';
 import { followServerClock } from '../../controllers/runtime/remote-clock.js';

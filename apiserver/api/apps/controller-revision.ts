@@ -5,6 +5,7 @@
  * `kubectl rollout history/undo statefulset` read and apply them.
  */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { controllerRefOf } from '../machinery/owner-references.js';
 import { typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
@@ -40,14 +41,10 @@ const controllerText = (revision: ControllerRevision) => {
 
 /** controllerRevisionDefinition serves apps/v1 controllerrevisions. */
 export const controllerRevisionDefinition: ResourceDefinition<ControllerRevision> = {
-  group: 'apps',
-  version: 'v1',
-  kind: 'ControllerRevision',
-  plural: 'controllerrevisions',
+  ...KIND_IDS.controllerRevision,
   singular: 'controllerrevision',
   shortNames: [],
   categories: [],
-  namespaced: true,
   schema: ControllerRevisionSchema,
   validate: validateControllerRevision,
   tracksGeneration: false,

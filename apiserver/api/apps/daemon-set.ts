@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PodTemplateSpecSchema } from '../core/pod-spec.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { enumOf } from '../core/schema-helpers.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { formatLabelSelector } from '../labels.js';
 import { IntOrStringSchema, kindConditionSchema, LabelSelectorSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey, retainKeys } from '../patch-meta.js';
@@ -176,14 +177,10 @@ function validateRollingUpdate(rollingUpdate: { maxUnavailable?: IntOrString; ma
 
 /** daemonSetDefinition serves apps/v1 daemonsets (ds), with /status. */
 export const daemonSetDefinition: ResourceDefinition<DaemonSet> = {
-  group: 'apps',
-  version: 'v1',
-  kind: 'DaemonSet',
-  plural: 'daemonsets',
+  ...KIND_IDS.daemonSet,
   singular: 'daemonset',
   shortNames: ['ds'],
   categories: ['all'],
-  namespaced: true,
   schema: DaemonSetSchema,
   defaults: defaultDaemonSet,
   validate: validateDaemonSet,

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { PodTemplateSpecSchema } from '../core/pod-spec.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { enumOf } from '../core/schema-helpers.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { isSelectorParseError, labelSelectorFromStructured } from '../labels.js';
 import { IntOrStringSchema, type LabelSelector, LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey, retainKeys } from '../patch-meta.js';
@@ -197,14 +198,10 @@ function assertNever(value: never): never {
 
 /** deploymentDefinition serves apps/v1 deployments (deploy), with /status and /scale. */
 export const deploymentDefinition: ResourceDefinition<Deployment> = {
-  group: 'apps',
-  version: 'v1',
-  kind: 'Deployment',
-  plural: 'deployments',
+  ...KIND_IDS.deployment,
   singular: 'deployment',
   shortNames: ['deploy'],
   categories: ['all'],
-  namespaced: true,
   schema: DeploymentSchema,
   defaults: defaultDeployment,
   validate: validateDeployment,

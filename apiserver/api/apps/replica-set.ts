@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { PodTemplateSpecSchema } from '../core/pod-spec.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { formatLabelSelector } from '../labels.js';
 import { kindConditionSchema, LabelSelectorSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
@@ -84,14 +85,10 @@ export function validateReplicaSet(rs: ReplicaSet, old?: ReplicaSet): FieldError
 
 /** replicaSetDefinition serves apps/v1 replicasets (rs), with /status and /scale. */
 export const replicaSetDefinition: ResourceDefinition<ReplicaSet> = {
-  group: 'apps',
-  version: 'v1',
-  kind: 'ReplicaSet',
-  plural: 'replicasets',
+  ...KIND_IDS.replicaSet,
   singular: 'replicaset',
   shortNames: ['rs'],
   categories: ['all'],
-  namespaced: true,
   schema: ReplicaSetSchema,
   defaults: defaultReplicaSet,
   validate: validateReplicaSet,

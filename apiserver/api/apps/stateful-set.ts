@@ -10,6 +10,7 @@ import { PodTemplateSpecSchema } from '../core/pod-spec.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { enumOf } from '../core/schema-helpers.js';
 import { deepEqual } from '../deep-equal.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { formatLabelSelector } from '../labels.js';
 import { IntOrStringSchema, kindConditionSchema, LabelSelectorSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey, retainKeys } from '../patch-meta.js';
@@ -180,14 +181,10 @@ function validateUpdate(set: StatefulSet, old: StatefulSet): FieldError[] {
 
 /** statefulSetDefinition serves apps/v1 statefulsets (sts), with /status and /scale. */
 export const statefulSetDefinition: ResourceDefinition<StatefulSet> = {
-  group: 'apps',
-  version: 'v1',
-  kind: 'StatefulSet',
-  plural: 'statefulsets',
+  ...KIND_IDS.statefulSet,
   singular: 'statefulset',
   shortNames: ['sts'],
   categories: ['all'],
-  namespaced: true,
   schema: StatefulSetSchema,
   defaults: defaultStatefulSet,
   validate: validateStatefulSet,

@@ -4,7 +4,7 @@
  * `<unknown>` until the controller has read it), resource metrics prefixed by their name,
  * at most two metrics followed by ` + N more...`.
  */
-import { tryParseQuantity } from '../core/quantity.js';
+import { tryParseQuantity } from '../quantity.js';
 import type { MetricSpec, MetricTarget } from './metric-spec.js';
 import type { MetricStatus, MetricValueStatus } from './metric-status.js';
 

@@ -4,6 +4,7 @@
  * the conversion below for what travels in annotations), so both
  * versions always show the same HPA.
  */
+
 import { z } from 'zod';
 import { badRequest } from '../api-error.js';
 import { TimeSchema, typeMetaFields } from '../meta.js';
@@ -19,14 +20,13 @@ import {
 } from './alpha-metrics.js';
 import { decodeBehavior, encodeBehavior } from './behavior-annotation.js';
 import {
-  cpuUtilizationMetric,
-  DEFAULT_CPU_UTILIZATION,
   type HorizontalPodAutoscaler,
   HorizontalPodAutoscalerConditionSchema,
   horizontalPodAutoscalerColumns,
   validateHorizontalPodAutoscaler,
 } from './horizontal-pod-autoscaler.js';
 import { HorizontalPodAutoscalerV1Message } from './horizontal-pod-autoscaler-v1-protobuf.js';
+import { cpuUtilizationMetric, DEFAULT_CPU_UTILIZATION } from './hpa-defaults.js';
 import type { MetricSpec } from './metric-spec.js';
 import type { MetricStatus } from './metric-status.js';
 

@@ -4,16 +4,17 @@
  * pods of its scale target and sets the target's replica count through its /scale
  * subresource; the HPA controller is the only writer of `status`.
  */
+
 import { z } from 'zod';
-import { quantityError, tryParseQuantity } from '../core/quantity.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { kindConditionSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
+import { quantityError, tryParseQuantity } from '../quantity.js';
 import type { FieldError, PrintColumn, ResourceDefinition } from '../resource-definition.js';
 import { forbidden, invalid, isDns1123Label, isValidPathSegmentName, notSupported, required } from '../validation.js';
 import { formatHpaMetrics } from './format-hpa-metrics.js';
 import {
-  defaultBehavior,
   type HorizontalPodAutoscalerBehavior,
   HorizontalPodAutoscalerBehaviorSchema,
   type HPAScalingPolicy,
@@ -22,6 +23,7 @@ import {
   ScalingPolicySelects,
 } from './horizontal-pod-autoscaler-behavior.js';
 import { HorizontalPodAutoscalerMessage } from './horizontal-pod-autoscaler-protobuf.js';
+import { cpuUtilizationMetric, DEFAULT_CPU_UTILIZATION, defaultBehavior } from './hpa-defaults.js';
 import {
   AUTOSCALING_V2,
   type CrossVersionObjectReference,
@@ -32,9 +34,6 @@ import {
   type MetricTarget,
 } from './metric-spec.js';
 import { MetricStatusSchema } from './metric-status.js';
-
-/** DEFAULT_CPU_UTILIZATION is the target of the implicit metric of an HPA without metrics. */
-export const DEFAULT_CPU_UTILIZATION = 80;
 
 export const HorizontalPodAutoscalerSpecSchema = z
   .object({
@@ -101,11 +100,6 @@ export const HorizontalPodAutoscalerSchema = z
   });
 
 export type HorizontalPodAutoscaler = z.infer<typeof HorizontalPodAutoscalerSchema>;
-
-/** cpuUtilizationMetric is a Resource metric targeting `percent`% average CPU utilization. */
-export function cpuUtilizationMetric(percent: number): MetricSpec {
-  return { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: percent } } };
-}
 
 /** defaultHorizontalPodAutoscaler applies SetDefaults_HorizontalPodAutoscaler in place:
  * minReplicas 1, the 80% CPU metric when there are no metrics, and behavior defaults when a
@@ -346,14 +340,10 @@ function validateScalingPolicy(policy: HPAScalingPolicy, field: string): FieldEr
 
 /** horizontalPodAutoscalerDefinition serves autoscaling/v2 HPAs (hpa), the stored version. */
 export const horizontalPodAutoscalerDefinition: ResourceDefinition<HorizontalPodAutoscaler> = {
-  group: 'autoscaling',
-  version: 'v2',
-  kind: 'HorizontalPodAutoscaler',
-  plural: 'horizontalpodautoscalers',
+  ...KIND_IDS.horizontalPodAutoscaler,
   singular: 'horizontalpodautoscaler',
   shortNames: ['hpa'],
   categories: ['all'],
-  namespaced: true,
   schema: HorizontalPodAutoscalerSchema,
   defaults: defaultHorizontalPodAutoscaler,
   validate: validateHorizontalPodAutoscaler,

@@ -12,8 +12,6 @@ import { horizontalPodAutoscalerV1Definition } from './horizontal-pod-autoscaler
 
 export { formatHpaMetrics } from './format-hpa-metrics.js';
 export {
-  cpuUtilizationMetric,
-  DEFAULT_CPU_UTILIZATION,
   defaultHorizontalPodAutoscaler,
   type HorizontalPodAutoscaler,
   type HorizontalPodAutoscalerCondition,
@@ -26,15 +24,12 @@ export {
   validateHorizontalPodAutoscaler,
 } from './horizontal-pod-autoscaler.js';
 export {
-  defaultBehavior,
   type HorizontalPodAutoscalerBehavior,
   HorizontalPodAutoscalerBehaviorSchema,
   type HPAScalingPolicy,
   HPAScalingPolicySchema,
   type HPAScalingRules,
   HPAScalingRulesSchema,
-  scaleDownRules,
-  scaleUpRules,
 } from './horizontal-pod-autoscaler-behavior.js';
 export {
   defaultHorizontalPodAutoscalerV1,
@@ -46,6 +41,7 @@ export {
   hpaV2ToV1,
   validateHorizontalPodAutoscalerV1,
 } from './horizontal-pod-autoscaler-v1.js';
+export { cpuUtilizationMetric, DEFAULT_CPU_UTILIZATION, defaultBehavior, scaleDownRules, scaleUpRules } from './hpa-defaults.js';
 export {
   type CrossVersionObjectReference,
   CrossVersionObjectReferenceSchema,

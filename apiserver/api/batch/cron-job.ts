@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { workloadWideColumns } from '../apps/workload-columns.js';
 import { ObjectReferenceSchema } from '../core/object-reference.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { formatLabelSelector } from '../labels.js';
 import { TimeSchema, typeMetaFields } from '../meta.js';
 import { age, ageColumn, column, nameColumn, orNone } from '../printing.js';
@@ -116,14 +117,10 @@ function isValidTimeZone(timeZone: string): boolean {
 
 /** cronJobDefinition serves batch/v1 cronjobs (cj), with /status. */
 export const cronJobDefinition: ResourceDefinition<CronJob> = {
-  group: 'batch',
-  version: 'v1',
-  kind: 'CronJob',
-  plural: 'cronjobs',
+  ...KIND_IDS.cronJob,
   singular: 'cronjob',
   shortNames: ['cj'],
   categories: ['all'],
-  namespaced: true,
   schema: CronJobSchema,
   defaults: defaultCronJob,
   validate: validateCronJob,

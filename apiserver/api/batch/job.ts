@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { workloadWideColumns } from '../apps/workload-columns.js';
 import { defaultPodSpec } from '../core/pod-spec-defaults.js';
 import { validatePodTemplateSpec } from '../core/pod-spec-validation.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { formatLabelSelector, isSelectorParseError, labelSelectorFromStructured } from '../labels.js';
 import { typeMetaFields } from '../meta.js';
 import { ageColumn, column, humanDuration, nameColumn } from '../printing.js';
@@ -166,14 +167,10 @@ function validateSelector(spec: JobSpec, field: string): FieldError[] {
 
 /** jobDefinition serves batch/v1 jobs, with /status. */
 export const jobDefinition: ResourceDefinition<Job> = {
-  group: 'batch',
-  version: 'v1',
-  kind: 'Job',
-  plural: 'jobs',
+  ...KIND_IDS.job,
   singular: 'job',
   shortNames: [],
   categories: ['all'],
-  namespaced: true,
   schema: JobSchema,
   defaults: defaultJob,
   validate: validateJob,

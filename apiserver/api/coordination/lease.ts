@@ -6,6 +6,7 @@
  * semantics beyond validation.
  */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { MicroTimeSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -73,14 +74,10 @@ function validateLeaseStrategy(strategy: string, field: string): FieldError[] {
 
 /** leaseDefinition serves coordination.k8s.io/v1 leases. */
 export const leaseDefinition: ResourceDefinition<Lease> = {
-  group: 'coordination.k8s.io',
-  version: 'v1',
-  kind: 'Lease',
-  plural: 'leases',
+  ...KIND_IDS.lease,
   singular: 'lease',
   shortNames: [],
   categories: [],
-  namespaced: true,
   schema: LeaseSchema,
   validate: validateLease,
   tracksGeneration: false,

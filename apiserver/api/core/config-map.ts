@@ -1,5 +1,6 @@
 /** core/v1 ConfigMap: non-confidential configuration data as key-value pairs. */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -31,14 +32,10 @@ export function validateConfigMap(cm: ConfigMap, old?: ConfigMap): FieldError[] 
 }
 
 export const configMapDefinition: ResourceDefinition<ConfigMap> = {
-  group: '',
-  version: 'v1',
-  kind: 'ConfigMap',
-  plural: 'configmaps',
+  ...KIND_IDS.configMap,
   singular: 'configmap',
   shortNames: ['cm'],
   categories: [],
-  namespaced: true,
   schema: ConfigMapSchema,
   tracksGeneration: false,
   subresources: {},

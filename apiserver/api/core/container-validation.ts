@@ -2,11 +2,13 @@
  * Validation of one container, worded as Kubernetes' validateContainers so that a bad
  * manifest gets the same `spec.containers[0].image: Required value` a real cluster returns.
  */
+
+import { tryParseQuantity } from '../quantity.js';
 import type { FieldError } from '../resource-definition.js';
 import { invalid, isDns1123Label, isValidPortName, isValidPortNum, required } from '../validation.js';
 import type { Container, EphemeralContainer } from './container.js';
 import type { Probe } from './probe.js';
-import { tryParseQuantity, validateQuantities } from './quantity.js';
+import { validateQuantities } from './quantity.js';
 
 /** ContainerContext is what a container's validation needs from its pod. */
 export interface ContainerContext {

@@ -4,6 +4,7 @@
  * Service); superseded by discovery.k8s.io EndpointSlices but still read by kubectl.
  */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -97,14 +98,10 @@ export function validateEndpoints(endpoints: Endpoints): FieldError[] {
 }
 
 export const endpointsDefinition: ResourceDefinition<Endpoints> = {
-  group: '',
-  version: 'v1',
-  kind: 'Endpoints',
-  plural: 'endpoints',
+  ...KIND_IDS.endpoints,
   singular: 'endpoints',
   shortNames: ['ep'],
   categories: [],
-  namespaced: true,
   schema: EndpointsSchema,
   validate: validateEndpoints,
   tracksGeneration: false,

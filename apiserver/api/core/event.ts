@@ -5,6 +5,7 @@
  * "Deployment controller contract").
  */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { MicroTimeSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import { age, column, nameColumn } from '../printing.js';
 import type { PrintColumn, PrintContext, ResourceDefinition } from '../resource-definition.js';
@@ -101,14 +102,10 @@ export const eventColumns: PrintColumn[] = [
 ];
 
 export const eventDefinition: ResourceDefinition<Event> = {
-  group: '',
-  version: 'v1',
-  kind: 'Event',
-  plural: 'events',
+  ...KIND_IDS.event,
   singular: 'event',
   shortNames: ['ev'],
   categories: [],
-  namespaced: true,
   schema: EventSchema,
   tracksGeneration: false,
   subresources: {},

@@ -9,9 +9,10 @@ import { ObjectMetaMessage, QuantityMessage } from '../meta-protobuf.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import { field, KEEP_ZERO, message } from '../protobuf/message-type.js';
 import type { Quantity } from '../quantity.js';
+import { tryParseQuantity } from '../quantity.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { duplicate, forbidden, invalid, isQualifiedName } from '../validation.js';
-import { ResourceListSchema, tryParseQuantity, validateQuantities } from './quantity.js';
+import { ResourceListSchema, validateQuantities } from './quantity.js';
 import { K8S_CORE } from './schema-helpers.js';
 
 export const LimitRangeItemSchema = z

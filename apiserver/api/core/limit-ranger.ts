@@ -6,11 +6,11 @@
  * checked against the ranges' min, max and maxLimitRequestRatio (limitRangeViolations).
  */
 import type { Quantity } from '../quantity.js';
+import { tryParseQuantity } from '../quantity.js';
 import type { Container } from './container.js';
 import type { LimitRange, LimitRangeItem } from './limit-range.js';
 import { podResourceTotals, type QuantityTotals } from './pod-resources.js';
 import type { PodSpec } from './pod-spec.js';
-import { tryParseQuantity } from './quantity.js';
 
 /** LIMIT_RANGER_ANNOTATION records which defaults the plugin set. */
 export const LIMIT_RANGER_ANNOTATION = 'kubernetes.io/limit-ranger';

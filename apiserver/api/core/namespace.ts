@@ -1,5 +1,6 @@
 /** core/v1 Namespace: a scope for names, and the unit of deletion for everything inside. */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { kindConditionSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
@@ -79,14 +80,10 @@ const namespaceStrategy: KindStrategy = {
 };
 
 export const namespaceDefinition: ResourceDefinition<Namespace> = {
-  group: '',
-  version: 'v1',
-  kind: 'Namespace',
-  plural: 'namespaces',
+  ...KIND_IDS.namespace,
   singular: 'namespace',
   shortNames: ['ns'],
   categories: [],
-  namespaced: false,
   nameRule: 'dns1123-label',
   schema: NamespaceSchema,
   defaults: defaultNamespace,

@@ -1,6 +1,7 @@
 /** core/v1 Node: a worker machine (here a simulated one, registered by kubelet-sim). */
 import { z } from 'zod';
 import { deepEqual } from '../deep-equal.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey, mergeScalars } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
@@ -156,14 +157,10 @@ function validateTaints(node: Node): FieldError[] {
 }
 
 export const nodeDefinition: ResourceDefinition<Node> = {
-  group: '',
-  version: 'v1',
-  kind: 'Node',
-  plural: 'nodes',
+  ...KIND_IDS.node,
   singular: 'node',
   shortNames: ['no'],
   categories: [],
-  namespaced: false,
   schema: NodeSchema,
   // The kubelet registers its node with capacity, conditions and addresses already filled.
   keepStatusOnCreate: true,

@@ -4,13 +4,14 @@
  * a generated PersistentVolume and marks both Bound; nothing is ever mounted.
  */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { kindConditionSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { age, column, nameColumn } from '../printing.js';
-import { compareQuantities } from '../quantity.js';
+import { compareQuantities, tryParseQuantity } from '../quantity.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { changedFields, forbidden, required, validateImmutableField } from '../validation.js';
-import { ResourceListSchema, tryParseQuantity } from './quantity.js';
+import { ResourceListSchema } from './quantity.js';
 import { enumOf, K8S_CORE } from './schema-helpers.js';
 
 /** ACCESS_MODES are the volume access modes Kubernetes knows. */
@@ -135,14 +136,10 @@ export function accessModesText(modes: readonly string[] | undefined): string {
 
 /** persistentVolumeClaimDefinition serves core/v1 persistentvolumeclaims (pvc), with /status. */
 export const persistentVolumeClaimDefinition: ResourceDefinition<PersistentVolumeClaim> = {
-  group: '',
-  version: 'v1',
-  kind: 'PersistentVolumeClaim',
-  plural: 'persistentvolumeclaims',
+  ...KIND_IDS.persistentVolumeClaim,
   singular: 'persistentvolumeclaim',
   shortNames: ['pvc'],
   categories: [],
-  namespaced: true,
   schema: PersistentVolumeClaimSchema,
   defaults: defaultPersistentVolumeClaim,
   validate: validatePersistentVolumeClaim,

@@ -4,6 +4,7 @@
  * `spec.claimRef`; nothing is ever provisioned or mounted.
  */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { typeMetaFields } from '../meta.js';
 import { age, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -88,14 +89,10 @@ const claimText = (pv: PersistentVolume) => (pv.spec?.claimRef ? `${pv.spec.clai
 
 /** persistentVolumeDefinition serves core/v1 persistentvolumes (pv), cluster-scoped, with /status. */
 export const persistentVolumeDefinition: ResourceDefinition<PersistentVolume> = {
-  group: '',
-  version: 'v1',
-  kind: 'PersistentVolume',
-  plural: 'persistentvolumes',
+  ...KIND_IDS.persistentVolume,
   singular: 'persistentvolume',
   shortNames: ['pv'],
   categories: [],
-  namespaced: false,
   schema: PersistentVolumeSchema,
   defaults: defaultPersistentVolume,
   validate: validatePersistentVolume,

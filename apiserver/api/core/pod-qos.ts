@@ -5,10 +5,10 @@
  */
 
 import type { Quantity } from '../quantity.js';
+import { tryParseQuantity } from '../quantity.js';
 import type { Container } from './container.js';
 import type { PodSpec } from './pod-spec.js';
 import type { PodQOSClass } from './pod-status.js';
-import { tryParseQuantity } from './quantity.js';
 
 const QOS_RESOURCES = ['cpu', 'memory'] as const;
 

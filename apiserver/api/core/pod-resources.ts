@@ -7,8 +7,8 @@
  * scheduler/resources.ts.)
  */
 import type { Quantity } from '../quantity.js';
+import { tryParseQuantity } from '../quantity.js';
 import type { PodSpec } from './pod-spec.js';
-import { tryParseQuantity } from './quantity.js';
 
 /** QuantityTotals maps a resource name to an exact total. */
 export type QuantityTotals = Map<string, Quantity>;

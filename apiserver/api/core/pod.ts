@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { forbidden as forbiddenError } from '../api-error.js';
 import { deepEqual } from '../deep-equal.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { typeMetaFields } from '../meta.js';
 import { age, ageColumn, column, nameColumn, orNone } from '../printing.js';
 import type { DeleteRequest, FieldError, KindStrategy, PrintColumn, PrintContext, ResourceDefinition } from '../resource-definition.js';
@@ -241,14 +242,10 @@ export const podColumns: PrintColumn[] = [
 ];
 
 export const podDefinition: ResourceDefinition<Pod> = {
-  group: '',
-  version: 'v1',
-  kind: 'Pod',
-  plural: 'pods',
+  ...KIND_IDS.pod,
   singular: 'pod',
   shortNames: ['po'],
   categories: ['all'],
-  namespaced: true,
   schema: PodSchema,
   defaults: defaultPod,
   validate: (pod, old) => [...validatePodSpec(pod.spec, 'spec'), ...(old ? validatePodUpdate(pod, old) : [])],

@@ -4,12 +4,11 @@
  * the storage its claims request. Pure: the resourcequota controller hands in a namespace's
  * objects, quota admission (apiserver/registry/quota-admission.ts) the one being created.
  */
-import { addQuantities, type Quantity } from '../quantity.js';
+import { addQuantities, type Quantity, tryParseQuantity } from '../quantity.js';
 import type { KubeObject } from '../resource-definition.js';
 import { podQOSClass } from './pod-qos.js';
 import { podResourceTotals } from './pod-resources.js';
 import type { PodSpec } from './pod-spec.js';
-import { tryParseQuantity } from './quantity.js';
 import type { ResourceQuota } from './resource-quota.js';
 
 /** The part of a pod the accounting reads (pod.ts is not imported: it imports this module's users). */

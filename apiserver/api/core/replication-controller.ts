@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { workloadWideColumns } from '../apps/workload-columns.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { kindConditionSchema, StringMapSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, formatLabels, nameColumn } from '../printing.js';
@@ -114,14 +115,10 @@ function validateTemplateForController(template: PodTemplateSpec | undefined, se
 
 /** replicationControllerDefinition serves core/v1 replicationcontrollers (rc), with /status and /scale. */
 export const replicationControllerDefinition: ResourceDefinition<ReplicationController> = {
-  group: '',
-  version: 'v1',
-  kind: 'ReplicationController',
-  plural: 'replicationcontrollers',
+  ...KIND_IDS.replicationController,
   singular: 'replicationcontroller',
   shortNames: ['rc'],
   categories: ['all'],
-  namespaced: true,
   schema: ReplicationControllerSchema,
   defaults: defaultReplicationController,
   validate: validateReplicationController,

@@ -4,13 +4,15 @@
  * (controllers/resourcequota). Validation follows kube-apiserver's ValidateResourceQuota.
  */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { typeMetaFields } from '../meta.js';
 import { ObjectMetaMessage, QuantityMessage } from '../meta-protobuf.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import { field, KEEP_ZERO, message } from '../protobuf/message-type.js';
+import { tryParseQuantity } from '../quantity.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, isQualifiedName, notSupported } from '../validation.js';
-import { type ResourceList, ResourceListSchema, tryParseQuantity, validateQuantities } from './quantity.js';
+import { type ResourceList, ResourceListSchema, validateQuantities } from './quantity.js';
 import { K8S_CORE } from './schema-helpers.js';
 
 const ScopedResourceSelectorRequirementSchema = z
@@ -151,14 +153,10 @@ function usageCells(quota: ResourceQuota, limits: boolean): string {
 }
 
 export const resourceQuotaDefinition: ResourceDefinition<ResourceQuota> = {
-  group: '',
-  version: 'v1',
-  kind: 'ResourceQuota',
-  plural: 'resourcequotas',
+  ...KIND_IDS.resourceQuota,
   singular: 'resourcequota',
   shortNames: ['quota'],
   categories: [],
-  namespaced: true,
   schema: ResourceQuotaSchema,
   validate: validateResourceQuota,
   tracksGeneration: false,

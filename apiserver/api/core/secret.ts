@@ -1,5 +1,6 @@
 /** core/v1 Secret: small amounts of sensitive data (passwords, tokens, keys). */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -46,14 +47,10 @@ function validateSecret(secret: Secret, old?: Secret): FieldError[] {
 }
 
 export const secretDefinition: ResourceDefinition<Secret> = {
-  group: '',
-  version: 'v1',
-  kind: 'Secret',
-  plural: 'secrets',
+  ...KIND_IDS.secret,
   singular: 'secret',
   shortNames: [],
   categories: [],
-  namespaced: true,
   schema: SecretSchema,
   defaults: defaultSecret,
   validate: validateSecret,

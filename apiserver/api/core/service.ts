@@ -1,5 +1,6 @@
 /** core/v1 Service: a stable virtual IP and DNS name in front of a set of pods. */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { IntOrStringSchema, StringMapSchema, typeMetaFields } from '../meta.js';
 import { keyDefault, mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, formatLabels, nameColumn } from '../printing.js';
@@ -239,14 +240,10 @@ export const serviceColumns: PrintColumn[] = [
 ];
 
 export const serviceDefinition: ResourceDefinition<Service> = {
-  group: '',
-  version: 'v1',
-  kind: 'Service',
-  plural: 'services',
+  ...KIND_IDS.service,
   singular: 'service',
   shortNames: ['svc'],
   categories: ['all'],
-  namespaced: true,
   nameRule: 'dns1035-label',
   schema: ServiceSchema,
   defaults: defaultService,

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { PROTOCOLS } from '../core/container.js';
 import { ObjectReferenceSchema } from '../core/object-reference.js';
 import { enumOf } from '../core/schema-helpers.js';
+import { KIND_IDS } from '../kind-refs.js';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
@@ -112,14 +113,10 @@ export function validateEndpointSlice(slice: EndpointSlice, old?: EndpointSlice)
 }
 
 export const endpointSliceDefinition: ResourceDefinition<EndpointSlice> = {
-  group: 'discovery.k8s.io',
-  version: 'v1',
-  kind: 'EndpointSlice',
-  plural: 'endpointslices',
+  ...KIND_IDS.endpointSlice,
   singular: 'endpointslice',
   shortNames: [],
   categories: [],
-  namespaced: true,
   schema: EndpointSliceSchema,
   validate: validateEndpointSlice,
   tracksGeneration: true,

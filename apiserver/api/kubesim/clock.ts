@@ -11,26 +11,10 @@
  */
 import { z } from 'zod';
 
-export const CLOCK_API_VERSION = 'kubesim.io/v1alpha1';
-export const CLOCK_PATH = '/apis/kubesim.io/v1alpha1/clock';
-
-/** ClusterClockObjectSchema is the clock as the server reports it. */
-export const ClusterClockObjectSchema = z.object({
-  apiVersion: z.literal(CLOCK_API_VERSION),
-  kind: z.literal('ClusterClock'),
-  /** Cluster time, RFC 3339 with milliseconds. */
-  now: z.string(),
-  nowMs: z.number(),
-  speed: z.number().positive(),
-  paused: z.boolean(),
-  /** The mode the clock started in: real (running) or virtual (paused until advanced). */
-  mode: z.enum(['real', 'virtual']),
-  /** The server's wall time when `nowMs` was read (lets a follower add the transit time). */
-  wallMs: z.number().optional(),
-});
-export type ClusterClockObject = z.infer<typeof ClusterClockObjectSchema>;
-
 export { CLOCK_ADVANCE_MAX_MS, CLOCK_SPEED_MAX, CLOCK_SPEED_MIN, clockSpeedProblem } from '../machinery/clock-bounds.js';
+// The clock object and its path live in clock-object.ts, which loads no zod: every component
+// process follows the clock, and only the API server parses the requests below.
+export { CLOCK_API_VERSION, CLOCK_PATH, type ClusterClockObject } from './clock-object.js';
 
 /** AdvanceRequestSchema: how far to move cluster time, in ms or as Go duration text. */
 export const AdvanceRequestSchema = z.object({ ms: z.number().nonnegative().optional(), duration: z.string().optional() }).strict();

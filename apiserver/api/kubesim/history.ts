@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 
-/** CAUSE_HEADER carries a Cause as compact JSON on every write a control loop makes. */
-export const CAUSE_HEADER = 'X-Kubesim-Cause';
+// The loops' side of causes (the CAUSE_HEADER name, originOf) lives in machinery/cause.ts,
+// which loads no zod: loop processes never parse a cause, they only send one.
 
 /** HISTORY_API_VERSION is the apiVersion of HistoryList (kubesim's own group, not in discovery). */
 export const HISTORY_API_VERSION = 'kubesim.io/v1alpha1';
@@ -42,12 +42,6 @@ export const CauseTriggerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('stage'), origin: OriginTriggerSchema.optional() }),
 ]);
 export type CauseTrigger = z.infer<typeof CauseTriggerSchema>;
-
-/** originOf is the trigger that started the run `trigger` belongs to (itself unless it is a
- * requeue or stage), or undefined when that is not known. */
-export function originOf(trigger: CauseTrigger): OriginTrigger | undefined {
-  return trigger.kind === 'requeue' || trigger.kind === 'stage' ? trigger.origin : trigger;
-}
 
 /** CauseSchema is why a loop writes: which loop (`controller`), for which key, in which
  * reconcile (`reconcileId`, as in its log lines), and what queued that key. */
@@ -106,4 +100,21 @@ export interface HistoryList {
   kind: 'HistoryList';
   metadata: { resourceVersion: string; continue?: string };
   items: HistoryItem[];
+}
+
+/** decodeCause parses a header value made by encodeCause. Throws an Error naming the problem
+ * for anything else (not JSON, or not a Cause). */
+export function decodeCause(text: string): Cause {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not JSON: ${(err as Error).message}`);
+  }
+  const parsed = CauseSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
 }

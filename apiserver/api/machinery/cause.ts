@@ -11,9 +11,18 @@
  * the reconcile through every await and into the writes it starts.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Cause, CauseSchema, type CauseTrigger, originOf } from '../kubesim/history.js';
+import type { Cause, CauseTrigger, OriginTrigger } from '../kubesim/history.js';
 
-export { CAUSE_HEADER, type Cause, type CauseTrigger, type OriginTrigger, originOf, type TriggerObject } from '../kubesim/history.js';
+export type { Cause, CauseTrigger, OriginTrigger, TriggerObject } from '../kubesim/history.js';
+
+/** CAUSE_HEADER carries a Cause as compact JSON on every write a control loop makes. */
+export const CAUSE_HEADER = 'X-Kubesim-Cause';
+
+/** originOf is the trigger that started the run `trigger` belongs to (itself unless it is a
+ * requeue or stage), or undefined when that is not known. */
+export function originOf(trigger: CauseTrigger): OriginTrigger | undefined {
+  return trigger.kind === 'requeue' || trigger.kind === 'stage' ? trigger.origin : trigger;
+}
 
 let activeTrigger: CauseTrigger | undefined;
 
@@ -61,21 +70,4 @@ export function currentCause(): Cause | undefined {
 /** encodeCause renders a cause as the header value: compact JSON. */
 export function encodeCause(cause: Cause): string {
   return JSON.stringify(cause);
-}
-
-/** decodeCause parses a header value made by encodeCause. Throws an Error naming the problem
- * for anything else (not JSON, or not a Cause). */
-export function decodeCause(text: string): Cause {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`not JSON: ${(err as Error).message}`);
-  }
-  const parsed = CauseSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
 }

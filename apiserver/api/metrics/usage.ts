@@ -3,9 +3,9 @@
  * (cpu, memory as Quantity strings) and the Table cells metrics-server prints for both.
  */
 import { z } from 'zod';
-import { tryParseQuantity } from '../core/quantity.js';
+
 import { QuantitySchema } from '../meta.js';
-import { addQuantities } from '../quantity.js';
+import { addQuantities, tryParseQuantity } from '../quantity.js';
 
 /** METRICS_GROUP is the resource metrics API group that metrics-server serves. */
 export const METRICS_GROUP = 'metrics.k8s.io';

@@ -6,10 +6,11 @@
  */
 import { z } from 'zod';
 import { TolerationSchema } from '../core/affinity.js';
-import { quantityError, ResourceListSchema, tryParseQuantity } from '../core/quantity.js';
+import { ResourceListSchema } from '../core/quantity.js';
 import { StringMapSchema, typeMetaFields } from '../meta.js';
 import { atomicStruct } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
+import { quantityError, tryParseQuantity } from '../quantity.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, isDns1123Label, validateLabels } from '../validation.js';
 

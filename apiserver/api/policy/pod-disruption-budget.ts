@@ -5,6 +5,7 @@
  * the only other writer of `status`.
  */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { ConditionSchema, IntOrStringSchema, LabelSelectorSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
@@ -99,14 +100,10 @@ const orNA = (value: number | string | undefined) => (value === undefined ? 'N/A
 
 /** podDisruptionBudgetDefinition serves policy/v1 poddisruptionbudgets (pdb), with /status. */
 export const podDisruptionBudgetDefinition: ResourceDefinition<PodDisruptionBudget> = {
-  group: 'policy',
-  version: 'v1',
-  kind: 'PodDisruptionBudget',
-  plural: 'poddisruptionbudgets',
+  ...KIND_IDS.podDisruptionBudget,
   singular: 'poddisruptionbudget',
   shortNames: ['pdb'],
   categories: [],
-  namespaced: true,
   schema: PodDisruptionBudgetSchema,
   validate: validatePodDisruptionBudget,
   tracksGeneration: true,

@@ -4,6 +4,7 @@
  * clusterrole-aggregation controller: the union of the rules of the ClusterRoles it selects.
  */
 import { z } from 'zod';
+import { KIND_IDS } from '../kind-refs.js';
 import { typeMetaFields } from '../meta.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { roleColumns } from './rbac-columns.js';
@@ -30,14 +31,10 @@ export const ClusterRoleSchema = z
 export type ClusterRole = z.infer<typeof ClusterRoleSchema>;
 
 export const clusterRoleDefinition: ResourceDefinition<ClusterRole> = {
-  group: 'rbac.authorization.k8s.io',
-  version: 'v1',
-  kind: 'ClusterRole',
-  plural: 'clusterroles',
+  ...KIND_IDS.clusterRole,
   singular: 'clusterrole',
   shortNames: [],
   categories: [],
-  namespaced: false,
   nameRule: 'path-segment',
   schema: ClusterRoleSchema,
   validate: (role) => [...validateRules(role.rules, false), ...validateAggregationRule(role.aggregationRule)],

@@ -4,10 +4,10 @@
  * validated; kubesim's scheduler does not read it.
  */
 import { z } from 'zod';
-import { quantityError, tryParseQuantity } from '../core/quantity.js';
 import { deepEqual } from '../deep-equal.js';
 import { LabelSelectorSchema, QuantitySchema, typeMetaFields } from '../meta.js';
 import { column, nameColumn } from '../printing.js';
+import { quantityError, tryParseQuantity } from '../quantity.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, isDns1123Subdomain, validateLabelSelector } from '../validation.js';
 

@@ -5,10 +5,17 @@
  * NetworkError when the server could not be reached.
  */
 import { badRequest } from '../../../apiserver/api/api-error.js';
-import { type AnyResourceDefinition, apiVersionOf, type KubeObject, type ResourceDefinition } from '../../../apiserver/api/resource-definition.js';
+import {
+  type AnyKindRef,
+  type AnyResourceDefinition,
+  apiVersionOf,
+  type KindRef,
+  type KubeObject,
+  type ResourceDefinition,
+} from '../../../apiserver/api/resource-definition.js';
 import { silentLogger } from '../logger.js';
 import type { DeleteOptions, ListOptions, Logger, ObjectList, PatchOptions, ResourceClient, Scale, WatchEvent, WatchOptions, WriteOptions } from '../types.js';
-import { createDiscoveryClient, type DiscoveredResource } from './discovery.js';
+import type { DiscoveredResource, DiscoveryClient } from './discovery.js';
 import { createHttpTransport, type HttpRequest, type HttpTransport } from './http-transport.js';
 import { collectionPath, deleteBody, listQuery, objectPath, PATCH_CONTENT_TYPES, watchQuery, writeQuery } from './resource-path.js';
 import { watchStream } from './watch-stream.js';
@@ -37,9 +44,9 @@ export interface KubeClientOptions {
  */
 export interface KubeClient {
   readonly server: string;
-  resource<T extends KubeObject>(def: ResourceDefinition<T>): ResourceClient<T>;
+  resource<T extends KubeObject>(def: KindRef<T>): ResourceClient<T>;
   /** Client for `apiVersion`/`kind`; rejects when no known definition serves it. */
-  forKind(apiVersion: string, kind: string): Promise<ResourceClient>;
+  forKind(apiVersion: string, kind: string): Promise<ResourceClient & { readonly definition: AnyResourceDefinition }>;
   /** Kinds the server serves now, at each group's preferred version (see discovery.ts);
    * each is usable with resource(). Rejects with ApiError or NetworkError. */
   discover(): Promise<DiscoveredResource[]>;
@@ -56,10 +63,13 @@ export function createKubeClient(options: KubeClientOptions): KubeClient {
   const logger = options.logger ?? silentLogger;
   // Server-side apply requires a manager: fall back to the product part of the User-Agent.
   const applyFieldManager = options.defaultFieldManager ?? (options.userAgent.split('/')[0] || 'kubesim');
-  const discovery = createDiscoveryClient({ transport: options, definitions: options.definitions ?? [] });
+  // Loaded on first use: discovery parses with zod, which most components never need.
+  let discovery: Promise<DiscoveryClient> | undefined;
+  const discoveryClient = () =>
+    (discovery ??= import('./discovery.js').then((m) => m.createDiscoveryClient({ transport: options, definitions: options.definitions ?? [] })));
   // Each entry's client has the T of its definition; resource() restores it.
-  const cache = new Map<AnyResourceDefinition, unknown>();
-  const resource = <T extends KubeObject>(def: ResourceDefinition<T>): ResourceClient<T> => {
+  const cache = new Map<AnyKindRef, unknown>();
+  const resource = <T extends KubeObject>(def: KindRef<T>): ResourceClient<T> => {
     let client = cache.get(def) as ResourceClient<T> | undefined;
     if (!client) {
       client = new HttpResourceClient<T>({ def, transport, defaultFieldManager: options.defaultFieldManager, applyFieldManager, logger });
@@ -73,13 +83,14 @@ export function createKubeClient(options: KubeClientOptions): KubeClient {
     async forKind(apiVersion, kind) {
       const def = (await definitions()).find((d) => apiVersionOf(d) === apiVersion && d.kind === kind);
       if (!def) throw new Error(`no resource definition for ${apiVersion} ${kind}: pass it in KubeClientOptions.definitions`);
-      return resource(def);
+      // The client of a full definition carries it: callers may look at its subresources.
+      return resource(def) as ResourceClient & { readonly definition: AnyResourceDefinition };
     },
-    discover: () => discovery.discover(),
+    discover: async () => (await discoveryClient()).discover(),
     raw: (request) => transport.send(request),
     close: () => {
       transport.close();
-      discovery.close();
+      void discovery?.then((client) => client.close());
     },
   };
 }
@@ -91,7 +102,7 @@ function lazyDefinitions(given: readonly AnyResourceDefinition[] | undefined): (
 }
 
 interface ResourceClientParts<T extends KubeObject> {
-  def: ResourceDefinition<T>;
+  def: KindRef<T>;
   transport: HttpTransport;
   defaultFieldManager: string | undefined;
   applyFieldManager: string;
@@ -101,8 +112,8 @@ interface ResourceClientParts<T extends KubeObject> {
 /** HttpResourceClient implements ResourceClient over HttpTransport. Returned objects are
  * freshly decoded, so they belong to the caller. */
 class HttpResourceClient<T extends KubeObject> implements ResourceClient<T> {
-  readonly definition: ResourceDefinition;
-  private readonly def: ResourceDefinition<T>;
+  readonly definition: KindRef;
+  private readonly def: KindRef<T>;
 
   constructor(private readonly parts: ResourceClientParts<T>) {
     this.def = parts.def;

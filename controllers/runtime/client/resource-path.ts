@@ -1,9 +1,9 @@
 /**
- * REST paths and query parameters of a kind, derived from its ResourceDefinition exactly as
+ * REST paths and query parameters of a kind, derived from its KindRef exactly as
  * the server derives its routes (apiserver/routes/resource-path.ts), so the two cannot drift
  * apart: `/api/v1/namespaces/{ns}/pods/{name}`, `/apis/apps/v1/deployments`, ...
  */
-import type { ResourceDefinition } from '../../../apiserver/api/resource-definition.js';
+import type { KindRef } from '../../../apiserver/api/resource-definition.js';
 import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from '../types.js';
 import type { QueryParams } from './http-transport.js';
 
@@ -17,14 +17,14 @@ export const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
 
 /** collectionPath is the list/create/watch path; `namespace` is ignored for cluster-scoped
  * kinds, and undefined (all namespaces) drops the namespace segment. */
-export function collectionPath(def: ResourceDefinition, namespace: string | undefined): string {
+export function collectionPath(def: KindRef, namespace: string | undefined): string {
   const base = def.group ? `/apis/${def.group}/${def.version}` : `/api/${def.version}`;
   const scope = def.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
   return `${base}${scope}/${def.plural}`;
 }
 
 /** objectPath is the path of one object, or of its subresource. */
-export function objectPath(def: ResourceDefinition, namespace: string, name: string, subresource?: string): string {
+export function objectPath(def: KindRef, namespace: string, name: string, subresource?: string): string {
   const path = `${collectionPath(def, namespace)}/${encodeURIComponent(name)}`;
   return subresource ? `${path}/${subresource}` : path;
 }
