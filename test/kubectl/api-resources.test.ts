@@ -2,7 +2,7 @@
  * `kubectl api-resources -o wide` (kubectl 1.33) against kubesim, compared row by row — name,
  * short names, API version, namespaced, kind, verbs, categories — with the golden output of a
  * 1.33 cluster (fixtures/api-resources-1.33.txt), minus the differences listed below, each with
- * its reason, and the kinds still in NOT_YET_SERVED.
+ * its reason, and the kinds still in NOT_YET_SERVED; then `kubectl explain` for every kind listed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResourceRow, goldenApiResources, kindKey, NOT_YET_SERVED, parseApiResources } from '../support/built-in-api.js';
@@ -39,6 +39,24 @@ describe.runIf(binary)(`${binary?.label}: api-resources -o wide as a 1.33 cluste
     const expected = goldenApiResources().filter((row) => !NOT_YET_SERVED.includes(kindKey(row)) && !(kindKey(row) in ONLY_IN_KUBERNETES));
     expect(sorted(served.filter((row) => !(kindKey(row) in ONLY_IN_KUBESIM)))).toEqual(sorted(expected));
   });
+
+  it('explains every kind it lists', async () => {
+    // explain reads a dot as a field path: the resource's group goes in --api-version.
+    const explain = async (row: ApiResourceRow) => {
+      const { stdout } = await k.ok(['explain', row.name, `--api-version=${row.apiVersion}`]);
+      return stdout.match(/^(GROUP|KIND|VERSION):.*$/gm)?.map((line) => line.replace(/\s+/g, ' '));
+    };
+    const heading = (row: ApiResourceRow) => {
+      const [group, version] = row.apiVersion.includes('/') ? row.apiVersion.split('/') : ['', row.apiVersion];
+      return [...(group ? [`GROUP: ${group}`] : []), `KIND: ${row.kind}`, `VERSION: ${version}`];
+    };
+    // A few at a time: one kubectl per kind, without waiting for each in turn.
+    for (let start = 0; start < served.length; start += 8) {
+      const batch = served.slice(start, start + 8);
+      const explained = await Promise.all(batch.map(explain));
+      expect(explained).toEqual(batch.map(heading));
+    }
+  }, 60_000);
 
   it('keeps the lists of differences current', () => {
     const servedKeys = byKey(served);
