@@ -90,6 +90,9 @@ export const namespaceDefinition: ResourceDefinition<Namespace> = {
   strategy: namespaceStrategy,
   tracksGeneration: false,
   subresources: { status: true, extra: ['finalize'] },
+  // kube-apiserver's namespace storage has no DeleteCollection: removing every namespace at
+  // once is not an operation it offers (api-resources shows the verbs without it).
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   printColumns: [nameColumn, column('Status', (ns: Namespace) => ns.status?.phase ?? '', { description: 'The status of the namespace.' }), ageColumn],
   fieldSelectors: {
     'status.phase': (ns) => ns.status?.phase ?? '',
