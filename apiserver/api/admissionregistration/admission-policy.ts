@@ -8,6 +8,7 @@ import { ConditionSchema, LabelSelectorSchema, typeMetaFields } from '../meta.js
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { notSupported, required } from '../validation.js';
+import { ValidatingAdmissionPolicyBindingMessage, ValidatingAdmissionPolicyMessage } from './admissionregistration-protobuf.js';
 import { ADMISSION_V1, RuleWithOperationsSchema, requiredBecause } from './webhook.js';
 
 const GROUP_VERSION = 'admissionregistration.k8s.io/v1';
@@ -255,6 +256,7 @@ export const validatingAdmissionPolicyDefinition: ResourceDefinition<ValidatingA
     ageColumn,
   ],
   storage: { resource: 'validatingadmissionpolicies.admissionregistration.k8s.io' },
+  protobuf: ValidatingAdmissionPolicyMessage,
 };
 
 export const validatingAdmissionPolicyBindingDefinition: ResourceDefinition<ValidatingAdmissionPolicyBinding> = {
@@ -275,4 +277,5 @@ export const validatingAdmissionPolicyBindingDefinition: ResourceDefinition<Vali
     ageColumn,
   ],
   storage: { resource: 'validatingadmissionpolicybindings.admissionregistration.k8s.io' },
+  protobuf: ValidatingAdmissionPolicyBindingMessage,
 };

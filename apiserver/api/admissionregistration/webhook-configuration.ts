@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import { typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
+import type { MessageType } from '../protobuf/message-type.js';
 import type { ResourceDefinition } from '../resource-definition.js';
+import { MutatingWebhookConfigurationMessage, ValidatingWebhookConfigurationMessage } from './admissionregistration-protobuf.js';
 import { ADMISSION_V1, defaultWebhook, validateWebhooks, type Webhook, webhookFields } from './webhook.js';
 
 const webhookList = <T extends z.ZodType>(schema: T) =>
@@ -66,6 +68,7 @@ function webhookConfigurationDefinition(
   plural: string,
   schema: z.ZodType<WebhookConfiguration>,
   mutating: boolean,
+  protobuf: MessageType,
 ): ResourceDefinition<WebhookConfiguration> {
   return {
     group: 'admissionregistration.k8s.io',
@@ -102,6 +105,7 @@ function webhookConfigurationDefinition(
     subresources: {},
     printColumns: [nameColumn, webhooksColumn, ageColumn],
     storage: { resource: `${plural}.admissionregistration.k8s.io` },
+    protobuf,
   };
 }
 
@@ -110,6 +114,7 @@ export const validatingWebhookConfigurationDefinition = webhookConfigurationDefi
   'validatingwebhookconfigurations',
   ValidatingWebhookConfigurationSchema,
   false,
+  ValidatingWebhookConfigurationMessage,
 );
 
 export const mutatingWebhookConfigurationDefinition = webhookConfigurationDefinition(
@@ -117,4 +122,5 @@ export const mutatingWebhookConfigurationDefinition = webhookConfigurationDefini
   'mutatingwebhookconfigurations',
   MutatingWebhookConfigurationSchema,
   true,
+  MutatingWebhookConfigurationMessage,
 );
