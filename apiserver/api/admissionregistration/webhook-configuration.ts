@@ -55,8 +55,6 @@ export const MutatingWebhookConfigurationSchema = z
 /** WebhookConfiguration is either kind: a validating webhook is a mutating one without reinvocationPolicy. */
 type WebhookConfiguration = Omit<z.infer<typeof MutatingWebhookConfigurationSchema>, 'apiVersion' | 'kind'> & { apiVersion?: string; kind?: string };
 
-const REINVOCATION_POLICIES = ['Never', 'IfNeeded'];
-
 const webhooksColumn = column('Webhooks', (config: WebhookConfiguration) => config.webhooks?.length ?? 0, {
   type: 'integer',
   description: 'The number of webhooks in the configuration.',
@@ -86,21 +84,7 @@ function webhookConfigurationDefinition(
         if (mutating) webhook.reinvocationPolicy ??= 'Never';
       }
     },
-    validate: (config: WebhookConfiguration) => {
-      const errors = validateWebhooks(config.webhooks);
-      (config.webhooks ?? []).forEach((webhook, i) => {
-        const policy = webhook.reinvocationPolicy;
-        if (mutating && policy && !REINVOCATION_POLICIES.includes(policy)) {
-          errors.push({
-            type: 'FieldValueNotSupported',
-            field: `webhooks[${i}].reinvocationPolicy`,
-            value: policy,
-            detail: `supported values: "IfNeeded", "Never"`,
-          });
-        }
-      });
-      return errors;
-    },
+    validate: (config: WebhookConfiguration) => validateWebhooks(config.webhooks, mutating),
     tracksGeneration: true,
     subresources: {},
     printColumns: [nameColumn, webhooksColumn, ageColumn],
