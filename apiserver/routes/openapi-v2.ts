@@ -31,13 +31,15 @@ const PRODUCES = ['application/json', 'application/yaml', 'application/vnd.kuber
  * description, int-or-string is `type: string, format: int-or-string`, and the keywords v2
  * lacks (`anyOf`, `oneOf`, `not`, `nullable`) are dropped. */
 export function toSwagger(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toSwagger);
-  if (typeof node !== 'object' || node === null) return node;
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'anyOf' || key === 'oneOf' || key === 'not' || key === 'nullable') continue;
-    // properties is a map of names, not a schema: its keys are never keywords.
-    out[key] = key === 'properties' ? mapValues(value as Record<string, unknown>, toSwagger) : toSwagger(value);
+    if (DROPPED.has(key)) continue;
+    // Only schema-valued keywords are walked: defaults, enums and extensions are data.
+    if (key === 'properties') out[key] = mapValues(value as Record<string, unknown>, toSwagger);
+    else if (key === 'allOf') out[key] = (value as unknown[]).map(toSwagger);
+    else if (key === 'items' || key === 'additionalProperties') out[key] = toSwagger(value);
+    else out[key] = value;
   }
   if (out['x-kubernetes-int-or-string'] === true) Object.assign(out, { type: 'string', format: 'int-or-string' });
   const allOf = out['allOf'];
@@ -47,6 +49,9 @@ export function toSwagger(node: unknown): unknown {
   }
   return out;
 }
+
+/** DROPPED are the schema keywords Swagger 2.0 has no place for. */
+const DROPPED = new Set(['anyOf', 'oneOf', 'not', 'nullable']);
 
 const mapValues = (record: Record<string, unknown>, f: (v: unknown) => unknown) => Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(v)]));
 

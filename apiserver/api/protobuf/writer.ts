@@ -51,7 +51,10 @@ export class ProtobufWriter {
   message(field: number, build: (writer: ProtobufWriter) => void): this {
     const inner = new ProtobufWriter();
     build(inner);
-    return this.bytes(field, inner.finish());
+    // The inner chunks are adopted, not copied: bytes are copied once, by the outermost finish().
+    this.key(field, WireTypes.bytes).push(varint(inner.size));
+    for (const chunk of inner.chunks) this.push(chunk);
+    return this;
   }
 
   /** finish returns the message's bytes. */
@@ -74,8 +77,12 @@ export class ProtobufWriter {
   }
 }
 
+/** One-byte varints (tags of fields 1-15, short lengths), shared rather than allocated per use. */
+const ONE_BYTE = Array.from({ length: 0x80 }, (_, i) => Uint8Array.of(i));
+
 /** varint encodes a non-negative safe integer. */
 function varint(value: number): Uint8Array {
+  if (value >= 0 && value < 0x80 && Number.isInteger(value)) return ONE_BYTE[value]!;
   if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`cannot write ${value} as a varint`);
   const out: number[] = [];
   let rest = value;
