@@ -32,8 +32,9 @@ export const RuleWithOperationsSchema = z
 
 const ServiceReferenceSchema = z
   .object({
-    namespace: z.string().describe('The namespace of the service.'),
-    name: z.string().describe('The name of the service.'),
+    // Required, but by validateWebhookService, for kube-apiserver's "service name is required".
+    namespace: z.string().optional().describe('The namespace of the service.'),
+    name: z.string().optional().describe('The name of the service.'),
     path: z.string().optional().describe('The URL path requests are sent to.'),
     port: z.int32().optional().describe('The service port the webhook listens on (default 443).'),
   })
@@ -57,12 +58,13 @@ const MatchConditionSchema = z
     description: 'MatchCondition represents a condition which must by fulfilled for a request to be sent to a webhook.',
   });
 
-/** webhookFields are the fields shared by validating and mutating webhooks. sideEffects and
- * admissionReviewVersions are required, but by validateWebhook, so that a missing one gets
- * kube-apiserver's message naming the accepted values. */
+/** webhookFields are the fields shared by validating and mutating webhooks. clientConfig,
+ * sideEffects and admissionReviewVersions are required, but by validateWebhook, so that a
+ * missing one gets kube-apiserver's message (naming the accepted values, or "exactly one of
+ * url or service is required"). */
 export const webhookFields = {
   name: z.string().describe('The fully qualified name of the webhook, e.g. imagepolicy.kubernetes.io.'),
-  clientConfig: WebhookClientConfigSchema.describe('How to reach the webhook.'),
+  clientConfig: WebhookClientConfigSchema.optional().describe('How to reach the webhook.'),
   rules: z
     .array(RuleWithOperationsSchema)
     .optional()
