@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProtobufReader, WireTypes } from '../../apiserver/api/protobuf/wire.js';
+import { ALL_VERBS } from '../../apiserver/api/resource-definition.js';
 import { CRDS_PATH, createCrd, cronTabCrd } from '../support/crds.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
@@ -75,6 +76,25 @@ describe('/openapi/v2', () => {
           expect(v2.body.definitions[id]['x-kubernetes-group-version-kind']).toEqual(schema['x-kubernetes-group-version-kind']);
         }
       }
+    }
+  });
+
+  it('has, for every served kind, a model carrying its GVK and the paths of its verbs', async () => {
+    const { body } = await request(url('/openapi/v2'));
+    const gvkOf = (def: { group: string; version: string; kind: string }) => ({ group: def.group, kind: def.kind, version: def.version });
+    for (const def of cluster.server.context.registry.all()) {
+      const models = Object.values<any>(body.definitions).filter((model) =>
+        (model['x-kubernetes-group-version-kind'] ?? []).some((gvk: any) => gvk.group === def.group && gvk.version === def.version && gvk.kind === def.kind),
+      );
+      expect(models, `${def.group}/${def.version} ${def.kind}`).toHaveLength(1);
+      const operations = Object.values<any>(body.paths).flatMap((item) => METHODS.flatMap((method) => (item[method] ? [item[method]] : [])));
+      const ofKind = operations.filter((op) => JSON.stringify(op['x-kubernetes-group-version-kind']) === JSON.stringify(gvkOf(def)));
+      const actions = new Set(ofKind.map((op) => op['x-kubernetes-action']));
+      const verbs: readonly string[] = def.verbs ?? ALL_VERBS;
+      const expected = verbs.flatMap(
+        (verb) => ({ create: ['post'], delete: ['delete'], get: ['get'], list: ['list'], patch: ['patch'], update: ['put'] })[verb] ?? [],
+      );
+      expect([...actions].sort(), `${def.group}/${def.version} ${def.kind}`).toEqual([...new Set(expected)].sort());
     }
   });
 
