@@ -39,7 +39,7 @@ export function kindSchemaId(def: ResourceDefinition): string {
   return root.$ref?.slice(REF_PREFIX.length) ?? `${def.group || 'core'}.${def.version}.${def.kind}`;
 }
 
-export function basePath(def: ResourceDefinition): string {
+function basePath(def: ResourceDefinition): string {
   return def.group ? `/apis/${def.group}/${def.version}` : `/api/${def.version}`;
 }
 
