@@ -3,17 +3,17 @@
  * document per group-version (with a content hash, as kube-apiserver does), and per
  * group-version documents whose PATCH operations carry `fieldValidation` and the GVK, which
  * is how kubectl decides to let the server validate (`create -f`, `apply`, `edit`), and
- * whose component schemas `kubectl explain` walks. /openapi/v2 is not served: kubectl only
- * accepts it as protobuf, and falls back cleanly on a 404.
+ * whose component schemas `kubectl explain` walks. /openapi/v2 (openapi-v2.ts) renders the
+ * same schemas and operations (openapi-operations.ts) as one Swagger 2.0 document.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { pathNotFound } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
-import { ALL_VERBS, type ResourceDefinition } from '../api/resource-definition.js';
+import type { ResourceDefinition } from '../api/resource-definition.js';
 import { type SchemaNode, schemaDocumentFor } from '../api/schema-node.js';
-
-export const OPENAPI_INFO_VERSION = 'v1.33.0';
+import { type KindOperation, kindPaths, kindSchemaId, OPENAPI_INFO_VERSION } from './openapi-operations.js';
+import { registerOpenApiV2Route } from './openapi-v2.js';
 
 const REF_FROM = '#/definitions/';
 const REF_TO = '#/components/schemas/';
@@ -33,15 +33,6 @@ function toComponents(node: unknown): unknown {
   return out;
 }
 
-function kindSchemaId(def: ResourceDefinition): string {
-  const root = schemaDocumentFor(def).root;
-  return root.$ref?.slice(REF_FROM.length) ?? `${def.group || 'core'}.${def.version}.${def.kind}`;
-}
-
-function basePath(def: ResourceDefinition): string {
-  return def.group ? `/apis/${def.group}/${def.version}` : `/api/${def.version}`;
-}
-
 const param = (name: string, location: 'path' | 'query') => ({
   name,
   in: location,
@@ -49,46 +40,28 @@ const param = (name: string, location: 'path' | 'query') => ({
   schema: { type: 'string' },
 });
 
-function operation(def: ResourceDefinition, action: string, verb: string, extraParams: string[]) {
+function operation(def: ResourceDefinition, op: KindOperation) {
   const ref = { $ref: `${REF_TO}${kindSchemaId(def)}` };
-  const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-  const scope = def.namespaced ? 'Namespaced' : '';
   return {
-    operationId: `${verb}${pascal(def.group.replace(/\..*/, ''))}${pascal(def.version)}${scope}${def.kind}`,
-    parameters: extraParams.map((p) => param(p, 'query')),
+    operationId: op.operationId,
+    parameters: op.query.map((p) => param(p, 'query')),
     responses: { '200': { description: 'OK', content: { 'application/json': { schema: ref } } } },
-    'x-kubernetes-action': action,
+    'x-kubernetes-action': op.action,
     'x-kubernetes-group-version-kind': { group: def.group, kind: def.kind, version: def.version },
   };
 }
 
-/** pathsOf lists the kind's collection and object paths with one operation per served verb
- * (a read-only kind such as PodMetrics publishes only its GETs). */
+/** pathsOf renders the kind's paths (openapi-operations.ts) as OpenAPI v3 path items. */
 function pathsOf(def: ResourceDefinition): Record<string, unknown> {
-  const collection = `${basePath(def)}${def.namespaced ? '/namespaces/{namespace}' : ''}/${def.plural}`;
-  const pathParams = def.namespaced ? [param('namespace', 'path')] : [];
-  const writeParams = ['dryRun', 'fieldManager', 'fieldValidation'];
-  const served: readonly string[] = def.verbs ?? ALL_VERBS;
-  const ops = (entries: Array<[verb: string, method: string, op: () => unknown]>) =>
-    Object.fromEntries(entries.filter(([verb]) => served.includes(verb)).map(([, method, op]) => [method, op()]));
-  return {
-    [collection]: {
-      parameters: pathParams,
-      ...ops([
-        ['list', 'get', () => operation(def, 'list', 'list', ['labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'watch'])],
-        ['create', 'post', () => operation(def, 'post', 'create', writeParams)],
-      ]),
-    },
-    [`${collection}/{name}`]: {
-      parameters: [...pathParams, param('name', 'path')],
-      ...ops([
-        ['get', 'get', () => operation(def, 'get', 'read', [])],
-        ['update', 'put', () => operation(def, 'put', 'replace', writeParams)],
-        ['patch', 'patch', () => operation(def, 'patch', 'patch', [...writeParams, 'force'])],
-        ['delete', 'delete', () => operation(def, 'delete', 'delete', ['dryRun', 'gracePeriodSeconds', 'propagationPolicy'])],
-      ]),
-    },
-  };
+  return Object.fromEntries(
+    kindPaths(def).map((item) => [
+      item.path,
+      {
+        parameters: item.pathParams.map((p) => param(p, 'path')),
+        ...Object.fromEntries(item.operations.map((op) => [op.method, operation(def, op)])),
+      },
+    ]),
+  );
 }
 
 /** groupVersionDocument builds the OpenAPI v3 document of one group-version. */
@@ -130,8 +103,9 @@ class OpenApiCache {
   }
 }
 
-/** registerOpenApiRoutes serves /openapi/v3 and /openapi/v3/{api/v1 | apis/g/v}. */
+/** registerOpenApiRoutes serves /openapi/v3, /openapi/v3/{api/v1 | apis/g/v} and /openapi/v2. */
 export function registerOpenApiRoutes(app: FastifyInstance, registry: Registry): void {
+  registerOpenApiV2Route(app, registry);
   const cache = new OpenApiCache(registry);
   app.get('/openapi/v3', async () => {
     const paths: Record<string, { serverRelativeURL: string }> = {};

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { entry, envelope, int, msg, str } from '../../apiserver/api/protobuf/testing/proto-writer.js';
+import { bytes, entry, envelope, int, msg, str } from '../../apiserver/api/protobuf/testing/proto-writer.js';
 import { request } from '../support/http.js';
 import { paths } from '../support/objects.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -66,6 +66,104 @@ describe('protobuf request bodies', () => {
       minReplicas: 1,
       maxReplicas: 3,
       metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+    });
+  });
+
+  // Written field number by field number from k8s.io/api/admissionregistration/v1's
+  // generated.proto (not through the server's tables), as client-go marshals them.
+  it('creates the admissionregistration kinds an operator installs through a typed client', async () => {
+    const selector = (key: string, value: string) => entry(1, key, value); // LabelSelector.matchLabels
+    const rule = [str(1, 'CREATE'), msg(2, str(1, 'apps'), str(2, 'v1'), str(3, 'deployments'), str(4, 'Namespaced'))];
+    const mutating = envelope(
+      'admissionregistration.k8s.io/v1',
+      'MutatingWebhookConfiguration',
+      msg(1, str(1, 'pb-mutating')),
+      msg(
+        2,
+        str(1, 'inject.pb.example.com'),
+        msg(2, msg(1, str(1, 'hooks'), str(2, 'injector'), str(3, '/mutate'), int(4, 8443)), bytes(2, Buffer.from('CA PEM'))),
+        msg(3, ...rule),
+        str(4, 'Ignore'),
+        msg(5, selector('team', 'a')),
+        str(6, 'NoneOnDryRun'),
+        int(7, 5),
+        str(8, 'v1'),
+        str(9, 'Exact'),
+        str(10, 'IfNeeded'),
+        msg(11, selector('inject', 'true')),
+        msg(12, str(1, 'not-system'), str(2, '!request.userInfo.username.startsWith("system:")')),
+      ),
+    );
+    expect((await post('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', mutating)).status).toBe(201);
+    const webhook = (await request(url('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/pb-mutating'))).body.webhooks[0];
+    expect(webhook).toEqual({
+      name: 'inject.pb.example.com',
+      clientConfig: { service: { namespace: 'hooks', name: 'injector', path: '/mutate', port: 8443 }, caBundle: Buffer.from('CA PEM').toString('base64') },
+      rules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], scope: 'Namespaced' }],
+      failurePolicy: 'Ignore',
+      matchPolicy: 'Exact',
+      namespaceSelector: { matchLabels: { team: 'a' } },
+      objectSelector: { matchLabels: { inject: 'true' } },
+      sideEffects: 'NoneOnDryRun',
+      timeoutSeconds: 5,
+      admissionReviewVersions: ['v1'],
+      reinvocationPolicy: 'IfNeeded',
+      matchConditions: [{ name: 'not-system', expression: '!request.userInfo.username.startsWith("system:")' }],
+    });
+
+    // ValidatingWebhook numbers objectSelector 10 and matchConditions 11.
+    const validating = envelope(
+      'admissionregistration.k8s.io/v1',
+      'ValidatingWebhookConfiguration',
+      msg(1, str(1, 'pb-validating')),
+      msg(2, str(1, 'check.pb.example.com'), msg(2, str(3, 'https://hooks.example.com/check')), str(6, 'None'), str(8, 'v1'), msg(10, selector('a', 'b'))),
+    );
+    expect((await post('/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', validating)).status).toBe(201);
+    const validatingHook = (await request(url('/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/pb-validating'))).body.webhooks[0];
+    expect(validatingHook).toMatchObject({ clientConfig: { url: 'https://hooks.example.com/check' }, objectSelector: { matchLabels: { a: 'b' } } });
+
+    const policy = envelope(
+      'admissionregistration.k8s.io/v1',
+      'ValidatingAdmissionPolicy',
+      msg(1, str(1, 'pb-policy')),
+      msg(
+        2,
+        msg(1, str(1, 'example.com/v1'), str(2, 'Limits')),
+        msg(2, msg(3, str(1, 'web'), msg(2, ...rule)), str(7, 'Equivalent')),
+        msg(3, str(1, 'object.spec.replicas <= params.max'), str(2, 'too many replicas'), str(3, 'Forbidden')),
+        str(4, 'Fail'),
+        msg(5, str(1, 'replicas'), str(2, 'string(object.spec.replicas)')),
+        msg(7, str(1, 'replicas'), str(2, 'object.spec.replicas')),
+      ),
+    );
+    expect((await post('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', policy)).status).toBe(201);
+    const policySpec = (await request(url('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/pb-policy'))).body.spec;
+    expect(policySpec).toMatchObject({
+      paramKind: { apiVersion: 'example.com/v1', kind: 'Limits' },
+      matchConstraints: {
+        resourceRules: [
+          { resourceNames: ['web'], operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], scope: 'Namespaced' },
+        ],
+        matchPolicy: 'Equivalent',
+      },
+      validations: [{ expression: 'object.spec.replicas <= params.max', message: 'too many replicas', reason: 'Forbidden' }],
+      failurePolicy: 'Fail',
+      auditAnnotations: [{ key: 'replicas', valueExpression: 'string(object.spec.replicas)' }],
+      variables: [{ name: 'replicas', expression: 'object.spec.replicas' }],
+    });
+
+    const binding = envelope(
+      'admissionregistration.k8s.io/v1',
+      'ValidatingAdmissionPolicyBinding',
+      msg(1, str(1, 'pb-binding')),
+      msg(2, str(1, 'pb-policy'), msg(2, str(1, 'limits'), str(2, 'default'), str(4, 'Deny')), str(4, 'Deny'), str(4, 'Audit')),
+    );
+    expect((await post('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', binding)).status).toBe(201);
+    const bindingSpec = (await request(url('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/pb-binding'))).body.spec;
+    expect(bindingSpec).toEqual({
+      policyName: 'pb-policy',
+      paramRef: { name: 'limits', namespace: 'default', parameterNotFoundAction: 'Deny' },
+      validationActions: ['Deny', 'Audit'],
     });
   });
 

@@ -76,7 +76,7 @@ describe.each(binaries)('$label: review APIs', (binary) => {
     });
     expect(noAttributes.status).toBe(422);
     expect(noAttributes.body.message).toBe(
-      'SubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Required value: exactly one of nonResourceAttributes or resourceAttributes must be specified',
+      'SubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: null: exactly one of nonResourceAttributes or resourceAttributes must be specified',
     );
     const noUser = await request(`${base}${SAR_PATH}`, {
       method: 'POST',
@@ -92,6 +92,12 @@ describe.each(binaries)('$label: review APIs', (binary) => {
       },
     });
     expect(local.body.message).toContain('spec.resourceAttributes.namespace: Invalid value: "other": must match metadata.namespace');
+    const rules = await request(`${base}/apis/authorization.k8s.io/v1/selfsubjectrulesreviews`, {
+      method: 'POST',
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: {} },
+    });
+    expect(rules.status).toBe(400);
+    expect(rules.body).toMatchObject({ reason: 'BadRequest', message: 'no namespace on request' });
   });
 
   it('answers a TokenReview honestly: tokens are not checked yet', async () => {

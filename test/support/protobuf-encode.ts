@@ -27,7 +27,7 @@ function encodeFields(type: MessageType, object: Record<string, unknown>, path: 
   for (const [number, spec] of Object.entries(type.fields)) {
     if (spec.inline) {
       // An embedded struct is its own message on the wire, made of the parent's keys it declares.
-      const innerKeys = Object.values((spec.type as MessageType).fields).map((inner) => inner.json);
+      const innerKeys = jsonNames(spec.type as MessageType);
       const inner = Object.fromEntries(Object.entries(object).filter(([key]) => innerKeys.includes(key)));
       if (Object.keys(inner).length > 0) out.push(msg(Number(number), ...encodeFields(spec.type as MessageType, inner, path)));
       for (const key of innerKeys) written.add(key);
@@ -41,6 +41,12 @@ function encodeFields(type: MessageType, object: Record<string, unknown>, path: 
   const unknown = Object.keys(object).filter((key) => !written.has(key) && object[key] !== undefined);
   if (unknown.length > 0) throw new Error(`the protobuf table ${type.name} has no field ${unknown.map((key) => `${path}.${key}`).join(', ')}`);
   return out;
+}
+
+/** jsonNames lists the JSON keys a message produces, its own inline structs' keys included
+ * (NamedRuleWithOperations inlines RuleWithOperations, which inlines Rule). */
+function jsonNames(type: MessageType): string[] {
+  return Object.values(type.fields).flatMap((inner) => (inner.inline ? jsonNames(inner.type as MessageType) : [inner.json]));
 }
 
 function encodeField(number: number, spec: FieldSpec, value: unknown, path: string): ProtoField[] {

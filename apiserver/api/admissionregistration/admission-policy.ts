@@ -7,8 +7,21 @@ import { z } from 'zod';
 import { ConditionSchema, LabelSelectorSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
-import { notSupported, required } from '../validation.js';
-import { ADMISSION_V1, RuleWithOperationsSchema, requiredBecause } from './webhook.js';
+import {
+  duplicate,
+  forbidden,
+  invalid,
+  isDns1035Label,
+  isDns1123Subdomain,
+  isQualifiedName,
+  isValidPathSegmentName,
+  notSupported,
+  required,
+  validateLabelSelector,
+} from '../validation.js';
+import { ValidatingAdmissionPolicyBindingMessage, ValidatingAdmissionPolicyMessage } from './admissionregistration-protobuf.js';
+import { goSlice, requiredBecause, validateMatchConditions, validateNamedRuleWithOperations } from './rule-validation.js';
+import { ADMISSION_V1, RuleWithOperationsSchema } from './webhook.js';
 
 const GROUP_VERSION = 'admissionregistration.k8s.io/v1';
 const atomic = { 'x-kubernetes-list-type': 'atomic' };
@@ -178,33 +191,179 @@ function defaultMatchResources(match: MatchResources | undefined): void {
   for (const rule of [...(match.resourceRules ?? []), ...(match.excludeResourceRules ?? [])]) rule.scope ??= '*';
 }
 
-/** validatePolicy: what kube-apiserver requires of a policy's spec. */
+/** validatePolicy: kube-apiserver's validation of a policy's spec, in its order. CEL
+ * expressions are checked for presence, not compiled. */
 export function validatePolicy(policy: ValidatingAdmissionPolicy): FieldError[] {
   const spec = policy.spec ?? {};
   const errors: FieldError[] = [];
+  if (spec.failurePolicy !== undefined && !FAILURE_POLICIES.includes(spec.failurePolicy))
+    errors.push(notSupported('spec.failurePolicy', spec.failurePolicy, FAILURE_POLICIES));
+  if (spec.paramKind) errors.push(...validateParamKind(spec.paramKind, 'spec.paramKind'));
   if (!spec.matchConstraints) errors.push(required('spec.matchConstraints'));
-  else if (!spec.matchConstraints.resourceRules?.length) errors.push(required('spec.matchConstraints.resourceRules'));
-  if (!spec.validations?.length && !spec.auditAnnotations?.length) {
-    errors.push(requiredBecause('spec.validations', 'validations or auditAnnotations must contain at least one item'));
+  else {
+    errors.push(...validateMatchResources(spec.matchConstraints, 'spec.matchConstraints'));
+    // At least one resource rule gives the expressions their types.
+    if (!spec.matchConstraints.resourceRules?.length) errors.push(required('spec.matchConstraints.resourceRules'));
   }
-  spec.validations?.forEach((validation, i) => {
-    if (!validation.expression?.trim()) errors.push(required(`spec.validations[${i}].expression`));
-  });
-  if (spec.failurePolicy && !['Fail', 'Ignore'].includes(spec.failurePolicy))
-    errors.push(notSupported('spec.failurePolicy', spec.failurePolicy, ['Fail', 'Ignore']));
+  errors.push(...validateMatchConditions(spec.matchConditions, 'spec.matchConditions'));
+  spec.variables?.forEach((variable, i) => errors.push(...validateVariable(variable, `spec.variables[${i}]`)));
+  if (!spec.validations?.length && !spec.auditAnnotations?.length) {
+    const detail = 'validations or auditAnnotations must contain at least one item';
+    return [...errors, requiredBecause('spec.validations', detail), requiredBecause('spec.auditAnnotations', detail)];
+  }
+  spec.validations?.forEach((validation, i) => errors.push(...validateValidation(validation, `spec.validations[${i}]`)));
+  errors.push(...validateAuditAnnotations(spec.auditAnnotations, policy.metadata?.name, 'spec.auditAnnotations'));
   return errors;
 }
 
-/** validateBinding: a binding names its policy and says what a failure does. */
+const FAILURE_POLICIES = ['Fail', 'Ignore'];
+const MATCH_POLICIES = ['Equivalent', 'Exact'];
+const VALIDATION_REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
+const MAX_AUDIT_ANNOTATIONS = 20;
+const MAX_VALUE_EXPRESSION_BYTES = 5 * 1024;
+const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
+const CEL_RESERVED = new Set(
+  'true false null in as break const continue else for function if import let loop package namespace return var void while'.split(' '),
+);
+const hasLineBreak = (text: string) => /[\n\r]/.test(text);
+
+type PolicySpec = NonNullable<ValidatingAdmissionPolicy['spec']>;
+
+/** validateParamKind: apiVersion is group/version with a DNS group and a DNS-1035 version;
+ * kind is a DNS-1035 label once lowercased. */
+function validateParamKind(paramKind: NonNullable<PolicySpec['paramKind']>, at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const apiVersion = paramKind.apiVersion ?? '';
+  const slashes = apiVersion.split('/').length - 1;
+  if (!apiVersion) errors.push(required(`${at}.apiVersion`));
+  else if (slashes > 1) errors.push(invalid(`${at}.apiVersion`, apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
+  else {
+    const [group, version] = slashes === 1 ? apiVersion.split('/') : ['', apiVersion];
+    const groupErrors = group ? isDns1123Subdomain(group) : [];
+    if (groupErrors.length > 0) errors.push(invalid(`${at}.apiVersion`, group, groupErrors.join(',')));
+    if (!version) errors.push(invalid(`${at}.apiVersion`, apiVersion, 'version must be specified'));
+    else {
+      const versionErrors = isDns1035Label(version);
+      if (versionErrors.length > 0) errors.push(invalid(`${at}.apiVersion`, version, versionErrors.join(',')));
+    }
+  }
+  const kind = paramKind.kind ?? '';
+  const kindErrors = kind ? isDns1035Label(kind.toLowerCase()) : [];
+  if (!kind) errors.push(required(`${at}.kind`));
+  else if (kindErrors.length > 0) errors.push(invalid(`${at}.kind`, kind, `may have mixed case, but should otherwise match: ${kindErrors.join(',')}`));
+  return errors;
+}
+
+/** validateMatchResources: the defaulted policy and selectors, then every rule. */
+function validateMatchResources(match: MatchResources, at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (match.matchPolicy === undefined) errors.push(required(`${at}.matchPolicy`));
+  else if (!MATCH_POLICIES.includes(match.matchPolicy)) errors.push(notSupported(`${at}.matchPolicy`, match.matchPolicy, MATCH_POLICIES));
+  if (!match.namespaceSelector) errors.push(required(`${at}.namespaceSelector`));
+  else errors.push(...validateLabelSelector(match.namespaceSelector, `${at}.namespaceSelector`));
+  if (!match.objectSelector) errors.push(required(`${at}.objectSelector`));
+  else errors.push(...validateLabelSelector(match.objectSelector, `${at}.objectSelector`));
+  match.resourceRules?.forEach((rule, i) => errors.push(...validateNamedRuleWithOperations(rule, `${at}.resourceRules[${i}]`)));
+  match.excludeResourceRules?.forEach((rule, i) => errors.push(...validateNamedRuleWithOperations(rule, `${at}.excludeResourceRules[${i}]`)));
+  return errors;
+}
+
+function validateVariable(variable: { name?: string; expression?: string }, at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const name = variable.name ?? '';
+  if (!name.trim()) errors.push(requiredBecause(`${at}.name`, 'name is not specified'));
+  else if (!CEL_IDENTIFIER.test(name) || CEL_RESERVED.has(name)) errors.push(invalid(`${at}.name`, name, 'name is not a valid CEL identifier'));
+  if (!variable.expression?.trim()) errors.push(requiredBecause(`${at}.expression`, 'expression is not specified'));
+  return errors;
+}
+
+function validateValidation(validation: NonNullable<PolicySpec['validations']>[number], at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!validation.expression?.trim()) errors.push(requiredBecause(`${at}.expression`, 'expression is not specified'));
+  const messageExpression = validation.messageExpression ?? '';
+  if (messageExpression && !messageExpression.trim()) errors.push(invalid(`${at}.messageExpression`, messageExpression, 'must be non-empty if specified'));
+  const message = validation.message ?? '';
+  if (message && !message.trim()) errors.push(invalid(`${at}.message`, message, 'message must be non-empty if specified'));
+  else if (hasLineBreak(message.trim())) errors.push(invalid(`${at}.message`, message, 'message must not contain line breaks'));
+  if (validation.reason !== undefined && !VALIDATION_REASONS.includes(validation.reason))
+    errors.push(notSupported(`${at}.reason`, validation.reason, VALIDATION_REASONS));
+  return errors;
+}
+
+function validateAuditAnnotations(annotations: PolicySpec['auditAnnotations'], policyName: string | undefined, at: string): FieldError[] {
+  if (!annotations) return [];
+  const errors: FieldError[] = [];
+  if (annotations.length > MAX_AUDIT_ANNOTATIONS) {
+    errors.push(invalid(at, annotations, `must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations`));
+  }
+  const keys = new Set<string>();
+  annotations.forEach((annotation, i) => {
+    const key = annotation.key ?? '';
+    // The key becomes `<policy name>/<key>`, which must be a qualified name.
+    if (policyName) for (const detail of isQualifiedName(`${policyName}/${key}`)) errors.push(invalid(`${at}[${i}].key`, `${policyName}/${key}`, detail));
+    else errors.push(invalid(`${at}[${i}].key`, key, 'requires metadata.name be non-empty'));
+    const value = annotation.valueExpression?.trim() ?? '';
+    if (!value) errors.push(requiredBecause(`${at}[${i}].valueExpression`, 'valueExpression is not specified'));
+    else if (Buffer.byteLength(value) > MAX_VALUE_EXPRESSION_BYTES) {
+      errors.push(requiredBecause(`${at}[${i}].valueExpression`, `must not exceed ${MAX_VALUE_EXPRESSION_BYTES} bytes in length`));
+    }
+    if (keys.has(key)) errors.push(duplicate(`${at}[${i}].key`, key));
+    keys.add(key);
+  });
+  return errors;
+}
+
+const PARAMETER_NOT_FOUND_ACTIONS = ['Deny', 'Allow'];
+
+/** validateBinding: kube-apiserver's validation of a binding's spec, in its order. */
 export function validateBinding(binding: ValidatingAdmissionPolicyBinding): FieldError[] {
   const spec = binding.spec ?? {};
   const errors: FieldError[] = [];
   if (!spec.policyName) errors.push(required('spec.policyName'));
-  const actions = spec.validationActions ?? [];
-  if (actions.length === 0) errors.push(requiredBecause('spec.validationActions', 'at least one validation action is required'));
+  else for (const detail of isDns1123Subdomain(spec.policyName)) errors.push(invalid('spec.policyName', spec.policyName, detail));
+  if (spec.paramRef) errors.push(...validateParamRef(spec.paramRef, 'spec.paramRef'));
+  // kube-apiserver reports these under the misspelled path `spec.matchResouces`.
+  if (spec.matchResources) errors.push(...validateMatchResources(spec.matchResources, 'spec.matchResouces'));
+  errors.push(...validateValidationActions(spec.validationActions ?? [], 'spec.validationActions'));
+  return errors;
+}
+
+function validateParamRef(ref: NonNullable<NonNullable<ValidatingAdmissionPolicyBinding['spec']>['paramRef']>, at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const exclusive = 'name and selector are mutually exclusive';
+  if (ref.name) {
+    for (const detail of isValidPathSegmentName(ref.name)) errors.push(invalid(`${at}.name`, ref.name, detail));
+    if (ref.selector) errors.push(forbidden(`${at}.name`, exclusive));
+  }
+  if (ref.selector) {
+    errors.push(...validateLabelSelector(ref.selector, `${at}.selector`));
+    if (ref.name) errors.push(forbidden(`${at}.selector`, exclusive));
+  }
+  if (!ref.name && !ref.selector) errors.push(requiredBecause(at, 'one of name or selector must be specified'));
+  const action = ref.parameterNotFoundAction;
+  if (!action) errors.push(required(`${at}.parameterNotFoundAction`));
+  else if (!PARAMETER_NOT_FOUND_ACTIONS.includes(action)) errors.push(notSupported(`${at}.parameterNotFoundAction`, action, PARAMETER_NOT_FOUND_ACTIONS));
+  return errors;
+}
+
+function validateValidationActions(actions: string[], at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
   actions.forEach((action, i) => {
-    if (!VALIDATION_ACTIONS.includes(action)) errors.push(notSupported(`spec.validationActions[${i}]`, action, VALIDATION_ACTIONS));
+    if (!VALIDATION_ACTIONS.includes(action)) errors.push(notSupported(`${at}[${i}]`, action, VALIDATION_ACTIONS));
+    if (seen.has(action)) errors.push(duplicate(`${at}[${i}]`, action));
+    seen.add(action);
   });
+  if (seen.has('Deny') && seen.has('Warn')) {
+    errors.push(
+      invalid(
+        at,
+        goSlice('admissionregistration.ValidationAction', actions),
+        'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
+      ),
+    );
+  }
+  if (seen.size === 0) errors.push(requiredBecause(at, 'at least one validation action is required'));
   return errors;
 }
 
@@ -255,6 +414,7 @@ export const validatingAdmissionPolicyDefinition: ResourceDefinition<ValidatingA
     ageColumn,
   ],
   storage: { resource: 'validatingadmissionpolicies.admissionregistration.k8s.io' },
+  protobuf: ValidatingAdmissionPolicyMessage,
 };
 
 export const validatingAdmissionPolicyBindingDefinition: ResourceDefinition<ValidatingAdmissionPolicyBinding> = {
@@ -275,4 +435,5 @@ export const validatingAdmissionPolicyBindingDefinition: ResourceDefinition<Vali
     ageColumn,
   ],
   storage: { resource: 'validatingadmissionpolicybindings.admissionregistration.k8s.io' },
+  protobuf: ValidatingAdmissionPolicyBindingMessage,
 };

@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import { typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
+import type { MessageType } from '../protobuf/message-type.js';
 import type { ResourceDefinition } from '../resource-definition.js';
+import { MutatingWebhookConfigurationMessage, ValidatingWebhookConfigurationMessage } from './admissionregistration-protobuf.js';
 import { ADMISSION_V1, defaultWebhook, validateWebhooks, type Webhook, webhookFields } from './webhook.js';
 
 const webhookList = <T extends z.ZodType>(schema: T) =>
@@ -53,8 +55,6 @@ export const MutatingWebhookConfigurationSchema = z
 /** WebhookConfiguration is either kind: a validating webhook is a mutating one without reinvocationPolicy. */
 type WebhookConfiguration = Omit<z.infer<typeof MutatingWebhookConfigurationSchema>, 'apiVersion' | 'kind'> & { apiVersion?: string; kind?: string };
 
-const REINVOCATION_POLICIES = ['Never', 'IfNeeded'];
-
 const webhooksColumn = column('Webhooks', (config: WebhookConfiguration) => config.webhooks?.length ?? 0, {
   type: 'integer',
   description: 'The number of webhooks in the configuration.',
@@ -66,6 +66,7 @@ function webhookConfigurationDefinition(
   plural: string,
   schema: z.ZodType<WebhookConfiguration>,
   mutating: boolean,
+  protobuf: MessageType,
 ): ResourceDefinition<WebhookConfiguration> {
   return {
     group: 'admissionregistration.k8s.io',
@@ -83,25 +84,12 @@ function webhookConfigurationDefinition(
         if (mutating) webhook.reinvocationPolicy ??= 'Never';
       }
     },
-    validate: (config: WebhookConfiguration) => {
-      const errors = validateWebhooks(config.webhooks);
-      (config.webhooks ?? []).forEach((webhook, i) => {
-        const policy = webhook.reinvocationPolicy;
-        if (mutating && policy && !REINVOCATION_POLICIES.includes(policy)) {
-          errors.push({
-            type: 'FieldValueNotSupported',
-            field: `webhooks[${i}].reinvocationPolicy`,
-            value: policy,
-            detail: `supported values: "IfNeeded", "Never"`,
-          });
-        }
-      });
-      return errors;
-    },
+    validate: (config: WebhookConfiguration) => validateWebhooks(config.webhooks, mutating),
     tracksGeneration: true,
     subresources: {},
     printColumns: [nameColumn, webhooksColumn, ageColumn],
     storage: { resource: `${plural}.admissionregistration.k8s.io` },
+    protobuf,
   };
 }
 
@@ -110,6 +98,7 @@ export const validatingWebhookConfigurationDefinition = webhookConfigurationDefi
   'validatingwebhookconfigurations',
   ValidatingWebhookConfigurationSchema,
   false,
+  ValidatingWebhookConfigurationMessage,
 );
 
 export const mutatingWebhookConfigurationDefinition = webhookConfigurationDefinition(
@@ -117,4 +106,5 @@ export const mutatingWebhookConfigurationDefinition = webhookConfigurationDefini
   'mutatingwebhookconfigurations',
   MutatingWebhookConfigurationSchema,
   true,
+  MutatingWebhookConfigurationMessage,
 );

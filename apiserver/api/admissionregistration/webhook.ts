@@ -6,10 +6,15 @@
 import { z } from 'zod';
 import { LabelSelectorSchema } from '../meta.js';
 import type { FieldError } from '../resource-definition.js';
-import { duplicate, invalid, notSupported, required } from '../validation.js';
-
-/** requiredBecause is field.Required with kube-apiserver's explanation. */
-export const requiredBecause = (field: string, detail: string): FieldError => ({ ...required(field), detail });
+import { duplicate, invalid, isDns1035Label, notSupported, validateLabelSelector } from '../validation.js';
+import {
+  isFullyQualifiedName,
+  requiredBecause,
+  validateMatchConditions,
+  validateRuleWithOperations,
+  validateWebhookService,
+  validateWebhookUrl,
+} from './rule-validation.js';
 
 export const ADMISSION_V1 = 'io.k8s.api.admissionregistration.v1';
 
@@ -27,8 +32,9 @@ export const RuleWithOperationsSchema = z
 
 const ServiceReferenceSchema = z
   .object({
-    namespace: z.string().describe('The namespace of the service.'),
-    name: z.string().describe('The name of the service.'),
+    // Required, but by validateWebhookService, for kube-apiserver's "service name is required".
+    namespace: z.string().optional().describe('The namespace of the service.'),
+    name: z.string().optional().describe('The name of the service.'),
     path: z.string().optional().describe('The URL path requests are sent to.'),
     port: z.int32().optional().describe('The service port the webhook listens on (default 443).'),
   })
@@ -52,12 +58,13 @@ const MatchConditionSchema = z
     description: 'MatchCondition represents a condition which must by fulfilled for a request to be sent to a webhook.',
   });
 
-/** webhookFields are the fields shared by validating and mutating webhooks. sideEffects and
- * admissionReviewVersions are required, but by validateWebhook, so that a missing one gets
- * kube-apiserver's message naming the accepted values. */
+/** webhookFields are the fields shared by validating and mutating webhooks. clientConfig,
+ * sideEffects and admissionReviewVersions are required, but by validateWebhook, so that a
+ * missing one gets kube-apiserver's message (naming the accepted values, or "exactly one of
+ * url or service is required"). */
 export const webhookFields = {
   name: z.string().describe('The fully qualified name of the webhook, e.g. imagepolicy.kubernetes.io.'),
-  clientConfig: WebhookClientConfigSchema.describe('How to reach the webhook.'),
+  clientConfig: WebhookClientConfigSchema.optional().describe('How to reach the webhook.'),
   rules: z
     .array(RuleWithOperationsSchema)
     .optional()
@@ -103,51 +110,74 @@ const SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
+const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 
-/** validateWebhooks checks a configuration's webhooks as kube-apiserver's v1 validation does. */
-export function validateWebhooks(webhooks: Webhook[] | undefined): FieldError[] {
+/**
+ * validateWebhooks checks a configuration's webhooks as kube-apiserver's v1 validation does on
+ * create, in its order: each webhook's own fields, then its admissionReviewVersions, then
+ * whether its name repeats an earlier one. `mutating` adds reinvocationPolicy.
+ */
+export function validateWebhooks(webhooks: Webhook[] | undefined, mutating: boolean): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   (webhooks ?? []).forEach((webhook, i) => {
     const at = `webhooks[${i}]`;
-    if (seen.has(webhook.name)) errors.push(duplicate(`${at}.name`, webhook.name));
-    seen.add(webhook.name);
-    errors.push(...validateWebhook(webhook, at));
+    errors.push(...validateWebhook(webhook, at, mutating));
+    errors.push(...validateAdmissionReviewVersions(webhook.admissionReviewVersions, `${at}.admissionReviewVersions`));
+    if (webhook.name) {
+      if (seen.has(webhook.name)) errors.push(duplicate(`${at}.name`, webhook.name));
+      seen.add(webhook.name);
+    }
   });
   return errors;
 }
 
-function validateWebhook(webhook: Webhook, at: string): FieldError[] {
-  const errors: FieldError[] = [];
-  if (!webhook.name) errors.push(required(`${at}.name`));
-  else if (webhook.name.split('.').length < 3)
-    errors.push(invalid(`${at}.name`, webhook.name, 'should be a domain with at least three segments separated by dots'));
-  errors.push(...validateClientConfig(webhook.clientConfig, `${at}.clientConfig`));
-  if (!webhook.sideEffects) errors.push(requiredBecause(`${at}.sideEffects`, `must specify one of ${SIDE_EFFECTS.join(', ')}`));
-  else if (!SIDE_EFFECTS.includes(webhook.sideEffects)) errors.push(notSupported(`${at}.sideEffects`, webhook.sideEffects, SIDE_EFFECTS));
-  const versions = webhook.admissionReviewVersions ?? [];
-  if (versions.length === 0) errors.push(requiredBecause(`${at}.admissionReviewVersions`, `must specify one of ${REVIEW_VERSIONS.join(', ')}`));
-  else if (!versions.some((version) => REVIEW_VERSIONS.includes(version))) {
-    errors.push(invalid(`${at}.admissionReviewVersions`, versions, `must include at least one of ${REVIEW_VERSIONS.join(', ')}`));
-  }
-  if (webhook.failurePolicy && !FAILURE_POLICIES.includes(webhook.failurePolicy))
+function validateWebhook(webhook: Webhook, at: string, mutating: boolean): FieldError[] {
+  const errors = isFullyQualifiedName(webhook.name, `${at}.name`);
+  (webhook.rules ?? []).forEach((rule, i) => errors.push(...validateRuleWithOperations(rule, `${at}.rules[${i}]`)));
+  if (webhook.failurePolicy !== undefined && !FAILURE_POLICIES.includes(webhook.failurePolicy))
     errors.push(notSupported(`${at}.failurePolicy`, webhook.failurePolicy, FAILURE_POLICIES));
-  if (webhook.matchPolicy && !MATCH_POLICIES.includes(webhook.matchPolicy)) errors.push(notSupported(`${at}.matchPolicy`, webhook.matchPolicy, MATCH_POLICIES));
+  if (webhook.matchPolicy !== undefined && !MATCH_POLICIES.includes(webhook.matchPolicy))
+    errors.push(notSupported(`${at}.matchPolicy`, webhook.matchPolicy, MATCH_POLICIES));
+  if (webhook.sideEffects === undefined) errors.push(requiredBecause(`${at}.sideEffects`, `must specify one of ${SIDE_EFFECTS.join(', ')}`));
+  else if (!SIDE_EFFECTS.includes(webhook.sideEffects)) errors.push(notSupported(`${at}.sideEffects`, webhook.sideEffects, SIDE_EFFECTS));
   const timeout = webhook.timeoutSeconds;
   if (timeout !== undefined && (timeout < 1 || timeout > 30))
     errors.push(invalid(`${at}.timeoutSeconds`, timeout, 'the timeout value must be between 1 and 30 seconds'));
+  if (webhook.namespaceSelector) errors.push(...validateLabelSelector(webhook.namespaceSelector, `${at}.namespaceSelector`));
+  if (webhook.objectSelector) errors.push(...validateLabelSelector(webhook.objectSelector, `${at}.objectSelector`));
+  const policy = webhook.reinvocationPolicy;
+  if (mutating && policy !== undefined && !REINVOCATION_POLICIES.includes(policy))
+    errors.push(notSupported(`${at}.reinvocationPolicy`, policy, REINVOCATION_POLICIES));
+  errors.push(...validateClientConfig(webhook.clientConfig, `${at}.clientConfig`));
+  errors.push(...validateMatchConditions(webhook.matchConditions, `${at}.matchConditions`));
   return errors;
 }
 
-function validateClientConfig(config: Webhook['clientConfig'] | undefined, at: string): FieldError[] {
-  const hasUrl = Boolean(config?.url);
-  const hasService = Boolean(config?.service);
-  if (hasUrl === hasService) return [requiredBecause(at, 'exactly one of url or service is required')];
-  if (config?.service) {
-    const errors: FieldError[] = [];
-    if (!config.service.name) errors.push(requiredBecause(`${at}.service.name`, 'service name is required'));
-    if (!config.service.namespace) errors.push(requiredBecause(`${at}.service.namespace`, 'service namespace is required'));
-    return errors;
+/** validateAdmissionReviewVersions: at least one, no repeats, DNS-1035 labels, one of v1/v1beta1. */
+function validateAdmissionReviewVersions(versions: string[] | undefined, at: string): FieldError[] {
+  if (!versions?.length) return [requiredBecause(at, `must specify one of ${REVIEW_VERSIONS.join(', ')}`)];
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  versions.forEach((version, i) => {
+    if (seen.has(version)) {
+      errors.push(invalid(`${at}[${i}]`, version, 'duplicate version'));
+      return;
+    }
+    seen.add(version);
+    for (const detail of isDns1035Label(version)) errors.push(invalid(`${at}[${i}]`, version, detail));
+  });
+  if (!versions.some((version) => REVIEW_VERSIONS.includes(version))) {
+    errors.push(invalid(at, versions, `must include at least one of ${REVIEW_VERSIONS.join(', ')}`));
   }
-  return config?.url?.startsWith('https://') ? [] : [invalid(`${at}.url`, config?.url, "'https' is the only allowed URL scheme")];
+  return errors;
+}
+
+/** validateClientConfig: exactly one of url and service (an empty url still counts as set). */
+function validateClientConfig(config: Webhook['clientConfig'] | undefined, at: string): FieldError[] {
+  const hasUrl = config?.url !== undefined;
+  const hasService = config?.service !== undefined;
+  if (hasUrl === hasService) return [requiredBecause(at, 'exactly one of url or service is required')];
+  if (config?.service) return validateWebhookService(config.service, `${at}.service`);
+  return validateWebhookUrl(config?.url ?? '', `${at}.url`);
 }

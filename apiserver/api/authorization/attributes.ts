@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { NO_AUTHORIZATION_REASON } from '../machinery/admin-user.js';
-import type { FieldError } from '../resource-definition.js';
-import { invalid, required } from '../validation.js';
+import { type FieldError, GoLiteral } from '../resource-definition.js';
+import { invalid } from '../validation.js';
 
 export const AUTHORIZATION_V1 = 'io.k8s.api.authorization.v1';
 
@@ -49,14 +49,27 @@ export interface AttributesSpec {
   nonResourceAttributes?: z.infer<typeof NonResourceAttributesSchema>;
 }
 
+/** nonResourceAttributesValue renders the attributes as kube-apiserver's messages print them
+ * (the internal Go struct, `%#v`). */
+export function nonResourceAttributesValue(attributes: z.infer<typeof NonResourceAttributesSchema>): GoLiteral {
+  return new GoLiteral(`authorization.NonResourceAttributes{Path:${JSON.stringify(attributes.path ?? '')}, Verb:${JSON.stringify(attributes.verb ?? '')}}`);
+}
+
 /** validateAttributes checks that exactly one kind of attributes is given, as
- * kube-apiserver's access review validation does. */
+ * kube-apiserver's access review validation does (both errors are Invalid values; the
+ * missing one prints the nil nonResourceAttributes as null). */
 export function validateAttributes(spec: AttributesSpec): FieldError[] {
-  if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
-    return [{ ...required('spec.resourceAttributes'), detail: 'exactly one of nonResourceAttributes or resourceAttributes must be specified' }];
-  }
   if (spec.resourceAttributes && spec.nonResourceAttributes) {
-    return [invalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'cannot be specified in combination with resourceAttributes')];
+    return [
+      invalid(
+        'spec.nonResourceAttributes',
+        nonResourceAttributesValue(spec.nonResourceAttributes),
+        'cannot be specified in combination with resourceAttributes',
+      ),
+    ];
+  }
+  if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
+    return [invalid('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified')];
   }
   return [];
 }

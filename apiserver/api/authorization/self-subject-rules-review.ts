@@ -4,6 +4,7 @@
  * nothing yet, so the rules are the administrator's: everything.
  */
 import { z } from 'zod';
+import { badRequest } from '../api-error.js';
 import { typeMetaFields } from '../meta.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { AUTHORIZATION_V1 } from './attributes.js';
@@ -65,6 +66,12 @@ function everythingRules(): NonNullable<SelfSubjectRulesReview['status']> {
   };
 }
 
+/** answerRulesReview: rules exist per namespace, so kube-apiserver refuses a review without one. */
+function answerRulesReview(review: SelfSubjectRulesReview): SelfSubjectRulesReview {
+  if (!review.spec?.namespace) throw badRequest('no namespace on request');
+  return { ...review, status: everythingRules() };
+}
+
 export const selfSubjectRulesReviewDefinition: ResourceDefinition<SelfSubjectRulesReview> = {
   group: 'authorization.k8s.io',
   version: 'v1',
@@ -76,7 +83,7 @@ export const selfSubjectRulesReviewDefinition: ResourceDefinition<SelfSubjectRul
   namespaced: false,
   schema: SelfSubjectRulesReviewSchema,
   protobuf: SelfSubjectRulesReviewMessage,
-  answer: (review) => ({ ...review, status: everythingRules() }),
+  answer: answerRulesReview,
   tracksGeneration: false,
   subresources: {},
   printColumns: [],

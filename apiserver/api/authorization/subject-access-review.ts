@@ -12,6 +12,7 @@ import {
   AUTHORIZATION_V1,
   allowedStatus,
   NonResourceAttributesSchema,
+  nonResourceAttributesValue,
   ResourceAttributesSchema,
   SubjectAccessReviewStatusSchema,
   validateAttributes,
@@ -91,7 +92,7 @@ export function validateLocalSubjectAccessReview(review: LocalSubjectAccessRevie
     errors.push(invalid('spec.resourceAttributes.namespace', attributes.namespace ?? '', 'must match metadata.namespace'));
   }
   if (review.spec.nonResourceAttributes) {
-    errors.push(invalid('spec.nonResourceAttributes', review.spec.nonResourceAttributes, 'disallowed on this kind of request'));
+    errors.push(invalid('spec.nonResourceAttributes', nonResourceAttributesValue(review.spec.nonResourceAttributes), 'disallowed on this kind of request'));
   }
   return errors;
 }

@@ -13,6 +13,7 @@ import { ObjectReferenceSchema } from './object-reference.js';
 import { ACCESS_MODES, accessModesText } from './persistent-volume-claim.js';
 import { ResourceListSchema } from './quantity.js';
 import { enumOf, K8S_CORE, looseObject } from './schema-helpers.js';
+import { HostPathVolumeSourceSchema, NFSVolumeSourceSchema } from './volume.js';
 
 export const PersistentVolumeSpecSchema = z
   .object({
@@ -26,10 +27,10 @@ export const PersistentVolumeSpecSchema = z
     volumeMode: enumOf(['Filesystem', 'Block']).optional().describe('volumeMode is Filesystem (default) or Block.'),
     volumeAttributesClassName: z.string().optional().describe('volumeAttributesClassName is the VolumeAttributesClass of the volume.'),
     mountOptions: z.array(z.string()).optional().describe('mountOptions for the volume.'),
-    hostPath: looseObject(`${K8S_CORE}.HostPathVolumeSource`, 'A host path (pass-through).').optional(),
+    hostPath: HostPathVolumeSourceSchema.optional(),
     local: looseObject(`${K8S_CORE}.LocalVolumeSource`, 'A local disk (pass-through).').optional(),
     csi: looseObject(`${K8S_CORE}.CSIPersistentVolumeSource`, 'A CSI volume (pass-through).').optional(),
-    nfs: looseObject(`${K8S_CORE}.NFSVolumeSource`, 'An NFS share (pass-through).').optional(),
+    nfs: NFSVolumeSourceSchema.optional(),
     nodeAffinity: looseObject(`${K8S_CORE}.VolumeNodeAffinity`, 'Nodes the volume can be reached from (pass-through).').optional(),
   })
   .meta({ id: `${K8S_CORE}.PersistentVolumeSpec`, description: 'PersistentVolumeSpec is the specification of a persistent volume.' });

@@ -55,6 +55,9 @@ export const PersistentVolumeClaimVolumeSourceSchema = z
   })
   .meta({ id: `${K8S_CORE}.PersistentVolumeClaimVolumeSource`, description: 'References a PersistentVolumeClaim.' });
 
+/** NFSVolumeSourceSchema is shared with PersistentVolumeSpec: one definition per model id. */
+export const NFSVolumeSourceSchema = looseObject(`${K8S_CORE}.NFSVolumeSource`, 'An NFS export.');
+
 const loose = (type: string, description: string) => looseObject(`${K8S_CORE}.${type}`, description).optional();
 
 export const VolumeSchema = z
@@ -69,7 +72,7 @@ export const VolumeSchema = z
     downwardAPI: loose('DownwardAPIVolumeSource', 'Pod fields exposed as files.'),
     ephemeral: loose('EphemeralVolumeSource', 'A volume backed by a claim that lives as long as the pod.'),
     csi: loose('CSIVolumeSource', 'A volume provided by a CSI driver.'),
-    nfs: loose('NFSVolumeSource', 'An NFS export.'),
+    nfs: NFSVolumeSourceSchema.optional(),
     image: loose('ImageVolumeSource', 'An OCI image mounted read-only.'),
   })
   .meta({ id: `${K8S_CORE}.Volume`, description: 'Volume is a named directory that containers of the pod can mount. Exactly one source is set.' });
