@@ -4,8 +4,12 @@
  * Approved/Denied only through /approval (exclusive, never removed), status.certificate only
  * through /status (PEM, set once), condition times stamped, the spec.signerName field selector.
  */
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_USER } from '../../apiserver/api/machinery/admin-user.js';
+import { startApiServer } from '../../apiserver/start-api-server.js';
 import { base64, csrObject, SAMPLE_CSR_PEM } from '../support/csr.js';
 import { request } from '../support/http.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -103,5 +107,32 @@ describe('CertificateSigningRequest API', () => {
     const table = await request(url('custom-signer'), { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
     expect(table.body.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Age', 'SignerName', 'Requestor', 'RequestedDuration', 'Condition']);
     expect(table.body.rows[0].cells).toEqual(['custom-signer', expect.any(String), 'example.com/custom', ADMIN_USER.username, '60m', 'Pending']);
+  });
+});
+
+describe('the cluster CA of an API server', () => {
+  it('is created in <data-dir>/pki on first start (key 0600) and the same after a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kubesim-ca-test-'));
+    try {
+      const first = await startApiServer({ port: 0, dataDir, metricsIntervalMs: 0 });
+      const ca = first.clusterCa;
+      await first.close();
+      expect(ca.keyFile).toBe(join(dataDir, 'pki', 'ca.key'));
+      expect(statSync(ca.keyFile).mode & 0o777).toBe(0o600);
+      const second = await startApiServer({ port: 0, dataDir, metricsIntervalMs: 0 });
+      expect(second.clusterCa.certPem).toBe(ca.certPem);
+      expect(second.clusterCa.keyPem).toBe(ca.keyPem);
+      await second.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('lives in a temporary folder for an in-memory store, removed on close', async () => {
+    const server = await startApiServer({ port: 0, metricsIntervalMs: 0 });
+    const { certFile } = server.clusterCa;
+    expect(existsSync(certFile)).toBe(true);
+    await server.close();
+    expect(existsSync(certFile)).toBe(false);
   });
 });
