@@ -84,7 +84,7 @@ export const CONTROLLERS = {
     register: async (m) => void (await import('./clusterrole-aggregation/index.js')).registerClusterRoleAggregationController(m),
   },
   csrsigning: {
-    summary: 'signs approved kubernetes.io/kube-apiserver-client CertificateSigningRequests with the cluster CA',
+    summary: 'signs approved kube-apiserver-client and kubelet CertificateSigningRequests with the cluster CA',
     register: async (m) => void (await import('./csr-signing/index.js')).registerCsrSigningController(m),
   },
   'root-ca-cert-publisher': {

@@ -1,9 +1,10 @@
 /**
  * The CSR signer (kube-controller-manager's csrsigning controller for the
- * kubernetes.io/kube-apiserver-client signer): an approved request of its signer gets a
- * certificate issued by the cluster CA, for the request's subject and key, with the requested
- * usages and duration (capped at one year), written to status.certificate. A request whose
- * usages do not fit the signer gets a Failed condition saying why instead.
+ * kubernetes.io/kube-apiserver-client, kube-apiserver-client-kubelet and kubelet-serving
+ * signers): an approved request of one of them gets a certificate issued by the cluster CA,
+ * for the request's subject, key and alternative names, with the requested usages and duration
+ * (capped at one year), written to status.certificate. A request that does not fit its signer
+ * (usages, a kubelet's subject) gets a Failed condition saying why instead.
  *
  * The CA's key is read from the file given to the process (--cluster-signing-key-file), never
  * from the API. Validity is wall-clock time: TLS stacks check certificates against the real
@@ -12,12 +13,12 @@
 import { X509Certificate } from 'node:crypto';
 import { type CertificateSigningRequest, certificateSigningRequestDefinition } from '../../apiserver/api/certificates/index.js';
 import { rfc3339 } from '../../apiserver/api/machinery/time.js';
-import { type ClusterCa, readClusterCa, signCertificate } from '../../apiserver/api/pki/cluster-ca.js';
+import { type ClusterCa, readClusterCa, requestedIdentity, signCertificate } from '../../apiserver/api/pki/cluster-ca.js';
 import { newControllerManagedBy } from '../runtime/builder.js';
 import type { Controller } from '../runtime/controller.js';
 import type { Manager } from '../runtime/manager.js';
 import type { Clock, Lister, Reconciler, ResourceClient } from '../runtime/types.js';
-import { awaitsSigning, isOurSigner, signingTtlMs, usageProblem, validity } from './signing-policy.js';
+import { awaitsSigning, isOurSigner, signerProblem, signingTtlMs, validity } from './signing-policy.js';
 
 /** CSR_SIGNING_CONTROLLER_NAME names the controller in logs and counters. */
 export const CSR_SIGNING_CONTROLLER_NAME = 'csrsigning';
@@ -39,12 +40,13 @@ export function createCsrSigningReconciler(deps: CsrSigningReconcilerDeps): Reco
       const csr = deps.csrLister.get('', name);
       if (!csr || !isOurSigner(csr.spec.signerName) || !awaitsSigning(csr)) return {};
       const next = structuredClone(csr) as CertificateSigningRequest;
-      const problem = usageProblem(csr.spec.usages ?? []);
+      const csrPem = Buffer.from(next.spec.request, 'base64').toString('utf8');
+      const problem = signerProblem(next.spec.signerName, next.spec.usages ?? [], await requestedIdentity(csrPem));
       if (problem) {
         const failed = { type: 'Failed', status: 'True', reason: 'SignerValidationFailure', message: problem, lastUpdateTime: rfc3339(deps.clock.now()) };
         next.status = { ...next.status, conditions: [...(next.status?.conditions ?? []), failed] };
       } else {
-        next.status = { ...next.status, certificate: Buffer.from(await issue(deps, next)).toString('base64') };
+        next.status = { ...next.status, certificate: Buffer.from(await issue(deps, next, csrPem)).toString('base64') };
       }
       await deps.csrs.updateStatus(next);
       return {};
@@ -52,11 +54,10 @@ export function createCsrSigningReconciler(deps: CsrSigningReconcilerDeps): Reco
   };
 }
 
-async function issue(deps: CsrSigningReconcilerDeps, csr: CertificateSigningRequest): Promise<string> {
+async function issue(deps: CsrSigningReconcilerDeps, csr: CertificateSigningRequest, csrPem: string): Promise<string> {
   const ca = deps.ca();
   const caNotAfter = Date.parse(new X509Certificate(ca.certPem).validTo);
   const { notBefore, notAfter } = validity(deps.wallNow(), signingTtlMs(csr.spec.expirationSeconds), caNotAfter);
-  const csrPem = Buffer.from(csr.spec.request, 'base64').toString('utf8');
   return signCertificate(ca, { csrPem, usages: csr.spec.usages ?? [], notBefore, notAfter });
 }
 

@@ -1,12 +1,17 @@
 /**
  * What kube-controller-manager's csrsigning controller decides before it signs (in our
- * words): which requests are its to sign, whether the usages fit the signer, and the
- * validity of the certificate. Pure.
+ * words): which requests are its to sign (kube-apiserver-client, kube-apiserver-client-kubelet,
+ * kubelet-serving), whether the request fits the signer, and the validity of the certificate.
+ * Pure.
  */
 import type { CertificateSigningRequest } from '../../apiserver/api/certificates/index.js';
+import type { RequestedIdentity } from '../../apiserver/api/pki/cluster-ca.js';
 import type { DeepReadonly } from '../runtime/types.js';
 
 export const KUBE_APISERVER_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client';
+export const KUBELET_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
+export const KUBELET_SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
+const OUR_SIGNERS = [KUBE_APISERVER_CLIENT_SIGNER, KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER];
 
 /** The longest certificate the signer issues: kube-controller-manager's default
  * --cluster-signing-duration (one year). */
@@ -28,16 +33,56 @@ export function awaitsSigning(csr: Csr): boolean {
 
 /** isOurSigner: the signer names this loop issues for. */
 export function isOurSigner(signerName: string | undefined): boolean {
-  return signerName === KUBE_APISERVER_CLIENT_SIGNER;
+  return OUR_SIGNERS.includes(signerName ?? '');
 }
 
-/** usageProblem says why the usages do not fit a client certificate for the API server,
- * in kube-controller-manager's words, or returns undefined when they do. */
-export function usageProblem(usages: readonly string[]): string | undefined {
+/** signerProblem says why a request does not fit its signer, in kube-controller-manager's
+ * words, or returns undefined when it does. */
+export function signerProblem(signerName: string, usages: readonly string[], identity: RequestedIdentity): string | undefined {
+  if (signerName === KUBELET_CLIENT_SIGNER) return kubeletClientProblem(usages, identity);
+  if (signerName === KUBELET_SERVING_SIGNER) return kubeletServingProblem(usages, identity);
+  return apiServerClientProblem(usages);
+}
+
+function apiServerClientProblem(usages: readonly string[]): string | undefined {
   for (const usage of usages) {
     if (usage !== 'digital signature' && usage !== 'key encipherment' && usage !== 'client auth') return `invalid usage for client certificate: ${usage}`;
   }
   return usages.includes('client auth') ? undefined : 'missing required usage for client certificate: client auth';
+}
+
+const NOT_SYSTEM_NODES = 'subject organization is not system:nodes';
+const NOT_A_NODE_NAME = 'subject common name does not begin with system:node:';
+
+/** A kubelet's client certificate: a node's name in group system:nodes, no alternative names. */
+function kubeletClientProblem(usages: readonly string[], { commonName, organizations, alternativeNames: names }: RequestedIdentity): string | undefined {
+  if (organizations.length !== 1 || organizations[0] !== 'system:nodes') return NOT_SYSTEM_NODES;
+  if (names.dns > 0) return 'DNS subjectAltNames are not allowed';
+  if (names.email > 0) return 'Email subjectAltNames are not allowed';
+  if (names.ip > 0) return 'IP subjectAltNames are not allowed';
+  if (names.uri > 0) return 'URI subjectAltNames are not allowed';
+  if (!commonName.startsWith('system:node:')) return NOT_A_NODE_NAME;
+  return usagesMatch(usages, 'client auth');
+}
+
+/** A kubelet's serving certificate: a node in group system:nodes, with a DNS name or an IP. */
+function kubeletServingProblem(usages: readonly string[], { commonName, organizations, alternativeNames: names }: RequestedIdentity): string | undefined {
+  if (organizations.length !== 1 || organizations[0] !== 'system:nodes') return NOT_SYSTEM_NODES;
+  if (names.dns === 0 && names.ip === 0) return 'DNS or IP subjectAltName is required';
+  if (names.email > 0) return 'Email subjectAltNames are not allowed';
+  if (names.uri > 0) return 'URI subjectAltNames are not allowed';
+  const problem = usagesMatch(usages, 'server auth');
+  if (problem) return problem;
+  return commonName.startsWith('system:node:') ? undefined : NOT_A_NODE_NAME;
+}
+
+/** usagesMatch: exactly {digital signature, `purpose`}, key encipherment allowed (RSA keys). */
+function usagesMatch(usages: readonly string[], purpose: string): string | undefined {
+  const required = ['digital signature', 'key encipherment', purpose].sort();
+  const given = new Set(usages);
+  const withoutRsa = required.filter((u) => u !== 'key encipherment');
+  const equals = (set: string[]) => given.size === set.length && set.every((u) => given.has(u));
+  return equals(required) || equals(withoutRsa) ? undefined : `usages did not match [${required.join(' ')}]`;
 }
 
 /** signingTtlMs: the requested duration within [10 minutes, the maximum]; the maximum when none was asked. */

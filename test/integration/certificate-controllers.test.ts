@@ -1,8 +1,9 @@
 /**
  * The loops around the cluster CA as a real controller-manager process (`kubesim controller
  * csrsigning,root-ca-cert-publisher,serviceaccount` with the CA files kube-controller-manager
- * takes as flags) against a running API server: approved kube-apiserver-client requests are
- * signed by the CA with the requested duration, unfit usages fail with the signer's reason,
+ * takes as flags) against a running API server: approved kube-apiserver-client and kubelet
+ * requests are signed by the CA with the requested duration and names, unfit ones fail with
+ * the signer's reason,
  * and every namespace keeps its kube-root-ca.crt ConfigMap and default ServiceAccount.
  */
 import { X509Certificate } from 'node:crypto';
@@ -71,6 +72,21 @@ describe('CA loops in a controller-manager process', () => {
     // Short certificates are backdated 5 minutes and still last the full hour from now.
     expect(Date.parse(issued.validTo) - Date.parse(issued.validFrom)).toBe((3600 + 300) * 1000);
     expect((await csr('alice')).status.conditions.map((c: any) => c.type)).toEqual(['Approved']);
+  });
+
+  it('signs a kubelet serving request with its DNS name and IP, and fails one that is not a node', async () => {
+    const pem = await newCsrPem('CN=system:node:n1, O=system:nodes', { dns: ['n1.example.com'], ip: ['10.0.0.5'] });
+    await submitAndApprove('kubelet-serving', pem, { signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'server auth'] });
+    const issued = await eventually(async () => new X509Certificate(Buffer.from((await csr('kubelet-serving')).status.certificate, 'base64')));
+    expect(issued.subjectAltName).toBe('DNS:n1.example.com, IP Address:10.0.0.5');
+    expect(issued.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']);
+    await submitAndApprove('not-a-node', await newCsrPem('CN=alice'), {
+      signerName: 'kubernetes.io/kube-apiserver-client-kubelet',
+      usages: ['digital signature', 'client auth'],
+    });
+    await eventually(async () =>
+      expect((await csr('not-a-node')).status?.conditions?.find((c: any) => c.type === 'Failed')?.message).toBe('subject organization is not system:nodes'),
+    );
   });
 
   it('fails a request whose usages do not fit the signer, saying why', async () => {

@@ -17,12 +17,18 @@ LsYyvwIgYzoxjiw8Enh1fcwm9vvUVYsRgbbUdr3yJl9gXtP7fzw=
 /** base64 is how a request travels in spec.request (a bytes field). */
 export const base64 = (text: string) => Buffer.from(text).toString('base64');
 
-/** newCsrPem makes a fresh ECDSA P-256 request for `subject` (`CN=alice, O=dev`). */
-export async function newCsrPem(subject: string): Promise<string> {
+/** newCsrPem makes a fresh ECDSA P-256 request for `subject` (`CN=alice, O=dev`), with
+ * subject alternative names when given. */
+export async function newCsrPem(subject: string, names: { dns?: string[]; ip?: string[] } = {}): Promise<string> {
   const lib = await loadX509();
   const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
   const keys = await crypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
-  const csr = await lib.Pkcs10CertificateRequestGenerator.create({ name: subject, keys, signingAlgorithm: algorithm });
+  const alternativeNames = [
+    ...(names.dns ?? []).map((value) => ({ type: 'dns' as const, value })),
+    ...(names.ip ?? []).map((value) => ({ type: 'ip' as const, value })),
+  ];
+  const extensions = alternativeNames.length > 0 ? [new lib.SubjectAlternativeNameExtension(alternativeNames)] : [];
+  const csr = await lib.Pkcs10CertificateRequestGenerator.create({ name: subject, keys, signingAlgorithm: algorithm, extensions });
   return csr.toString('pem');
 }
 

@@ -163,3 +163,25 @@ export async function signCertificate(ca: ClusterCa, request: SigningRequest): P
   });
   return `${certificate.toString('pem')}\n`;
 }
+
+/** RequestedIdentity is what signers check of a request besides its usages. */
+export interface RequestedIdentity {
+  commonName: string;
+  organizations: string[];
+  /** How many subject alternative names of each kind the request asks for. */
+  alternativeNames: { dns: number; ip: number; email: number; uri: number };
+}
+
+/** requestedIdentity reads the subject and subject alternative names of a PEM request. */
+export async function requestedIdentity(csrPem: string): Promise<RequestedIdentity> {
+  const lib = await loadX509();
+  const csr = new lib.Pkcs10CertificateRequest(csrPem);
+  const extension = csr.getExtension(SUBJECT_ALTERNATIVE_NAME);
+  const names = extension ? new lib.SubjectAlternativeNameExtension(extension.rawData).names.items : [];
+  const count = (type: string) => names.filter((name) => name.type === type).length;
+  return {
+    commonName: csr.subjectName.getField('CN')[0] ?? '',
+    organizations: csr.subjectName.getField('O'),
+    alternativeNames: { dns: count('dns'), ip: count('ip'), email: count('email'), uri: count('url') },
+  };
+}
