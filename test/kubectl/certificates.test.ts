@@ -30,6 +30,14 @@ spec:
 describe.each(binaries)('$label: certificates', (binary) => {
   const k = useKubectlCluster(binary, { controllers: ['csrsigning'] });
 
+  it('api-resources lists csr as a 1.33 cluster does, and explain describes it', async () => {
+    const rows = tableRows((await k.ok(['api-resources', '--api-group=certificates.k8s.io'])).stdout);
+    expect(rows.slice(1)).toEqual([['certificatesigningrequests', 'csr', 'certificates.k8s.io/v1', 'false', 'CertificateSigningRequest']]);
+    const explained = (await k.ok(['explain', 'csr.spec.expirationSeconds'])).stdout;
+    expect(explained).toContain('KIND:       CertificateSigningRequest');
+    expect(explained).toContain('FIELD: expirationSeconds <integer>');
+  });
+
   it('get csr shows a pending request with its signer, requestor and duration', async () => {
     await k.apply(csrYaml('pending-one', await newCsrPem('CN=pending')));
     const rows = tableRows((await k.ok(['get', 'csr', 'pending-one'])).stdout);
@@ -48,6 +56,15 @@ describe.each(binaries)('$label: certificates', (binary) => {
     expect(issued.verify(ca.publicKey)).toBe(true);
     expect(issued.subject.split('\n').sort()).toEqual(['CN=alice', 'O=dev']);
     expect(Date.parse(issued.validTo) - Date.parse(issued.validFrom)).toBe((7200 + 300) * 1000);
+    const described = (await k.ok(['describe', 'csr', 'alice'])).stdout;
+    for (const line of [
+      /^Requesting User:\s+kubernetes-admin$/m,
+      /^Signer:\s+kubernetes.io\/kube-apiserver-client$/m,
+      /^Status:\s+Approved,Issued$/m,
+      /^\s+Common Name:\s+alice$/m,
+    ]) {
+      expect(described).toMatch(line);
+    }
     const approved = await k.json(['csr', 'alice']);
     expect(approved.status.conditions).toEqual([
       {
