@@ -4,11 +4,13 @@
  * `kubesim up`, the standalone apiserver process and the test cluster.
  */
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore, type Store } from '../store/index.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
+import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { serverUrl } from './listen-address.js';
 import { type ApiServer, buildServer, type ServerOptions, serverTime } from './server.js';
@@ -17,7 +19,8 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** Keep state in <dataDir>/kubesim.db (WAL); in memory when absent. */
+  /** Keep state in <dataDir>/kubesim.db (WAL) and the cluster CA in <dataDir>/pki; in memory
+   * (the CA in a temporary folder, removed on close) when absent. */
   dataDir?: string;
   compactionIntervalMs?: number;
   /** History retention: at least this many revisions, dropped only when older than historyMaxAgeMs. */
@@ -39,12 +42,23 @@ export interface RunningApiServer extends ApiServer {
   url: string;
   port: number;
   store: Store;
+  /** The cluster CA: its files are what the CSR signer and the root CA publisher read. */
+  clusterCa: ClusterCa;
   close(): Promise<void>;
 }
 
 export async function startApiServer(options: StartApiServerOptions = {}): Promise<RunningApiServer> {
   // The data dir holds Secrets in clear: its owner alone may enter it.
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const temporaryPki = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'kubesim-pki-'));
+  const removeTemporaryPki = () => temporaryPki && rmSync(temporaryPki, { recursive: true, force: true });
+  let clusterCa: ClusterCa;
+  try {
+    clusterCa = await loadOrCreateClusterCa(temporaryPki ?? join(options.dataDir!, 'pki'));
+  } catch (err) {
+    removeTemporaryPki();
+    throw err;
+  }
   const time = serverTime(options);
   const store = openSqliteStore({
     path: options.dataDir ? join(options.dataDir, 'kubesim.db') : ':memory:',
@@ -64,6 +78,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     // A server that cannot start must not keep the port or the database file.
     store.close();
     await server.app.close();
+    removeTemporaryPki();
     throw err;
   }
   const compaction = setInterval(() => store.compact(), options.compactionIntervalMs ?? 60_000);
@@ -74,12 +89,14 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     url: serverUrl(host, port),
     port,
     store,
+    clusterCa,
     async close() {
       clearInterval(compaction);
       stopScraping();
       server.metrics.stop();
       store.close();
       await server.app.close();
+      removeTemporaryPki();
     },
   };
 }

@@ -83,6 +83,18 @@ export const CONTROLLERS = {
     summary: 'writes each aggregated ClusterRole’s rules: the union of the rules of the ClusterRoles it selects',
     register: async (m) => void (await import('./clusterrole-aggregation/index.js')).registerClusterRoleAggregationController(m),
   },
+  csrsigning: {
+    summary: 'signs approved kube-apiserver-client and kubelet CertificateSigningRequests with the cluster CA',
+    register: async (m) => void (await import('./csr-signing/index.js')).registerCsrSigningController(m),
+  },
+  'root-ca-cert-publisher': {
+    summary: 'publishes the cluster CA certificate as the kube-root-ca.crt ConfigMap of every namespace',
+    register: async (m) => void (await import('./root-ca-publisher/index.js')).registerRootCaPublisher(m),
+  },
+  serviceaccount: {
+    summary: 'keeps a default ServiceAccount in every namespace',
+    register: async (m) => void (await import('./serviceaccount/index.js')).registerServiceAccountController(m),
+  },
 } satisfies Record<string, ControllerEntry>;
 
 export type ControllerName = keyof typeof CONTROLLERS;

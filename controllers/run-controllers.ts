@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import type { Random } from '../apiserver/api/machinery/random.js';
+import type { ClusterCaFiles } from '../apiserver/api/pki/cluster-ca.js';
 import { CONTROLLERS, type ControllerName, componentName } from './catalog.js';
 import { createKubeClient } from './runtime/client/http-client.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
@@ -24,6 +25,8 @@ export interface RunControllersOptions {
   leaderElect?: boolean;
   /** This process's randomness (seeded for a deterministic cluster); the platform's when absent. */
   random?: Random;
+  /** The cluster CA's files, for the CSR signer and the root CA publisher. */
+  clusterCa?: ClusterCaFiles;
   /** Called once the controllers are registered (before they start), e.g. to read their
    * activity or to stop and start one loop of the process. */
   onStarted?: (manager: Manager, loops: LoopHost) => void;
@@ -45,6 +48,7 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     logger,
     component,
     random: options.random,
+    clusterCa: options.clusterCa,
     leaderElection: options.leaderElect ? { name: `kubesim-${component}`, identity } : undefined,
   });
   const loops = new LoopHost(manager);

@@ -7,6 +7,7 @@ import { authenticationDefinitions } from './authentication/index.js';
 import { authorizationDefinitions } from './authorization/index.js';
 import { autoscalingDefinitions } from './autoscaling/index.js';
 import { batchDefinitions } from './batch/index.js';
+import { certificatesDefinitions } from './certificates/index.js';
 import { coordinationDefinitions } from './coordination/index.js';
 import { coreDefinitions } from './core/index.js';
 import { discoveryDefinitions } from './discovery/index.js';
@@ -27,6 +28,7 @@ export function builtinDefinitions(): AnyResourceDefinition[] {
     ...authorizationDefinitions,
     ...autoscalingDefinitions,
     ...batchDefinitions,
+    ...certificatesDefinitions,
     ...coordinationDefinitions,
     ...discoveryDefinitions,
     ...metricsDefinitions,

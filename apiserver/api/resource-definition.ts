@@ -149,8 +149,9 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   /** Defaulting that zod `.default()` cannot express (depends on other fields). Mutates a
    * private copy; must be idempotent. */
   defaults?: (object: T) => void;
-  /** Semantic validation beyond the schema's types. Pure. `old` is set on update. */
-  validate?: (object: T, old?: T) => FieldError[];
+  /** Semantic validation beyond the schema's types. Pure. `old` is set on update, and
+   * `subresource` on an update through one (status, approval, finalize). */
+  validate?: (object: T, old?: T, subresource?: string) => FieldError[];
   /** How the kind departs from the generic create/update/delete flow (see KindStrategy);
    * the generic flow when absent. */
   strategy?: KindStrategy;
@@ -228,8 +229,8 @@ export interface DeleteRequest {
 export interface KindStrategy {
   /** After defaulting, before validation, on create (allocate cluster IPs, node ports). */
   beforeCreate?(object: KubeObject, ctx: StrategyContext): void;
-  /** After defaulting, before validation, on update. */
-  beforeUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /** After defaulting, before validation, on update (`subresource` set for /status, /approval, ...). */
+  beforeUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext, subresource?: string): void;
   /** The grace period of a graceful deletion, or undefined to delete without grace. */
   gracePeriodSeconds?(object: KubeObject, request: DeleteRequest): number | undefined;
   /** Extra conditions for an object marked for deletion to be removed (Namespace: spec.finalizers empty). */

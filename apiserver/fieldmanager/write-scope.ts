@@ -6,7 +6,8 @@
  *   creationTimestamp, selfLink, managedFields);
  * - a write owns only what its endpoint may change (the strategies' reset fields): the main
  *   resource everything but `status` (when the kind has a /status subresource), /status only
- *   `status`, /scale only the replicas field, /finalize only `spec.finalizers`.
+ *   `status`, /scale only the replicas field, /finalize only `spec.finalizers`, /approval
+ *   (CertificateSigningRequests) only `status.conditions`.
  */
 import type { ResourceDefinition } from '../api/resource-definition.js';
 import type { Comparison } from './compare.js';
@@ -14,7 +15,7 @@ import { FieldSet } from './field-set.js';
 import { fieldPath } from './path-element.js';
 
 /** WriteSubresource names the endpoint of a write: '' for the main resource. */
-export type WriteSubresource = '' | 'status' | 'scale' | 'finalize';
+export type WriteSubresource = '' | 'status' | 'scale' | 'finalize' | 'approval';
 
 const STRIPPED = FieldSet.of(
   ...[
@@ -50,6 +51,8 @@ export class WriteScope {
         return new WriteScope((def.subresources.scale?.specReplicasPath ?? 'spec.replicas').split('.'), undefined);
       case 'finalize':
         return new WriteScope(['spec', 'finalizers'], undefined);
+      case 'approval':
+        return new WriteScope(['status', 'conditions'], undefined);
       default: {
         const unreachable: never = subresource;
         throw new Error(`unknown subresource ${String(unreachable)}`);

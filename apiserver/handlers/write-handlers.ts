@@ -30,8 +30,10 @@ export function createHandler(ctx: HandlerContext, request: ApiRequest): ApiResp
   return { status: 201, body: created, warnings };
 }
 
+const SUBRESOURCE_SCOPES: Partial<Record<string, UpdateScope>> = { status: 'status', finalize: 'finalize', approval: 'approval' };
+
 function scopeOf(subresource: string | undefined): UpdateScope {
-  return subresource === 'status' ? 'status' : subresource === 'finalize' ? 'finalize' : 'main';
+  return (subresource && SUBRESOURCE_SCOPES[subresource]) || 'main';
 }
 
 /** subresourceOf names the endpoint a write is recorded against in managedFields. */
@@ -39,7 +41,7 @@ function subresourceOf(scope: UpdateScope): WriteSubresource {
   return scope === 'main' || scope === 'server' ? '' : scope;
 }
 
-/** updateHandler answers PUT on an object, its /status or /finalize. */
+/** updateHandler answers PUT on an object, its /status, /finalize or /approval. */
 export function updateHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
   const warnings: string[] = [];
   const target = targetOf(request.path);

@@ -14,9 +14,10 @@ import { toServed, toStored } from './object-codec.js';
 import type { WriteOptions } from './write-options.js';
 
 /** UpdateScope says which part of the object a request may write: the main resource
- * (everything but status), /status (only status), /finalize (only spec.finalizers), or
- * 'server' for the API server's own subresources that write both (pods/binding). */
-export type UpdateScope = 'main' | 'status' | 'finalize' | 'server';
+ * (everything but status), /status (only status), /finalize (only spec.finalizers), /approval
+ * (only status.conditions, CertificateSigningRequests), or 'server' for the API server's own
+ * subresources that write both (pods/binding). */
+export type UpdateScope = 'main' | 'status' | 'finalize' | 'approval' | 'server';
 
 export interface UpdateRequest extends WriteOptions {
   scope: UpdateScope;
@@ -40,8 +41,9 @@ export function updateObject(ctx: RegistryContext, target: Target, request: Upda
   // Before the strategy, as in kube-apiserver: values a strategy keeps or assigns are not
   // attributed to the writer. May throw the 409 of a conflicting apply.
   request.fieldTracker?.track(current, next);
-  strategyOf(ctx, def).beforeUpdate?.(next, current, strategyContext(ctx));
-  const errors = [...validateMetadata(def, next, current), ...(def.validate?.(next, current) ?? [])];
+  const subresource = request.scope === 'main' || request.scope === 'server' ? undefined : request.scope;
+  strategyOf(ctx, def).beforeUpdate?.(next, current, strategyContext(ctx), subresource);
+  const errors = [...validateMetadata(def, next, current), ...(def.validate?.(next, current, subresource) ?? [])];
   if (errors.length > 0) throw invalid(resourceName(target), errors);
   const nextStored = toStored(def, next, storageDef);
   nextStored.metadata.resourceVersion = stored.metadata.resourceVersion;
@@ -75,6 +77,13 @@ function scoped(scope: UpdateScope, current: KubeObject, proposed: KubeObject, h
     case 'status': {
       const next = structuredClone(current);
       setOrDelete(next, 'status', proposed['status']);
+      return next;
+    }
+    case 'approval': {
+      const next = structuredClone(current);
+      const conditions = (proposed['status'] as { conditions?: unknown } | undefined)?.conditions;
+      const { conditions: _old, ...status } = (next['status'] ?? {}) as Record<string, unknown>;
+      next['status'] = conditions === undefined ? status : { ...status, conditions };
       return next;
     }
     case 'finalize': {

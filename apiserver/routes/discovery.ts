@@ -22,6 +22,7 @@ const EXTRA_SUBRESOURCES: Record<string, Omit<SubresourceInfo, 'name'>> = {
   eviction: { group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
   log: { group: '', version: 'v1', kind: 'Pod', verbs: ['get'] },
   finalize: { group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] },
+  approval: { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', verbs: ['get', 'patch', 'update'] },
 };
 
 function subresourcesOf(def: ResourceDefinition): SubresourceInfo[] {

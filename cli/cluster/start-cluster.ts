@@ -74,7 +74,16 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
     const manager = await whenRegistered<Manager>((onStarted) =>
       track(
         component,
-        runControllers({ server: server.url, names: options.controllers, clock, random: random.fork(component), logger: logger(component), signal, onStarted }),
+        runControllers({
+          server: server.url,
+          names: options.controllers,
+          clock,
+          random: random.fork(component),
+          clusterCa: server.clusterCa,
+          logger: logger(component),
+          signal,
+          onStarted,
+        }),
       ),
     );
     board.register(component, () => ({ component, loops: manager.activity() }));

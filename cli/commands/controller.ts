@@ -10,6 +10,7 @@ import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import type { LoopAction, LoopHost } from '../../controllers/runtime/loop-host.js';
 import { reportLoops } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
+import { clusterCaFromFlags, clusterSigningFlags } from '../cluster-signing-flags.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
 import { IpcPeer } from '../ipc.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
@@ -21,6 +22,7 @@ export const controllerFlags: Record<string, FlagSpec> = {
   kubeconfig: kubeconfigFlag,
   ...componentClockFlags,
   ...seedFlags,
+  ...clusterSigningFlags,
   'leader-elect': { type: 'boolean', description: 'act only while holding the component Lease (run several copies safely)' },
   'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
   help: { type: 'boolean', description: 'show this help' },
@@ -64,6 +66,7 @@ export async function controller(argv: string[]): Promise<void> {
     names,
     clock,
     random,
+    clusterCa: clusterCaFromFlags(flags),
     logLevel: level as LogLevel,
     leaderElect: !!flags['leader-elect'],
     signal: stop.signal,

@@ -6,12 +6,14 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
+import { clusterCaFiles } from '../../apiserver/api/pki/cluster-ca.js';
 import { isLoopbackHost, serverUrl } from '../../apiserver/listen-address.js';
 import { UI_PATH } from '../../apiserver/ui/ui-path.js';
 import { CONTROLLER_NAMES, type ControllerName } from '../../controllers/catalog.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { type FlagSpec, type Flags, formatFlagHelp, parseFlags, UsageError } from '../args.js';
 import { checkClockFlags, clusterClockFlags, describeClock } from '../cluster-clock-flags.js';
+import { clusterSigningArgs } from '../cluster-signing-flags.js';
 import { ClusterComponents } from '../components.js';
 import { writeKubeconfig } from '../kubeconfig.js';
 import { seedArgs, seedFlags } from '../seed.js';
@@ -143,6 +145,7 @@ export async function up(argv: string[]): Promise<void> {
     scheduler: flags['scheduler'] === true,
     onePerLoop: flags['one-process-per-loop'] === true,
     common: ['--kubeconfig', kubeconfig, '--log-level', logs.fileLevel, ...seedArgs(flags)],
+    controllerArgs: clusterSigningArgs(clusterCaFiles(join(dataDir, 'pki'))),
   };
   const processes = plannedProcesses(plan);
   // A component that exits or cannot start is a warning: it stands out on the terminal.

@@ -21,6 +21,8 @@ export interface ComponentPlan {
   onePerLoop: boolean;
   /** Arguments every component gets (kubeconfig, log level, seed). */
   common: string[];
+  /** Arguments the controller processes get besides (the cluster CA's files). */
+  controllerArgs?: string[];
 }
 
 /** A process to supervise: its name, its `kubesim` arguments, the name it reports activity
@@ -38,12 +40,17 @@ export function plannedProcesses(plan: ComponentPlan): PlannedProcess[] {
   const shared = plan.controllers.filter((name) => !dedicated.includes(name));
   const processes: PlannedProcess[] = dedicated.map((name) => ({
     name,
-    args: ['controller', name, ...plan.common],
+    args: ['controller', name, ...plan.common, ...(plan.controllerArgs ?? [])],
     reportsAs: componentName([name]),
     hostedLoops: [],
   }));
   if (shared.length > 0) {
-    processes.push({ name: CONTROLLER_MANAGER, args: ['controller', shared.join(','), ...plan.common], reportsAs: componentName(shared), hostedLoops: shared });
+    processes.push({
+      name: CONTROLLER_MANAGER,
+      args: ['controller', shared.join(','), ...plan.common, ...(plan.controllerArgs ?? [])],
+      reportsAs: componentName(shared),
+      hostedLoops: shared,
+    });
   }
   if (plan.scheduler) processes.push({ name: 'scheduler', args: ['scheduler', ...plan.common], reportsAs: 'scheduler', hostedLoops: [] });
   if (plan.nodes > 0) {

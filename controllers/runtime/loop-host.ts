@@ -192,6 +192,9 @@ class LoopScope implements Manager {
   get random() {
     return this.base.random;
   }
+  get clusterCa() {
+    return this.base.clusterCa;
+  }
 
   informer<T extends KubeObject>(def: KindRef<T>, request?: InformerRequest): Informer<T> {
     const shared = this.base.informer(def, request) as unknown as Informer<KubeObject>;

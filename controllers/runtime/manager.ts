@@ -15,6 +15,7 @@ import { setMaxListeners } from 'node:events';
 import { activitiesOf, type LoopActivity } from '../../apiserver/api/machinery/activity.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import { createRandom, type Random } from '../../apiserver/api/machinery/random.js';
+import type { ClusterCaFiles } from '../../apiserver/api/pki/cluster-ca.js';
 import type { KindRef, KubeObject } from '../../apiserver/api/resource-definition.js';
 import type { KubeClient } from './client/http-client.js';
 import { createEventRecorder, type HttpEventRecorder } from './event-recorder.js';
@@ -32,6 +33,9 @@ export interface ManagerOptions {
   /** The component's randomness (seeded in deterministic mode); the platform's when absent.
    * Each informer and the event recorder get their own fork of it. */
   random?: Random;
+  /** The cluster CA's files (kube-controller-manager's --cluster-signing-cert-file and
+   * --cluster-signing-key-file): the CSR signer and the root CA publisher read them. */
+  clusterCa?: ClusterCaFiles;
   leaderElection?: {
     /** Lease name, e.g. `kube-controller-manager`. */
     name: string;
@@ -66,6 +70,8 @@ export interface Manager {
   /** The component's randomness: fork it per use (`random.fork(controllerName)`), e.g. for
    * createController's reconcile ids, so streams do not depend on each other's draws. */
   readonly random: Random;
+  /** The cluster CA's files, when the process was given them. */
+  readonly clusterCa: ClusterCaFiles | undefined;
   informer<T extends KubeObject>(def: KindRef<T>, request?: InformerRequest): Informer<T>;
   recorder(): EventRecorder;
   add(runnable: Runnable): void;
@@ -84,6 +90,7 @@ class ComponentManager implements Manager {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly random: Random;
+  readonly clusterCa: ClusterCaFiles | undefined;
   private readonly informers = new Map<string, Informer<KubeObject>>();
   private readonly runnables: Runnable[] = [];
   /** Promises of started informers; informers created after start() join it. */
@@ -96,6 +103,7 @@ class ComponentManager implements Manager {
     this.clock = options.clock;
     this.logger = options.logger;
     this.random = options.random ?? createRandom();
+    this.clusterCa = options.clusterCa;
   }
 
   informer<T extends KubeObject>(def: KindRef<T>, request: InformerRequest = {}): Informer<T> {

@@ -10,6 +10,7 @@ import { builtinDefinitions } from '../../apiserver/api/builtin.js';
 import { protobufMessageFor } from '../../apiserver/api/builtin-protobuf.js';
 import type { MessageType } from '../../apiserver/api/protobuf/message-type.js';
 import { apiVersionOf, type ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import { csrObject, SAMPLE_CSR_PEM } from '../support/csr.js';
 import { request } from '../support/http.js';
 import { encodeProtobuf } from '../support/protobuf-encode.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -181,6 +182,10 @@ const SAMPLES: Record<string, Sample> = {
   },
   'node.k8s.io/v1/RuntimeClass': { object: () => ({ handler: 'runc' }) },
   'scheduling.k8s.io/v1/PriorityClass': { object: () => ({ value: 1000, description: 'conformance' }) },
+  'certificates.k8s.io/v1/CertificateSigningRequest': {
+    object: () => ({ spec: csrObject('unused', SAMPLE_CSR_PEM)['spec'] }),
+    status: { conditions: [{ type: 'Failed', status: 'True', reason: 'Conformance', message: 'not signed', lastUpdateTime: '2026-01-01T00:00:00Z' }] },
+  },
   'storage.k8s.io/v1/CSIDriver': { object: () => ({ spec: { attachRequired: false } }) },
   'storage.k8s.io/v1/CSINode': { object: () => ({ spec: { drivers: [{ name: 'conf.csi.example.com', nodeID: 'node-1' }] } }) },
   'storage.k8s.io/v1/CSIStorageCapacity': { object: () => ({ storageClassName: 'standard', capacity: '10Gi' }) },

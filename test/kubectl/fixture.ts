@@ -16,7 +16,7 @@ import {
   stopKubectlWatches,
 } from '../support/kubectl.js';
 import type { TestCluster } from '../support/test-cluster.js';
-import { useTestCluster } from '../support/use-test-cluster.js';
+import { type UseTestClusterOptions, useTestCluster } from '../support/use-test-cluster.js';
 
 export type CallOptions = Pick<KubectlOptions, 'stdin' | 'env' | 'timeoutMs'>;
 
@@ -33,9 +33,10 @@ export interface KubectlFixture {
   watch(args: string[]): KubectlWatch;
 }
 
-/** useKubectlCluster starts a cluster in beforeAll and stops it (and stray watches) in afterAll. */
-export function useKubectlCluster(binary: KubectlBinary): KubectlFixture {
-  const cluster = useTestCluster({ lifetime: 'file' });
+/** useKubectlCluster starts a cluster in beforeAll (with what `components` adds: controllers,
+ * nodes) and stops it (and stray watches) in afterAll. */
+export function useKubectlCluster(binary: KubectlBinary, components: Omit<UseTestClusterOptions, 'lifetime'> = {}): KubectlFixture {
+  const cluster = useTestCluster({ ...components, lifetime: 'file' });
   const options = (extra: CallOptions = {}): KubectlOptions => ({
     kubeconfigPath: cluster.kubeconfigPath,
     cacheDir: join(cluster.dir, 'kubectl-cache'),

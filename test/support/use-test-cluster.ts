@@ -94,7 +94,14 @@ export async function startClusterWith(options: ClusterWithOptions = {}): Promis
   });
   const startControllers = (names: ControllerName[]): RunningControllers => {
     const abort = new AbortController();
-    const done = runControllers({ server: cluster.url, names, clock, logger: silentLogger, signal: AbortSignal.any([abort.signal, components.signal]) });
+    const done = runControllers({
+      server: cluster.url,
+      names,
+      clock,
+      clusterCa: cluster.server.clusterCa,
+      logger: silentLogger,
+      signal: AbortSignal.any([abort.signal, components.signal]),
+    });
     running.push(done);
     return {
       stop: async () => {

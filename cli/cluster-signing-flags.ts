@@ -1,0 +1,26 @@
+/**
+ * The flags that hand the cluster CA to a controller process, named as kube-controller-manager
+ * names them: the CSR signer signs with the key, the root CA publisher publishes the
+ * certificate. `kubesim up` passes the files of its data dir's PKI folder.
+ */
+import { resolve } from 'node:path';
+import type { ClusterCaFiles } from '../apiserver/api/pki/cluster-ca.js';
+import { type FlagSpec, UsageError } from './args.js';
+
+export const clusterSigningFlags: Record<string, FlagSpec> = {
+  'cluster-signing-cert-file': { type: 'string', description: 'the cluster CA certificate (PEM): signs CSRs, published as kube-root-ca.crt' },
+  'cluster-signing-key-file': { type: 'string', description: 'the cluster CA private key (PEM): signs CSRs' },
+};
+
+/** clusterSigningArgs are the flags that give a controller process the CA's files. */
+export function clusterSigningArgs(files: ClusterCaFiles): string[] {
+  return ['--cluster-signing-cert-file', files.certFile, '--cluster-signing-key-file', files.keyFile];
+}
+
+/** clusterCaFromFlags reads the two flags; both or neither. */
+export function clusterCaFromFlags(flags: Record<string, unknown>): ClusterCaFiles | undefined {
+  const [cert, key] = [flags['cluster-signing-cert-file'], flags['cluster-signing-key-file']];
+  if (cert === undefined && key === undefined) return undefined;
+  if (cert === undefined || key === undefined) throw new UsageError('--cluster-signing-cert-file and --cluster-signing-key-file go together');
+  return { certFile: resolve(String(cert)), keyFile: resolve(String(key)) };
+}
