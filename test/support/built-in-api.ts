@@ -20,7 +20,6 @@ import { parseAllDocuments } from 'yaml';
  */
 export const NOT_YET_SERVED: readonly string[] = [
   'apiregistration.k8s.io/v1/APIService',
-  'certificates.k8s.io/v1/CertificateSigningRequest',
   'events.k8s.io/v1/Event',
   'flowcontrol.apiserver.k8s.io/v1/FlowSchema',
   'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration',
