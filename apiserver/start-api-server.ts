@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { openSqliteStore, type Store } from '../store/index.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
+import { startAutoregister } from './apiregistration/autoregister.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { serverUrl } from './listen-address.js';
 import { type ApiServer, buildServer, type ServerOptions, serverTime } from './server.js';
@@ -56,10 +57,12 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const server = buildServer({ ...options, ...time, store });
   const host = options.host ?? '127.0.0.1';
   let port: number;
+  let stopAutoregister: () => void = () => undefined;
   try {
     await server.app.listen({ host, port: options.port ?? 6443 });
     port = (server.app.server.address() as AddressInfo).port;
     bootstrapCluster(server.context, { apiPort: port });
+    stopAutoregister = startAutoregister(server.context, server.app.log);
   } catch (err) {
     // A server that cannot start must not keep the port or the database file.
     store.close();
@@ -76,6 +79,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     store,
     async close() {
       clearInterval(compaction);
+      stopAutoregister();
       stopScraping();
       server.metrics.stop();
       store.close();
