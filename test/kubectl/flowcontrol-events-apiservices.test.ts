@@ -122,8 +122,10 @@ spec:
 `,
     });
     expect(dangling.code).toBe(1);
-    expect(dangling.stderr).toContain("spec.matchingPrecedence: Invalid value: 1: only the schema named 'exempt' may have matching precedence 1");
-    expect(dangling.stderr).toContain('spec.distinguisherMethod.type: Unsupported value: "ByPod": supported values: "ByNamespace", "ByUser"');
+    expect(dangling.stderr).toContain("spec.matchingPrecedence: Invalid value: 1: only the schema named 'exempt' may have matchingPrecedence 1");
+    expect(dangling.stderr).toContain(
+      'spec.distinguisherMethod.type: Unsupported value: flowcontrol.FlowDistinguisherMethod{Type:"ByPod"}: supported values: "ByNamespace", "ByUser"',
+    );
     expect(dangling.stderr).toContain("spec.rules[0].subjects[0].user: Required value: user is required when subject kind is 'User'");
     expect(dangling.stderr).toContain('spec.rules[0]: Required value: at least one of resourceRules and nonResourceRules has to be non-empty');
   });

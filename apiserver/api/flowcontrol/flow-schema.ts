@@ -5,11 +5,13 @@
  * of them: it has no request queuing (docs/compatibility.md, "API priority and fairness").
  */
 import { z } from 'zod';
+import { deepEqual } from '../deep-equal.js';
 import { rfc3339 } from '../machinery/time.js';
 import { ConditionSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
-import type { FieldError, KindStrategy, KubeObject, ResourceDefinition, StrategyContext } from '../resource-definition.js';
-import { invalid, notSupported, required } from '../validation.js';
+import { type FieldError, GoLiteral, type KindStrategy, type KubeObject, type ResourceDefinition, type StrategyContext } from '../resource-definition.js';
+import { forbidden, invalid, isDns1123Label, isDns1123Subdomain, notSupported, required } from '../validation.js';
+import { BOOTSTRAP_FLOW_SCHEMAS } from './bootstrap-configuration.js';
 
 const V1 = 'io.k8s.api.flowcontrol.v1';
 const atomicList = { 'x-kubernetes-list-type': 'atomic' } as const;
@@ -128,8 +130,14 @@ const MAX_MATCHING_PRECEDENCE = 10000;
 const DEFAULT_MATCHING_PRECEDENCE = 1000;
 const DISTINGUISHER_TYPES = ['ByNamespace', 'ByUser'];
 const SUBJECT_KINDS = ['Group', 'ServiceAccount', 'User'];
+const SUPPORTED_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'proxy', 'update', 'watch'];
+const NAMESPACE_INTRO = "each member of this list must be '*' or a DNS-1123 label; ";
 
-/** validateFlowSchema checks the spec with kube-apiserver's messages. */
+/** goStrings is a string list as Go's %#v prints it in a message: []string{"a", "b"}. */
+const goStrings = (values: string[]) => new GoLiteral(`[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`);
+
+/** validateFlowSchema checks the spec with kube-apiserver's messages; the mandatory schemas
+ * (exempt, catch-all) must keep their fixed spec. */
 export function validateFlowSchema(fs: FlowSchema): FieldError[] {
   const spec = fs.spec ?? { priorityLevelConfiguration: { name: '' } };
   const errors: FieldError[] = [];
@@ -137,12 +145,31 @@ export function validateFlowSchema(fs: FlowSchema): FieldError[] {
   if (precedence <= 0) errors.push(invalid('spec.matchingPrecedence', precedence, 'must be a positive value'));
   if (precedence > MAX_MATCHING_PRECEDENCE) errors.push(invalid('spec.matchingPrecedence', precedence, `must not be greater than ${MAX_MATCHING_PRECEDENCE}`));
   if (precedence === 1 && fs.metadata.name !== 'exempt')
-    errors.push(invalid('spec.matchingPrecedence', precedence, "only the schema named 'exempt' may have matching precedence 1"));
+    errors.push(invalid('spec.matchingPrecedence', precedence, "only the schema named 'exempt' may have matchingPrecedence 1"));
   const method = spec.distinguisherMethod?.type;
-  if (method !== undefined && !DISTINGUISHER_TYPES.includes(method)) errors.push(notSupported('spec.distinguisherMethod.type', method, DISTINGUISHER_TYPES));
-  if (!spec.priorityLevelConfiguration?.name) errors.push(required('spec.priorityLevelConfiguration.name', 'must reference a priority level'));
+  if (method !== undefined && !DISTINGUISHER_TYPES.includes(method))
+    errors.push(
+      notSupported('spec.distinguisherMethod.type', new GoLiteral(`flowcontrol.FlowDistinguisherMethod{Type:${JSON.stringify(method)}}`), DISTINGUISHER_TYPES),
+    );
+  const level = spec.priorityLevelConfiguration?.name ?? '';
+  if (!level) errors.push(required('spec.priorityLevelConfiguration.name', 'must reference a priority level'));
+  for (const detail of isDns1123Subdomain(level)) if (level) errors.push(invalid('spec.priorityLevelConfiguration.name', level, detail));
   (spec.rules ?? []).forEach((rule, i) => errors.push(...validateRule(rule, `spec.rules[${i}]`)));
+  errors.push(...mandatorySpecErrors(fs.metadata.name ?? '', spec, BOOTSTRAP_FLOW_SCHEMAS, 'flowcontrol.FlowSchemaSpec'));
   return errors;
+}
+
+/** mandatorySpecErrors: a mandatory object's spec must equal the one kube-apiserver creates. */
+export function mandatorySpecErrors(
+  name: string,
+  spec: unknown,
+  bootstrap: readonly { metadata: { name: string }; spec: unknown }[],
+  goType: string,
+): FieldError[] {
+  if (name !== 'exempt' && name !== 'catch-all') return [];
+  const fixed = bootstrap.find((object) => object.metadata.name === name);
+  if (!fixed || deepEqual(spec, fixed.spec)) return [];
+  return [invalid('spec', new GoLiteral(`${goType}{…}`), `spec of '${name}' must equal the fixed value`)];
 }
 
 function validateRule(rule: Rule, at: string): FieldError[] {
@@ -151,55 +178,96 @@ function validateRule(rule: Rule, at: string): FieldError[] {
   (rule.subjects ?? []).forEach((subject, i) => errors.push(...validateSubject(subject, `${at}.subjects[${i}]`)));
   if ((rule.resourceRules ?? []).length === 0 && (rule.nonResourceRules ?? []).length === 0)
     errors.push(required(at, 'at least one of resourceRules and nonResourceRules has to be non-empty'));
-  (rule.resourceRules ?? []).forEach((r, i) => {
-    const where = `${at}.resourceRules[${i}]`;
-    errors.push(...validateList(r.verbs, `${where}.verbs`, 'verbs must contain at least one value', 'verbs'));
-    errors.push(...validateList(r.apiGroups, `${where}.apiGroups`, 'resource rules must supply at least one api group', 'api groups'));
-    errors.push(...validateList(r.resources, `${where}.resources`, 'resource rules must supply at least one resource', 'resources'));
-    if ((r.namespaces ?? []).length === 0 && !r.clusterScope)
-      errors.push(required(`${where}.namespaces`, 'resource rules that are not cluster scoped must supply at least one namespace'));
-    else errors.push(...validateList(r.namespaces ?? ['*'], `${where}.namespaces`, '', 'namespaces'));
-  });
+  (rule.resourceRules ?? []).forEach((r, i) => errors.push(...validateResourceRule(r, `${at}.resourceRules[${i}]`)));
   (rule.nonResourceRules ?? []).forEach((r, i) => {
     const where = `${at}.nonResourceRules[${i}]`;
-    errors.push(...validateList(r.verbs, `${where}.verbs`, 'verbs must contain at least one value', 'verbs'));
-    errors.push(...validateList(r.nonResourceURLs, `${where}.nonResourceURLs`, 'nonResourceURLs must contain at least one value', 'nonResourceURLs'));
+    errors.push(...validateVerbs(r.verbs, `${where}.verbs`));
+    const urls = r.nonResourceURLs ?? [];
+    if (urls.length === 0) errors.push(required(`${where}.nonResourceURLs`, 'nonResourceURLs must contain at least one value'));
+    else if (urls.includes('*')) {
+      if (urls.length > 1) errors.push(invalid(`${where}.nonResourceURLs`, goStrings(urls), "if '*' is present, must not specify other non-resource URLs"));
+    } else
+      urls.forEach((url, j) => {
+        const problem = nonResourceUrlProblem(url);
+        if (problem) errors.push(invalid(`${where}.nonResourceURLs[${j}]`, url, problem));
+      });
   });
   return errors;
 }
 
-/** validateList: required when empty; "*" stands alone. */
-function validateList(values: string[] | undefined, at: string, requiredDetail: string, noun: string): FieldError[] {
-  if (!values || values.length === 0) return [required(at, requiredDetail)];
-  if (values.includes('*') && values.length > 1) return [invalid(at, values, `if '*' is present, must not specify other ${noun}`)];
-  return [];
+type ResourceRule = NonNullable<Rule['resourceRules']>[number];
+
+function validateResourceRule(r: ResourceRule, where: string): FieldError[] {
+  const errors = validateVerbs(r.verbs, `${where}.verbs`);
+  const groups = r.apiGroups ?? [];
+  if (groups.length === 0) errors.push(required(`${where}.apiGroups`, 'resource rules must supply at least one api group'));
+  else if (groups.length > 1 && groups.includes('*'))
+    errors.push(invalid(`${where}.apiGroups`, goStrings(groups), "if '*' is present, must not specify other api groups"));
+  const resources = r.resources ?? [];
+  if (resources.length === 0) errors.push(required(`${where}.resources`, 'resource rules must supply at least one resource'));
+  else if (resources.length > 1 && resources.includes('*'))
+    errors.push(invalid(`${where}.resources`, goStrings(resources), "if '*' is present, must not specify other resources"));
+  const namespaces = r.namespaces ?? [];
+  if (namespaces.length === 0 && !r.clusterScope)
+    errors.push(required(`${where}.namespaces`, 'resource rules that are not cluster scoped must supply at least one namespace'));
+  else if (namespaces.includes('*')) {
+    if (namespaces.length > 1) errors.push(invalid(`${where}.namespaces`, goStrings(namespaces), "if '*' is present, must not specify other namespaces"));
+  } else
+    namespaces.forEach((namespace, i) => {
+      for (const detail of isDns1123Label(namespace)) errors.push(invalid(`${where}.namespaces[${i}]`, namespace, NAMESPACE_INTRO + detail));
+    });
+  return errors;
 }
 
+function validateVerbs(verbs: string[] | undefined, at: string): FieldError[] {
+  if (!verbs || verbs.length === 0) return [required(at, 'verbs must contain at least one value')];
+  if (verbs.includes('*')) return verbs.length > 1 ? [invalid(at, goStrings(verbs), "if '*' is present, must not specify other verbs")] : [];
+  return verbs.every((verb) => SUPPORTED_VERBS.includes(verb)) ? [] : [notSupported(at, goStrings(verbs), SUPPORTED_VERBS)];
+}
+
+/** nonResourceUrlProblem: a leading slash, no spaces or double slashes, `*` only as a `/*` suffix. */
+function nonResourceUrlProblem(path: string): string | undefined {
+  if (path === '') return 'must not be empty';
+  if (path === '/') return undefined;
+  if (!path.startsWith('/')) return 'must start with slash';
+  if (path.includes(' ')) return 'must not contain white-space';
+  if (path.includes('//')) return 'must not contain double slash';
+  const wildcards = path.split('*').length - 1;
+  if (wildcards > 1 || (wildcards === 1 && !path.endsWith('/*'))) return 'wildcard can only do suffix matching';
+  return undefined;
+}
+
+const ONLY_KIND: Record<string, string> = { user: 'User', group: 'Group', serviceAccount: 'ServiceAccount' };
+
 function validateSubject(subject: Subject, at: string): FieldError[] {
+  const errors: FieldError[] = [];
   switch (subject.kind) {
     case 'User':
-      return subject.user
-        ? subject.user.name
-          ? []
-          : [required(`${at}.user.name`, 'username is required')]
-        : [required(`${at}.user`, "user is required when subject kind is 'User'")];
+      if (!subject.user) errors.push(required(`${at}.user`, "user is required when subject kind is 'User'"));
+      else if (!subject.user.name) errors.push(required(`${at}.user.name`));
+      break;
     case 'Group':
-      return subject.group
-        ? subject.group.name
-          ? []
-          : [required(`${at}.group.name`, 'name is required')]
-        : [required(`${at}.group`, "group is required when subject kind is 'Group'")];
+      if (!subject.group) errors.push(required(`${at}.group`, "group is required when subject kind is 'Group'"));
+      else if (!subject.group.name) errors.push(required(`${at}.group.name`));
+      break;
     case 'ServiceAccount': {
       const sa = subject.serviceAccount;
-      if (!sa) return [required(`${at}.serviceAccount`, "serviceAccount is required when subject kind is 'ServiceAccount'")];
-      const errors: FieldError[] = [];
-      if (!sa.name) errors.push(required(`${at}.serviceAccount.name`, 'name is required'));
-      if (!sa.namespace) errors.push(required(`${at}.serviceAccount.namespace`, 'namespace is required'));
-      return errors;
+      if (!sa) {
+        errors.push(required(`${at}.serviceAccount`, "serviceAccount is required when subject kind is 'ServiceAccount'"));
+        break;
+      }
+      if (!sa.name) errors.push(required(`${at}.serviceAccount.name`));
+      if (!sa.namespace) errors.push(required(`${at}.serviceAccount.namespace`, 'must specify namespace for service account'));
+      else for (const detail of isDns1123Label(sa.namespace)) errors.push(invalid(`${at}.serviceAccount.namespace`, sa.namespace, detail));
+      break;
     }
     default:
       return [notSupported(`${at}.kind`, subject.kind, SUBJECT_KINDS)];
   }
+  for (const [field, kind] of Object.entries(ONLY_KIND))
+    if (kind !== subject.kind && subject[field as keyof Subject] !== undefined)
+      errors.push(forbidden(`${at}.${field}`, `${field} is forbidden when subject kind is not '${kind}'`));
+  return errors;
 }
 
 const PRIORITY_LEVELS = 'prioritylevelconfigurations.flowcontrol.apiserver.k8s.io';

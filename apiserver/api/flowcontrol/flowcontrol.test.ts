@@ -43,8 +43,8 @@ describe('flowcontrol', () => {
       limited: { lendablePercent: 101, limitResponse: { type: 'Queue', queuing: { queues: 4, handSize: 8, queueLengthLimit: 1 } } },
     });
     expect(plDef.validate?.(queued)).toEqual([
-      { type: 'FieldValueInvalid', field: 'spec.limited.lendablePercent', value: 101, detail: 'must be between 0 and 100, inclusive' },
       { type: 'FieldValueInvalid', field: 'spec.limited.limitResponse.queuing.handSize', value: 8, detail: 'should not be greater than queues (4)' },
+      { type: 'FieldValueInvalid', field: 'spec.limited.lendablePercent', value: 101, detail: 'must be between 0 and 100, inclusive' },
     ]);
   });
 
@@ -58,13 +58,27 @@ describe('flowcontrol', () => {
     expect(fsDef.printColumns.at(-1)?.cell(fs, { nowMs: 0 })).toBe('True');
   });
 
+  it('keeps the mandatory objects as kube-apiserver fixes them', () => {
+    const exempt = PriorityLevelConfigurationSchema.parse({
+      metadata: { name: 'exempt' },
+      spec: { type: 'Exempt', exempt: { nominalConcurrencyShares: 5, lendablePercent: 0 } },
+    });
+    expect(plDef.validate?.(exempt)?.map((e) => `${e.field}: ${e.detail}`)).toEqual(["spec: spec of 'exempt' must equal the fixed value"]);
+    expect(plDef.validate?.(level({ type: 'Exempt', exempt: {} }))?.map((e) => `${e.field}: ${e.detail}`)).toEqual([
+      "spec.type: type must be 'Exempt' if and only if name is 'exempt'",
+    ]);
+  });
+
   it('rejects bad rules in kube-apiserver’s words', () => {
     const fs = schema({
       metadata: { name: 'mine' },
       spec: {
         priorityLevelConfiguration: { name: 'x' },
         matchingPrecedence: 10001,
-        rules: [{ subjects: [{ kind: 'Robot' }], resourceRules: [{ verbs: ['*', 'get'], apiGroups: [''], resources: ['pods'] }] }],
+        rules: [
+          { subjects: [{ kind: 'Robot' }], resourceRules: [{ verbs: ['*', 'get'], apiGroups: [''], resources: ['pods'] }] },
+          { subjects: [{ kind: 'User', user: { name: 'u' }, group: { name: 'g' } }], nonResourceRules: [{ verbs: ['fly'], nonResourceURLs: ['/a/*/b'] }] },
+        ],
       },
     });
     expect(fsDef.validate?.(fs)?.map((e) => `${e.field}: ${e.detail}`)).toEqual([
@@ -72,6 +86,9 @@ describe('flowcontrol', () => {
       'spec.rules[0].subjects[0].kind: supported values: "Group", "ServiceAccount", "User"',
       "spec.rules[0].resourceRules[0].verbs: if '*' is present, must not specify other verbs",
       'spec.rules[0].resourceRules[0].namespaces: resource rules that are not cluster scoped must supply at least one namespace',
+      "spec.rules[1].subjects[0].group: group is forbidden when subject kind is not 'Group'",
+      'spec.rules[1].nonResourceRules[0].verbs: supported values: "create", "delete", "deletecollection", "get", "list", "patch", "proxy", "update", "watch"',
+      'spec.rules[1].nonResourceRules[0].nonResourceURLs[0]: wildcard can only do suffix matching',
     ]);
   });
 });

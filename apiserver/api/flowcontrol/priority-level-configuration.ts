@@ -9,7 +9,8 @@ import { typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { forbidden, invalid, notSupported, required } from '../validation.js';
-import { FlowSchemaConditionSchema } from './flow-schema.js';
+import { BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap-configuration.js';
+import { FlowSchemaConditionSchema, mandatorySpecErrors } from './flow-schema.js';
 
 const V1 = 'io.k8s.api.flowcontrol.v1';
 
@@ -99,6 +100,7 @@ const TYPES = ['Exempt', 'Limited'];
 const LIMIT_RESPONSE_TYPES = ['Queue', 'Reject'];
 /** The shuffle-sharding dealer works with at most 60 bits of entropy (log2 of deckSize^handSize). */
 const MAX_ENTROPY_BITS = 60;
+const MAX_QUEUES = 10_000_000;
 
 /** defaultPriorityLevel applies flowcontrol/v1 defaulting. */
 export function defaultPriorityLevel(pl: PriorityLevelConfiguration): void {
@@ -119,22 +121,31 @@ export function defaultPriorityLevel(pl: PriorityLevelConfiguration): void {
   }
 }
 
-/** validatePriorityLevel checks the spec with kube-apiserver's messages. */
+/** validatePriorityLevel checks the spec with kube-apiserver's messages; the mandatory levels
+ * (exempt, catch-all) must keep their fixed spec. */
 export function validatePriorityLevel(pl: PriorityLevelConfiguration): FieldError[] {
-  const spec = pl.spec;
-  if (!spec?.type) return [required('spec.type', '')];
-  if (!TYPES.includes(spec.type)) return [notSupported('spec.type', spec.type, TYPES)];
+  const spec = pl.spec ?? { type: '' };
+  const name = pl.metadata.name ?? '';
   const errors: FieldError[] = [];
-  if (spec.type === 'Limited') {
-    if (spec.exempt) errors.push(forbidden('spec.exempt', 'must be nil if the type is Limited'));
-    if (!spec.limited) errors.push(required('spec.limited', 'must not be empty when type is Limited'));
-    else errors.push(...validateLimited(spec.limited, 'spec.limited'));
-  } else {
-    if (spec.limited) errors.push(forbidden('spec.limited', 'must be nil if the type is not Limited'));
-    if (spec.exempt) errors.push(...validatePercent(spec.exempt.lendablePercent, 'spec.exempt.lendablePercent'));
-    if ((spec.exempt?.nominalConcurrencyShares ?? 0) < 0)
-      errors.push(invalid('spec.exempt.nominalConcurrencyShares', spec.exempt?.nominalConcurrencyShares, 'must be a non-negative integer'));
+  if ((name === 'exempt') !== (spec.type === 'Exempt')) errors.push(invalid('spec.type', spec.type, "type must be 'Exempt' if and only if name is 'exempt'"));
+  switch (spec.type) {
+    case 'Exempt':
+      if (spec.limited) errors.push(forbidden('spec.limited', 'must be nil if the type is not Limited'));
+      if (spec.exempt) {
+        if ((spec.exempt.nominalConcurrencyShares ?? 0) < 0)
+          errors.push(invalid('spec.exempt.nominalConcurrencyShares', spec.exempt.nominalConcurrencyShares, 'must be a non-negative integer'));
+        errors.push(...validatePercent(spec.exempt.lendablePercent, 'spec.exempt.lendablePercent'));
+      }
+      break;
+    case 'Limited':
+      if (spec.exempt) errors.push(forbidden('spec.exempt', 'must be nil if the type is Limited'));
+      if (!spec.limited) errors.push(required('spec.limited', 'must not be empty when type is Limited'));
+      else errors.push(...validateLimited(spec.limited, 'spec.limited'));
+      break;
+    default:
+      errors.push(notSupported('spec.type', spec.type, TYPES));
   }
+  errors.push(...mandatorySpecErrors(name, pl.spec, BOOTSTRAP_PRIORITY_LEVELS, 'flowcontrol.PriorityLevelConfigurationSpec'));
   return errors;
 }
 
@@ -146,27 +157,38 @@ function validateLimited(limited: Limited, at: string): FieldError[] {
   const errors: FieldError[] = [];
   const shares = limited.nominalConcurrencyShares ?? 0;
   if (shares < 0) errors.push(invalid(`${at}.nominalConcurrencyShares`, shares, 'must be a non-negative integer'));
+  errors.push(...validateLimitResponse(limited.limitResponse ?? { type: '' }, `${at}.limitResponse`));
   errors.push(...validatePercent(limited.lendablePercent, `${at}.lendablePercent`));
   if (limited.borrowingLimitPercent !== undefined && limited.borrowingLimitPercent < 0)
     errors.push(invalid(`${at}.borrowingLimitPercent`, limited.borrowingLimitPercent, 'if specified, must be a non-negative integer'));
-  const response = limited.limitResponse;
-  const where = `${at}.limitResponse`;
-  if (!response?.type) return [...errors, required(`${where}.type`)];
-  if (!LIMIT_RESPONSE_TYPES.includes(response.type)) return [...errors, notSupported(`${where}.type`, response.type, LIMIT_RESPONSE_TYPES)];
-  if (response.type === 'Reject') {
-    if (response.queuing) errors.push(forbidden(`${where}.queuing`, 'must be nil if limited.limitResponse.type is not Limited'));
-    return errors;
+  return errors;
+}
+
+function validateLimitResponse(response: NonNullable<Limited['limitResponse']>, at: string): FieldError[] {
+  switch (response.type) {
+    case 'Reject':
+      return response.queuing ? [forbidden(`${at}.queuing`, 'must be nil if limited.limitResponse.type is not Limited')] : [];
+    case 'Queue':
+      return response.queuing
+        ? validateQueuing(response.queuing, `${at}.queuing`)
+        : [required(`${at}.queuing`, 'must not be empty if limited.limitResponse.type is Limited')];
+    default:
+      return [notSupported(`${at}.type`, response.type, LIMIT_RESPONSE_TYPES)];
   }
-  if (!response.queuing) return [...errors, required(`${where}.queuing`, 'must not be empty if the type is Queue')];
-  const { queues = 0, handSize = 0, queueLengthLimit = 0 } = response.queuing;
-  if (queueLengthLimit <= 0) errors.push(invalid(`${where}.queuing.queueLengthLimit`, queueLengthLimit, 'must be positive'));
-  if (queues <= 0) errors.push(invalid(`${where}.queuing.queues`, queues, 'must be positive'));
-  if (handSize <= 0) errors.push(invalid(`${where}.queuing.handSize`, handSize, 'must be positive'));
-  else if (handSize > queues) errors.push(invalid(`${where}.queuing.handSize`, handSize, `should not be greater than queues (${queues})`));
+}
+
+function validateQueuing(queuing: NonNullable<NonNullable<Limited['limitResponse']>['queuing']>, at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const { queues = 0, handSize = 0, queueLengthLimit = 0 } = queuing;
+  if (queueLengthLimit <= 0) errors.push(invalid(`${at}.queueLengthLimit`, queueLengthLimit, 'must be positive'));
+  if (queues <= 0) errors.push(invalid(`${at}.queues`, queues, 'must be positive'));
+  else if (queues > MAX_QUEUES) errors.push(invalid(`${at}.queues`, queues, `must not be greater than ${MAX_QUEUES}`));
+  if (handSize <= 0) errors.push(invalid(`${at}.handSize`, handSize, 'must be positive'));
+  else if (handSize > queues) errors.push(invalid(`${at}.handSize`, handSize, `should not be greater than queues (${queues})`));
   else if (Math.ceil(Math.log2(queues) * handSize) > MAX_ENTROPY_BITS)
     errors.push(
       invalid(
-        `${where}.queuing.handSize`,
+        `${at}.handSize`,
         handSize,
         `required entropy bits of deckSize ${queues} and handSize ${handSize} should not be greater than ${MAX_ENTROPY_BITS}`,
       ),
