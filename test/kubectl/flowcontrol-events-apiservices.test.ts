@@ -108,7 +108,20 @@ spec:
       lendablePercent: 0,
       limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 8, queueLengthLimit: 50 } },
     });
-    expect(flowSchemaLine((await k.ok(['get', 'flowschema', 'batch-jobs'])).stdout, 'batch-jobs')).toBe('batch-jobs batch 1000 <none> <age> False');
+    const batchJobs = async () => flowSchemaLine((await k.ok(['get', 'flowschema', 'batch-jobs'])).stdout, 'batch-jobs');
+    await eventually(async () => expect(await batchJobs()).toBe('batch-jobs batch 1000 <none> <age> False'));
+    // The Dangling condition follows the priority level away and back.
+    await k.ok(['delete', 'prioritylevelconfiguration', 'batch']);
+    await eventually(async () => expect(await batchJobs()).toBe('batch-jobs batch 1000 <none> <age> True'));
+    expect((await k.json(['flowschema', 'batch-jobs'])).status.conditions).toEqual([
+      {
+        type: 'Dangling',
+        status: 'True',
+        lastTransitionTime: expect.any(String),
+        reason: 'NotFound',
+        message: 'This FlowSchema references the PriorityLevelConfiguration object named "batch" but there is no such object',
+      },
+    ]);
     const dangling = await k.run(['apply', '-f', '-'], {
       stdin: `apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: FlowSchema

@@ -6,10 +6,9 @@
  */
 import { z } from 'zod';
 import { deepEqual } from '../deep-equal.js';
-import { rfc3339 } from '../machinery/time.js';
 import { ConditionSchema, typeMetaFields } from '../meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
-import { type FieldError, GoLiteral, type KindStrategy, type KubeObject, type ResourceDefinition, type StrategyContext } from '../resource-definition.js';
+import { type FieldError, GoLiteral, type ResourceDefinition } from '../resource-definition.js';
 import { forbidden, invalid, isDns1123Label, isDns1123Subdomain, notSupported, required } from '../validation.js';
 import { BOOTSTRAP_FLOW_SCHEMAS } from './bootstrap-configuration.js';
 
@@ -270,10 +269,9 @@ function validateSubject(subject: Subject, at: string): FieldError[] {
   return errors;
 }
 
-const PRIORITY_LEVELS = 'prioritylevelconfigurations.flowcontrol.apiserver.k8s.io';
-
-/** danglingCondition is the condition kube-apiserver's APF controller keeps on each schema:
- * True when the referenced priority level does not exist. */
+/** danglingCondition is the condition kube-apiserver's APF config controller keeps on each
+ * schema (apiserver/flowcontrol/dangling-controller.ts here): True when the referenced priority
+ * level does not exist. */
 export function danglingCondition(levelName: string, levelExists: boolean, now: string) {
   return levelExists
     ? {
@@ -291,16 +289,6 @@ export function danglingCondition(levelName: string, levelExists: boolean, now: 
         message: `This FlowSchema references the PriorityLevelConfiguration object named "${levelName}" but there is no such object`,
       };
 }
-
-// kubesim has no APF controller: the Dangling condition is set once, when the schema is created.
-const flowSchemaStrategy: KindStrategy = {
-  beforeCreate(object: KubeObject, ctx: StrategyContext) {
-    const fs = object as unknown as FlowSchema;
-    const level = fs.spec?.priorityLevelConfiguration?.name ?? '';
-    const exists = ctx.listStored(PRIORITY_LEVELS).some((pl) => pl.metadata.name === level);
-    fs.status = { conditions: [danglingCondition(level, exists, rfc3339(ctx.now()))] };
-  },
-};
 
 /** missingLevelCell is MISSINGPL: the Dangling condition's status, `?` when there is none. */
 function missingLevelCell(fs: FlowSchema): string {
@@ -323,7 +311,6 @@ export const flowSchemaDefinition: ResourceDefinition<FlowSchema> = {
     if (!fs.spec.matchingPrecedence) fs.spec.matchingPrecedence = DEFAULT_MATCHING_PRECEDENCE;
   },
   validate: validateFlowSchema,
-  strategy: flowSchemaStrategy,
   tracksGeneration: true,
   subresources: { status: true },
   printColumns: [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap-configuration.js';
-import { type FlowSchema, FlowSchemaSchema, flowSchemaDefinition as fsDef } from './flow-schema.js';
+import { danglingCondition, type FlowSchema, FlowSchemaSchema, flowSchemaDefinition as fsDef } from './flow-schema.js';
 import { PriorityLevelConfigurationSchema, priorityLevelConfigurationDefinition as plDef } from './priority-level-configuration.js';
 
 const schema = (body: Record<string, unknown>): FlowSchema => FlowSchemaSchema.parse(body);
@@ -48,14 +48,15 @@ describe('flowcontrol', () => {
     ]);
   });
 
-  it('defaults the matching precedence and sets the Dangling condition on create', () => {
+  it('defaults the matching precedence and prints the Dangling condition as MISSINGPL', () => {
     const fs = schema({ metadata: { name: 'mine' }, spec: { priorityLevelConfiguration: { name: 'missing' } } });
     fsDef.defaults?.(fs);
     expect(fs.spec?.matchingPrecedence).toBe(1000);
-    const ctx = { listStored: () => [], randomInt: () => 0, now: () => 0 };
-    fsDef.strategy?.beforeCreate?.(fs, ctx);
-    expect(fs.status?.conditions?.[0]).toMatchObject({ type: 'Dangling', status: 'True', reason: 'NotFound' });
-    expect(fsDef.printColumns.at(-1)?.cell(fs, { nowMs: 0 })).toBe('True');
+    const missingPL = (object: FlowSchema) => fsDef.printColumns.at(-1)?.cell(object, { nowMs: 0 });
+    expect(missingPL(fs)).toBe('?');
+    fs.status = { conditions: [danglingCondition('missing', false, '2026-01-01T00:00:00Z')] };
+    expect(fs.status.conditions?.[0]).toMatchObject({ type: 'Dangling', status: 'True', reason: 'NotFound' });
+    expect(missingPL(fs)).toBe('True');
   });
 
   it('keeps the mandatory objects as kube-apiserver fixes them', () => {

@@ -11,7 +11,7 @@ import { flowSchemaDefinition } from './flow-schema.js';
 import { priorityLevelConfigurationDefinition } from './priority-level-configuration.js';
 
 export { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap-configuration.js';
-export { type FlowSchema, flowSchemaDefinition } from './flow-schema.js';
+export { danglingCondition, type FlowSchema, flowSchemaDefinition } from './flow-schema.js';
 export { type PriorityLevelConfiguration, priorityLevelConfigurationDefinition } from './priority-level-configuration.js';
 
 /** flowcontrolDefinitions lists the group's served kinds. */
