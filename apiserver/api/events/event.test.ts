@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventSchema } from '../core/event.js';
+import { EventSchema, validateLegacyEvent } from '../core/event.js';
 import { eventsV1EventDefinition as def, EventsV1EventSchema, fromCoreEvent, toCoreEvent } from './event.js';
 
 const v1 = EventsV1EventSchema.parse({
@@ -47,17 +47,40 @@ describe('events.k8s.io/v1 Event', () => {
   it('validates creates in kube-apiserver’s words', () => {
     const { eventTime: _t, reportingInstance: _i, series: _s, ...rest } = v1;
     const lines = def.validate?.({ ...rest, type: 'Odd', series: { count: 1, lastObservedTime: '' } })?.map((e) => `${e.field}: ${e.detail ?? e.type}`);
+    // Without an eventTime the legacy rules treat it as an old-style event: no reportingInstance needed.
     expect(lines).toEqual([
-      'reportingInstance: FieldValueRequired',
       'series.count: should be at least 2',
       'series.lastObservedTime: FieldValueRequired',
       'eventTime: FieldValueRequired',
       'type: has invalid value: Odd',
-      'deprecatedFirstTimestamp: needs to be unset',
-      'deprecatedLastTimestamp: needs to be unset',
-      'deprecatedCount: needs to be unset',
-      'deprecatedSource: needs to be unset',
+      'firstTimestamp: needs to be unset',
+      'lastTimestamp: needs to be unset',
+      'count: needs to be unset',
+      'source: needs to be unset',
     ]);
+  });
+
+  it('keeps what happened immutable on update, under the core field names', () => {
+    const changed = {
+      ...v1,
+      note: 'other words',
+      reportingController: 'example.com/other',
+      series: { count: 3, lastObservedTime: v1.series!.lastObservedTime },
+    };
+    expect(def.validate?.(changed, v1)?.map((e) => `${e.field}: ${e.detail}`)).toEqual([
+      'message: field is immutable',
+      'reportingComponent: field is immutable',
+    ]);
+  });
+
+  it('checks every event, core/v1 ones too, with the legacy rules', () => {
+    const core = toCoreEvent({ ...v1, metadata: { name: 'e', namespace: 'other' }, regarding: { kind: 'Node', name: 'n' }, reason: undefined });
+    expect(validateLegacyEvent(core).map((e) => `${e.field}: ${e.detail ?? e.type}`)).toEqual([
+      'involvedObject.namespace: does not match event.namespace',
+      'reason: FieldValueRequired',
+    ]);
+    const { eventTime: _t, ...old } = core;
+    expect(validateLegacyEvent({ ...old, metadata: { name: 'e', namespace: 'default' } })).toEqual([]);
   });
 
   it('prints the core columns through the conversion', () => {

@@ -6,11 +6,12 @@
  * timestamps and count), so an event created through either API is listed by both.
  */
 import { z } from 'zod';
-import { type Event as CoreEvent, EventSourceSchema, eventColumns } from '../core/event.js';
+import { type Event as CoreEvent, EventSourceSchema, eventColumns, validateLegacyEvent } from '../core/event.js';
 import { ObjectReferenceSchema } from '../core/object-reference.js';
+import { deepEqual } from '../deep-equal.js';
 import { MicroTimeSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import type { FieldError, KubeObject, PrintColumn, ResourceDefinition } from '../resource-definition.js';
-import { invalid, isDns1123Subdomain, isQualifiedName, required } from '../validation.js';
+import { invalid, required, validateImmutableField } from '../validation.js';
 
 const V1 = 'io.k8s.api.events.v1';
 
@@ -101,44 +102,54 @@ export function fromCoreEvent(event: CoreEvent): EventsV1Event {
   }) as EventsV1Event;
 }
 
-const LENGTH_LIMIT = 128;
-const NOTE_LENGTH_LIMIT = 1024;
-
 /**
- * validateEventsV1Create is kube-apiserver's create validation of an events.k8s.io/v1 Event:
- * its rules run on the core shape, so some paths name core fields (message, involvedObject).
- * Updates are not checked further, as for core/v1 events.
+ * validateEventsV1 is kube-apiserver's validation of an events.k8s.io/v1 write. Its rules run
+ * on the core shape, so paths name core fields (message, involvedObject, firstTimestamp):
+ * every event's legacy rules, then, on create, the strict ones of the new API (eventTime and
+ * type required, the old-style fields unset) and, on update, which fields may not change.
  */
-export function validateEventsV1Create(event: EventsV1Event, old?: EventsV1Event): FieldError[] {
-  if (old) return [];
+export function validateEventsV1(event: EventsV1Event, old?: EventsV1Event): FieldError[] {
   const core = toCoreEvent(event);
-  const namespace = core.metadata.namespace ?? '';
-  const errors: FieldError[] = [];
-  if (!core.involvedObject.namespace && namespace !== 'default' && namespace !== 'kube-system')
-    errors.push(invalid('involvedObject.namespace', core.involvedObject.namespace ?? '', 'does not match event.namespace'));
-  if (!core.reportingComponent) errors.push(required('reportingController'));
-  for (const detail of isQualifiedName(core.reportingComponent ?? '')) errors.push(invalid('reportingController', core.reportingComponent ?? '', detail));
-  errors.push(...requiredAndShort('reportingInstance', core.reportingInstance, LENGTH_LIMIT));
-  errors.push(...requiredAndShort('action', core.action, LENGTH_LIMIT));
-  errors.push(...requiredAndShort('reason', core.reason, LENGTH_LIMIT));
-  if ((core.message ?? '').length > NOTE_LENGTH_LIMIT) errors.push(invalid('message', '', `can have at most ${NOTE_LENGTH_LIMIT} characters`));
-  for (const detail of isDns1123Subdomain(namespace)) errors.push(invalid('namespace', namespace, detail));
-  if (core.series) {
-    if ((core.series.count ?? 0) < 2) errors.push(invalid('series.count', '', 'should be at least 2'));
-    if (!core.series.lastObservedTime) errors.push(required('series.lastObservedTime'));
+  const errors = validateLegacyEvent(core);
+  if (old) {
+    const before = toCoreEvent(old);
+    if (!deepEqual(core.series, before.series)) errors.push(...validateSeries(core));
+    for (const field of IMMUTABLE) errors.push(...validateImmutableField(core[field], before[field], field));
+    return errors;
   }
+  errors.push(...validateSeries(core));
   if (!core.eventTime) errors.push(required('eventTime'));
   if (core.type !== 'Normal' && core.type !== 'Warning') errors.push(invalid('type', '', `has invalid value: ${core.type ?? ''}`));
-  if (core.firstTimestamp) errors.push(invalid('deprecatedFirstTimestamp', '', 'needs to be unset'));
-  if (core.lastTimestamp) errors.push(invalid('deprecatedLastTimestamp', '', 'needs to be unset'));
-  if (core.count) errors.push(invalid('deprecatedCount', '', 'needs to be unset'));
-  if (core.source?.component || core.source?.host) errors.push(invalid('deprecatedSource', '', 'needs to be unset'));
+  if (core.firstTimestamp) errors.push(invalid('firstTimestamp', '', 'needs to be unset'));
+  if (core.lastTimestamp) errors.push(invalid('lastTimestamp', '', 'needs to be unset'));
+  if (core.count) errors.push(invalid('count', '', 'needs to be unset'));
+  if (core.source?.component || core.source?.host) errors.push(invalid('source', '', 'needs to be unset'));
   return errors;
 }
 
-function requiredAndShort(field: string, value: string | undefined, limit: number): FieldError[] {
-  if (!value) return [required(field)];
-  return value.length > limit ? [invalid(field, '', `can have at most ${limit} characters`)] : [];
+/** IMMUTABLE: the core fields an events.k8s.io/v1 update may not change, in kube-apiserver's order. */
+const IMMUTABLE = [
+  'involvedObject',
+  'reason',
+  'message',
+  'source',
+  'firstTimestamp',
+  'lastTimestamp',
+  'count',
+  'type',
+  'eventTime',
+  'action',
+  'related',
+  'reportingComponent',
+  'reportingInstance',
+] as const;
+
+function validateSeries(core: CoreEvent): FieldError[] {
+  if (!core.series) return [];
+  const errors: FieldError[] = [];
+  if ((core.series.count ?? 0) < 2) errors.push(invalid('series.count', '', 'should be at least 2'));
+  if (!core.series.lastObservedTime) errors.push(required('series.lastObservedTime'));
+  return errors;
 }
 
 /** The Table is core/v1's (kube-apiserver prints both versions with one printer), read through the conversion. */
@@ -159,7 +170,7 @@ export const eventsV1EventDefinition: ResourceDefinition<EventsV1Event> = {
   categories: [],
   namespaced: true,
   schema: EventsV1EventSchema,
-  validate: validateEventsV1Create,
+  validate: validateEventsV1,
   tracksGeneration: false,
   subresources: {},
   printColumns: columns,

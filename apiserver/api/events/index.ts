@@ -8,7 +8,7 @@
 import type { AnyResourceDefinition } from '../resource-definition.js';
 import { eventsV1EventDefinition } from './event.js';
 
-export { type EventsV1Event, EventsV1EventSchema, eventsV1EventDefinition, fromCoreEvent, toCoreEvent, validateEventsV1Create } from './event.js';
+export { type EventsV1Event, EventsV1EventSchema, eventsV1EventDefinition, fromCoreEvent, toCoreEvent, validateEventsV1 } from './event.js';
 
 /** eventsDefinitions lists the group's served kinds. */
 export const eventsDefinitions: AnyResourceDefinition[] = [eventsV1EventDefinition];
