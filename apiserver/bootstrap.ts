@@ -2,10 +2,12 @@
  * bootstrapCluster creates what every cluster has from the start: the namespaces default,
  * kube-system, kube-public and kube-node-lease, the `kubernetes` Service in default, the
  * system PriorityClasses, the default `standard` StorageClass, and the default ClusterRoles
- * and ClusterRoleBindings (bootstrap-rbac.ts).
+ * and ClusterRoleBindings (bootstrap-rbac.ts), and API Priority and Fairness' priority levels
+ * and flow schemas (levels first, so no schema starts Dangling).
  * Idempotent: objects that exist (a reopened data dir) are left alone.
  */
 import { isAlreadyExists, isNotFound } from './api/api-error.js';
+import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './api/flowcontrol/index.js';
 import type { ResourceDefinition } from './api/resource-definition.js';
 import { SYSTEM_PRIORITY_CLASSES } from './api/scheduling/index.js';
 import { STANDARD_STORAGE_CLASS } from './api/storage/index.js';
@@ -57,4 +59,6 @@ export function bootstrapCluster(ctx: HandlerContext, options: { apiPort: number
   ensure(ctx, 'storage.k8s.io/v1', 'StorageClass', '', structuredClone(STANDARD_STORAGE_CLASS));
   for (const role of bootstrapClusterRoles()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'ClusterRole', '', role);
   for (const binding of bootstrapClusterRoleBindings()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', '', binding);
+  for (const level of BOOTSTRAP_PRIORITY_LEVELS) ensure(ctx, 'flowcontrol.apiserver.k8s.io/v1', 'PriorityLevelConfiguration', '', structuredClone(level));
+  for (const schema of BOOTSTRAP_FLOW_SCHEMAS) ensure(ctx, 'flowcontrol.apiserver.k8s.io/v1', 'FlowSchema', '', structuredClone(schema));
 }

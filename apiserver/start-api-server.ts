@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { openSqliteStore, type Store } from '../store/index.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
+import { startAutoregister } from './apiregistration/autoregister.js';
 import { bootstrapCluster } from './bootstrap.js';
+import { startDanglingController } from './flowcontrol/dangling-controller.js';
 import { serverUrl } from './listen-address.js';
 import { type ApiServer, buildServer, type ServerOptions, serverTime } from './server.js';
 
@@ -70,10 +72,13 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const server = buildServer({ ...options, ...time, store });
   const host = options.host ?? '127.0.0.1';
   let port: number;
+  // kube-apiserver's own loops that write objects: started once the bootstrap objects exist.
+  let stopLoops: Array<() => void> = [];
   try {
     await server.app.listen({ host, port: options.port ?? 6443 });
     port = (server.app.server.address() as AddressInfo).port;
     bootstrapCluster(server.context, { apiPort: port });
+    stopLoops = [startAutoregister(server.context, server.app.log), startDanglingController(server.context, server.app.log)];
   } catch (err) {
     // A server that cannot start must not keep the port or the database file.
     store.close();
@@ -92,6 +97,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     clusterCa,
     async close() {
       clearInterval(compaction);
+      for (const stop of stopLoops) stop();
       stopScraping();
       server.metrics.stop();
       store.close();

@@ -2,6 +2,7 @@
  * each group's versions in preference order. */
 import { admissionregistrationDefinitions } from './admissionregistration/index.js';
 import { apiextensionsDefinitions } from './apiextensions/index.js';
+import { apiregistrationDefinitions } from './apiregistration/index.js';
 import { appsDefinitions } from './apps/index.js';
 import { authenticationDefinitions } from './authentication/index.js';
 import { authorizationDefinitions } from './authorization/index.js';
@@ -11,6 +12,8 @@ import { certificatesDefinitions } from './certificates/index.js';
 import { coordinationDefinitions } from './coordination/index.js';
 import { coreDefinitions } from './core/index.js';
 import { discoveryDefinitions } from './discovery/index.js';
+import { eventsDefinitions } from './events/index.js';
+import { flowcontrolDefinitions } from './flowcontrol/index.js';
 import { metricsDefinitions } from './metrics/index.js';
 import { networkingDefinitions } from './networking/index.js';
 import { nodeDefinitions } from './node/index.js';
@@ -31,6 +34,7 @@ export function builtinDefinitions(): AnyResourceDefinition[] {
     ...certificatesDefinitions,
     ...coordinationDefinitions,
     ...discoveryDefinitions,
+    ...eventsDefinitions,
     ...metricsDefinitions,
     ...networkingDefinitions,
     ...nodeDefinitions,
@@ -39,6 +43,8 @@ export function builtinDefinitions(): AnyResourceDefinition[] {
     ...storageDefinitions,
     ...rbacDefinitions,
     ...admissionregistrationDefinitions,
+    ...flowcontrolDefinitions,
     ...apiextensionsDefinitions,
+    ...apiregistrationDefinitions,
   ];
 }

@@ -80,8 +80,8 @@ export function validateLabels(labels: Record<string, string> | undefined, field
 }
 
 /** required is a FieldValueRequired error for `field`. */
-export function required(field: string): FieldError {
-  return { type: 'FieldValueRequired', field };
+export function required(field: string, detail?: string): FieldError {
+  return detail ? { type: 'FieldValueRequired', field, detail } : { type: 'FieldValueRequired', field };
 }
 
 /** invalid is a FieldValueInvalid error for `field` with its value and a reason. */

@@ -56,6 +56,7 @@ describe('discovery and OpenAPI', () => {
         ['certificates.k8s.io', ['v1']],
         ['coordination.k8s.io', ['v1']],
         ['discovery.k8s.io', ['v1']],
+        ['events.k8s.io', ['v1']],
         ['metrics.k8s.io', ['v1beta1']],
         ['networking.k8s.io', ['v1']],
         ['node.k8s.io', ['v1']],
@@ -64,7 +65,9 @@ describe('discovery and OpenAPI', () => {
         ['storage.k8s.io', ['v1']],
         ['rbac.authorization.k8s.io', ['v1']],
         ['admissionregistration.k8s.io', ['v1']],
+        ['flowcontrol.apiserver.k8s.io', ['v1']],
         ['apiextensions.k8s.io', ['v1']],
+        ['apiregistration.k8s.io', ['v1']],
       ]);
       const apps = res.body.items[0].versions[0];
       expect(apps.freshness).toBe('Current');
@@ -208,6 +211,7 @@ describe('discovery and OpenAPI', () => {
         'api/v1',
         'apis/admissionregistration.k8s.io/v1',
         'apis/apiextensions.k8s.io/v1',
+        'apis/apiregistration.k8s.io/v1',
         'apis/apps/v1',
         'apis/authentication.k8s.io/v1',
         'apis/authorization.k8s.io/v1',
@@ -217,6 +221,8 @@ describe('discovery and OpenAPI', () => {
         'apis/certificates.k8s.io/v1',
         'apis/coordination.k8s.io/v1',
         'apis/discovery.k8s.io/v1',
+        'apis/events.k8s.io/v1',
+        'apis/flowcontrol.apiserver.k8s.io/v1',
         'apis/metrics.k8s.io/v1beta1',
         'apis/networking.k8s.io/v1',
         'apis/node.k8s.io/v1',

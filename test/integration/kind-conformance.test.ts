@@ -186,6 +186,49 @@ const SAMPLES: Record<string, Sample> = {
     object: () => ({ spec: csrObject('unused', SAMPLE_CSR_PEM)['spec'] }),
     status: { conditions: [{ type: 'Failed', status: 'True', reason: 'Conformance', message: 'not signed', lastUpdateTime: '2026-01-01T00:00:00Z' }] },
   },
+  'events.k8s.io/v1/Event': {
+    object: ({ namespace }) => ({
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'conformance.example.com/checker',
+      reportingInstance: 'checker-1',
+      action: 'Checking',
+      reason: 'Checked',
+      type: 'Normal',
+      note: 'conformance',
+      regarding: { kind: 'Pod', namespace, name: 'conf' },
+    }),
+  },
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': {
+    object: () => ({
+      spec: {
+        priorityLevelConfiguration: { name: 'global-default' },
+        matchingPrecedence: 5000,
+        distinguisherMethod: { type: 'ByUser' },
+        rules: [{ subjects: [{ kind: 'Group', group: { name: 'conformance' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }],
+      },
+    }),
+    specChange: (object) => (object['spec'].matchingPrecedence = 6000),
+    status: { conditions: [{ type: 'Dangling', status: 'True', reason: 'NotFound', message: 'gone', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+  },
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': {
+    object: () => ({ spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } } }),
+    specChange: (object) => (object['spec'].limited.nominalConcurrencyShares = 6),
+    status: { conditions: [{ type: 'ConcurrencyShared', status: 'True', reason: 'Checked', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+  },
+  'apiregistration.k8s.io/v1/APIService': {
+    // An APIService's name is <version>.<group>: the sample makes the group from the name asked for.
+    object: ({ name }) => ({
+      metadata: { name: `v1.${name}.conformance.example.com` },
+      spec: {
+        group: `${name}.conformance.example.com`,
+        version: 'v1',
+        groupPriorityMinimum: 100,
+        versionPriority: 10,
+        service: { namespace: 'default', name: 'conf' },
+      },
+    }),
+    status: { conditions: [{ type: 'Available', status: 'True', reason: 'Passed', message: 'all checks passed', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+  },
   'storage.k8s.io/v1/CSIDriver': { object: () => ({ spec: { attachRequired: false } }) },
   'storage.k8s.io/v1/CSINode': { object: () => ({ spec: { drivers: [{ name: 'conf.csi.example.com', nodeID: 'node-1' }] } }) },
   'storage.k8s.io/v1/CSIStorageCapacity': { object: () => ({ storageClassName: 'standard', capacity: '10Gi' }) },

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { KIND_IDS } from '../kind-refs.js';
 import { MicroTimeSchema, TimeSchema, typeMetaFields } from '../meta.js';
 import { age, column, nameColumn } from '../printing.js';
-import type { PrintColumn, PrintContext, ResourceDefinition } from '../resource-definition.js';
+import type { FieldError, PrintColumn, PrintContext, ResourceDefinition } from '../resource-definition.js';
+import { invalid, isDns1123Subdomain, isQualifiedName, required } from '../validation.js';
 import { ObjectReferenceSchema } from './object-reference.js';
 import { K8S_CORE } from './schema-helpers.js';
 
@@ -101,12 +102,49 @@ export const eventColumns: PrintColumn[] = [
   { ...nameColumn, priority: 1 },
 ];
 
+const REPORTING_INSTANCE_LENGTH_LIMIT = 128;
+const ACTION_LENGTH_LIMIT = 128;
+const REASON_LENGTH_LIMIT = 128;
+const NOTE_LENGTH_LIMIT = 1024;
+
+/**
+ * validateLegacyEvent is kube-apiserver's validation of every event, through either API: an
+ * old-style event (no eventTime) must be in its object's namespace (or default); a new-style
+ * one (eventTime set) must name its reporting controller, instance, action and reason.
+ */
+export function validateLegacyEvent(event: Event): FieldError[] {
+  const errors: FieldError[] = [];
+  const namespace = event.metadata.namespace ?? '';
+  const involvedNamespace = event.involvedObject.namespace ?? '';
+  const mismatch = () => invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace');
+  if (!event.eventTime) {
+    if (involvedNamespace ? namespace !== involvedNamespace : namespace !== '' && namespace !== 'default') errors.push(mismatch());
+  } else {
+    if (!involvedNamespace && namespace !== 'default' && namespace !== 'kube-system') errors.push(mismatch());
+    const controller = event.reportingComponent ?? '';
+    if (!controller) errors.push(required('reportingController'));
+    for (const detail of isQualifiedName(controller)) errors.push(invalid('reportingController', controller, detail));
+    errors.push(...requiredAndShort('reportingInstance', event.reportingInstance, REPORTING_INSTANCE_LENGTH_LIMIT));
+    errors.push(...requiredAndShort('action', event.action, ACTION_LENGTH_LIMIT));
+    errors.push(...requiredAndShort('reason', event.reason, REASON_LENGTH_LIMIT));
+    if ((event.message ?? '').length > NOTE_LENGTH_LIMIT) errors.push(invalid('message', '', `can have at most ${NOTE_LENGTH_LIMIT} characters`));
+  }
+  for (const detail of isDns1123Subdomain(namespace)) errors.push(invalid('namespace', namespace, detail));
+  return errors;
+}
+
+function requiredAndShort(field: string, value: string | undefined, limit: number): FieldError[] {
+  if (!value) return [required(field)];
+  return value.length > limit ? [invalid(field, '', `can have at most ${limit} characters`)] : [];
+}
+
 export const eventDefinition: ResourceDefinition<Event> = {
   ...KIND_IDS.event,
   singular: 'event',
   shortNames: ['ev'],
   categories: [],
   schema: EventSchema,
+  validate: (event) => validateLegacyEvent(event),
   tracksGeneration: false,
   subresources: {},
   printColumns: eventColumns,
