@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { openSqliteStore, type Store } from '../store/index.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { bootstrapCluster } from './bootstrap.js';
+import { apiAddressOf, type ControlPlaneLoops, startControlPlaneLoops } from './controlplane/index.js';
 import { serverUrl } from './listen-address.js';
 import { type ApiServer, buildServer, type ServerOptions, serverTime } from './server.js';
 
@@ -56,10 +57,14 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const server = buildServer({ ...options, ...time, store });
   const host = options.host ?? '127.0.0.1';
   let port: number;
+  let loops: ControlPlaneLoops;
   try {
     await server.app.listen({ host, port: options.port ?? 6443 });
     port = (server.app.server.address() as AddressInfo).port;
-    bootstrapCluster(server.context, { apiPort: port });
+    bootstrapCluster(server.context);
+    // The API server's own loops: the `kubernetes` Service's endpoints (this address),
+    // ServiceCIDRs and IPAddresses.
+    loops = startControlPlaneLoops({ ctx: server.context, address: apiAddressOf(host, port), logger: server.app.log });
   } catch (err) {
     // A server that cannot start must not keep the port or the database file.
     store.close();
@@ -75,6 +80,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     port,
     store,
     async close() {
+      loops.stop();
       clearInterval(compaction);
       stopScraping();
       server.metrics.stop();
