@@ -107,6 +107,20 @@ describe.each(binaries)('$label: the Service network', (binary) => {
     expect(changed.stderr).toContain('spec.cidrs[0]: Invalid value: "10.96.0.0/16": field is immutable');
   });
 
+  it('describes the kinds (kubectl < 1.33 asks for v1beta1, which a 1.33 server does not serve by default)', async () => {
+    const cidr = await k.run(['describe', 'servicecidr', 'kubernetes']);
+    const address = await k.run(['describe', 'ipaddress', '10.96.0.1']);
+    if (cidr.code !== 0 || address.code !== 0) {
+      expect(binary.minor).toBeLessThan(33);
+      for (const failed of [cidr, address]) expect(failed.stderr).toContain('the server could not find the requested resource');
+      return;
+    }
+    expect(cidr.stdout).toMatch(/^CIDRs:\s+10\.96\.0\.0\/12$/m);
+    expect(cidr.stdout).toMatch(/^\s+Ready\s+True\s+.+\s+Kubernetes default Service CIDR is ready$/m);
+    expect(address.stdout).toMatch(/^\s+Resource:\s+services$/m);
+    expect(address.stdout).toMatch(/^\s+Name:\s+kubernetes$/m);
+  });
+
   it('explains the kinds from their OpenAPI schemas', async () => {
     expect((await k.ok(['explain', 'servicecidr.spec.cidrs'])).stdout).toContain('KIND:       ServiceCIDR');
     expect((await k.ok(['explain', 'ipaddress.spec.parentRef'])).stdout).toContain('KIND:       IPAddress');

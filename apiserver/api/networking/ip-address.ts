@@ -10,6 +10,7 @@ import { typeMetaFields } from '../meta.js';
 import { column, nameColumn } from '../printing.js';
 import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, isDns1123Subdomain, isValidPathSegmentName, required, validateImmutableField } from '../validation.js';
+import { IPAddressMessage } from './service-network-protobuf.js';
 
 const NETWORKING_V1 = 'io.k8s.api.networking.v1';
 
@@ -95,5 +96,6 @@ export const ipAddressDefinition: ResourceDefinition<IPAddress> = {
   subresources: {},
   // kube-apiserver declares these two columns (its rows carry an age cell kubectl does not print).
   printColumns: [nameColumn, column('ParentRef', parentRefCell, { description: 'The object the address is allocated to.' })],
+  protobuf: IPAddressMessage,
   storage: { resource: 'ipaddresses.networking.k8s.io' },
 };

@@ -11,6 +11,7 @@ import { mergeByKey } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
 import { type FieldError, GoLiteral, type ResourceDefinition } from '../resource-definition.js';
 import { invalid, required } from '../validation.js';
+import { ServiceCIDRMessage } from './service-network-protobuf.js';
 
 const NETWORKING_V1 = 'io.k8s.api.networking.v1';
 const IMMUTABLE = 'field is immutable';
@@ -103,5 +104,6 @@ export const serviceCIDRDefinition: ResourceDefinition<ServiceCIDR> = {
     column('CIDRs', (serviceCidr: ServiceCIDR) => (serviceCidr.spec?.cidrs ?? []).join(','), { description: 'The ranges addresses are allocated from.' }),
     ageColumn,
   ],
+  protobuf: ServiceCIDRMessage,
   storage: { resource: 'servicecidrs.networking.k8s.io' },
 };
