@@ -6,7 +6,7 @@
  * change touches, and re-sync everything at start (a reopened data dir, another port) and
  * after an error or a watch cut off as too slow.
  */
-import type { ObjectRef, StoredObject, StoreWatch } from '../../store/index.js';
+import type { ObjectRef, StoredObject, StoreEventType, StoreWatch } from '../../store/index.js';
 import type { KubeObject } from '../api/resource-definition.js';
 import type { RegistryContext } from '../registry/context.js';
 import { clusterIpsOf, IP_ADDRESS, reconcileIp, resyncIpAddresses, serviceKeyOf } from './ip-addresses.js';
@@ -19,7 +19,7 @@ import {
   reconcileKubernetesService,
   SERVICE,
 } from './kubernetes-service.js';
-import { DEFAULT_SERVICE_CIDR_NAME, reconcileServiceCidr, SERVICE_CIDR } from './service-cidrs.js';
+import { DEFAULT_SERVICE_CIDR_NAME, reconcileServiceCidr, reconcileTerminatingServiceCidrs, SERVICE_CIDR } from './service-cidrs.js';
 import { type KindRef, ObjectWriter } from './writes.js';
 
 export { type ApiAddress, apiAddressOf } from './kubernetes-service.js';
@@ -44,6 +44,7 @@ export interface ControlPlaneLoops {
 
 /** A change the loops react to: the key, the object after it and before it. */
 interface Change {
+  type: StoreEventType;
   ref: ObjectRef;
   object: StoredObject;
   prevObject?: StoredObject;
@@ -68,7 +69,14 @@ class Loops {
     { kind: ENDPOINTS, namespace: KUBERNETES_NAMESPACE, handle: (change) => this.endpointsChanged(change) },
     { kind: ENDPOINT_SLICE, namespace: KUBERNETES_NAMESPACE, handle: (change) => this.endpointsChanged(change) },
     { kind: IP_ADDRESS, handle: (change) => this.ipAddressChanged(change) },
-    { kind: SERVICE_CIDR, handle: (change) => reconcileServiceCidr(this.writer, change.ref.name) },
+    {
+      kind: SERVICE_CIDR,
+      handle: (change) => {
+        reconcileServiceCidr(this.writer, change.ref.name);
+        // A range that came or went changes which IPAddresses hold up a ServiceCIDR being deleted.
+        reconcileTerminatingServiceCidrs(this.writer);
+      },
+    },
   ];
 
   constructor(private readonly options: ControlPlaneOptions) {
@@ -122,9 +130,11 @@ class Loops {
     if (ref.name === KUBERNETES_NAME) reconcileKubernetesService(this.writer, this.options.address);
   }
 
-  private ipAddressChanged({ ref, object, prevObject }: Change): void {
+  private ipAddressChanged({ type, ref, object, prevObject }: Change): void {
     const keys = [serviceKeyOf(object as KubeObject), serviceKeyOf(prevObject as KubeObject | undefined)].filter((key) => key !== undefined);
     reconcileIp(this.writer, ref.name, keys);
+    // An IPAddress that went may have been the last to hold a ServiceCIDR being deleted.
+    if (type === 'DELETED') reconcileTerminatingServiceCidrs(this.writer);
   }
 
   /** guarded runs one reconcile; a failure is logged and answered by a full re-sync later. */

@@ -50,7 +50,11 @@ export class ObjectWriter {
   }
 
   /** create stores `body` (without apiVersion and kind), decoded as a client's would be. */
-  create(ref: KindRef, namespace: string, body: { metadata: { name: string; labels?: Record<string, string> } } & Record<string, unknown>): void {
+  create(
+    ref: KindRef,
+    namespace: string,
+    body: { metadata: { name: string; labels?: Record<string, string>; finalizers?: string[] } } & Record<string, unknown>,
+  ): void {
     const def = this.def(ref);
     const object = decodeObject(def, { apiVersion: ref.apiVersion, kind: ref.kind, ...body }, { fieldValidation: 'Strict', warnings: [] });
     createObject(this.ctx, { def, namespace }, object, { dryRun: false, fieldTracker: this.tracker(def, 'main') });

@@ -3,7 +3,8 @@
  * EndpointSlice point at the server's address and port, and are put back when changed or
  * deleted and moved when the server restarts on another port; the `kubernetes` ServiceCIDR is
  * Ready; every Service cluster IP has an IPAddress, released with the Service; IPAddresses made
- * by users reserve their IP; a ServiceCIDR users add widens the IPs a Service may request.
+ * by users reserve their IP; a ServiceCIDR users add widens the IPs a Service may request, and
+ * a ServiceCIDR being deleted stays Terminating while IPAddresses use it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -168,8 +169,39 @@ describe('ServiceCIDRs and IPAddresses', () => {
     await eventually(async () => expect((await get(`${IP_ADDRESSES}/172.30.0.10`)).body.spec?.parentRef?.name).toBe('extra'));
   });
 
-  it('recreates the kubernetes ServiceCIDR when it is deleted', async () => {
+  it('holds a deleted ServiceCIDR in Terminating while IPAddresses use it, then lets it go', async () => {
+    const cidr = (await get(`${SERVICE_CIDRS}/extra`)).body;
+    expect(cidr.metadata.finalizers).toEqual(['networking.k8s.io/service-cidr-finalizer']);
+    expect((await request(`${cluster.url}${SERVICE_CIDRS}/extra`, { method: 'DELETE' })).status).toBe(200);
+    await eventually(async () =>
+      expect((await get(`${SERVICE_CIDRS}/extra`)).body.status.conditions).toEqual([
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'Terminating',
+          message: 'There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR',
+          lastTransitionTime: expect.any(String),
+        },
+      ]),
+    );
+    const refused = await createService(service('late', { clusterIP: '172.30.0.11' }));
+    expect(refused.status).toBe(422);
+    expect((await request(`${cluster.url}${SERVICES}/extra`, { method: 'DELETE' })).status).toBe(200);
+    await eventually(async () => expect((await get(`${SERVICE_CIDRS}/extra`)).status).toBe(404));
+  });
+
+  it('keeps the kubernetes ServiceCIDR while its IPs are in use, and recreates it once gone', async () => {
     expect((await request(`${cluster.url}${SERVICE_CIDRS}/kubernetes`, { method: 'DELETE' })).status).toBe(200);
-    await eventually(async () => expect((await get(`${SERVICE_CIDRS}/kubernetes`)).body.spec?.cidrs).toEqual(['10.96.0.0/12']));
+    await eventually(async () => expect((await get(`${SERVICE_CIDRS}/kubernetes`)).body.status.conditions[0].reason).toBe('Terminating'));
+    const cidr = (await get(`${SERVICE_CIDRS}/kubernetes`)).body;
+    const withoutFinalizer = { metadata: { finalizers: null } };
+    const patched = await request(`${cluster.url}${SERVICE_CIDRS}/kubernetes`, { method: 'PATCH', body: withoutFinalizer, contentType: MERGE });
+    expect(patched.status).toBe(200);
+    await eventually(async () => {
+      const recreated = (await get(`${SERVICE_CIDRS}/kubernetes`)).body;
+      expect(recreated.metadata.uid).not.toBe(cidr.metadata.uid);
+      expect(recreated.metadata.deletionTimestamp).toBeUndefined();
+      expect(recreated.spec.cidrs).toEqual(['10.96.0.0/12']);
+    });
   });
 });
