@@ -39,6 +39,12 @@ function parseIp(value: string): ParsedIp | undefined {
   return { family: 6, canonical, leadingZeros: false, mappedIpv4: MAPPED_IPV4.test(canonical) };
 }
 
+/** canonicalIp is an address as Go prints it (leading zeros dropped, RFC 5952), or undefined
+ * when it is none: the name of its IPAddress. */
+export function canonicalIp(value: string): string | undefined {
+  return parseIp(value)?.canonical;
+}
+
 /** ipFamilyOf returns 4 or 6 for a valid address, undefined otherwise. */
 export function ipFamilyOf(value: string): 4 | 6 | undefined {
   return parseIp(value)?.family;

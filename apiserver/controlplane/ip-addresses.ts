@@ -11,7 +11,7 @@
  * with what should be.
  */
 
-import { ipFamilyOf } from '../api/ip-text.js';
+import { canonicalIp, ipFamilyOf } from '../api/ip-text.js';
 import { IP_ALLOCATOR_MANAGER, IP_FAMILY_LABEL, IP_MANAGED_BY_LABEL, type IPAddress } from '../api/networking/index.js';
 import type { KubeObject } from '../api/resource-definition.js';
 import { SERVICE } from './kubernetes-service.js';
@@ -25,10 +25,11 @@ export interface ServiceKey {
   name: string;
 }
 
-/** clusterIpsOf lists a Service's allocated cluster IPs (not `None`). */
+/** clusterIpsOf lists a Service's allocated cluster IPs (not `None`) in canonical form, as
+ * their IPAddresses are named (a legacy `10.096.0.5` is `10.96.0.5`). */
 export function clusterIpsOf(service: KubeObject | undefined): string[] {
   const ips = (service?.['spec'] as { clusterIPs?: string[] } | undefined)?.clusterIPs ?? [];
-  return ips.filter((ip) => ipFamilyOf(ip) !== undefined);
+  return ips.map(canonicalIp).filter((ip) => ip !== undefined);
 }
 
 /** serviceKeyOf is the Service an IPAddress of ours points at, if any. */

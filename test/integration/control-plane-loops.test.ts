@@ -126,6 +126,11 @@ describe('ServiceCIDRs and IPAddresses', () => {
     expect(names).not.toContain('None');
   });
 
+  it('names the IPAddress of a legacy cluster IP spelling by its canonical form', async () => {
+    expect((await createService(service('legacy', { clusterIP: '10.096.0.5' }))).status).toBe(201);
+    await eventually(async () => expect((await get(`${IP_ADDRESSES}/10.96.0.5`)).body.spec?.parentRef?.name).toBe('legacy'));
+  });
+
   it('puts back an IPAddress a user deleted, and removes one of its own left without a Service', async () => {
     const ip = (await createService(service('kept'))).body.spec.clusterIP;
     await eventually(async () => expect((await get(`${IP_ADDRESSES}/${ip}`)).status).toBe(200));
