@@ -1,9 +1,11 @@
 /**
  * bootstrapCluster creates what every cluster has from the start: the namespaces default,
- * kube-system, kube-public and kube-node-lease, the `kubernetes` Service in default, the
- * system PriorityClasses, the default `standard` StorageClass, and the default ClusterRoles
- * and ClusterRoleBindings (bootstrap-rbac.ts), and API Priority and Fairness' priority levels
- * and flow schemas (levels first, so no schema starts Dangling).
+ * kube-system, kube-public and kube-node-lease, the system PriorityClasses, the default
+ * `standard` StorageClass, the default ClusterRoles and ClusterRoleBindings
+ * (bootstrap-rbac.ts), and API Priority and Fairness' priority levels and flow schemas
+ * (levels first, so no schema starts Dangling). The `kubernetes` Service, its endpoints and
+ * the `kubernetes` ServiceCIDR are kept by the API server's own loops (controlplane/), which
+ * know its address.
  * Idempotent: objects that exist (a reopened data dir) are left alone.
  */
 import { isAlreadyExists, isNotFound } from './api/api-error.js';
@@ -49,12 +51,8 @@ function ensure(ctx: HandlerContext, apiVersion: string, kind: string, namespace
   }
 }
 
-export function bootstrapCluster(ctx: HandlerContext, options: { apiPort: number }): void {
+export function bootstrapCluster(ctx: HandlerContext): void {
   for (const name of SYSTEM_NAMESPACES) ensure(ctx, 'v1', 'Namespace', '', { metadata: { name } });
-  ensure(ctx, 'v1', 'Service', 'default', {
-    metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
-    spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: options.apiPort }] },
-  });
   for (const priorityClass of SYSTEM_PRIORITY_CLASSES) ensure(ctx, 'scheduling.k8s.io/v1', 'PriorityClass', '', structuredClone(priorityClass));
   ensure(ctx, 'storage.k8s.io/v1', 'StorageClass', '', structuredClone(STANDARD_STORAGE_CLASS));
   for (const role of bootstrapClusterRoles()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'ClusterRole', '', role);

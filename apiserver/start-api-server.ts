@@ -13,6 +13,7 @@ import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
 import { startAutoregister } from './apiregistration/autoregister.js';
 import { bootstrapCluster } from './bootstrap.js';
+import { apiAddressOf, startControlPlaneLoops } from './controlplane/index.js';
 import { startDanglingController } from './flowcontrol/dangling-controller.js';
 import { serverUrl } from './listen-address.js';
 import { type ApiServer, buildServer, type ServerOptions, serverTime } from './server.js';
@@ -77,8 +78,11 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   try {
     await server.app.listen({ host, port: options.port ?? 6443 });
     port = (server.app.server.address() as AddressInfo).port;
-    bootstrapCluster(server.context, { apiPort: port });
-    stopLoops = [startAutoregister(server.context, server.app.log), startDanglingController(server.context, server.app.log)];
+    bootstrapCluster(server.context);
+    // The `kubernetes` Service's endpoints (this address), ServiceCIDRs and IPAddresses;
+    // APIServices for the served group-versions; FlowSchemas' Dangling condition.
+    const controlPlane = startControlPlaneLoops({ ctx: server.context, address: apiAddressOf(host, port), logger: server.app.log });
+    stopLoops = [() => controlPlane.stop(), startAutoregister(server.context, server.app.log), startDanglingController(server.context, server.app.log)];
   } catch (err) {
     // A server that cannot start must not keep the port or the database file.
     store.close();

@@ -36,7 +36,7 @@ export interface KubeObject {
 }
 
 /** NameRule names the validator a kind applies to metadata.name (validation.ts validateName). */
-export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment' | 'ip-address';
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date';
 

@@ -4,6 +4,7 @@
  */
 
 import { deepEqual } from './deep-equal.js';
+import { ipAddressErrors } from './ip-text.js';
 import { validateLabelKey, validateLabelValue } from './label-validation.js';
 import type { LabelSelector } from './meta.js';
 import type { FieldError, NameRule } from './resource-definition.js';
@@ -62,6 +63,8 @@ const NAME_RULES: Record<NameRule, (value: string) => string[]> = {
   'dns1123-label': isDns1123Label,
   'dns1035-label': isDns1035Label,
   'path-segment': isValidPathSegmentName,
+  // IPAddress names: an IP in canonical form (networking ValidateIPAddressName).
+  'ip-address': ipAddressErrors,
 };
 
 /** validateName applies a kind's name rule; problems are returned as FieldErrors on `field`. */

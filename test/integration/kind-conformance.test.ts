@@ -156,9 +156,20 @@ const SAMPLES: Record<string, Sample> = {
     specChange: (object) => (object['spec'].ingressClassName = 'conf'),
     status: { loadBalancer: { ingress: [{ ip: '192.0.2.20' }] } },
   },
+  'networking.k8s.io/v1/IPAddress': {
+    // Named by an IP (in TEST-NET-3, outside every service range): one per object the test makes.
+    object: ({ name }) => ({
+      metadata: { name: `203.0.113.${1 + [...name].reduce((sum, c) => (sum * 31 + c.charCodeAt(0)) % 250, 0)}` },
+      spec: { parentRef: { group: 'gateway.networking.k8s.io', resource: 'gateways', namespace: 'default', name: 'conf' } },
+    }),
+  },
   'networking.k8s.io/v1/NetworkPolicy': {
     object: () => ({ spec: { podSelector: { matchLabels: { app: 'conf' } } } }),
     specChange: (object) => (object['spec'].policyTypes = ['Ingress', 'Egress']),
+  },
+  'networking.k8s.io/v1/ServiceCIDR': {
+    object: () => ({ spec: { cidrs: ['192.0.2.0/24'] } }),
+    status: { conditions: [{ type: 'Ready', status: 'True', reason: '', message: 'conformance', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
   },
   'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': {
     object: () => ({ webhooks: [webhook('mutate.conf.example.com')] }),

@@ -1,8 +1,12 @@
 /** Services get a cluster IP from the service CIDR (10.96.0.0/12, 10.96.0.1 being the
  * `kubernetes` Service) and node ports from 30000-32767, as kube-apiserver allocates them.
- * Allocated values survive updates that omit them. */
+ * Allocated values survive updates that omit them. An IP some IPAddress not made by the
+ * allocator names is taken; a requested IP may also come from a ServiceCIDR users added (the
+ * API server's loops mirror every cluster IP as an IPAddress: apiserver/controlplane). */
 import { invalid as invalidError } from '../api-error.js';
 import { deepEqual } from '../deep-equal.js';
+import { cidrContains, parseCidr } from '../ip-text.js';
+import { IP_ALLOCATOR_MANAGER, IP_MANAGED_BY_LABEL } from '../networking/ip-address.js';
 import type { KindStrategy, KubeObject, StrategyContext } from '../resource-definition.js';
 
 interface ServicePort {
@@ -16,8 +20,14 @@ interface ServiceSpec {
   ports?: ServicePort[];
 }
 
+/** The cluster's own service range (kube-apiserver's --service-cluster-ip-range in kind). */
+export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
+/** The `kubernetes` Service's cluster IP: the range's first address. */
+export const KUBERNETES_SERVICE_IP = '10.96.0.1';
 const CIDR_BASE = (10 << 24) | (96 << 16); // 10.96.0.0
 const CIDR_SIZE = 1 << 20; // a /12
+const IP_ADDRESSES = 'ipaddresses.networking.k8s.io';
+const SERVICE_CIDRS = 'servicecidrs.networking.k8s.io';
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;
 
@@ -29,12 +39,26 @@ function ipToString(n: number): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
 
+/** allocatedIps: every Service's cluster IPs, and the IPs reserved by IPAddresses that the
+ * allocator did not make (its own mirror the Services, which are the truth). */
 function allocatedIps(ctx: StrategyContext): Set<string> {
   const used = new Set<string>();
   for (const service of ctx.listStored('services')) {
     for (const ip of specOf(service).clusterIPs ?? []) used.add(ip);
   }
+  for (const address of ctx.listStored(IP_ADDRESSES)) {
+    if (address.metadata.labels?.[IP_MANAGED_BY_LABEL] !== IP_ALLOCATOR_MANAGER) used.add(address.metadata.name ?? '');
+  }
   return used;
+}
+
+/** inAddedServiceCidr: `ip` lies in a ServiceCIDR users added that is not being deleted. */
+function inAddedServiceCidr(ip: string, ctx: StrategyContext): boolean {
+  return ctx.listStored(SERVICE_CIDRS).some((serviceCidr) => {
+    if (serviceCidr.metadata.deletionTimestamp) return false;
+    const cidrs = ((serviceCidr['spec'] as { cidrs?: string[] } | undefined)?.cidrs ?? []).map(parseCidr);
+    return cidrs.some((cidr) => cidr !== undefined && cidrContains(cidr, ip));
+  });
 }
 
 /** allocatedNodePorts are the node ports of every stored Service but `self` (the one being updated). */
@@ -65,12 +89,12 @@ function assignClusterIp(service: KubeObject, ctx: StrategyContext): void {
   const used = allocatedIps(ctx);
   if (spec.clusterIP) {
     const requested = spec.clusterIP;
-    if (!inServiceCidr(requested)) {
+    if (!inServiceCidr(requested) && !inAddedServiceCidr(requested, ctx)) {
       throw allocationError(
         service,
         'spec.clusterIPs',
         [requested],
-        `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is 10.96.0.0/12`,
+        `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is ${DEFAULT_SERVICE_CIDR}`,
       );
     }
     if (used.has(requested))

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { IngressSchema, ingressDefinition } from './ingress.js';
 import { IngressClassSchema, ingressClassDefinition } from './ingress-class.js';
+import { IPAddressSchema, ipAddressDefinition } from './ip-address.js';
 import { NetworkPolicySchema, networkPolicyDefinition } from './network-policy.js';
 import { parseCidr, validateDomainPrefixedPath } from './network-validation.js';
+import { ServiceCIDRSchema, serviceCIDRDefinition } from './service-cidr.js';
 
 const ingress = (spec: Record<string, unknown>, annotations?: Record<string, string>) =>
   IngressSchema.parse({ metadata: { name: 'web', namespace: 'default', annotations }, spec });
@@ -205,5 +207,66 @@ describe('NetworkPolicy', () => {
   it('prints the pod selector', () => {
     expect(networkPolicyDefinition.printColumns[1]?.cell(policy({ podSelector: { matchLabels: { app: 'shop' } } }), { nowMs: 0 })).toBe('app=shop');
     expect(networkPolicyDefinition.printColumns[1]?.cell(policy({}), { nowMs: 0 })).toBe('<none>');
+  });
+});
+
+describe('ServiceCIDR', () => {
+  const cidr = (cidrs: string[]) => ServiceCIDRSchema.parse({ metadata: { name: 'extra' }, spec: { cidrs } });
+  const validate = (cidrs: string[], old?: string[]) => serviceCIDRDefinition.validate?.(cidr(cidrs), old ? cidr(old) : undefined);
+
+  it('takes one CIDR per IP family, in kube-apiserver words', () => {
+    expect(validate(['10.0.0.0/24', '2001:db8::/64'])).toEqual([]);
+    expect(validate([])).toEqual([{ type: 'FieldValueRequired', field: 'spec.cidrs', detail: 'at least one CIDR required' }]);
+    expect(validate(['10.0.0.0/24', '10.1.0.0/24'])).toEqual([
+      {
+        type: 'FieldValueInvalid',
+        field: 'spec.cidrs',
+        value: ['10.0.0.0/24', '10.1.0.0/24'],
+        detail: 'may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64',
+      },
+    ]);
+    expect(validate(['10.0.0.1/24'])).toEqual([
+      { type: 'FieldValueInvalid', field: 'spec.cidrs[0]', value: '10.0.0.1/24', detail: 'must not have bits set beyond the prefix length' },
+    ]);
+  });
+
+  it('keeps its CIDRs, except that one family may gain the other', () => {
+    expect(validate(['10.0.0.0/24', '2001:db8::/64'], ['10.0.0.0/24'])).toEqual([]);
+    expect(validate(['10.1.0.0/24'], ['10.0.0.0/24'])).toEqual([
+      { type: 'FieldValueInvalid', field: 'spec.cidrs[0]', value: '10.1.0.0/24', detail: 'field is immutable' },
+    ]);
+    expect(validate(['10.0.0.0/24'], ['10.0.0.0/24', '2001:db8::/64'])).toEqual([
+      { type: 'FieldValueInvalid', field: 'spec.cidrs', value: ['10.0.0.0/24'], detail: 'field is immutable' },
+    ]);
+  });
+
+  it('prints its CIDRs joined by commas', () => {
+    expect(cells(serviceCIDRDefinition.printColumns, cidr(['10.0.0.0/24', '2001:db8::/64'])).slice(0, 2)).toEqual(['extra', '10.0.0.0/24,2001:db8::/64']);
+  });
+});
+
+describe('IPAddress', () => {
+  const address = (parentRef?: Record<string, string>) => IPAddressSchema.parse({ metadata: { name: '10.96.0.10' }, spec: { parentRef } });
+  const service = { resource: 'services', namespace: 'default', name: 'web' };
+
+  it('needs a parent reference with a resource and a name, which may not change', () => {
+    expect(ipAddressDefinition.validate?.(address(service))).toEqual([]);
+    expect(ipAddressDefinition.validate?.(address())).toEqual([{ type: 'FieldValueRequired', field: 'spec.parentRef' }]);
+    expect(ipAddressDefinition.validate?.(address({ namespace: 'default' }))).toEqual([
+      { type: 'FieldValueRequired', field: 'spec.parentRef.resource' },
+      { type: 'FieldValueRequired', field: 'spec.parentRef.name' },
+    ]);
+    expect(ipAddressDefinition.validate?.(address({ ...service, name: 'other' }), address(service))).toEqual([
+      { type: 'FieldValueInvalid', field: 'spec.parentRef', value: { ...service, name: 'other' }, detail: 'field is immutable' },
+    ]);
+  });
+
+  it('prints its parent as resource[.group]/[namespace/]name', () => {
+    expect(cells(ipAddressDefinition.printColumns, address(service))).toEqual(['10.96.0.10', 'services/default/web']);
+    expect(cells(ipAddressDefinition.printColumns, address({ group: 'Example.com', resource: 'Gateways', name: 'gw' }))).toEqual([
+      '10.96.0.10',
+      'gateways.example.com/gw',
+    ]);
+    expect(cells(ipAddressDefinition.printColumns, address())).toEqual(['10.96.0.10', '<none>']);
   });
 });
