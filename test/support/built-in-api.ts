@@ -11,21 +11,12 @@ import { parseAllDocuments } from 'yaml';
 
 /**
  * NOT_YET_SERVED: kinds of a 1.33 cluster that kubesim does not serve yet, keyed
- * `apiVersion/Kind`, each being added in its own branch. While listed, the api-resources test
- * expects their rows to be missing and the bundle and client tests leave their objects out;
- * once a kind is served its entry must go (the tests fail while a served kind is still
- * listed, so the list cannot go stale). To empty it after the merges: delete the entries —
- * `export const NOT_YET_SERVED: readonly string[] = [];` — and run
- * `npx vitest run test/kubectl/api-resources.test.ts test/kubectl/bundle.test.ts test/clients/every-kind.test.ts`.
+ * `apiVersion/Kind` (empty: every kind is served, apart from the differences listed in
+ * test/kubectl/api-resources.test.ts). While a kind is listed, the api-resources test expects
+ * its row to be missing and the bundle and client tests leave its objects out; the tests fail
+ * while a served kind is still listed, so the list cannot go stale.
  */
-export const NOT_YET_SERVED: readonly string[] = [
-  'apiregistration.k8s.io/v1/APIService',
-  'events.k8s.io/v1/Event',
-  'flowcontrol.apiserver.k8s.io/v1/FlowSchema',
-  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration',
-  'networking.k8s.io/v1/IPAddress',
-  'networking.k8s.io/v1/ServiceCIDR',
-];
+export const NOT_YET_SERVED: readonly string[] = [];
 
 const FIXTURES = resolve(import.meta.dirname, '../kubectl/fixtures');
 

@@ -86,7 +86,7 @@ export const ipAddressDefinition: ResourceDefinition<IPAddress> = {
   kind: 'IPAddress',
   plural: 'ipaddresses',
   singular: 'ipaddress',
-  shortNames: [],
+  shortNames: ['ip'],
   categories: [],
   namespaced: false,
   nameRule: 'ip-address',
