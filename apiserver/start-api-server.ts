@@ -57,7 +57,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const removeTemporaryPki = () => temporaryPki && rmSync(temporaryPki, { recursive: true, force: true });
   let clusterCa: ClusterCa;
   try {
-    clusterCa = await loadOrCreateClusterCa(temporaryPki ?? join(options.dataDir!, 'pki'));
+    clusterCa = await loadOrCreateClusterCa(temporaryPki ?? join(options.dataDir!, 'pki'), { shareInProcess: temporaryPki !== undefined });
   } catch (err) {
     removeTemporaryPki();
     throw err;

@@ -55,11 +55,24 @@ export function readClusterCa(files: ClusterCaFiles): ClusterCa {
 }
 
 /** loadOrCreateClusterCa returns the CA kept in `pkiDir`, creating it (and the directory,
- * 0700) the first time. */
-export async function loadOrCreateClusterCa(pkiDir: string, now: Date = new Date()): Promise<ClusterCa> {
+ * 0700) the first time. With `shareInProcess` (clusters without a data dir, which live as
+ * long as the process: startCluster() in a test file), every such cluster of the process gets
+ * the same CA, created once: a new CA costs a key pair and, the first time, loading the
+ * X.509 library, which would otherwise be paid by every test's cluster. */
+export async function loadOrCreateClusterCa(pkiDir: string, options: { now?: Date; shareInProcess?: boolean } = {}): Promise<ClusterCa> {
   const files = clusterCaFiles(pkiDir);
   if (existsSync(files.certFile) && existsSync(files.keyFile)) return readClusterCa(files);
+  const now = options.now ?? new Date();
+  const { certPem, keyPem } = options.shareInProcess ? await (processCa ??= createCaPem(now)) : await createCaPem(now);
   mkdirSync(pkiDir, { recursive: true, mode: 0o700 });
+  writeFileSync(files.keyFile, keyPem, { mode: 0o600 });
+  writeFileSync(files.certFile, certPem, { mode: 0o600 });
+  return { ...files, certPem, keyPem };
+}
+
+let processCa: Promise<{ certPem: string; keyPem: string }> | undefined;
+
+async function createCaPem(now: Date): Promise<{ certPem: string; keyPem: string }> {
   const lib = await loadX509();
   const keys = await crypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
   const certificate = await lib.X509CertificateGenerator.createSelfSigned({
@@ -76,10 +89,7 @@ export async function loadOrCreateClusterCa(pkiDir: string, now: Date = new Date
     ],
   });
   const keyPem = encodePem('PRIVATE KEY', new Uint8Array(await crypto.subtle.exportKey('pkcs8', keys.privateKey)));
-  const certPem = `${certificate.toString('pem')}\n`;
-  writeFileSync(files.keyFile, keyPem, { mode: 0o600 });
-  writeFileSync(files.certFile, certPem, { mode: 0o600 });
-  return { ...files, certPem, keyPem };
+  return { certPem: `${certificate.toString('pem')}\n`, keyPem };
 }
 
 /** serialNumber: 128 random bits, positive, as hex. */
