@@ -13,6 +13,18 @@ export const OPENAPI_INFO_VERSION = 'v1.33.0';
 const REF_PREFIX = '#/definitions/';
 
 /** KindOperation is one HTTP method on one path. */
+/** The model every PATCH operation names as its body. */
+export const PATCH_ID = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
+export const PATCH_MODEL = { description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.', type: 'object' } as const;
+
+/** patchContentTypes are the patch types a kind's PATCH accepts, as kube-apiserver lists them
+ * in both OpenAPI documents: kubectl's client-side apply sends a strategic merge patch only
+ * when the kind's PATCH lists that type, and custom resources take none. */
+export function patchContentTypes(def: ResourceDefinition): string[] {
+  const types = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
+  return def.unstructured ? types : [...types.slice(0, 2), 'application/strategic-merge-patch+json', types[2]!];
+}
+
 export interface KindOperation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** The `x-kubernetes-action`: get, list, post, put, patch, delete. */

@@ -13,17 +13,15 @@ import { ApiError } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
 import type { ResourceDefinition } from '../api/resource-definition.js';
 import { type SchemaNode, schemaDocumentFor } from '../api/schema-node.js';
-import { type KindOperation, kindPaths, kindSchemaId, OPENAPI_INFO_VERSION } from './openapi-operations.js';
+import { type KindOperation, kindPaths, kindSchemaId, OPENAPI_INFO_VERSION, PATCH_ID, PATCH_MODEL, patchContentTypes } from './openapi-operations.js';
 import { encodeOpenApiV2 } from './openapi-v2-protobuf.js';
 
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 
 const REF = '#/definitions/';
-const PATCH_ID = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
 const LIST_META_ID = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
 
 const QUERY_TYPES: Record<string, string> = { limit: 'integer', gracePeriodSeconds: 'integer', watch: 'boolean', force: 'boolean' };
-const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 const PRODUCES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 /** toSwagger rewrites an OpenAPI 3 flavoured schema node into what Swagger 2.0 can say, as
@@ -66,7 +64,7 @@ function operation(def: ResourceDefinition, op: KindOperation) {
   const bodyRef = op.body === 'patch' ? { $ref: `${REF}${PATCH_ID}` } : kindRef;
   const response = op.action === 'list' ? { $ref: `${REF}${kindSchemaId(def)}List` } : kindRef;
   return {
-    consumes: op.body === 'patch' ? PATCH_TYPES : ['*/*'],
+    consumes: op.body === 'patch' ? patchContentTypes(def) : ['*/*'],
     produces: PRODUCES,
     schemes: ['https'],
     operationId: op.operationId,
@@ -99,7 +97,7 @@ function listDefinition(def: ResourceDefinition) {
 
 /** SHARED_DEFINITIONS are the models the operations name that no kind's schema carries. */
 const SHARED_DEFINITIONS: Record<string, unknown> = {
-  [PATCH_ID]: { description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.', type: 'object' },
+  [PATCH_ID]: PATCH_MODEL,
   [LIST_META_ID]: {
     description: 'ListMeta describes metadata that synthetic resources must have, including lists and various status objects.',
     type: 'object',

@@ -12,7 +12,7 @@ import { pathNotFound } from '../api/api-error.js';
 import type { Registry } from '../api/registry.js';
 import type { ResourceDefinition } from '../api/resource-definition.js';
 import { type SchemaNode, schemaDocumentFor } from '../api/schema-node.js';
-import { type KindOperation, kindPaths, kindSchemaId, OPENAPI_INFO_VERSION } from './openapi-operations.js';
+import { type KindOperation, kindPaths, kindSchemaId, OPENAPI_INFO_VERSION, PATCH_ID, PATCH_MODEL, patchContentTypes } from './openapi-operations.js';
 import { registerOpenApiV2Route } from './openapi-v2.js';
 
 const REF_FROM = '#/definitions/';
@@ -40,11 +40,21 @@ const param = (name: string, location: 'path' | 'query') => ({
   schema: { type: 'string' },
 });
 
+function requestBody(def: ResourceDefinition, op: KindOperation, ref: { $ref: string }) {
+  if (op.body === 'patch') {
+    const schema = { $ref: `${REF_TO}${PATCH_ID}` };
+    return { requestBody: { required: true, content: Object.fromEntries(patchContentTypes(def).map((type) => [type, { schema }])) } };
+  }
+  if (op.body === 'object') return { requestBody: { required: true, content: { '*/*': { schema: ref } } } };
+  return {};
+}
+
 function operation(def: ResourceDefinition, op: KindOperation) {
   const ref = { $ref: `${REF_TO}${kindSchemaId(def)}` };
   return {
     operationId: op.operationId,
     parameters: op.query.map((p) => param(p, 'query')),
+    ...requestBody(def, op, ref),
     responses: { '200': { description: 'OK', content: { 'application/json': { schema: ref } } } },
     'x-kubernetes-action': op.action,
     'x-kubernetes-group-version-kind': { group: def.group, kind: def.kind, version: def.version },
@@ -77,6 +87,7 @@ export function groupVersionDocument(registry: Registry, group: string, version:
     schemas[kindId] = { ...schemas[kindId], 'x-kubernetes-group-version-kind': [{ group: def.group, kind: def.kind, version: def.version }] };
     Object.assign(paths, pathsOf(def));
   }
+  schemas[PATCH_ID] = PATCH_MODEL as unknown as SchemaNode;
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version: OPENAPI_INFO_VERSION }, paths, components: { schemas } };
 }
 

@@ -243,6 +243,18 @@ describe('discovery and OpenAPI', () => {
       expect(item.patch['x-kubernetes-group-version-kind']).toEqual({ group: 'apps', kind: 'Deployment', version: 'v1' });
       expect(item.patch['x-kubernetes-action']).toBe('patch');
       expect(item.patch.parameters.map((p: any) => p.name)).toContain('fieldValidation');
+      // The patch types, strategic merge included: kubectl's client-side apply looks for it.
+      expect(Object.keys(item.patch.requestBody.content).sort()).toEqual([
+        'application/apply-patch+yaml',
+        'application/json-patch+json',
+        'application/merge-patch+json',
+        'application/strategic-merge-patch+json',
+      ]);
+      expect(item.patch.requestBody.content['application/merge-patch+json'].schema).toEqual({
+        $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Patch',
+      });
+      expect(Object.keys(item.put.requestBody.content)).toEqual(['*/*']);
+      expect(res.body.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.Patch']).toMatchObject({ type: 'object' });
       const schema = Object.values(res.body.components.schemas).find((s: any) =>
         (s['x-kubernetes-group-version-kind'] ?? []).some((gvk: any) => gvk.kind === 'Deployment' && gvk.group === 'apps'),
       ) as any;

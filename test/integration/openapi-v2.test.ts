@@ -222,7 +222,15 @@ describe('/openapi/v2', () => {
     const widget = withCrd.body.definitions['com.example.v2.v1.Widget'];
     expect(widget['x-kubernetes-group-version-kind']).toEqual([{ group: 'v2.example.com', kind: 'Widget', version: 'v1' }]);
     expect(widget.properties.spec.properties.replicas).toMatchObject({ type: 'integer', minimum: 0, maximum: 10 });
-    expect(withCrd.body.paths['/apis/v2.example.com/v1/namespaces/{namespace}/widgets/{name}'].patch.operationId).toBe('patchV2ExampleComV1NamespacedWidget');
+    const patch = withCrd.body.paths['/apis/v2.example.com/v1/namespaces/{namespace}/widgets/{name}'].patch;
+    expect(patch.operationId).toBe('patchV2ExampleComV1NamespacedWidget');
+    // Custom resources take no strategic merge patch, in either document.
+    expect(patch.consumes).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+    await eventually(async () => {
+      const v3 = await request(url('/openapi/v3/apis/v2.example.com/v1'));
+      const content = v3.body.paths['/apis/v2.example.com/v1/namespaces/{namespace}/widgets/{name}'].patch.requestBody.content;
+      expect(Object.keys(content)).not.toContain('application/strategic-merge-patch+json');
+    });
 
     expect((await request(url(`${CRDS_PATH}/${crd.metadata.name}`), { method: 'DELETE' })).status).toBe(200);
     await eventually(async () => {

@@ -71,6 +71,14 @@ describe.each(binaries)('$label: create and apply', (binary) => {
     ]);
   });
 
+  it('apply sends strategic merge patches: a re-applied PodDisruptionBudget is unchanged', async () => {
+    // kubectl picks the patch type from the kind's PATCH in the OpenAPI documents; with a
+    // JSON merge patch, what the server defaulted reads as a change on every apply.
+    const path = manifest('smp.yaml', PDB);
+    expect((await k.ok(['apply', '-f', path])).stdout).toBe('poddisruptionbudget.policy/smp created\n');
+    expect((await k.ok(['apply', '-f', path])).stdout).toBe('poddisruptionbudget.policy/smp unchanged\n');
+  });
+
   it('apply removes a container port and an env var that left the file', async () => {
     await k.ok(['apply', '-f', '-'], { stdin: FULL_DEPLOYMENT.replace(/applied/g, 'pruned') });
     const before = (await k.json(['deploy', 'pruned'])).spec.template.spec.containers[0];
@@ -217,4 +225,15 @@ spec:
   minReplicas: 2
   maxReplicas: 5
   targetCPUUtilizationPercentage: 80
+`;
+
+const PDB = `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: smp
+spec:
+  minAvailable: 1
+  selector:
+    matchLabels:
+      app: smp
 `;
