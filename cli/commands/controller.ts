@@ -12,6 +12,7 @@ import { reportLoops } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
 import { IpcPeer } from '../ipc.js';
+import { metricsFlags, serveMetrics } from '../metrics-endpoint.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 
@@ -21,6 +22,7 @@ export const controllerFlags: Record<string, FlagSpec> = {
   kubeconfig: kubeconfigFlag,
   ...componentClockFlags,
   ...seedFlags,
+  ...metricsFlags,
   'leader-elect': { type: 'boolean', description: 'act only while holding the component Lease (run several copies safely)' },
   'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
   help: { type: 'boolean', description: 'show this help' },
@@ -58,6 +60,8 @@ export async function controller(argv: string[]): Promise<void> {
   const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
+  const peer = process.channel ? new IpcPeer(process) : undefined;
+  await serveMetrics(flags, peer, stop.signal);
   await runControllers({
     server: target.server,
     token: target.token,
@@ -69,7 +73,7 @@ export async function controller(argv: string[]): Promise<void> {
     signal: stop.signal,
     onStarted: (manager, loops) => {
       reportLoops(target, componentName(names), () => manager.activity(), stop.signal);
-      if (process.channel) serveLoopControl(new IpcPeer(process), loops);
+      if (peer) serveLoopControl(peer, loops);
     },
   });
 }
