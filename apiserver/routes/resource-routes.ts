@@ -152,14 +152,19 @@ function countRequest(request: FastifyRequest, reply: FastifyReply, done: () => 
   done();
 }
 
-/** whileOpen counts a long-running request (watch, log stream) in its gauge while it runs. */
-async function whileOpen(route: RouteSeries | null, serve: () => Promise<void>): Promise<void> {
+/** whileOpen serves a long-running request (watch, log stream): counted in its gauge while it
+ * runs, and in the request counters when it ends — here, not in onResponse, because a response
+ * the client walked away from never finishes. `serve` must answer its own errors. */
+async function whileOpen(request: FastifyRequest, reply: FastifyReply, serve: () => Promise<void>): Promise<void> {
+  const route = request.apiRoute;
+  request.apiRoute = null;
   const gauge = route?.longRunning();
   gauge?.inc();
   try {
     await serve();
   } finally {
     gauge?.dec();
+    route?.record(reply.raw.statusCode, reply.elapsedTime / 1000);
   }
 }
 
@@ -198,14 +203,14 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       const watchRequest = collectionWatch(apiRequest);
       reply.hijack();
       const events = metrics?.watchEventsOf(path.def);
-      await whileOpen(request.apiRoute, () => serveWatch(ctx, watchRequest, reply.raw, watch, faults, events)).catch((err: unknown) =>
-        failHijacked(reply, err, request),
+      await whileOpen(request, reply, () =>
+        serveWatch(ctx, watchRequest, reply.raw, watch, faults, events).catch((err: unknown) => failHijacked(reply, err, request)),
       );
       return reply;
     }
     if (request.method === 'GET' && path.subresource === 'log' && path.name !== undefined) {
       reply.hijack();
-      await whileOpen(request.apiRoute, () => serveLog(ctx, apiRequest, reply.raw)).catch((err: unknown) => failHijacked(reply, err, request));
+      await whileOpen(request, reply, () => serveLog(ctx, apiRequest, reply.raw).catch((err: unknown) => failHijacked(reply, err, request)));
       return reply;
     }
     const handlerCtx = apiRequest.actor ? { ...ctx, actor: apiRequest.actor } : ctx;

@@ -2,7 +2,8 @@
  * /metrics through every kubectl (`kubectl get --raw /metrics`): valid Prometheus text with
  * kube-apiserver's families and label names, request counters and latency histograms that
  * move with requests (verbs in kube-apiserver's vocabulary: LIST, APPLY, dry_run), the
- * long-running gauge and watch-event counters of an open watch, and stored object counts.
+ * long-running gauge and watch-event counters of an open watch (counted as a request when it
+ * ends), and stored object counts.
  */
 import { describe, expect, it } from 'vitest';
 import { REQUEST_DURATION_BUCKETS } from '../../apiserver/prometheus/apiserver-metrics.js';
@@ -77,6 +78,14 @@ describe.each(binaries)('$label: /metrics', (binary) => {
       );
     });
     await watch.stop();
+    // A watch is counted when it ends, however it ends: kubectl stopped here walks away.
+    await eventually(async () => {
+      const closed = await scrape();
+      expect(sampleValue(closed, 'apiserver_request_total', { ...watchLabels, code: '200' })).toBeGreaterThan(
+        sampleValue(open, 'apiserver_request_total', { ...watchLabels, code: '200' }),
+      );
+      expect(sampleValue(closed, 'apiserver_longrunning_requests', watchLabels)).toBeLessThan(sampleValue(open, 'apiserver_longrunning_requests', watchLabels));
+    });
   });
 
   it('counts stored objects by group-qualified resource', async () => {
