@@ -8,6 +8,7 @@ import type { Store } from '../store/index.js';
 import { pathNotFound } from './api/api-error.js';
 import { componentStatusDefinition } from './api/core/component-status.js';
 import { type ClusterClock, createClusterClock } from './api/machinery/cluster-clock.js';
+import { scrapeHandler } from './api/machinery/metrics-scrape.js';
 import { createRandom, type Random } from './api/machinery/random.js';
 import { Registry } from './api/registry.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
@@ -23,6 +24,7 @@ import { registerFaultRoutes } from './kubesim/fault-routes.js';
 import { registerHistoryRoutes } from './kubesim/history-routes.js';
 import { registerSnapshotRoutes } from './kubesim/snapshot-routes.js';
 import { createMetricsPipeline, type MetricsScraper } from './metrics/index.js';
+import { ApiServerMetrics } from './prometheus/apiserver-metrics.js';
 import { registryRandom } from './registry/context.js';
 import { registerBrowserGuard } from './request/browser-guard.js';
 import { protocolErrorOptions, registerProtocolGuards } from './request/protocol-errors.js';
@@ -63,6 +65,8 @@ export interface ApiServer {
   context: HandlerContext;
   /** The metrics-server role (metrics.k8s.io); built here, started by startApiServer. */
   metrics: MetricsScraper;
+  /** kube-apiserver's own metric families, served at /metrics. */
+  apiMetrics: ApiServerMetrics;
   /** The cluster as a whole: activity of every loop, settle, reset (kubesim.io API). */
   control: ClusterControl;
   /** Fault injection: add rules here or through /apis/kubesim.io/v1alpha1/faults. */
@@ -118,10 +122,16 @@ export function buildServer(options: ServerOptions): ApiServer {
   registerVersionRoutes(app);
   registerDiscoveryRoutes(app, registry);
   registerOpenApiRoutes(app, registry);
-  registerResourceRoutes(app, context, registry, { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000, faults });
+  const apiMetrics = new ApiServerMetrics({ store: options.store, registry, virtual: virtualSources });
+  const scrape = scrapeHandler(apiMetrics);
+  app.get('/metrics', async (_request, reply) => {
+    const { contentType, body } = await scrape();
+    return reply.type(contentType).send(body);
+  });
+  registerResourceRoutes(app, context, registry, { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000, faults, metrics: apiMetrics });
   for (const plugin of options.plugins ?? []) plugin(app);
   // apiextensions-apiserver's controllers, in process; stored CRDs are served from the start.
   const crds = startCrdController({ ctx: context, logger: app.log });
   app.addHook('onClose', async () => crds.stop());
-  return { app, context, metrics: metrics.scraper, control, faults, clock };
+  return { app, context, metrics: metrics.scraper, apiMetrics, control, faults, clock };
 }

@@ -117,11 +117,15 @@ function measureCreates(clients: Clients, namespace: string): Promise<CreateRate
   return measureCreatePhases(clients, 'pod creates', { namespace, prefix: '' });
 }
 
-async function measureGets(clients: Clients, paths: readonly string[]): Promise<Rates> {
-  const rates = {} as Rates;
+/** measureGets: gets per wall-clock second and per CPU-second, as CreateRates. */
+async function measureGets(clients: Clients, paths: readonly string[]): Promise<CreateRates> {
+  const rates: CreateRates = { wall: {} as Rates, cpu: {} as Rates };
   for (const concurrency of Concurrencies) {
-    rates[concurrency] = await getPaths(clients.byConcurrency[concurrency], { paths, count: RequestsPerPhase, concurrency });
-    progress(`${RequestsPerPhase} pod gets at concurrency ${concurrency}`, rates[concurrency]);
+    const phase = { paths, count: RequestsPerPhase, concurrency };
+    const { value, cpuMs } = await withCpuTime(() => getPaths(clients.byConcurrency[concurrency], phase));
+    rates.wall[concurrency] = value;
+    rates.cpu[concurrency] = RequestsPerPhase / (cpuMs / 1000);
+    progress(`${RequestsPerPhase} pod gets at concurrency ${concurrency}`, value);
   }
   return rates;
 }
@@ -163,7 +167,7 @@ interface Results {
   creates: CreateRates;
   bareCreates: CreateRates;
   list: LargeList;
-  gets: Rates;
+  gets: CreateRates;
   raw: Rates;
   watch: WatchLatency;
   rssMiB: number;
@@ -181,9 +185,10 @@ function printTables(r: Results): void {
     'kubesim pod creates per CPU-second': row(r.creates.cpu),
     'bare creates per CPU-second': row(r.bareCreates.cpu),
     'creates ÷ bare, by CPU time': ratio(r.creates.cpu, r.bareCreates.cpu),
-    'kubesim pod gets/s': row(r.gets),
+    'kubesim pod gets/s': row(r.gets.wall),
+    'kubesim pod gets per CPU-second': row(r.gets.cpu),
     'raw node:http GETs/s (same body)': row(r.raw),
-    'gets ÷ raw': ratio(r.gets, r.raw),
+    'gets ÷ raw': ratio(r.gets.wall, r.raw),
   });
   console.table({
     [`watch latency p50 (${Watchers} watchers × ${WatchWrites} writes)`]: { value: `${r.watch.p50Ms.toFixed(2)} ms` },

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { IpcPeer } from './ipc.js';
+import { METRICS_NOTICE } from './metrics-endpoint.js';
 
 export interface ComponentSpec {
   name: string;
@@ -32,6 +33,8 @@ export interface ComponentStatus {
   pid?: number;
   restarts: number;
   lastExit?: { code: number | null; signal: string | null; at: string };
+  /** Where the running process serves its /metrics (loop processes announce it). */
+  metricsUrl?: string;
 }
 
 export interface SupervisorOptions {
@@ -60,6 +63,7 @@ interface Component {
   log?: WriteStream;
   /** Requests and notices over the running child's IPC channel. */
   peer?: IpcPeer;
+  metricsUrl?: string;
 }
 
 export class Supervisor {
@@ -88,6 +92,7 @@ export class Supervisor {
       pid: c.child?.pid,
       restarts: c.restarts,
       lastExit: c.lastExit,
+      ...(c.metricsUrl && { metricsUrl: c.metricsUrl }),
     }));
   }
 
@@ -177,6 +182,9 @@ export class Supervisor {
     component.log ??= this.openLog(spec.name);
     const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }); // ipc: the child ends with us (cli/signals.ts)
     const peer = new IpcPeer(child);
+    peer.onNotice<{ url: string }>(METRICS_NOTICE, ({ url }) => {
+      if (component.child === child) component.metricsUrl = url;
+    });
     for (const output of [child.stdout, child.stderr]) if (output) this.capture(spec.name, output, component.log);
     component.child = child;
     component.peer = peer;
@@ -211,6 +219,7 @@ export class Supervisor {
     component.lastExit = { code, signal, at: new Date().toISOString() };
     component.child = undefined;
     component.peer = undefined;
+    component.metricsUrl = undefined;
     if (component.state === 'stopped') return this.changed();
     const delayMs = this.nextBackoff(component);
     component.backoffMs = Math.min(delayMs * 2, this.options.maxBackoffMs ?? 30_000);

@@ -16,6 +16,7 @@ import type { ServerResponse } from 'node:http';
 import { isExpired, type SharedStoreEvent, type SharedWatchMessage, type StoredObject, type StoreWatch } from '../../store/index.js';
 import type { ApiError } from '../api/api-error.js';
 import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../api/resource-definition.js';
+import type { WatchEventSeries } from '../prometheus/apiserver-metrics.js';
 import { asKube, storageDefinitionOf } from '../registry/context.js';
 import { toServed } from '../registry/object-codec.js';
 import { wantsTable } from '../request/accept.js';
@@ -95,9 +96,10 @@ export async function serveWatch(
   raw: ServerResponse,
   settings: WatchSettings,
   faults: WatchFaults = {},
+  events?: WatchEventSeries,
 ): Promise<void> {
   const params = parseWatchParams(request);
-  const writer = new EventWriter(ctx, request, raw);
+  const writer = new EventWriter(ctx, request, raw, events);
   if (faults.refuseResume && params.afterRevision !== undefined) {
     // Worded as a real compaction would be, reporting the current revision as the oldest kept.
     return refuse(writer, raw, tooOldResourceVersion(params.afterRevision, ctx.store.currentRevision));
@@ -217,6 +219,8 @@ class EventWriter {
     private readonly ctx: HandlerContext,
     request: ApiRequest,
     private readonly raw: ServerResponse,
+    /** Where sent ADDED/MODIFIED/DELETED events are counted (apiserver_watch_events_*). */
+    private readonly events?: WatchEventSeries,
   ) {
     this.table = wantsTable(request.accept) ? { includeObject: includeObjectOf(request.query) } : undefined;
     this.def = request.path.def;
@@ -271,6 +275,7 @@ class EventWriter {
     this.holdUntilCheckPhase();
     const ok = this.raw.write(frame);
     if (type !== 'BOOKMARK' && type !== 'ERROR') {
+      this.events?.sent(frame.length);
       this.eventsSent++;
       this.sentHeaders = true;
     }

@@ -22,6 +22,8 @@ import type { ApiRequest, ApiResponse, HandlerContext } from '../handlers/types.
 import { serveWatch, type WatchSettings } from '../handlers/watch-handler.js';
 import { createHandler, patchHandler, updateHandler } from '../handlers/write-handlers.js';
 import { actorOf } from '../kubesim/actor.js';
+import type { ApiServerMetrics, RouteSeries } from '../prometheus/apiserver-metrics.js';
+import { metricsDryRun, metricsScope, metricsVerb } from '../prometheus/route-labels.js';
 import { type Query, queryBool, queryString } from '../request/query.js';
 import { warningHeaderValue } from '../request/warning-header.js';
 import { resourceList } from './discovery.js';
@@ -131,13 +133,46 @@ function checkVerb(request: ApiRequest, verb: string | undefined): void {
   if (request.path.subresource === undefined && verb !== undefined && !served.includes(verb)) throw methodNotAllowed(request.method);
 }
 
-/** ResourceRouteOptions: watch settings, and the fault injector every resource request passes. */
+/** ResourceRouteOptions: watch settings, the fault injector every resource request passes,
+ * and the /metrics families requests are counted in. */
 export interface ResourceRouteOptions extends WatchSettings {
   faults?: FaultInjector;
+  metrics?: ApiServerMetrics;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The metrics series of the resource route serving this request, once it is known. */
+    apiRoute: RouteSeries | null;
+  }
+}
+
+/** countRequest records a finished resource request (watches included, when they end). */
+function countRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  request.apiRoute?.record(reply.statusCode, reply.elapsedTime / 1000);
+  done();
+}
+
+/** whileOpen serves a long-running request (watch, log stream): counted in its gauge while it
+ * runs, and in the request counters when it ends — here, not in onResponse, because a response
+ * the client walked away from never finishes. `serve` must answer its own errors. */
+async function whileOpen(request: FastifyRequest, reply: FastifyReply, serve: () => Promise<void>): Promise<void> {
+  const route = request.apiRoute;
+  request.apiRoute = null;
+  const gauge = route?.longRunning();
+  gauge?.inc();
+  try {
+    await serve();
+  } finally {
+    gauge?.dec();
+    route?.record(reply.raw.statusCode, reply.elapsedTime / 1000);
+  }
 }
 
 /** registerResourceRoutes mounts the REST surface for the registry's kinds. */
 export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext, registry: Registry, watch: ResourceRouteOptions): void {
+  const { metrics } = watch;
+  if (metrics) app.decorateRequest('apiRoute', null);
   const handle = (group: string, version: string, rest: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     // fastify has decoded the wildcard already: decoding again broke names holding `%` (a 500).
     const segments = rest.split('/').filter((s) => s !== '');
@@ -159,17 +194,24 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
     };
     const isWatch = request.method === 'GET' && (path.watchPrefix || (!path.name && queryBool(query, 'watch') === true));
     const verb = verbOf(apiRequest, isWatch);
+    if (metrics) {
+      const metricsLabels = { verb: metricsVerb(request.method, path, isWatch, apiRequest.contentType), scope: metricsScope(request.method, path) };
+      request.apiRoute = metrics.route({ def: path.def, subresource: path.subresource ?? '', dryRun: metricsDryRun(query['dryRun']), ...metricsLabels });
+    }
     checkVerb(apiRequest, verb);
     const faults = watch.faults && verb !== undefined ? await injectFaults(watch.faults, faultRequestOf(request, apiRequest, verb), ctx.store) : undefined;
     if (isWatch) {
       const watchRequest = collectionWatch(apiRequest);
       reply.hijack();
-      await serveWatch(ctx, watchRequest, reply.raw, watch, faults).catch((err: unknown) => failHijacked(reply, err, request));
+      const events = metrics?.watchEventsOf(path.def);
+      await whileOpen(request, reply, () =>
+        serveWatch(ctx, watchRequest, reply.raw, watch, faults, events).catch((err: unknown) => failHijacked(reply, err, request)),
+      );
       return reply;
     }
     if (request.method === 'GET' && path.subresource === 'log' && path.name !== undefined) {
       reply.hijack();
-      await serveLog(ctx, apiRequest, reply.raw).catch((err: unknown) => failHijacked(reply, err, request));
+      await whileOpen(request, reply, () => serveLog(ctx, apiRequest, reply.raw).catch((err: unknown) => failHijacked(reply, err, request)));
       return reply;
     }
     const handlerCtx = apiRequest.actor ? { ...ctx, actor: apiRequest.actor } : ctx;
@@ -180,23 +222,29 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
     return send(reply, response);
   };
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+  // Only the resource routes pay for the hook; without metrics there is none.
+  const onResponse = metrics ? { onResponse: countRequest } : {};
   app.route<{ Params: { version: string; '*': string } }>({
     method: [...methods],
+    ...onResponse,
     url: '/api/:version/*',
     handler: (request, reply) => handle('', request.params.version, request.params['*'])(request, reply),
   });
   app.route<{ Params: { version: string } }>({
     method: [...methods],
+    ...onResponse,
     url: '/api/:version',
     handler: (request, reply) => handle('', request.params.version, '')(request, reply),
   });
   app.route<{ Params: { group: string; version: string; '*': string } }>({
     method: [...methods],
+    ...onResponse,
     url: '/apis/:group/:version/*',
     handler: (request, reply) => handle(request.params.group, request.params.version, request.params['*'])(request, reply),
   });
   app.route<{ Params: { group: string; version: string } }>({
     method: [...methods],
+    ...onResponse,
     url: '/apis/:group/:version',
     handler: (request, reply) => handle(request.params.group, request.params.version, '')(request, reply),
   });

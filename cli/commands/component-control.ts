@@ -34,7 +34,8 @@ function describe(status: ComponentStatus): string {
   const hosted = status.process && status.process !== status.name ? `in ${status.process}, ` : '';
   const pid = status.pid ? ` (${hosted}pid ${status.pid})` : hosted ? ` (${hosted.slice(0, -2)})` : '';
   const restarts = status.restarts ? `, ${status.restarts} restart${status.restarts === 1 ? '' : 's'}` : '';
-  return `${status.name.padEnd(NAME_WIDTH)} ${status.state}${pid}${restarts}`;
+  const metrics = status.metricsUrl && status.process === status.name ? `, metrics ${status.metricsUrl}` : '';
+  return `${status.name.padEnd(NAME_WIDTH)} ${status.state}${pid}${restarts}${metrics}`;
 }
 
 export async function componentAction(action: 'stop' | 'start', argv: string[]): Promise<void> {

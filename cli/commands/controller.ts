@@ -13,6 +13,7 @@ import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError }
 import { clusterCaFromFlags, clusterSigningFlags } from '../cluster-signing-flags.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
 import { IpcPeer } from '../ipc.js';
+import { metricsFlags, serveMetrics } from '../metrics-endpoint.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 
@@ -23,6 +24,7 @@ export const controllerFlags: Record<string, FlagSpec> = {
   ...componentClockFlags,
   ...seedFlags,
   ...clusterSigningFlags,
+  ...metricsFlags,
   'leader-elect': { type: 'boolean', description: 'act only while holding the component Lease (run several copies safely)' },
   'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
   help: { type: 'boolean', description: 'show this help' },
@@ -60,6 +62,8 @@ export async function controller(argv: string[]): Promise<void> {
   const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
+  const peer = process.channel ? new IpcPeer(process) : undefined;
+  await serveMetrics(flags, peer, stop.signal);
   await runControllers({
     server: target.server,
     token: target.token,
@@ -72,7 +76,7 @@ export async function controller(argv: string[]): Promise<void> {
     signal: stop.signal,
     onStarted: (manager, loops) => {
       reportLoops(target, componentName(names), () => manager.activity(), stop.signal);
-      if (process.channel) serveLoopControl(new IpcPeer(process), loops);
+      if (peer) serveLoopControl(peer, loops);
     },
   });
 }

@@ -10,6 +10,8 @@ import { DEFAULT_CAPACITY } from '../../kubelet-sim/node-object.js';
 import { reportLoops } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
+import { IpcPeer } from '../ipc.js';
+import { metricsFlags, serveMetrics } from '../metrics-endpoint.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 
@@ -27,6 +29,7 @@ export const kubeletFlags: Record<string, FlagSpec> = {
   port: { type: 'number', description: 'port of the kubelet server (logs, /simulation); 0 picks a free one', default: 0 },
   ...componentClockFlags,
   ...seedFlags,
+  ...metricsFlags,
   'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
   help: { type: 'boolean', description: 'show this help' },
 };
@@ -69,6 +72,7 @@ export async function kubelet(argv: string[]): Promise<void> {
   const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
+  await serveMetrics(flags, process.channel ? new IpcPeer(process) : undefined, stop.signal);
   const kubelet = await startKubelet({
     server: target.server,
     token: target.token,

@@ -7,6 +7,8 @@ import { runScheduler } from '../../scheduler/main.js';
 import { reportLoops } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
+import { IpcPeer } from '../ipc.js';
+import { metricsFlags, serveMetrics } from '../metrics-endpoint.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 
@@ -17,6 +19,7 @@ export const schedulerFlags: Record<string, FlagSpec> = {
   ...componentClockFlags,
   // The tie-break between equally scored nodes is drawn from it too (0 without a seed).
   ...seedFlags,
+  ...metricsFlags,
   'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
   help: { type: 'boolean', description: 'show this help' },
 };
@@ -36,6 +39,7 @@ export async function scheduler(argv: string[]): Promise<void> {
   const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
+  await serveMetrics(flags, process.channel ? new IpcPeer(process) : undefined, stop.signal);
   await runScheduler({
     server: target.server,
     token: target.token,

@@ -28,6 +28,7 @@ import { kubeconfigNodes } from '../chaos/node-control.js';
 import type { ComponentAction, ComponentControl, KilledStatus } from '../components.js';
 import { registerControlRoutes } from '../control-routes.js';
 import type { IpcPeer } from '../ipc.js';
+import { METRICS_NOTICE } from '../metrics-endpoint.js';
 import type { ComponentStatus } from '../supervisor.js';
 import { APISERVER_IPC, type ExpectedComponents } from './apiserver-ipc.js';
 
@@ -96,6 +97,7 @@ export function connectToSupervisor(server: RunningApiServer, components: Remote
     }
   });
   peer.notify(APISERVER_IPC.listening, { url: server.url, port: server.port });
+  peer.notify(METRICS_NOTICE, { url: `${server.url}/metrics` });
 }
 
 /** arrangeBaseline adopts the baseline an earlier process of this server saved, or captures

@@ -18,6 +18,7 @@ import { clusterRoleDefinition } from '../../apiserver/api/rbac/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
+import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 
 const deployment = {
   apiVersion: 'apps/v1',
@@ -86,6 +87,29 @@ describe('kubesim up', () => {
       expect(out).toMatch(new RegExp(`^${name}\\s+running \\(pid \\d+\\)`, 'm'));
     }
     expect(out).toMatch(/namespace\s+running \(in controller-manager, pid \d+\)/);
+  });
+
+  it("lists each process's metrics URL, where it serves its workqueue_* and rest_client_* metrics", async () => {
+    const out = await eventually(async () => {
+      const text = await run(['status', '--kubeconfig', kubeconfig]);
+      for (const name of ['apiserver', 'replicaset', 'controller-manager', 'scheduler', 'kubelet']) {
+        expect(text).toMatch(new RegExp(`^${name}\\s+running \\(pid \\d+\\), metrics http://127\\.0\\.0\\.1:\\d+/metrics`, 'm'));
+      }
+      return text;
+    });
+    const urlOf = (name: string) => out.match(new RegExp(`^${name}\\s+.*, metrics (\\S+)`, 'm'))![1]!;
+    const scrape = async (name: string) => parsePrometheusText(await (await fetch(urlOf(name))).text());
+    await eventually(async () => {
+      const replicaset = await scrape('replicaset');
+      expect(replicaset.samples.some((s) => s.name === 'workqueue_adds_total' && s.labels['name'] === 'replicaset')).toBe(true);
+      expect(replicaset.types.get('workqueue_queue_duration_seconds')).toBe('histogram');
+      expect(replicaset.types.get('workqueue_longest_running_processor_seconds')).toBe('gauge');
+      expect(sampleValue(replicaset, 'rest_client_requests_total', { method: 'GET', code: '200' })).toBeGreaterThan(0);
+      const manager = await scrape('controller-manager');
+      expect(sampleValue(manager, 'workqueue_adds_total', { name: 'namespace' })).toBeGreaterThan(0);
+      expect(sampleValue(await scrape('apiserver'), 'apiserver_longrunning_requests', { verb: 'WATCH' })).toBeGreaterThan(0);
+    });
+    expect(await (await fetch(urlOf('scheduler').replace(/metrics$/, 'healthz'))).text()).toBe('ok');
   });
 
   it('fills the default view role by aggregation in the shared controller-manager', async () => {

@@ -6,8 +6,10 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { performance } from 'node:perf_hooks';
 import { ApiError, type StatusReason } from '../../../apiserver/api/api-error.js';
 import { CAUSE_HEADER, currentCause, encodeCause } from '../../../apiserver/api/machinery/cause.js';
+import { RestClientMetrics } from '../metrics/rest-client-metrics.js';
 
 /** QueryParams are query-string values; undefined ones are left out. */
 export type QueryParams = Record<string, string | number | boolean | undefined>;
@@ -88,10 +90,12 @@ class NodeHttpTransport implements HttpTransport {
   private readonly base: URL;
   private readonly agent: HttpAgent;
   private readonly headers: Record<string, string>;
+  private readonly metrics: RestClientMetrics;
 
   constructor(options: TransportOptions) {
     this.server = options.server;
     this.base = new URL(options.server);
+    this.metrics = new RestClientMetrics(this.base.host);
     this.agent = this.isSecure() ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
     this.headers = { Accept: 'application/json', 'User-Agent': options.userAgent, ...options.headers };
     if (options.token) this.headers['Authorization'] = `Bearer ${options.token}`;
@@ -99,7 +103,7 @@ class NodeHttpTransport implements HttpTransport {
 
   async send(request: HttpRequest): Promise<unknown> {
     const url = urlOf(this.base, request);
-    const response = await this.request(url, request);
+    const response = await this.timedRequest(url, request);
     const text = await readBody(response, request, url);
     const status = response.statusCode ?? 0;
     if (status < 200 || status >= 300) throw apiErrorFrom(status, text, `${request.method} ${url}`);
@@ -108,7 +112,7 @@ class NodeHttpTransport implements HttpTransport {
 
   async open(request: HttpRequest): Promise<IncomingMessage> {
     const url = urlOf(this.base, request);
-    const response = await this.request(url, request);
+    const response = await this.timedRequest(url, request);
     if (response.statusCode === 200) return response;
     const text = await readBody(response, request, url);
     throw apiErrorFrom(response.statusCode ?? 0, text, `${request.method} ${url}`);
@@ -116,6 +120,19 @@ class NodeHttpTransport implements HttpTransport {
 
   close(): void {
     this.agent.destroy();
+  }
+
+  /** timedRequest is request, counted in rest_client_* until the response headers arrive. */
+  private async timedRequest(url: URL, request: HttpRequest): Promise<IncomingMessage> {
+    const started = performance.now();
+    try {
+      const response = await this.request(url, request);
+      this.metrics.record(request.method, response.statusCode ?? 0, (performance.now() - started) / 1000);
+      return response;
+    } catch (err) {
+      this.metrics.record(request.method, '<error>', (performance.now() - started) / 1000);
+      throw err;
+    }
   }
 
   private isSecure(): boolean {

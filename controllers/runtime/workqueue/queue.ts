@@ -3,8 +3,12 @@
  * deduplicating queue (util/workqueue) as one small structure, with JavaScript promises in
  * place of a condition variable.
  */
+
+import { performance } from 'node:perf_hooks';
 import { type CauseTrigger, currentTrigger } from '../../../apiserver/api/machinery/cause.js';
+import type { HistogramSeries } from '../../../apiserver/api/machinery/metric-series.js';
 import { signalActivity } from '../activity-signal.js';
+import { processMetrics } from '../metrics/process-metrics.js';
 import type { Clock, TimerHandle, WorkQueue } from '../types.js';
 import { createDefaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
 
@@ -93,12 +97,27 @@ class DeduplicatingQueue implements MeteredWorkQueue {
   private isShutDown = false;
   private addCount = 0;
   private retryCount = 0;
+  // For workqueue_* (process-metrics.ts), in wall-clock ms (performance.now), as client-go
+  // measures them: when each dirty key was added, when each held key was handed out.
+  private readonly addedAt = new Map<string, number>();
+  private readonly heldSince = new Map<string, number>();
+  private readonly timings: { queueDuration: HistogramSeries; workDuration: HistogramSeries; remove(): void };
 
   constructor(options: WorkQueueOptions) {
     this.clock = options.clock;
     this.rateLimiter = options.rateLimiter ?? createDefaultControllerRateLimiter(options.clock);
     this.name = options.name ?? '';
     this.metrics = this.createMetrics();
+    this.timings = processMetrics.addQueue({
+      name: this.name,
+      adds: () => this.addCount,
+      retries: () => this.retryCount,
+      depth: () => this.ready.size,
+      heldForSeconds: () => {
+        const now = performance.now();
+        return [...this.heldSince.values()].map((since) => (now - since) / 1000);
+      },
+    });
   }
 
   get length(): number {
@@ -119,6 +138,7 @@ class DeduplicatingQueue implements MeteredWorkQueue {
     if (this.dirty.has(key)) return;
     this.addCount++;
     this.dirty.add(key);
+    this.addedAt.set(key, performance.now());
     signalActivity();
     // A held key runs again after done(); queuing it now would let a second worker take it.
     if (this.processing.has(key)) return;
@@ -171,6 +191,9 @@ class DeduplicatingQueue implements MeteredWorkQueue {
 
   done(key: string): void {
     if (!this.processing.delete(key)) return;
+    const since = this.heldSince.get(key);
+    this.heldSince.delete(key);
+    if (since !== undefined) this.timings.workDuration.observe((performance.now() - since) / 1000);
     this.heldTriggers.delete(key);
     if (this.dirty.has(key)) this.makeReady(key);
   }
@@ -182,6 +205,7 @@ class DeduplicatingQueue implements MeteredWorkQueue {
   shutdown(): void {
     if (this.isShutDown) return;
     this.isShutDown = true;
+    this.timings.remove();
     for (const { timer } of this.delayed.values()) timer.cancel();
     this.delayed.clear();
     // Waiters exist only while nothing is ready, so they have nothing left to drain.
@@ -211,6 +235,11 @@ class DeduplicatingQueue implements MeteredWorkQueue {
   private hold(key: string): void {
     this.dirty.delete(key);
     this.processing.add(key);
+    const now = performance.now();
+    const added = this.addedAt.get(key);
+    this.addedAt.delete(key);
+    if (added !== undefined) this.timings.queueDuration.observe((now - added) / 1000);
+    this.heldSince.set(key, now);
     const trigger = this.waitingTriggers.get(key);
     this.waitingTriggers.delete(key);
     if (trigger === undefined) this.heldTriggers.delete(key);
