@@ -25,6 +25,10 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   /** Keep state in <dataDir>/kubesim.db (WAL) and the cluster CA in <dataDir>/pki; in memory
    * (the CA in a temporary folder, removed on close) when absent. */
   dataDir?: string;
+  /** Where the cluster CA is kept (created there the first time) when not in <dataDir>/pki:
+   * `kubesim up` keeps it in its state folder, so a cluster on a temporary data dir does not
+   * make a new CA (and load the X.509 library) at every start. */
+  pkiDir?: string;
   compactionIntervalMs?: number;
   /** History retention: at least this many revisions, dropped only when older than historyMaxAgeMs. */
   historyRevisions?: number;
@@ -53,11 +57,11 @@ export interface RunningApiServer extends ApiServer {
 export async function startApiServer(options: StartApiServerOptions = {}): Promise<RunningApiServer> {
   // The data dir holds Secrets in clear: its owner alone may enter it.
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const temporaryPki = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'kubesim-pki-'));
+  const temporaryPki = options.dataDir || options.pkiDir ? undefined : mkdtempSync(join(tmpdir(), 'kubesim-pki-'));
   const removeTemporaryPki = () => temporaryPki && rmSync(temporaryPki, { recursive: true, force: true });
   let clusterCa: ClusterCa;
   try {
-    clusterCa = await loadOrCreateClusterCa(temporaryPki ?? join(options.dataDir!, 'pki'), { shareInProcess: temporaryPki !== undefined });
+    clusterCa = await loadOrCreateClusterCa(temporaryPki ?? options.pkiDir ?? join(options.dataDir!, 'pki'), { shareInProcess: temporaryPki !== undefined });
   } catch (err) {
     removeTemporaryPki();
     throw err;

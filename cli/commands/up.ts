@@ -90,7 +90,7 @@ function checkLogLevel(flags: Flags): LogLevel {
 }
 
 /** apiServerArgs are the `kubesim apiserver` arguments of the cluster's API server process. */
-function apiServerArgs(flags: Flags, dataDir: string, kubeconfig: string, logLevel: LogLevel): string[] {
+function apiServerArgs(flags: Flags, dataDir: string, pkiDir: string, kubeconfig: string, logLevel: LogLevel): string[] {
   const passed = ['host', 'clock', 'speed'].flatMap((flag) => [`--${flag}`, String(flags[flag])]);
   return [
     process.argv[1] ?? '',
@@ -99,6 +99,8 @@ function apiServerArgs(flags: Flags, dataDir: string, kubeconfig: string, logLev
     ...passed,
     '--data-dir',
     dataDir,
+    '--pki-dir',
+    pkiDir,
     '--kubeconfig',
     kubeconfig,
     '--log-level',
@@ -137,6 +139,9 @@ export async function up(argv: string[]): Promise<void> {
   // Without --data-dir the state lives in a temporary folder: it survives an API server
   // restart, and goes when the cluster stops.
   const dataDir = keepData ? resolve(String(flags['data-dir'])) : mkdtempSync(join(scratchFolder(), 'kubesim-state-'));
+  // The cluster CA outlives a temporary data dir: it stays in the state folder, so each `up`
+  // reads it instead of making one (which costs a few hundred milliseconds of start).
+  const pkiDir = keepData ? join(dataDir, 'pki') : resolve(dirname(kubeconfig), 'pki');
   const logDir = resolve(dirname(kubeconfig), 'logs');
   const logs = createUpLogs({ logDir, terminalLevel, clock: createRealClock() });
   const plan: ComponentPlan = {
@@ -145,7 +150,7 @@ export async function up(argv: string[]): Promise<void> {
     scheduler: flags['scheduler'] === true,
     onePerLoop: flags['one-process-per-loop'] === true,
     common: ['--kubeconfig', kubeconfig, '--log-level', logs.fileLevel, ...seedArgs(flags)],
-    controllerArgs: clusterSigningArgs(clusterCaFiles(join(dataDir, 'pki'))),
+    controllerArgs: clusterSigningArgs(clusterCaFiles(pkiDir)),
   };
   const processes = plannedProcesses(plan);
   // A component that exits or cannot start is a warning: it stands out on the terminal.
@@ -175,7 +180,7 @@ export async function up(argv: string[]): Promise<void> {
   const link = linkApiServer({
     supervisor,
     components,
-    args: apiServerArgs(flags, dataDir, kubeconfig, logs.fileLevel),
+    args: apiServerArgs(flags, dataDir, pkiDir, kubeconfig, logs.fileLevel),
     port,
     reportNameOf: (name) => reportNameOf(processes, name),
     onShutdown: () => stop.abort(new Error('kubesim down')),

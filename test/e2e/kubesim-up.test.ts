@@ -69,6 +69,15 @@ describe('kubesim up', () => {
     expect(up.output()).toMatch(/API ready in \d+ ms, 3 node\(s\) Ready in \d+ ms/);
   });
 
+  it('keeps the cluster CA in its state folder and publishes it in every namespace', async () => {
+    // The data dir is temporary; the CA is not, so the next `up` here reads it instead of making one.
+    const caPem = readFileSync(join(dir, 'pki', 'ca.crt'), 'utf8');
+    await eventually(async () => {
+      const published = await client.resource(configMapDefinition).get('default', 'kube-root-ca.crt');
+      expect(published.data).toEqual({ 'ca.crt': caPem });
+    });
+  });
+
   it('refuses a second kubesim up for the same folder, leaving the first its kubeconfig', async () => {
     const before = readFileSync(kubeconfig, 'utf8');
     const second = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfig]);
