@@ -93,7 +93,7 @@ describe('tutorial 04: level-triggered recovery', () => {
     const restarted = await eventually(
       async () => {
         const state = replicasetState(output(await cluster.run(status), 'npx kubesim status'));
-        expect(state).toMatch(/^running \(pid \d+\), 1 restart$/);
+        expect(state).toMatch(/^running \(pid \d+\), 1 restart, metrics http:\/\/127\.0\.0\.1:\d+\/metrics$/);
         return state;
       },
       { timeoutMs: 15_000, intervalMs: 250 },
