@@ -117,7 +117,7 @@ describe.each(binaries)('$label: create and apply', (binary) => {
     expect((await k.run(['get', 'deploy', 'bad'])).code).toBe(1);
   });
 
-  // kubectl < 1.27 cannot ask for server-side validation here (no /openapi/v2, see needsOpenApiV2).
+  // kubectl < 1.27 learns server-side validation from /openapi/v2 only; no such kubectl is installed to prove it (see needsOpenApiV2).
   it.skipIf(needsOpenApiV2(binary))('create -f with an unknown field is a strict decoding error', async () => {
     const path = manifest('unknown.yaml', configMapYaml('unknown').replace('\ndata:', '\nbogus: 1\ndata:'));
     const result = await k.run(['create', '-f', path]);

@@ -52,7 +52,7 @@ describe.each(binaries)('$label: custom resources', (binary) => {
     expect(result.stderr).toContain('The CronTab "bad" is invalid: spec: Invalid value: replicas should be greater than or equal to minReplicas');
   });
 
-  // kubectl < 1.27 explains from the protobuf /openapi/v2, which kubesim does not serve (it serves v3).
+  // kubectl < 1.27 explains from the protobuf /openapi/v2 only; no such kubectl is installed to prove it (see needsOpenApiV2).
   it.skipIf(needsOpenApiV2(binary))('explains the custom resource from its schema', async () => {
     const explained = (await k.ok(['explain', 'crontab.spec'])).stdout;
     expect(explained).toMatch(/^GROUP:\s+stable\.example\.com$/m);
