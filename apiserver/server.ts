@@ -12,6 +12,8 @@ import { scrapeHandler } from './api/machinery/metrics-scrape.js';
 import { createRandom, type Random } from './api/machinery/random.js';
 import { Registry } from './api/registry.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
+import { type Authenticator, registerAuthentication } from './authn/authenticator.js';
+import type { AuthorizationMode } from './authz/authorizer.js';
 import { toApiError } from './errors.js';
 import { isInjectedError } from './faults/hooks.js';
 import { FaultInjector } from './faults/injector.js';
@@ -58,6 +60,18 @@ export interface ServerOptions {
   random?: Random;
   /** Fault rules every resource request passes (apiserver/faults); a new, empty one when absent. */
   faults?: FaultInjector;
+  /** Who may call and what they may do; when absent every request is anonymous and allowed. */
+  security?: ServerSecurity;
+}
+
+/** ServerSecurity: kube-apiserver's authentication and authorization flags. */
+export interface ServerSecurity {
+  /** In kube-apiserver's order (client certificates, then bearer tokens); startApiServer builds them. */
+  authenticators?: Authenticator[];
+  /** --anonymous-auth (default true): a request with no credential is system:anonymous, else a 401. */
+  anonymous?: boolean;
+  /** --authorization-mode: 'AlwaysAllow' (the default) or 'RBAC' (Node,RBAC). */
+  authorization?: AuthorizationMode;
 }
 
 export interface ApiServer {
@@ -92,6 +106,7 @@ export function buildServer(options: ServerOptions): ApiServer {
   const app = Fastify({ ...logging, bodyLimit, logController, return503OnClosing: false, ...protocolErrorOptions() });
   registerProtocolGuards(app);
   registerBrowserGuard(app);
+  registerAuthentication(app, { authenticators: options.security?.authenticators ?? [], anonymous: options.security?.anonymous ?? true });
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
   const serverRandom = options.random ?? createRandom();
   const virtualSources = new Map(metrics.sources);

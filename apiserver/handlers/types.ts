@@ -1,6 +1,7 @@
 /** The request and response shapes shared by the resource handlers. */
 import type { HistoryActor } from '../api/kubesim/history.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
+import type { UserInfo } from '../authz/user.js';
 import type { RegistryContext, Target } from '../registry/context.js';
 import type { Query } from '../request/query.js';
 import type { ResourcePath } from '../routes/resource-path.js';
@@ -19,6 +20,8 @@ export interface ApiRequest {
   /** Who is writing and why (apiserver/kubesim/actor.ts); set on writes, recorded with the
    * change through the handler context's `actor`. */
   actor?: HistoryActor;
+  /** Who made the request (authentication's answer, impersonation applied). */
+  user?: UserInfo;
 }
 
 /** ApiResponse is a JSON reply; `warnings` become `Warning: 299` headers. */

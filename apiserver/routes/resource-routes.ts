@@ -191,6 +191,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       body: request.body as Buffer | undefined,
       userAgent: request.headers['user-agent'],
       actor: request.method === 'GET' ? undefined : actorOf(request.headers, query),
+      user: request.user,
     };
     const isWatch = request.method === 'GET' && (path.watchPrefix || (!path.name && queryBool(query, 'watch') === true));
     const verb = verbOf(apiRequest, isWatch);

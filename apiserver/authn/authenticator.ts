@@ -1,0 +1,60 @@
+/**
+ * Authentication, as kube-apiserver runs it: each request passes the authenticators in order
+ * (client certificate, bearer token, ...); the first that recognises a credential decides who
+ * the request is from. A credential that is present but wrong is a 401, never a fall-through to
+ * anonymous. A request carrying no credential is `system:anonymous` when anonymous requests are
+ * enabled (kube-apiserver's --anonymous-auth, on by default), else a 401.
+ *
+ * The user is set on the fastify request (`request.user`) before any route runs; authorization
+ * (apiserver/authz) and admission read it from there.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../api/api-error.js';
+import type { UserInfo } from '../authz/user.js';
+
+/** The user of a request that carries no credential. */
+export const ANONYMOUS_USER: UserInfo = Object.freeze({ username: 'system:anonymous', groups: Object.freeze(['system:unauthenticated']) });
+
+/**
+ * An Authenticator looks for its kind of credential on a request: it returns the user when it
+ * finds a valid one, undefined when the request carries none of its kind, and throws
+ * `unauthorized()` when the credential is there but invalid (expired, bad signature, unknown).
+ */
+export type Authenticator = (request: FastifyRequest) => UserInfo | undefined | Promise<UserInfo | undefined>;
+
+export interface AuthenticationOptions {
+  /** In kube-apiserver's order: x509 client certificates, then bearer tokens. */
+  authenticators: readonly Authenticator[];
+  /** --anonymous-auth: a request with no credential is system:anonymous (true) or a 401 (false). */
+  anonymous: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who made the request, as authentication decided (before impersonation is applied). */
+    user: UserInfo;
+  }
+}
+
+/** unauthorized is kube-apiserver's 401 Status: the message never says which check failed. */
+export function unauthorized(): ApiError {
+  return new ApiError('Unauthorized', 401, 'Unauthorized');
+}
+
+/** authenticate runs the authenticators in order on one request. */
+export async function authenticate(request: FastifyRequest, options: AuthenticationOptions): Promise<UserInfo> {
+  for (const authenticator of options.authenticators) {
+    const user = await authenticator(request);
+    if (user) return user;
+  }
+  if (options.anonymous) return ANONYMOUS_USER;
+  throw unauthorized();
+}
+
+/** registerAuthentication sets `request.user` on every request before its route runs. */
+export function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
+  app.decorateRequest('user', ANONYMOUS_USER);
+  app.addHook('onRequest', async (request) => {
+    request.user = await authenticate(request, options);
+  });
+}
