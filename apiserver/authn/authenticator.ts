@@ -53,7 +53,7 @@ export async function authenticate(request: FastifyRequest, options: Authenticat
 
 /** registerAuthentication sets `request.user` on every request before its route runs. */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
-  app.decorateRequest('user', ANONYMOUS_USER);
+  app.decorateRequest('user', null as unknown as UserInfo);
   app.addHook('onRequest', async (request) => {
     request.user = await authenticate(request, options);
   });
