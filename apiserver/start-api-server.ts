@@ -12,6 +12,7 @@ import { openSqliteStore, type Store } from '../store/index.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
 import { startAutoregister } from './apiregistration/autoregister.js';
+import { tokenFileAuthenticator } from './authn/token-file.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { apiAddressOf, startControlPlaneLoops } from './controlplane/index.js';
 import { startDanglingController } from './flowcontrol/dangling-controller.js';
@@ -38,6 +39,8 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   /** How often (wall time) the metrics pipeline scrapes the kubelets; 0 turns scraping off.
    * Default: metrics-server's 15 s resolution in cluster time, following the clock's speed. */
   metricsIntervalMs?: number;
+  /** kube-apiserver's --token-auth-file: CSV lines `token,user,uid,"group1,group2"`. */
+  tokenAuthFile?: string;
 }
 
 /** metrics-server's resolution, in cluster time. */
@@ -74,7 +77,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     compaction: { keepRevisions: options.historyRevisions ?? 10_000, maxAgeMs: options.historyMaxAgeMs ?? 5 * 60_000 },
     watchBufferSize: options.watchBufferSize,
   });
-  const server = buildServer({ ...options, ...time, store });
+  const server = buildServer({ ...options, ...time, store, security: securityOf(options) });
   const host = options.host ?? '127.0.0.1';
   let port: number;
   // kube-apiserver's own loops that write objects: started once the bootstrap objects exist.
@@ -113,6 +116,13 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
       removeTemporaryPki();
     },
   };
+}
+
+/** securityOf adds the authenticators startApiServer builds from its options to the given ones. */
+function securityOf(options: StartApiServerOptions): ServerOptions['security'] {
+  const authenticators = [...(options.security?.authenticators ?? [])];
+  if (options.tokenAuthFile) authenticators.push(tokenFileAuthenticator(options.tokenAuthFile));
+  return { ...options.security, authenticators };
 }
 
 /** startScraping starts the metrics rounds: every `intervalMs` when given, else every 15 s of
