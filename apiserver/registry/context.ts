@@ -8,6 +8,7 @@ import { notFound, pathNotFound, type ResourceName } from '../api/api-error.js';
 import type { Random } from '../api/machinery/random.js';
 import type { Registry } from '../api/registry.js';
 import type { KindStrategy, KubeObject, ResourceDefinition, StrategyContext } from '../api/resource-definition.js';
+import type { UserInfo } from '../authz/user.js';
 
 export interface RegistryContext {
   store: Store;
@@ -17,6 +18,9 @@ export interface RegistryContext {
   /** Who is writing and why (docs/history.md), recorded with every change made through this
    * context — set per request, as kube-apiserver's request context carries the user. */
   actor?: StoredActor;
+  /** Who makes the request (authenticated, impersonation applied) — set per request, like
+   * actor; absent for the server's own writes (bootstrap, in-process loops). */
+  user?: UserInfo;
   /** The server's random choices, one stream per purpose (see registryRandom). */
   random: RegistryRandom;
 }

@@ -215,7 +215,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       await whileOpen(request, reply, () => serveLog(ctx, apiRequest, reply.raw).catch((err: unknown) => failHijacked(reply, err, request)));
       return reply;
     }
-    const handlerCtx = apiRequest.actor ? { ...ctx, actor: apiRequest.actor } : ctx;
+    const handlerCtx = { ...ctx, actor: apiRequest.actor, user: apiRequest.user };
     const response = pickHandler(apiRequest)(handlerCtx, apiRequest);
     // kube-apiserver warns on every request to a deprecated resource (kubectl prints `Warning: …`).
     const { deprecationWarning } = apiRequest.path.def;
