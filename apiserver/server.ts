@@ -14,6 +14,7 @@ import { Registry } from './api/registry.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
 import { type Authenticator, registerAuthentication } from './authn/authenticator.js';
 import type { AuthorizationMode } from './authz/authorizer.js';
+import { registerAuthorization } from './authz/register.js';
 import { toApiError } from './errors.js';
 import { isInjectedError } from './faults/hooks.js';
 import { FaultInjector } from './faults/injector.js';
@@ -110,7 +111,12 @@ export function buildServer(options: ServerOptions): ApiServer {
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
   const serverRandom = options.random ?? createRandom();
   const virtualSources = new Map(metrics.sources);
-  const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: virtualSources };
+  const authorization = registerAuthorization(app, {
+    mode: options.security?.authorization ?? 'AlwaysAllow',
+    store: options.store,
+    impersonation: (options.security?.authenticators?.length ?? 0) > 0,
+  });
+  const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: virtualSources, authorization };
   const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });
   faults.attach({ now, logger: app.log });
   // Bodies stay raw: handlers decode by Content-Type so every failure is a Kubernetes Status.

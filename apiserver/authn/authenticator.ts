@@ -31,7 +31,8 @@ export interface AuthenticationOptions {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Who made the request, as authentication decided (before impersonation is applied). */
+    /** Who made the request: authentication's answer, replaced by the impersonated user when
+     * the request impersonates one (apiserver/authz/impersonation.ts). */
     user: UserInfo;
   }
 }
