@@ -2,7 +2,7 @@
  * bootstrapCluster creates what every cluster has from the start: the namespaces default,
  * kube-system, kube-public and kube-node-lease, the system PriorityClasses, the default
  * `standard` StorageClass, the default ClusterRoles and ClusterRoleBindings
- * (bootstrap-rbac.ts), and API Priority and Fairness' priority levels and flow schemas
+ * (bootstrap-rbac.ts) and kube-system / kube-public Roles and RoleBindings, and API Priority and Fairness' priority levels and flow schemas
  * (levels first, so no schema starts Dangling). The `kubernetes` Service, its endpoints and
  * the `kubernetes` ServiceCIDR are kept by the API server's own loops (controlplane/), which
  * know its address.
@@ -14,6 +14,7 @@ import type { ResourceDefinition } from './api/resource-definition.js';
 import { SYSTEM_PRIORITY_CLASSES } from './api/scheduling/index.js';
 import { STANDARD_STORAGE_CLASS } from './api/storage/index.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-rbac.js';
+import { bootstrapRoleBindings, bootstrapRoles } from './bootstrap-rbac-namespaces.js';
 import type { HandlerContext } from './handlers/types.js';
 import { readStored } from './registry/context.js';
 import { createObject } from './registry/create.js';
@@ -57,6 +58,8 @@ export function bootstrapCluster(ctx: HandlerContext): void {
   ensure(ctx, 'storage.k8s.io/v1', 'StorageClass', '', structuredClone(STANDARD_STORAGE_CLASS));
   for (const role of bootstrapClusterRoles()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'ClusterRole', '', role);
   for (const binding of bootstrapClusterRoleBindings()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', '', binding);
+  for (const { namespace, body } of bootstrapRoles()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'Role', namespace, body);
+  for (const { namespace, body } of bootstrapRoleBindings()) ensure(ctx, 'rbac.authorization.k8s.io/v1', 'RoleBinding', namespace, body);
   for (const level of BOOTSTRAP_PRIORITY_LEVELS) ensure(ctx, 'flowcontrol.apiserver.k8s.io/v1', 'PriorityLevelConfiguration', '', structuredClone(level));
   for (const schema of BOOTSTRAP_FLOW_SCHEMAS) ensure(ctx, 'flowcontrol.apiserver.k8s.io/v1', 'FlowSchema', '', structuredClone(schema));
 }

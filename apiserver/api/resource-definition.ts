@@ -7,12 +7,31 @@
  * interest): adding a kind is one file plus one line in its group's list
  * (docs/adding-a-kind.md).
  */
+
 import type { z } from 'zod';
+import type { Authorizer } from '../authz/authorizer.js';
+import type { UserInfo } from '../authz/user.js';
 import type { MessageType } from './protobuf/message-type.js';
 import type { SchemaDocument } from './schema-node.js';
 
 /** KubeObject is the loose shape every stored object has. Code that knows the kind uses
  * the kind's own `z.infer` type instead. */
+/** What a review kind's `answer` may ask about the request: who makes it, and the server's
+ * authorizer (access reviews) with the rules it grants a user (rules reviews). */
+export interface ReviewContext {
+  user: UserInfo;
+  authorizer: Authorizer;
+  /** The rules the authorizer chain grants a user in a namespace (SelfSubjectRulesReview). */
+  rulesFor(user: UserInfo, namespace: string): GrantedRules;
+}
+
+/** GrantedRules: what SelfSubjectRulesReview reports (authorizer.RuleResolver's answer). */
+export interface GrantedRules {
+  rules: Array<{ verbs?: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[]; nonResourceURLs?: string[] }>;
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
@@ -176,7 +195,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   deprecationWarning?: string;
   /** For `source: 'review'` kinds (TokenReview, SubjectAccessReview, ...): fills in the status
    * the POST answers with, from the validated request. Nothing is stored. */
-  answer?: (object: T, namespace: string | undefined) => T;
+  answer?: (object: T, namespace: string | undefined, context: ReviewContext) => T;
   /** The kind's protobuf message (k8s.io/api generated.proto): objects may then arrive as
    * `application/vnd.kubernetes.protobuf` bodies, as kubectl ≥ 1.32's typed clients send
    * them. JSON and YAML only when absent. builtin-protobuf.test.ts checks it against `schema`

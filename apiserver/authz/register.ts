@@ -8,20 +8,27 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/index.js';
+import type { GrantedRules } from '../api/resource-definition.js';
 import { type AuthorizationMode, type Authorizer, alwaysAllow } from './authorizer.js';
-import { rbacModeAuthorizer } from './chain.js';
+import { EVERYTHING, rbacModeAuthorizer, rbacModeRulesFor } from './chain.js';
 import { forbiddenError } from './forbidden.js';
 import { impersonate } from './impersonation.js';
 import { type NodeGraphCache, startNodeGraph } from './node-graph.js';
 import type { RbacObjects } from './rbac-authorizer.js';
 import { type RbacCache, startRbacCache } from './rbac-cache.js';
 import { requestAttributes } from './request-info.js';
+import type { UserInfo } from './user.js';
+
+/** AlwaysAllow's rule resolver: everything, for everyone. */
+const allowEverything = (): GrantedRules => ({ rules: EVERYTHING, incomplete: false });
 
 /** ServerAuthorization is what the handlers need: the authorizer (access reviews) and, in RBAC
  * mode, the RBAC objects (escalation checks, rules reviews) and the Node graph (NodeRestriction). */
 export interface ServerAuthorization {
   mode: AuthorizationMode;
   authorizer: Authorizer;
+  /** The rules the chain grants a user in a namespace (SelfSubjectRulesReview). */
+  rulesFor(user: UserInfo, namespace: string): GrantedRules;
   rbac?: RbacObjects;
   nodeGraph?: NodeGraphCache;
 }
@@ -40,7 +47,7 @@ export function registerAuthorization(app: FastifyInstance, options: Authorizati
         request.user = impersonate(alwaysAllow, request.user, request.headers);
       });
     }
-    return { mode: options.mode, authorizer: alwaysAllow };
+    return { mode: options.mode, authorizer: alwaysAllow, rulesFor: allowEverything };
   }
   const rbac: RbacCache = startRbacCache(options.store, app.log);
   const nodeGraph = startNodeGraph(options.store, app.log);
@@ -55,5 +62,5 @@ export function registerAuthorization(app: FastifyInstance, options: Authorizati
     const decision = authorizer.authorize(attributes);
     if (decision.decision !== 'allow') throw forbiddenError(attributes, decision.reason);
   });
-  return { mode: 'RBAC', authorizer, rbac, nodeGraph };
+  return { mode: 'RBAC', authorizer, rulesFor: rbacModeRulesFor(rbac), rbac, nodeGraph };
 }

@@ -5,8 +5,22 @@
  * resourceVersion to assign (kube-apiserver's review endpoints behave the same).
  */
 import { invalid } from '../api/api-error.js';
-import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
-import type { ApiResponse } from './types.js';
+import type { KubeObject, ResourceDefinition, ReviewContext } from '../api/resource-definition.js';
+import { ANONYMOUS_USER } from '../authn/authenticator.js';
+import { alwaysAllow } from '../authz/authorizer.js';
+import { EVERYTHING } from '../authz/chain.js';
+import type { ApiResponse, HandlerContext } from './types.js';
+
+/** reviewContext is what a review's answer may ask: the caller, and the server's authorizer
+ * (AlwaysAllow's for a context built without a server). */
+function reviewContext(ctx: HandlerContext): ReviewContext {
+  const authorization = ctx.authorization;
+  return {
+    user: ctx.user ?? ANONYMOUS_USER,
+    authorizer: authorization?.authorizer ?? alwaysAllow,
+    rulesFor: authorization ? authorization.rulesFor : () => ({ rules: EVERYTHING, incomplete: false }),
+  };
+}
 
 /** isReview reports whether `def` is a create-only review kind. */
 export function isReview(def: ResourceDefinition): boolean {
@@ -14,10 +28,10 @@ export function isReview(def: ResourceDefinition): boolean {
 }
 
 /** answerReview validates a decoded review and answers it: 201 with the status filled in. */
-export function answerReview(def: ResourceDefinition, object: KubeObject, namespace: string | undefined, warnings: string[]): ApiResponse {
+export function answerReview(ctx: HandlerContext, def: ResourceDefinition, object: KubeObject, namespace: string | undefined, warnings: string[]): ApiResponse {
   if (def.namespaced && namespace) object.metadata.namespace ??= namespace;
   const errors = def.validate?.(object) ?? [];
   if (errors.length > 0) throw invalid({ group: def.group, resource: def.plural, kind: def.kind, name: object.metadata.name ?? '' }, errors);
-  const answered = def.answer ? def.answer(object, namespace) : object;
+  const answered = def.answer ? def.answer(object, namespace, reviewContext(ctx)) : object;
   return { status: 201, body: answered, warnings };
 }

@@ -1,7 +1,6 @@
 /** The request and response shapes shared by the resource handlers. */
 import type { HistoryActor } from '../api/kubesim/history.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
-import type { ServerAuthorization } from '../authz/register.js';
 import type { UserInfo } from '../authz/user.js';
 import type { RegistryContext, Target } from '../registry/context.js';
 import type { Query } from '../request/query.js';
@@ -51,9 +50,6 @@ export interface VirtualSource {
  * sources, keyed by their definitions' `storage.resource`. */
 export interface HandlerContext extends RegistryContext {
   virtual?: ReadonlyMap<string, VirtualSource>;
-  /** The server's authorizer (access reviews) and, in RBAC mode, the RBAC objects (escalation
-   * checks, rules reviews); absent for a context built without a server. */
-  authorization?: ServerAuthorization;
 }
 
 /** targetOf names the object a request addresses; throws if the path has no name. */

@@ -24,7 +24,7 @@ export function createHandler(ctx: HandlerContext, request: ApiRequest): ApiResp
   checkWriteOptions(request);
   const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(request.path.def), warnings, method: request.method });
   const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
-  if (isReview(request.path.def)) return answerReview(request.path.def, object, request.path.namespace, warnings);
+  if (isReview(request.path.def)) return answerReview(ctx, request.path.def, object, request.path.namespace, warnings);
   const fieldTracker = updateTracker(ctx, request, request.path.def, '');
   const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker });
   return { status: 201, body: created, warnings };

@@ -8,6 +8,7 @@ import { notFound, pathNotFound, type ResourceName } from '../api/api-error.js';
 import type { Random } from '../api/machinery/random.js';
 import type { Registry } from '../api/registry.js';
 import type { KindStrategy, KubeObject, ResourceDefinition, StrategyContext } from '../api/resource-definition.js';
+import type { ServerAuthorization } from '../authz/register.js';
 import type { UserInfo } from '../authz/user.js';
 
 export interface RegistryContext {
@@ -23,6 +24,9 @@ export interface RegistryContext {
   user?: UserInfo;
   /** The server's random choices, one stream per purpose (see registryRandom). */
   random: RegistryRandom;
+  /** The server's authorizer (access reviews) and, in RBAC mode, the RBAC objects (escalation
+   * checks, rules reviews); absent for a context built without a server. */
+  authorization?: ServerAuthorization;
 }
 
 /** RegistryRandom holds one stream per kind of choice, so a seeded server's uids do not

@@ -5,6 +5,7 @@
 import { isAlreadyExists } from '../../store/index.js';
 import { alreadyExists, badRequest, invalid } from '../api/api-error.js';
 import type { KubeObject } from '../api/resource-definition.js';
+import { checkRbacWrite } from '../authz/escalation.js';
 import { admitCreate } from './admission.js';
 import { asKube, objectRef, type RegistryContext, resourceName, storageDefinitionOf, strategyContext, strategyOf, type Target } from './context.js';
 import { generateNameSuffix, prepareForCreate, validateMetadata } from './metadata.js';
@@ -22,6 +23,7 @@ export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>,
   const usesGenerateName = !object.metadata.name && !!object.metadata.generateName;
   prepareForCreate(def, object, ctx.now(), ctx.random.uid);
   def.defaults?.(object);
+  checkRbacWrite({ authorization: ctx.authorization, user: ctx.user, def, namespace: target.namespace, object });
   // Ownership is recorded before the strategy fills in server-chosen values (a Service's
   // clusterIP), which no manager owns — as kube-apiserver runs its field manager first.
   options.fieldTracker?.track(undefined, object);

@@ -4,10 +4,12 @@
  * keep what the caller may not change, validate, and write only if something changed — a
  * no-op write keeps its resourceVersion and emits no watch event.
  */
+
 import { isConflict } from '../../store/index.js';
 import { badRequest, conflict, invalid } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { KubeObject } from '../api/resource-definition.js';
+import { checkRbacWrite } from '../authz/escalation.js';
 import { asKube, objectRef, type RegistryContext, readStored, resourceName, storageDefinitionOf, strategyContext, strategyOf, type Target } from './context.js';
 import { carryServerFields, validateMetadata } from './metadata.js';
 import { toServed, toStored } from './object-codec.js';
@@ -38,6 +40,7 @@ export function updateObject(ctx: RegistryContext, target: Target, request: Upda
   const next = scoped(request.scope, current, proposed, def.subresources.status === true);
   carryServerFields(def, current, next);
   if (request.scope === 'main') def.defaults?.(next);
+  checkRbacWrite({ authorization: ctx.authorization, user: ctx.user, def, namespace: target.namespace, object: next, old: current });
   // Before the strategy, as in kube-apiserver: values a strategy keeps or assigns are not
   // attributed to the writer. May throw the 409 of a conflicting apply.
   request.fieldTracker?.track(current, next);

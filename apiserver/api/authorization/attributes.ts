@@ -3,7 +3,6 @@
  * ResourceAttributes, NonResourceAttributes) and the status every review answers with.
  */
 import { z } from 'zod';
-import { NO_AUTHORIZATION_REASON } from '../machinery/admin-user.js';
 import { type FieldError, GoLiteral } from '../resource-definition.js';
 import { invalid } from '../validation.js';
 
@@ -72,9 +71,4 @@ export function validateAttributes(spec: AttributesSpec): FieldError[] {
     return [invalid('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified')];
   }
   return [];
-}
-
-/** allowedStatus is the answer while kubesim authorizes nothing: allowed, saying why. */
-export function allowedStatus(): z.infer<typeof SubjectAccessReviewStatusSchema> {
-  return { allowed: true, reason: NO_AUTHORIZATION_REASON };
 }

@@ -1,14 +1,14 @@
 /**
  * authorization.k8s.io/v1 SelfSubjectRulesReview: every action the current user may take in a
- * namespace (`kubectl auth can-i --list`). Create-only, never stored. kubesim authorizes
- * nothing yet, so the rules are the administrator's: everything.
+ * namespace (`kubectl auth can-i --list`), as the server's authorizer grants them
+ * (review-answers.ts). Create-only, never stored.
  */
 import { z } from 'zod';
-import { badRequest } from '../api-error.js';
 import { typeMetaFields } from '../meta.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { AUTHORIZATION_V1 } from './attributes.js';
 import { SelfSubjectRulesReviewMessage } from './authorization-protobuf.js';
+import { rulesReviewStatus } from './review-answers.js';
 
 const ResourceRuleSchema = z
   .object({
@@ -57,21 +57,6 @@ export const SelfSubjectRulesReviewSchema = z
 
 export type SelfSubjectRulesReview = z.infer<typeof SelfSubjectRulesReviewSchema>;
 
-/** everythingRules: what the all-powerful user kubesim treats every caller as may do. */
-function everythingRules(): NonNullable<SelfSubjectRulesReview['status']> {
-  return {
-    resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-    nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-    incomplete: false,
-  };
-}
-
-/** answerRulesReview: rules exist per namespace, so kube-apiserver refuses a review without one. */
-function answerRulesReview(review: SelfSubjectRulesReview): SelfSubjectRulesReview {
-  if (!review.spec?.namespace) throw badRequest('no namespace on request');
-  return { ...review, status: everythingRules() };
-}
-
 export const selfSubjectRulesReviewDefinition: ResourceDefinition<SelfSubjectRulesReview> = {
   group: 'authorization.k8s.io',
   version: 'v1',
@@ -83,7 +68,7 @@ export const selfSubjectRulesReviewDefinition: ResourceDefinition<SelfSubjectRul
   namespaced: false,
   schema: SelfSubjectRulesReviewSchema,
   protobuf: SelfSubjectRulesReviewMessage,
-  answer: answerRulesReview,
+  answer: (review, _namespace, context) => ({ ...review, status: rulesReviewStatus(context, review.spec?.namespace) }),
   tracksGeneration: false,
   subresources: {},
   printColumns: [],

@@ -1,8 +1,8 @@
 /**
  * authorization.k8s.io/v1 SubjectAccessReview, LocalSubjectAccessReview and
- * SelfSubjectAccessReview: "may this user do this?" asked of the server's authorizer. Create-only
- * and never stored (`source: 'review'`). kubesim authorizes nothing yet, so the answer is always
- * allowed, with a reason that says so (`kubectl auth can-i` prints yes).
+ * SelfSubjectAccessReview: "may this user do this?" asked of the server's authorizer (the same
+ * one that authorizes requests: review-answers.ts). Create-only and never stored
+ * (`source: 'review'`).
  */
 import { z } from 'zod';
 import { typeMetaFields } from '../meta.js';
@@ -10,7 +10,6 @@ import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid } from '../validation.js';
 import {
   AUTHORIZATION_V1,
-  allowedStatus,
   NonResourceAttributesSchema,
   nonResourceAttributesValue,
   ResourceAttributesSchema,
@@ -18,6 +17,7 @@ import {
   validateAttributes,
 } from './attributes.js';
 import { LocalSubjectAccessReviewMessage, SelfSubjectAccessReviewMessage, SubjectAccessReviewMessage } from './authorization-protobuf.js';
+import { accessReviewStatus, specUser } from './review-answers.js';
 
 export const SubjectAccessReviewSpecSchema = z
   .object({
@@ -122,7 +122,7 @@ export const subjectAccessReviewDefinition: ResourceDefinition<SubjectAccessRevi
   schema: SubjectAccessReviewSchema,
   protobuf: SubjectAccessReviewMessage,
   validate: validateSubjectAccessReview,
-  answer: (review) => ({ ...review, status: allowedStatus() }),
+  answer: (review, _namespace, context) => ({ ...review, status: accessReviewStatus(context, review.spec, specUser(review.spec)) }),
   printColumns: [],
   storage: { resource: 'subjectaccessreviews.authorization.k8s.io' },
 };
@@ -136,7 +136,7 @@ export const localSubjectAccessReviewDefinition: ResourceDefinition<LocalSubject
   schema: LocalSubjectAccessReviewSchema,
   protobuf: LocalSubjectAccessReviewMessage,
   validate: validateLocalSubjectAccessReview,
-  answer: (review) => ({ ...review, status: allowedStatus() }),
+  answer: (review, _namespace, context) => ({ ...review, status: accessReviewStatus(context, review.spec, specUser(review.spec)) }),
   printColumns: [],
   storage: { resource: 'localsubjectaccessreviews.authorization.k8s.io' },
 };
@@ -150,7 +150,7 @@ export const selfSubjectAccessReviewDefinition: ResourceDefinition<SelfSubjectAc
   schema: SelfSubjectAccessReviewSchema,
   protobuf: SelfSubjectAccessReviewMessage,
   validate: (review) => validateAttributes(review.spec),
-  answer: (review) => ({ ...review, status: allowedStatus() }),
+  answer: (review, _namespace, context) => ({ ...review, status: accessReviewStatus(context, review.spec, context.user) }),
   printColumns: [],
   storage: { resource: 'selfsubjectaccessreviews.authorization.k8s.io' },
 };
