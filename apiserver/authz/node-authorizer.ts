@@ -57,7 +57,8 @@ function getOnly(graph: NodeGraph, node: string, kind: NodeGraphKind, request: R
 function ownNamed(node: string, request: ResourceRequest, what: string): AuthorizationDecision {
   if (!['get', 'create', 'update', 'patch', 'delete'].includes(request.verb)) return noOpinion(`can only get, create, update, patch, or delete a ${what}`);
   if (request.subresource) return noOpinion(`cannot modify ${what} subresources`);
-  if (request.name !== node) return noOpinion(`can only access ${what} with the same name as the requesting node`);
+  // A create carries no name in its URL: NodeRestriction checks the name at admission.
+  if (request.verb !== 'create' && request.name !== node) return noOpinion(`can only access ${what} with the same name as the requesting node`);
   return ALLOW;
 }
 

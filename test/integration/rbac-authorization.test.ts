@@ -129,3 +129,201 @@ describe("kubesim's own API", () => {
     await eventually(async () => expect((await cluster.as('bob', '/apis/kubesim.io/v1alpha1/faults')).status).toBe(200));
   });
 });
+
+describe('the Node authorizer', () => {
+  const node = 'system:node:node-1';
+  const lease = (name: string) => `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`;
+
+  it('lets a kubelet read nodes and pods and write its own Lease, not another node’s', async () => {
+    expect((await cluster.as(node, '/api/v1/nodes')).status).toBe(200);
+    expect((await cluster.as(node, '/api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1')).status).toBe(200);
+    const body = (name: string) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec: { holderIdentity: name } });
+    const own = await cluster.as(node, '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', { method: 'POST', body: body('node-1') });
+    expect(own.status).toBe(201);
+    expect((await cluster.as(node, lease('node-1'))).status).toBe(200);
+    expect((await cluster.as(node, lease('node-2'))).body.message).toBe(
+      'leases.coordination.k8s.io "node-2" is forbidden: User "system:node:node-1" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "kube-node-lease": can only access node lease with the same name as the requesting node',
+    );
+    expect((await cluster.as(node, '/api/v1/namespaces/default/services')).status).toBe(200);
+    expect((await cluster.as(node, '/api/v1/namespaces/default/secrets')).status).toBe(403);
+  });
+
+  it('lets a kubelet read the secrets and configmaps of pods bound to it, and no others', async () => {
+    const create = (path: string, body: object) => cluster.as('admin', path, { method: 'POST', body });
+    for (const name of ['mine', 'theirs']) {
+      await create('/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name }, stringData: { k: 'v' } });
+    }
+    await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
+    const pod = (name: string, nodeName: string, secret: string) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: {
+        nodeName,
+        containers: [{ name: 'c', image: 'nginx', envFrom: [{ configMapRef: { name: 'settings' } }] }],
+        volumes: [{ name: 's', secret: { secretName: secret } }],
+      },
+    });
+    expect((await create('/api/v1/namespaces/default/pods', pod('on-1', 'node-1', 'mine'))).status).toBe(201);
+    expect((await create('/api/v1/namespaces/default/pods', pod('on-2', 'node-2', 'theirs'))).status).toBe(201);
+    await eventually(async () => expect((await cluster.as(node, '/api/v1/namespaces/default/secrets/mine')).status).toBe(200));
+    expect((await cluster.as(node, '/api/v1/namespaces/default/configmaps/settings')).status).toBe(200);
+    expect((await cluster.as(node, '/api/v1/namespaces/default/secrets/theirs')).body.message).toBe(
+      'secrets "theirs" is forbidden: User "system:node:node-1" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node \'node-1\' and this object',
+    );
+    await cluster.as('admin', '/api/v1/namespaces/default/pods/on-1', { method: 'DELETE', body: { gracePeriodSeconds: 0 } });
+    await eventually(async () => expect((await cluster.as(node, '/api/v1/namespaces/default/secrets/mine')).status).toBe(403));
+  });
+});
+
+describe('access reviews', () => {
+  const review = (kind: string, spec: object, namespace?: string) => ({
+    path: `/apis/authorization.k8s.io/v1${namespace ? `/namespaces/${namespace}` : ''}/${kind.toLowerCase()}s`,
+    body: { apiVersion: 'authorization.k8s.io/v1', kind, spec, ...(namespace ? { metadata: { namespace } } : {}) },
+  });
+  const ask = async (user: string, kind: string, spec: object, namespace?: string) => {
+    const { path, body } = review(kind, spec, namespace);
+    const response = await cluster.as(user, path, { method: 'POST', body });
+    expect(response.status).toBe(201);
+    return response.body.status;
+  };
+
+  it('tell the truth about a controller’s service account, from the bootstrap policy', async () => {
+    const sa = { user: 'system:serviceaccount:kube-system:replicaset-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] };
+    expect(await ask('admin', 'SubjectAccessReview', { ...sa, resourceAttributes: { verb: 'create', resource: 'pods', namespace: 'default' } })).toEqual({
+      allowed: true,
+      reason:
+        'RBAC: allowed by ClusterRoleBinding "system:controller:replicaset-controller" of ClusterRole "system:controller:replicaset-controller" to ServiceAccount "replicaset-controller/kube-system"',
+    });
+    expect(await ask('admin', 'SubjectAccessReview', { ...sa, resourceAttributes: { verb: 'create', resource: 'deployments', group: 'apps' } })).toEqual({
+      allowed: false,
+    });
+    expect(
+      await ask('admin', 'LocalSubjectAccessReview', { user: 'alice', resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'team' } }, 'team'),
+    ).toMatchObject({
+      allowed: true,
+    });
+  });
+
+  it('answer the caller about itself, and list its rules in a namespace', async () => {
+    expect(await ask('bob', 'SelfSubjectAccessReview', { nonResourceAttributes: { verb: 'get', path: '/api' } })).toMatchObject({ allowed: true });
+    expect(await ask('alice', 'SelfSubjectAccessReview', { resourceAttributes: { verb: 'delete', resource: 'pods', namespace: 'team' } })).toEqual({
+      allowed: false,
+    });
+    const rules = await ask('alice', 'SelfSubjectRulesReview', { namespace: 'team' });
+    expect(rules.incomplete).toBe(false);
+    expect(rules.resourceRules).toContainEqual({ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['pods'] });
+    expect(rules.resourceRules).toContainEqual({
+      verbs: ['create'],
+      apiGroups: ['authorization.k8s.io'],
+      resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+    });
+    expect(rules.nonResourceRules).toContainEqual({ verbs: ['get'], nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] });
+    expect((await ask('system:node:node-1', 'SelfSubjectRulesReview', { namespace: 'default' })).evaluationError).toBe(
+      'node authorizer does not support user rule resolution',
+    );
+  });
+});
+
+describe('escalation prevention', () => {
+  const lead = 'carol';
+  beforeAll(async () => {
+    // alice may manage roles and bindings in team, and read pods there (pod-reader, above).
+    await grant('rbac-manager', 'alice', [{ apiGroups: [RBAC], resources: ['roles', 'rolebindings'], verbs: ['create', 'update', 'get'] }], 'team');
+    await eventually(async () => expect((await cluster.as('alice', `${rbacPath('roles', 'team')}/none`)).status).toBe(404));
+  });
+  const role = (name: string, rules: object[]) => ({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name }, rules });
+  const binding = (name: string, kind: string, roleName: string) => ({
+    apiVersion: `${RBAC}/v1`,
+    kind: 'RoleBinding',
+    metadata: { name },
+    roleRef: { apiGroup: RBAC, kind, name: roleName },
+    subjects: [{ apiGroup: RBAC, kind: 'User', name: lead }],
+  });
+
+  it('lets a user grant what they hold, and refuses more with kube’s message', async () => {
+    const held = await cluster.as('alice', rbacPath('roles', 'team'), {
+      method: 'POST',
+      body: role('pods-viewer', [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]),
+    });
+    expect(held.status).toBe(201);
+    const more = await cluster.as('alice', rbacPath('roles', 'team'), {
+      method: 'POST',
+      body: role('pods-admin', [{ apiGroups: [''], resources: ['pods', 'secrets'], verbs: ['get', 'delete'] }]),
+    });
+    expect(more.body).toEqual(
+      forbiddenStatus(
+        'roles.rbac.authorization.k8s.io "pods-admin" is forbidden: user "alice" (groups=["devs" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
+          '{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}\n{APIGroups:[""], Resources:["secrets"], Verbs:["get" "delete"]}',
+        { name: 'pods-admin', group: RBAC, kind: 'roles' },
+      ),
+    );
+  });
+
+  it('refuses a binding to a role the user does not hold, unless they may bind it', async () => {
+    const refused = await cluster.as('alice', rbacPath('rolebindings', 'team'), {
+      method: 'POST',
+      body: binding('lead-admin', 'ClusterRole', 'cluster-admin'),
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(
+      /^rolebindings\.rbac\.authorization\.k8s\.io "lead-admin" is forbidden: user "alice" .* is attempting to grant RBAC permissions not currently held:\n/,
+    );
+    await grant('binder', 'alice', [{ apiGroups: [RBAC], resources: ['clusterroles'], verbs: ['bind'], resourceNames: ['cluster-admin'] }], 'team');
+    await eventually(async () => {
+      const bound = await cluster.as('alice', rbacPath('rolebindings', 'team'), {
+        method: 'POST',
+        body: binding('lead-admin', 'ClusterRole', 'cluster-admin'),
+      });
+      expect(bound.status).toBe(201);
+    });
+    const held = await cluster.as('alice', rbacPath('rolebindings', 'team'), { method: 'POST', body: binding('lead-pods', 'Role', 'pods-viewer') });
+    expect(held.status).toBe(201);
+  });
+});
+
+describe('impersonation', () => {
+  it('is refused without the impersonate verb, with kube’s message', async () => {
+    const response = await cluster.as('bob', '/api/v1/namespaces/team/pods', { headers: { 'Impersonate-User': 'alice' } });
+    expect(response.body).toEqual(
+      forbiddenStatus('users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope', {
+        name: 'alice',
+        kind: 'users',
+      }),
+    );
+  });
+
+  it('acts as the impersonated user, groups and service accounts included', async () => {
+    expect((await cluster.as('admin', '/api/v1/namespaces/team/pods', { headers: { 'Impersonate-User': 'alice' } })).status).toBe(200);
+    expect((await cluster.as('admin', '/api/v1/namespaces/default/pods', { headers: { 'Impersonate-User': 'alice' } })).body.message).toBe(
+      'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"',
+    );
+    const asGroup = await cluster.as('admin', '/api/v1/namespaces/default/pods', {
+      headers: { 'Impersonate-User': 'dave', 'Impersonate-Group': 'system:masters' },
+    });
+    expect(asGroup.status).toBe(200);
+    const sa = await cluster.as('admin', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+      method: 'POST',
+      headers: { 'Impersonate-User': 'system:serviceaccount:kube-system:replicaset-controller' },
+      body: {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectAccessReview',
+        spec: { resourceAttributes: { verb: 'create', resource: 'pods', namespace: 'x' } },
+      },
+    });
+    expect(sa.body.status.allowed).toBe(true);
+  });
+
+  it('checks each group and extra against the impersonate verb', async () => {
+    await grant('impersonate-alice', 'bob', [{ apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: ['alice'] }]);
+    await eventually(async () =>
+      expect((await cluster.as('bob', '/api/v1/namespaces/team/pods', { headers: { 'Impersonate-User': 'alice' } })).status).toBe(200),
+    );
+    const withGroup = await cluster.as('bob', '/api/v1/namespaces/team/pods', { headers: { 'Impersonate-User': 'alice', 'Impersonate-Group': 'devs' } });
+    expect(withGroup.body.message).toBe('groups "devs" is forbidden: User "bob" cannot impersonate resource "groups" in API group "" at the cluster scope');
+    const withExtra = await cluster.as('bob', '/api/v1/namespaces/team/pods', { headers: { 'Impersonate-User': 'alice', 'Impersonate-Extra-Scopes': 'view' } });
+    expect(withExtra.body.message).toBe(
+      'userextras.authentication.k8s.io "view" is forbidden: User "bob" cannot impersonate resource "userextras/scopes" in API group "authentication.k8s.io" at the cluster scope',
+    );
+  });
+});
