@@ -2,9 +2,13 @@
  * An API server enforcing RBAC, reached as whichever user a test needs: a static token file
  * (kube-apiserver's --token-auth-file) names an admin in system:masters and a few ordinary
  * users; `as(user)` fetches with that user's token, `kubeconfigFor(user)` writes a kubeconfig
- * for real kubectl.
+ * for real kubectl. kubectl sends no bearer token over plain HTTP, so its kubeconfigs point at
+ * a small forwarding proxy (`/as/<user>/...`) that adds the user's token — the server sees
+ * exactly what it would from a kubectl over TLS.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningApiServer, startApiServer } from '../../apiserver/start-api-server.js';
@@ -33,12 +37,42 @@ export interface RbacServer {
 
 const tokenOf = (user: string) => user.replace(/[^a-z0-9-]/g, '-');
 
+/** startTokenProxy forwards `/as/<user>/<path>` to `target/<path>` with the user's token. */
+async function startTokenProxy(target: URL): Promise<{ url: string; close(): Promise<void> }> {
+  const forward = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const match = /^\/as\/([^/]+)(\/.*)$/.exec(incoming.url ?? '');
+    if (!match) {
+      outgoing.writeHead(404).end();
+      return;
+    }
+    const headers = { ...incoming.headers, host: target.host, authorization: `Bearer ${tokenOf(decodeURIComponent(match[1]!))}` };
+    const upstream = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: match[2], headers }, (response) => {
+      outgoing.writeHead(response.statusCode ?? 502, response.headers);
+      response.pipe(outgoing);
+    });
+    upstream.on('error', () => outgoing.destroy());
+    incoming.pipe(upstream);
+  };
+  const proxy: Server = createServer(forward);
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
+}
+
 export async function startRbacServer(): Promise<RbacServer> {
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-rbac-'));
   const tokenFile = join(dir, 'tokens.csv');
   const lines = Object.entries(RBAC_TEST_USERS).map(([user, groups], i) => `${tokenOf(user)},${user},uid-${i},"${groups.join(',')}"`);
   writeFileSync(tokenFile, `${lines.join('\n')}\n`);
   const server = await startApiServer({ port: 0, tokenAuthFile: tokenFile, security: { authorization: 'RBAC' } });
+  const proxy = await startTokenProxy(new URL(server.url));
   return {
     server,
     url: server.url,
@@ -66,8 +100,8 @@ export async function startRbacServer(): Promise<RbacServer> {
       const yaml = [
         'apiVersion: v1',
         'kind: Config',
-        `clusters: [{name: c, cluster: {server: "${server.url}"}}]`,
-        `users: [{name: u, user: {token: "${tokenOf(user)}"}}]`,
+        `clusters: [{name: c, cluster: {server: "${proxy.url}/as/${encodeURIComponent(user)}"}}]`,
+        'users: [{name: u, user: {}}]',
         'contexts: [{name: c, context: {cluster: c, user: u, namespace: default}}]',
         'current-context: c',
       ].join('\n');
@@ -75,6 +109,7 @@ export async function startRbacServer(): Promise<RbacServer> {
       return path;
     },
     async close() {
+      await proxy.close();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },
