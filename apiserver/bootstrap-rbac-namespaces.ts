@@ -68,6 +68,16 @@ const BINDINGS: NamespacedBinding[] = [
   { namespace: 'kube-public', name: 'system:controller:bootstrap-signer', role: 'system:controller:bootstrap-signer', subjects: [sa('bootstrap-signer')] },
 ];
 
+/** kubesim's own: its loops' and scheduler's leader-election leases, in kube-system only. */
+const CLUSTER_ROLE_BINDINGS_IN_NAMESPACES: NamespacedBinding[] = [
+  {
+    namespace: 'kube-system',
+    name: 'kubesim:leader-election',
+    role: 'kubesim:leader-election',
+    subjects: [user('system:kube-controller-manager'), user('system:kube-scheduler'), { kind: 'Group', name: 'system:serviceaccounts:kube-system' }],
+  },
+];
+
 const metadata = (namespace: string, name: string) => ({
   name,
   namespace,
@@ -82,12 +92,15 @@ export function bootstrapRoles() {
 
 /** bootstrapRoleBindings: the namespaced RoleBindings' bodies, each with its namespace. */
 export function bootstrapRoleBindings() {
-  return BINDINGS.map(({ namespace, name, role, subjects }) => ({
-    namespace,
-    body: {
-      metadata: metadata(namespace, name),
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role },
-      subjects: subjects.map(subjectManifest),
-    },
-  }));
+  const manifest =
+    (kind: 'Role' | 'ClusterRole') =>
+    ({ namespace, name, role, subjects }: NamespacedBinding) => ({
+      namespace,
+      body: {
+        metadata: metadata(namespace, name),
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind, name: role },
+        subjects: subjects.map(subjectManifest),
+      },
+    });
+  return [...BINDINGS.map(manifest('Role')), ...CLUSTER_ROLE_BINDINGS_IN_NAMESPACES.map(manifest('ClusterRole'))];
 }

@@ -307,6 +307,22 @@ const CLUSTER_ROLES: BootstrapClusterRole[] = [
     aggregateTo: 'view',
     rules: [rule(['kubesim.io'], ['activity', 'clock', 'components', 'faults', 'faults/injected', 'history'], ['get', 'watch'])],
   },
+  // What every kubesim component (loops, scheduler, kubelets) does beyond kube's roles: report
+  // its activity (PUT activity/<component>) and follow the cluster clock.
+  {
+    name: 'kubesim:component',
+    rules: [rule(['kubesim.io'], ['activity'], ['get', 'update']), rule(['kubesim.io'], ['clock'], ['get', 'watch'])],
+  },
+  // kubesim's loops elect leaders on leases kubesim-<loop> (kube's roles name only
+  // kube-controller-manager's); bound in kube-system only (bootstrap-rbac-namespaces.ts).
+  { name: 'kubesim:leader-election', rules: [rule(['coordination.k8s.io'], ['leases'], ['create', 'get', 'update'])] },
+  // The simulated kubelet names a pod's owners in its view (ReplicaSets, Deployments); a kube
+  // kubelet reads neither.
+  { name: 'kubesim:kubelet-owner-reader', rules: [rule(['apps'], ['deployments', 'replicasets'], READ)] },
+  // Until each loop runs with its own service account (kube-controller-manager's
+  // --use-service-account-credentials), every loop process shares the identity
+  // system:kube-controller-manager: it holds the union of the loops' roles.
+  { name: 'kubesim:controller-loops', rules: CONTROLLER_ROLES.flatMap(({ rules }) => rules) },
   ...CONTROLLER_ROLES.map(({ name, rules }) => ({ name: `system:controller:${name}`, rules })),
 ];
 
@@ -329,6 +345,12 @@ const CLUSTER_ROLE_BINDINGS: Array<{ name: string; subjects: Subject[] }> = [
   // Kept without subjects since the Node authorizer took over (kube 1.7), as kube keeps it.
   { name: 'system:node', subjects: [] },
   { name: 'system:service-account-issuer-discovery', subjects: groups('system:serviceaccounts') },
+  {
+    name: 'kubesim:component',
+    subjects: [...groups('system:nodes', 'system:serviceaccounts:kube-system'), ...users('system:kube-controller-manager', 'system:kube-scheduler')],
+  },
+  { name: 'kubesim:kubelet-owner-reader', subjects: groups('system:nodes') },
+  { name: 'kubesim:controller-loops', subjects: users('system:kube-controller-manager') },
   ...CONTROLLER_ROLES.map(({ name }) => ({
     name: `system:controller:${name}`,
     subjects: [{ kind: 'ServiceAccount' as const, name, namespace: 'kube-system' }],

@@ -327,3 +327,31 @@ describe('impersonation', () => {
     );
   });
 });
+
+describe("the identities of kubesim's components", () => {
+  const can = async (user: string, groups: string[], resourceAttributes: object) => {
+    const body = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user, groups, resourceAttributes } };
+    return (await cluster.as('admin', '/apis/authorization.k8s.io/v1/subjectaccessreviews', { method: 'POST', body })).body.status.allowed;
+  };
+  const kcm = (attributes: object) => can('system:kube-controller-manager', ['system:authenticated'], attributes);
+  const scheduler = (attributes: object) => can('system:kube-scheduler', ['system:authenticated'], attributes);
+  const kubelet = (attributes: object) => can('system:node:node-1', ['system:nodes', 'system:authenticated'], attributes);
+
+  it('hold what the loops, the scheduler and the kubelets do, and no more than kube grants elsewhere', async () => {
+    // The loops' shared identity: their writes, their leases in kube-system, their activity.
+    expect(await kcm({ verb: 'create', resource: 'pods', namespace: 'default' })).toBe(true);
+    expect(await kcm({ verb: 'update', group: 'apps', resource: 'deployments', subresource: 'status', namespace: 'default' })).toBe(true);
+    expect(await kcm({ verb: 'update', group: 'coordination.k8s.io', resource: 'leases', name: 'kubesim-replicaset', namespace: 'kube-system' })).toBe(true);
+    expect(await kcm({ verb: 'update', group: 'kubesim.io', resource: 'activity', name: 'replicaset' })).toBe(true);
+    expect(await kcm({ verb: 'create', group: 'kubesim.io', resource: 'reset' })).toBe(false);
+    // The scheduler binds pods and reports why it cannot.
+    expect(await scheduler({ verb: 'create', resource: 'pods', subresource: 'binding', namespace: 'default' })).toBe(true);
+    expect(await scheduler({ verb: 'patch', resource: 'pods', subresource: 'status', namespace: 'default' })).toBe(true);
+    expect(await scheduler({ verb: 'watch', group: 'kubesim.io', resource: 'clock' })).toBe(true);
+    // A kubelet: its node, pods' status, the owners it names, not other nodes' leases.
+    expect(await kubelet({ verb: 'update', resource: 'nodes', subresource: 'status', name: 'node-1' })).toBe(true);
+    expect(await kubelet({ verb: 'update', resource: 'pods', subresource: 'status', namespace: 'default', name: 'web' })).toBe(true);
+    expect(await kubelet({ verb: 'list', group: 'apps', resource: 'replicasets' })).toBe(true);
+    expect(await kubelet({ verb: 'update', group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-node-lease', name: 'node-2' })).toBe(false);
+  });
+});
