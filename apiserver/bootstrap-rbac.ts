@@ -305,7 +305,11 @@ const CLUSTER_ROLES: BootstrapClusterRole[] = [
   {
     name: 'kubesim:aggregate-to-view',
     aggregateTo: 'view',
-    rules: [rule(['kubesim.io'], ['activity', 'clock', 'components', 'faults', 'faults/injected', 'history'], ['get', 'watch'])],
+    rules: [
+      rule(['kubesim.io'], ['activity', 'clock', 'components', 'faults', 'faults/injected', 'history'], ['get', 'watch']),
+      // The live view's page (granted by a ClusterRoleBinding to view; its WebSocket is not yet authorized).
+      urls(['/kubesim/ui', '/kubesim/ui/*'], ['get']),
+    ],
   },
   // What every kubesim component (loops, scheduler, kubelets) does beyond kube's roles: report
   // its activity (PUT activity/<component>) and follow the cluster clock.
