@@ -10,7 +10,7 @@
  */
 import { isAlreadyExists, isNotFound } from './api/api-error.js';
 import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './api/flowcontrol/index.js';
-import type { ResourceDefinition } from './api/resource-definition.js';
+import type { KubeObject, ResourceDefinition } from './api/resource-definition.js';
 import { SYSTEM_PRIORITY_CLASSES } from './api/scheduling/index.js';
 import { STANDARD_STORAGE_CLASS } from './api/storage/index.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-rbac.js';
@@ -40,13 +40,26 @@ interface Manifest {
   [key: string]: unknown;
 }
 
+/** Bootstrap manifests decoded once per process (a test process starts many servers, each
+ * bootstrapping the same ~160 objects); every server gets its own copy. */
+const decodedManifests = new Map<string, KubeObject>();
+
+function decodedManifest(def: ResourceDefinition, apiVersion: string, kind: string, namespace: string, body: Manifest): KubeObject {
+  const key = `${apiVersion}/${kind}/${namespace}/${body.metadata.name}`;
+  let decoded = decodedManifests.get(key);
+  if (!decoded) {
+    decoded = decodeObject(def, { apiVersion, kind, ...body }, { fieldValidation: 'Strict', warnings: [] });
+    decodedManifests.set(key, decoded);
+  }
+  return structuredClone(decoded);
+}
+
 function ensure(ctx: HandlerContext, apiVersion: string, kind: string, namespace: string, body: Manifest): void {
   const def = ctx.registry.findByKind(apiVersion, kind);
   if (!def) throw new Error(`bootstrap: ${apiVersion} ${kind} is not served`);
   if (exists(ctx, def, namespace, body.metadata.name)) return;
   try {
-    const object = decodeObject(def, { apiVersion, kind, ...body }, { fieldValidation: 'Strict', warnings: [] });
-    createObject(ctx, { def, namespace }, object, { dryRun: false });
+    createObject(ctx, { def, namespace }, decodedManifest(def, apiVersion, kind, namespace, body), { dryRun: false });
   } catch (err) {
     if (!isAlreadyExists(err)) throw err;
   }
