@@ -100,7 +100,7 @@ function admitOwnNamed(node: string, attributes: AdmissionAttributes, what: stri
 
 function admitToken(ctx: RegistryContext, node: string, attributes: AdmissionAttributes): void {
   const ref = field(attributes.object, 'spec', 'boundObjectRef') as Json | undefined;
-  if (!ref || ref['kind'] !== 'Pod') throw forbidden(attributes, 'node requested token not bound to a pod');
+  if (ref?.['kind'] !== 'Pod') throw forbidden(attributes, 'node requested token not bound to a pod');
   const pod = storedPod(ctx, attributes.namespace, String(ref['name'] ?? ''));
   if (ref['uid'] && field(pod, 'metadata', 'uid') !== ref['uid'])
     throw forbidden(attributes, 'the UID in the bound object reference does not match the UID in record');
