@@ -22,6 +22,7 @@ export const RBAC_TEST_USERS: Record<string, string[]> = {
   'system:node:node-1': ['system:nodes'],
   'system:kube-controller-manager': [],
   'system:kube-scheduler': [],
+  'system:serviceaccount:kube-system:replicaset-controller': ['system:serviceaccounts', 'system:serviceaccounts:kube-system'],
 };
 
 export interface RbacServer {
@@ -35,7 +36,8 @@ export interface RbacServer {
   close(): Promise<void>;
 }
 
-const tokenOf = (user: string) => user.replace(/[^a-z0-9-]/g, '-');
+/** The bearer token of a user of the token file. */
+export const tokenOf = (user: string) => user.replace(/[^a-z0-9-]/g, '-');
 
 /** startTokenProxy forwards `/as/<user>/<path>` to `target/<path>` with the user's token. */
 async function startTokenProxy(target: URL): Promise<{ url: string; close(): Promise<void> }> {
