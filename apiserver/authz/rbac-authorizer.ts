@@ -25,9 +25,9 @@ export interface Decision {
   reason: string;
 }
 
-/** A visitor is shown each granted rule with a description of where it came from; returning
- * false stops the walk. */
-type RuleVisitor = (source: string, rule: PolicyRule) => boolean;
+/** A visitor is shown each granted rule with a description of where it came from (built only
+ * when asked: most rules are looked at and passed over); returning false stops the walk. */
+type RuleVisitor = (source: () => string, rule: PolicyRule) => boolean;
 
 function appliesToUser(user: UserInfo, subject: Subject, bindingNamespace: string): boolean {
   switch (subject.kind) {
@@ -86,7 +86,7 @@ function visitRulesFor(objects: RbacObjects, user: UserInfo, namespace: string, 
         errors.push(rules);
         continue;
       }
-      const source = describeBinding(kind, binding, subject);
+      const source = () => describeBinding(kind, binding, subject);
       for (const rule of rules) if (!visit(source, rule)) return false;
     }
     return true;
@@ -106,7 +106,7 @@ export function authorizeRbac(objects: RbacObjects, request: RequestAttributes):
   const namespace = isResourceRequest(request) ? (request.namespace ?? '') : '';
   const errors = visitRulesFor(objects, request.user, namespace, (source, rule) => {
     if (!ruleAllows(rule, request)) return true;
-    allowedBy = source;
+    allowedBy = source();
     return false;
   });
   if (allowedBy !== undefined) return { allowed: true, reason: `RBAC: allowed by ${allowedBy}` };
