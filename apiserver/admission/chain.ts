@@ -8,7 +8,7 @@
  * block as the last plugin — ResourceQuota, last in the order, checks and charges the quota
  * with nothing else able to run before the object is stored.
  */
-import type { ResourceDefinition } from '../api/resource-definition.js';
+import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { ANONYMOUS_USER } from '../authn/authenticator.js';
 import type { RegistryContext } from '../registry/context.js';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, AdmissionResult } from './plugin.js';
@@ -121,4 +121,27 @@ export function admitAndWrite<T>(
 ): MaybePromise<T> {
   const admission = startAdmission(ctx, context, fields);
   return admitThen(ctx, admission, () => validateThenWrite(ctx, admission, write));
+}
+
+const perWriteMemo = new WeakMap<AdmissionAttributes, Map<string, unknown>>();
+
+/** perWrite computes `key` once per write: plugins of both phases share what they read (the
+ * namespace, its LimitRanges) instead of reading the store again, as kube's plugins share
+ * their informers' caches. */
+export function perWrite<T>(attributes: AdmissionAttributes, key: string, compute: () => T): T {
+  let memo = perWriteMemo.get(attributes);
+  if (memo === undefined) perWriteMemo.set(attributes, (memo = new Map()));
+  if (!memo.has(key)) memo.set(key, compute());
+  return memo.get(key) as T;
+}
+
+/** namespaceOf is the stored namespace of the write, read once per write (undefined when missing). */
+export function namespaceOf(ctx: RegistryContext, attributes: AdmissionAttributes): KubeObject | undefined {
+  return perWrite(attributes, 'namespace', () => {
+    try {
+      return ctx.store.get({ resource: 'namespaces', namespace: '', name: attributes.namespace }) as unknown as KubeObject;
+    } catch {
+      return undefined;
+    }
+  });
 }

@@ -10,14 +10,15 @@ import { applyLimitRangeDefaults, LIMIT_RANGER_ANNOTATION, limitRangeViolations 
 import type { Pod } from '../../api/core/pod.js';
 import { podQOSClass } from '../../api/core/pod-qos.js';
 import type { RegistryContext } from '../../registry/context.js';
-import type { AdmissionPlugin } from '../plugin.js';
+import { perWrite } from '../chain.js';
+import type { AdmissionAttributes, AdmissionPlugin } from '../plugin.js';
 
 export const limitRanger: AdmissionPlugin = {
   name: 'LimitRanger',
   handles: (operation, def, subresource) => operation === 'CREATE' && subresource === '' && def.storage.resource === 'pods',
-  admit(ctx, { namespace, object }) {
-    const pod = object as unknown as Pod;
-    const ranges = rangesOf(ctx, namespace);
+  admit(ctx, attributes) {
+    const pod = attributes.object as unknown as Pod;
+    const ranges = rangesOf(ctx, attributes);
     if (ranges.length === 0 || !pod.spec) return;
     const note = applyLimitRangeDefaults(pod.spec, ranges);
     if (note === undefined) return;
@@ -25,9 +26,10 @@ export const limitRanger: AdmissionPlugin = {
     // The QoS class was derived by defaulting, before the requests and limits changed.
     if (pod.status) pod.status.qosClass = podQOSClass(pod.spec);
   },
-  validate(ctx, { namespace, name, object }) {
-    const pod = object as unknown as Pod;
-    const ranges = rangesOf(ctx, namespace);
+  validate(ctx, attributes) {
+    const { name } = attributes;
+    const pod = attributes.object as unknown as Pod;
+    const ranges = rangesOf(ctx, attributes);
     if (ranges.length === 0 || !pod.spec) return;
     const violations = limitRangeViolations(pod.spec, ranges);
     if (violations.length === 0) return;
@@ -37,6 +39,11 @@ export const limitRanger: AdmissionPlugin = {
   },
 };
 
-function rangesOf(ctx: RegistryContext, namespace: string): LimitRange[] {
-  return ctx.store.list({ resource: 'limitranges', namespace }).items as unknown as LimitRange[];
+/** rangesOf: the namespace's LimitRanges, read once for both phases of a write. */
+function rangesOf(ctx: RegistryContext, attributes: AdmissionAttributes): LimitRange[] {
+  return perWrite(
+    attributes,
+    'limitranges',
+    () => ctx.store.list({ resource: 'limitranges', namespace: attributes.namespace }).items as unknown as LimitRange[],
+  );
 }

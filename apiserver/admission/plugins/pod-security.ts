@@ -11,6 +11,7 @@ import { forbidden } from '../../api/api-error.js';
 import { deepEqual } from '../../api/deep-equal.js';
 import type { KubeObject, ResourceDefinition } from '../../api/resource-definition.js';
 import type { RegistryContext } from '../../registry/context.js';
+import { namespaceOf } from '../chain.js';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from '../plugin.js';
 import { describe, type Level, type SpecLike, violations } from './pod-security-checks.js';
 
@@ -63,12 +64,8 @@ function policyOf(labels: Record<string, string> | undefined, mode: Mode): Polic
   return { level, name: `${level}:${labels?.[`${LABEL_PREFIX}${mode}-version`] || 'latest'}` };
 }
 
-function namespaceLabels(ctx: RegistryContext, namespace: string): Record<string, string> | undefined {
-  try {
-    return (ctx.store.get({ resource: 'namespaces', namespace: '', name: namespace }).metadata as { labels?: Record<string, string> }).labels;
-  } catch {
-    return undefined;
-  }
+function namespaceLabels(ctx: RegistryContext, attributes: AdmissionAttributes): Record<string, string> | undefined {
+  return namespaceOf(ctx, attributes)?.metadata.labels as Record<string, string> | undefined;
 }
 
 function checkPod(ctx: RegistryContext, attributes: AdmissionAttributes, result: AdmissionResult): void {
@@ -76,7 +73,7 @@ function checkPod(ctx: RegistryContext, attributes: AdmissionAttributes, result:
   if (!spec) return;
   // An update that leaves the spec alone (labels, annotations) is not re-evaluated.
   if (attributes.operation === 'UPDATE' && deepEqual(spec, (attributes.oldObject as { spec?: unknown } | undefined)?.spec)) return;
-  const labels = namespaceLabels(ctx, attributes.namespace);
+  const labels = namespaceLabels(ctx, attributes);
   const enforce = policyOf(labels, 'enforce');
   if (enforce) {
     const found = violations(enforce.level, spec);
@@ -92,7 +89,7 @@ function checkTemplate(ctx: RegistryContext, attributes: AdmissionAttributes, re
   const spec = templateSpec(attributes.def, attributes.object);
   if (!spec) return;
   if (attributes.operation === 'UPDATE' && deepEqual(spec, templateSpec(attributes.def, attributes.oldObject))) return;
-  warnAndAudit(namespaceLabels(ctx, attributes.namespace), spec, result, undefined);
+  warnAndAudit(namespaceLabels(ctx, attributes), spec, result, undefined);
 }
 
 function templateSpec(def: ResourceDefinition, object: KubeObject | undefined): SpecLike | undefined {
