@@ -1,6 +1,6 @@
 /**
  * The admission chain over real HTTP: LimitRanger defaults, ResourceQuota's refusal and the
- * usage it charges, Priority, PodSecurity (enforce, warn on pods and on workload templates,
+ * usage it charges, Priority, RuntimeClass, PodSecurity (enforce, warn on pods and on workload templates,
  * the warning a namespace label change gives), NamespaceLifecycle's immortal namespaces, and
  * an asynchronous plugin of a test's own that sees every write and whose warnings reach the
  * client — with concurrent unconditional patches all landing (GuaranteedUpdate retries).
@@ -98,6 +98,26 @@ describe('the admission chain', () => {
     expect(defaulted.body.spec).toMatchObject({ priorityClassName: 'low', priority: 7, preemptionPolicy: 'Never' });
     await request(`${cluster.url}/apis/scheduling.k8s.io/v1/priorityclasses/low`, { method: 'DELETE' });
     expect((await post('/namespaces/default/pods', pod('zero'))).body.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
+  });
+
+  it('RuntimeClass adds the class’s overhead and scheduling, and refuses a missing class', async () => {
+    const rc = {
+      apiVersion: 'node.k8s.io/v1',
+      kind: 'RuntimeClass',
+      metadata: { name: 'gvisor' },
+      handler: 'runsc',
+      overhead: { podFixed: { cpu: '250m' } },
+      scheduling: { nodeSelector: { sandbox: 'yes' }, tolerations: [{ key: 'sandbox', operator: 'Exists', effect: 'NoSchedule' }] },
+    };
+    expect((await request(`${cluster.url}/apis/node.k8s.io/v1/runtimeclasses`, { method: 'POST', body: rc })).status).toBe(201);
+    const created = await post('/namespaces/default/pods', pod('sandboxed', { runtimeClassName: 'gvisor' }));
+    expect(created.body.spec).toMatchObject({ overhead: { cpu: '250m' }, nodeSelector: { sandbox: 'yes' } });
+    expect(created.body.spec.tolerations).toContainEqual({ key: 'sandbox', operator: 'Exists', effect: 'NoSchedule' });
+    const conflicting = await post('/namespaces/default/pods', pod('odd', { runtimeClassName: 'gvisor', nodeSelector: { sandbox: 'no' } }));
+    expect(conflicting.body.message).toBe('pods "odd" is forbidden: conflict: runtimeClass.scheduling.nodeSelector[sandbox] = yes; pod.spec.nodeSelector[sandbox] = no');
+    const missing = await post('/namespaces/default/pods', pod('nowhere', { runtimeClassName: 'kata' }));
+    expect(missing.status).toBe(403);
+    expect(missing.body.message).toBe('pods "nowhere" is forbidden: pod rejected: RuntimeClass "kata" not found');
   });
 
   it('DefaultTolerationSeconds gives pods the not-ready and unreachable tolerations', async () => {

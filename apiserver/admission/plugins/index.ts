@@ -12,6 +12,7 @@ import { namespaceLifecycle } from './namespace-lifecycle.js';
 import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
+import { runtimeClass } from './runtime-class.js';
 
 /** builtInAdmissionPlugins returns a fresh list: a server may add or drop plugins. */
 export function builtInAdmissionPlugins(): AdmissionPlugin[] {
@@ -25,7 +26,7 @@ export function builtInAdmissionPlugins(): AdmissionPlugin[] {
     // DefaultTolerationSeconds: done by pod defaulting today (apiserver/api/core/pod-defaults.ts).
     // DefaultStorageClass
     // StorageObjectInUseProtection
-    // RuntimeClass
+    runtimeClass,
     // DefaultIngressClass
     podSecurity,
     // MutatingAdmissionWebhook: the webhooks slice.
