@@ -83,10 +83,19 @@ export function patchHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsy
     dryRun: isDryRun(request.query),
     fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
     computeNext: (current) => decodeObject(target.def, applyPatch(type, current, patch, target.def), options),
+    unconditional: !patchSetsResourceVersion(type, patch),
     admission: ctx.admission,
     warnings,
   });
   return andThen(updated, (result) => ({ status: 200, body: result, warnings }));
+}
+
+/** patchSetsResourceVersion: does the patch carry a resourceVersion precondition (a merge
+ * patch's metadata.resourceVersion, a JSON patch operation on it)? */
+function patchSetsResourceVersion(type: PatchType, patch: unknown): boolean {
+  if (type === 'json') return Array.isArray(patch) && patch.some((op) => isPlainObject(op) && op['path'] === '/metadata/resourceVersion');
+  const metadata = isPlainObject(patch) ? patch['metadata'] : undefined;
+  return isPlainObject(metadata) && metadata['resourceVersion'] !== undefined && metadata['resourceVersion'] !== null;
 }
 
 /** UNSTRUCTURED_PATCH_TYPES are what kube-apiserver takes for custom resources: strategic
@@ -121,6 +130,7 @@ function applyHandler(ctx: HandlerContext, request: ApiRequest, config: Record<s
     dryRun,
     fieldTracker,
     computeNext: (current) => decodeObject(target.def, fieldTracker.merge(current, config), options),
+    unconditional: !patchSetsResourceVersion('apply', config),
     admission: ctx.admission,
     warnings,
   });

@@ -28,6 +28,9 @@ export interface UpdateRequest extends WriteOptions {
   /** The subresource admission plugins are told of, when it is not the scope's own
    * ('scale', 'binding'); the object they see is the whole object either way. */
   subresource?: string;
+  /** Whether the client set no resourceVersion precondition, when the next object cannot tell
+   * (a patch is applied to the current object, whose resourceVersion it then carries). */
+  unconditional?: boolean;
 }
 
 /** UPDATE_ATTEMPTS bounds GuaranteedUpdate's retries of an unconditional update whose
@@ -48,15 +51,11 @@ function attemptUpdate(ctx: RegistryContext, target: Target, request: UpdateRequ
   const { def } = target;
   const stored = readStored(ctx, target);
   const current = toServed(def, stored);
-  // The caller sees the object without its resourceVersion, so that what it returns carries
-  // one only when the client sent one (a PUT body, a patch setting it): the precondition.
-  const base = structuredClone(current);
-  delete base.metadata.resourceVersion;
-  const proposed = request.computeNext(base);
+  const proposed = request.computeNext(structuredClone(current));
   checkPreconditions(target, current, proposed);
   // Without a precondition the client asked for "whatever is there now": a conflict after an
   // asynchronous admission step is retried on the new object, as GuaranteedUpdate does.
-  const unconditional = !proposed.metadata.resourceVersion;
+  const unconditional = request.unconditional ?? !proposed.metadata.resourceVersion;
   const next = scoped(request.scope, current, proposed, def.subresources.status === true);
   carryServerFields(def, current, next);
   if (request.scope === 'main') def.defaults?.(next);

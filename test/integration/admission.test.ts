@@ -114,7 +114,9 @@ describe('the admission chain', () => {
     expect(created.body.spec).toMatchObject({ overhead: { cpu: '250m' }, nodeSelector: { sandbox: 'yes' } });
     expect(created.body.spec.tolerations).toContainEqual({ key: 'sandbox', operator: 'Exists', effect: 'NoSchedule' });
     const conflicting = await post('/namespaces/default/pods', pod('odd', { runtimeClassName: 'gvisor', nodeSelector: { sandbox: 'no' } }));
-    expect(conflicting.body.message).toBe('pods "odd" is forbidden: conflict: runtimeClass.scheduling.nodeSelector[sandbox] = yes; pod.spec.nodeSelector[sandbox] = no');
+    expect(conflicting.body.message).toBe(
+      'pods "odd" is forbidden: conflict: runtimeClass.scheduling.nodeSelector[sandbox] = yes; pod.spec.nodeSelector[sandbox] = no',
+    );
     const missing = await post('/namespaces/default/pods', pod('nowhere', { runtimeClassName: 'kata' }));
     expect(missing.status).toBe(403);
     expect(missing.body.message).toBe('pods "nowhere" is forbidden: pod rejected: RuntimeClass "kata" not found');
