@@ -2,14 +2,16 @@
  * the same synchronous block as the last validating plugin even after an asynchronous one. */
 import { describe, expect, it } from 'vitest';
 import { configMapDefinition } from '../api/core/config-map.js';
+import type { ResourceDefinition } from '../api/resource-definition.js';
 import type { RegistryContext } from '../registry/context.js';
 import { AdmissionChain } from './chain.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './plugin.js';
 
 const ctx = {} as RegistryContext;
+const configMaps = configMapDefinition as unknown as ResourceDefinition;
 const attributes = (): AdmissionAttributes => ({
   operation: 'CREATE',
-  def: configMapDefinition,
+  def: configMaps,
   subresource: '',
   namespace: 'default',
   name: 'cm',
@@ -37,7 +39,7 @@ describe('AdmissionChain', () => {
   it('skips plugins that do not handle the write, and says when none does', () => {
     const never: AdmissionPlugin = { name: 'never', handles: () => false, validate: () => expect.fail('not handled') };
     const chain = new AdmissionChain([never]);
-    expect(chain.handles('CREATE', configMapDefinition, '')).toBe(false);
+    expect(chain.handles('CREATE', configMaps, '')).toBe(false);
     expect(chain.validate(ctx, attributes(), result(), () => 1)).toBe(1);
   });
 
