@@ -3,8 +3,12 @@
  * It never listens and starts no timers; start-api-server.ts does that. Tests use it with
  * `listen({ port: 0 })` or `inject()`.
  */
+
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Store } from '../store/index.js';
+import { AdmissionChain } from './admission/chain.js';
+import type { AdmissionPlugin } from './admission/plugin.js';
+import { builtInAdmissionPlugins } from './admission/plugins/index.js';
 import { pathNotFound } from './api/api-error.js';
 import { componentStatusDefinition } from './api/core/component-status.js';
 import { type ClusterClock, createClusterClock } from './api/machinery/cluster-clock.js';
@@ -63,6 +67,9 @@ export interface ServerOptions {
   faults?: FaultInjector;
   /** Who may call and what they may do; when absent every request is anonymous and allowed. */
   security?: ServerSecurity;
+  /** The admission plugins every REST write passes, in order (kube-apiserver's
+   * --enable-admission-plugins); builtInAdmissionPlugins() when absent. */
+  admissionPlugins?: AdmissionPlugin[];
 }
 
 /** ServerSecurity: kube-apiserver's authentication and authorization flags. */
@@ -117,6 +124,7 @@ export function buildServer(options: ServerOptions): ApiServer {
     impersonation: (options.security?.authenticators?.length ?? 0) > 0,
   });
   const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: virtualSources, authorization };
+  context.admission = new AdmissionChain(options.admissionPlugins ?? builtInAdmissionPlugins());
   const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });
   faults.attach({ now, logger: app.log });
   // Bodies stay raw: handlers decode by Content-Type so every failure is a Kubernetes Status.

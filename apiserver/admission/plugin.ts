@@ -44,6 +44,11 @@ export interface AdmissionResult {
 export interface AdmissionPlugin {
   /** kube-apiserver's plugin name (NamespaceLifecycle, LimitRanger, PodSecurity, ...). */
   readonly name: string;
+  /** Whether the plugin looks at this write at all (kube's Handles(operation), narrowed to a
+   * kind): the chain skips the plugin — and, when no plugin handles a write, builds no
+   * attributes and awaits nothing. Called once per write and plugin, so it must be cheap and
+   * allocation-free; omitted means every write. */
+  handles?(operation: AdmissionOperation, def: ResourceDefinition, subresource: string): boolean;
   /** Mutating phase: may change `attributes.object`. */
   admit?(ctx: RegistryContext, attributes: AdmissionAttributes, result: AdmissionResult): void | Promise<void>;
   /** Validating phase: may only accept or reject (and warn). */

@@ -1,14 +1,16 @@
 /** DELETE of one object and of a collection (deletecollection), with DeleteOptions from the
  * body (kubectl: `{"propagationPolicy":"Background"}`) or the query string. */
 
+import { andThen } from '../admission/chain.js';
 import { badRequest } from '../api/api-error.js';
-import { apiVersionOf, type DeleteRequest } from '../api/resource-definition.js';
+import { apiVersionOf, type DeleteRequest, type KubeObject } from '../api/resource-definition.js';
+import type { Target } from '../registry/context.js';
 import { strategyOf } from '../registry/context.js';
-import { deleteObject } from '../registry/delete.js';
+import { type DeleteOutcome, deleteAdmitted, deleteObject } from '../registry/delete.js';
 import { decodeOptionalJson } from '../request/body.js';
 import { isDryRun, queryBool, queryInt, queryString } from '../request/query.js';
 import { readListPage } from './read-handlers.js';
-import { type ApiRequest, type ApiResponse, type HandlerContext, listKind, targetOf } from './types.js';
+import { type ApiRequest, type ApiResponse, type HandlerContext, listKind, type MaybeAsyncResponse, targetOf } from './types.js';
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'] as const;
 
@@ -39,10 +41,15 @@ function orphanPolicy(body: Record<string, unknown>, request: ApiRequest): strin
 
 /** deleteHandler answers DELETE on an object: the object while it waits on finalizers or a
  * grace period, else a Success Status (or the deleted object for Pods and Namespaces). */
-export function deleteHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+export function deleteHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsyncResponse {
   const target = targetOf(request.path);
   strategyOf(ctx, target.def).beforeDelete?.(target.name);
-  const outcome = deleteObject(ctx, target, parseDeleteRequest(request));
+  const warnings: string[] = [];
+  const outcome = deleteAdmitted(ctx, target, parseDeleteRequest(request), { admission: ctx.admission, warnings });
+  return andThen(outcome, (done) => ({ ...deleteResponse(ctx, target, done), warnings }));
+}
+
+function deleteResponse(ctx: HandlerContext, target: Target, outcome: DeleteOutcome): ApiResponse {
   if (!outcome.removed || strategyOf(ctx, target.def).returnDeletedObject) return { status: 200, body: outcome.object };
   return {
     status: 200,
@@ -57,13 +64,25 @@ export function deleteHandler(ctx: HandlerContext, request: ApiRequest): ApiResp
 }
 
 /** deleteCollectionHandler deletes every object the selectors select, returning them as a list. */
-export function deleteCollectionHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+export function deleteCollectionHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsyncResponse {
   const { def } = request.path;
   const options = parseDeleteRequest(request);
   const page = readListPage(ctx, { ...request, query: { ...request.query, limit: undefined, continue: undefined } });
-  const items = page.entries.map(({ served }) => {
-    const target = { def, namespace: served.metadata.namespace ?? '', name: served.metadata.name ?? '' };
-    return deleteObject(ctx, target, options).object;
+  const warnings: string[] = [];
+  const targets = page.entries.map(({ served }) => ({ def, namespace: served.metadata.namespace ?? '', name: served.metadata.name ?? '' }));
+  const answer = (items: KubeObject[]): ApiResponse => ({
+    status: 200,
+    body: { kind: listKind(def), apiVersion: apiVersionOf(def), metadata: { resourceVersion: String(ctx.store.currentRevision) }, items },
+    warnings,
   });
-  return { status: 200, body: { kind: listKind(def), apiVersion: apiVersionOf(def), metadata: { resourceVersion: String(ctx.store.currentRevision) }, items } };
+  if (ctx.admission === undefined || !ctx.admission.handles('DELETE', def, ''))
+    return answer(targets.map((target) => deleteObject(ctx, target, options).object));
+  return deleteEach(ctx, targets, options, warnings).then(answer);
+}
+
+/** deleteEach deletes one object after the other, each through the admission chain. */
+async function deleteEach(ctx: HandlerContext, targets: Target[], options: DeleteRequest, warnings: string[]): Promise<KubeObject[]> {
+  const items: KubeObject[] = [];
+  for (const target of targets) items.push((await deleteAdmitted(ctx, target, options, { admission: ctx.admission, warnings })).object);
+  return items;
 }

@@ -5,6 +5,7 @@
  * can slip in between and spend the same disruption twice (Kubernetes needs optimistic
  * concurrency and retries for that).
  */
+import { admitAndWrite, andThen } from '../admission/chain.js';
 import { ApiError, badRequest, forbidden, internalError } from '../api/api-error.js';
 import { isPodReady } from '../api/core/pod-conditions.js';
 import { labelSelectorFromStructured } from '../api/labels.js';
@@ -17,7 +18,7 @@ import { toServed } from '../registry/object-codec.js';
 import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, isPlainObject } from '../request/body.js';
 import { parseDeleteRequest } from './delete-handlers.js';
-import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';
+import { type ApiRequest, type HandlerContext, type MaybeAsyncResponse, targetOf } from './types.js';
 
 /** EVICTION_DENIED_MESSAGE is Kubernetes' wording of a 429 from the eviction subresource. */
 export const EVICTION_DENIED_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
@@ -35,24 +36,39 @@ interface EvictedPod extends KubeObject {
  * it does not, 500 when several budgets select the pod. An allowed eviction of a Ready pod
  * spends one disruption (status.disruptionsAllowed - 1, the pod in status.disruptedPods).
  */
-export function evictionHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+export function evictionHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsyncResponse {
   const target = targetOf(request.path);
-  const deleteRequest = evictionDeleteRequest(request, target);
+  const { deleteRequest, eviction } = evictionDeleteRequest(request, target);
+  const warnings: string[] = [];
+  const attributes = {
+    operation: 'CREATE',
+    def: target.def,
+    subresource: 'eviction',
+    namespace: target.namespace,
+    name: target.name,
+    object: eviction as KubeObject,
+    dryRun: deleteRequest.dryRun,
+  } as const;
+  const evicted = admitAndWrite(ctx, { admission: ctx.admission, warnings }, attributes, () => evict(ctx, target, deleteRequest));
+  return andThen(evicted, () => ({ status: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, warnings }));
+}
+
+/** evict deletes the pod and spends its budget, in one synchronous block. */
+function evict(ctx: HandlerContext, target: Target, deleteRequest: DeleteRequest): void {
   const pod = readStored(ctx, target) as EvictedPod;
   const budget = canIgnoreBudget(pod) ? undefined : budgetToSpend(ctx, pod);
   deleteObject(ctx, target, deleteRequest);
   if (budget && !deleteRequest.dryRun) spendDisruption(ctx, budget, target.name);
-  return { status: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
 }
 
 /** evictionDeleteRequest decodes the Eviction body and returns its DeleteOptions. */
-function evictionDeleteRequest(request: ApiRequest, target: Target): DeleteRequest {
+function evictionDeleteRequest(request: ApiRequest, target: Target): { deleteRequest: DeleteRequest; eviction: Record<string, unknown> } {
   const eviction = request.body && request.body.length > 0 ? decodeObjectBody(request.contentType, request.body) : {};
   const name = isPlainObject(eviction['metadata']) ? eviction['metadata']['name'] : undefined;
   // Kubernetes also rejects an Eviction without a name; kubesim lets an empty one through.
   if (typeof name === 'string' && name !== '' && name !== target.name) throw badRequest('name in URL does not match name in Eviction object');
   const options = isPlainObject(eviction['deleteOptions']) ? Buffer.from(JSON.stringify(eviction['deleteOptions'])) : undefined;
-  return parseDeleteRequest({ ...request, body: options });
+  return { deleteRequest: parseDeleteRequest({ ...request, body: options }), eviction };
 }
 
 /** canIgnoreBudget: budgets protect running pods only (Kubernetes' canIgnorePDB). */

@@ -3,14 +3,16 @@
  * pod's kubelet serves it; log-proxy.ts streams it). Eviction, a budget-checked delete, is in
  * eviction-handler.ts.
  */
+import { admitAndWrite, andThen } from '../admission/chain.js';
 import { badRequest, conflict, internalError } from '../api/api-error.js';
 import { rfc3339 } from '../api/machinery/time.js';
-import { readStored, resourceName } from '../registry/context.js';
+import type { KubeObject } from '../api/resource-definition.js';
+import { readStored, resourceName, type Target } from '../registry/context.js';
 import { toServed } from '../registry/object-codec.js';
 import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, isPlainObject } from '../request/body.js';
 import { isDryRun, queryString } from '../request/query.js';
-import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';
+import { type ApiRequest, type HandlerContext, type MaybeAsyncResponse, targetOf } from './types.js';
 
 interface PodShape {
   spec?: { nodeName?: string; containers?: Array<{ name: string }>; initContainers?: Array<{ name: string }> };
@@ -27,15 +29,31 @@ const successStatus = (code: number) => ({ kind: 'Status', apiVersion: 'v1', met
  * and copies the Binding's metadata.annotations onto the pod (as kube-apiserver's
  * setPodHostAndAnnotations does; the scheduler records its decision this way), 409 if the
  * pod is already bound. */
-export function bindingHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+export function bindingHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsyncResponse {
   const target = targetOf(request.path);
   const binding = decodeObjectBody(request.contentType, request.body);
   const node = isPlainObject(binding['target']) ? binding['target']['name'] : undefined;
   if (typeof node !== 'string' || node === '') throw badRequest('Binding target.name is required');
   const annotations = bindingAnnotations(binding);
+  const dryRun = isDryRun(request.query);
+  const warnings: string[] = [];
+  const attributes = {
+    operation: 'CREATE',
+    def: target.def,
+    subresource: 'binding',
+    namespace: target.namespace,
+    name: target.name,
+    object: binding as KubeObject,
+    dryRun,
+  } as const;
+  const bound = admitAndWrite(ctx, { admission: ctx.admission, warnings }, attributes, () => bind(ctx, target, node, annotations, dryRun));
+  return andThen(bound, () => ({ status: 201, body: successStatus(201), warnings }));
+}
+
+function bind(ctx: HandlerContext, target: Target, node: string, annotations: Record<string, string> | undefined, dryRun: boolean): void {
   updateObject(ctx, target, {
     scope: 'server',
-    dryRun: isDryRun(request.query),
+    dryRun,
     computeNext: (pod) => {
       const shaped = pod as typeof pod & PodShape;
       if (shaped.spec?.nodeName) {
@@ -50,7 +68,6 @@ export function bindingHandler(ctx: HandlerContext, request: ApiRequest): ApiRes
       return pod;
     },
   });
-  return { status: 201, body: successStatus(201) };
 }
 
 /** bindingAnnotations are the Binding's metadata.annotations when it has string ones. */

@@ -3,6 +3,7 @@
  * ScaleSubresource (Deployments, ReplicaSets, later custom resources). Writes change only
  * the replica count, through the normal update path.
  */
+import { andThen } from '../admission/chain.js';
 import { invalid } from '../api/api-error.js';
 import { ScaleSchema } from '../api/autoscaling/scale.js';
 import { labelSelectorFromStructured } from '../api/labels.js';
@@ -13,7 +14,7 @@ import { updateObject } from '../registry/update.js';
 import { decodeObjectBody, decodePatchBody, isPlainObject, patchTypeOf } from '../request/body.js';
 import { isDryRun } from '../request/query.js';
 import { updateTracker } from './field-managers.js';
-import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';
+import { type ApiRequest, type HandlerContext, type MaybeAsyncResponse, targetOf } from './types.js';
 import { acceptedPatchTypes, applyPatch } from './write-handlers.js';
 
 function getPath(object: unknown, path: string): unknown {
@@ -51,7 +52,7 @@ export function scaleOf(object: KubeObject, scale: ScaleSubresource): Record<str
 const SCALE_KIND = { apiVersion: 'autoscaling/v1', kind: 'Scale' };
 
 /** scaleHandler answers GET, PUT and PATCH on {resource}/{name}/scale. */
-export function scaleHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+export function scaleHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsyncResponse {
   const target = targetOf(request.path);
   const scale = target.def.subresources.scale!;
   const current = toServed(target.def, readStored(ctx, target));
@@ -72,6 +73,7 @@ export function scaleHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
       },
     ]);
   }
+  const warnings: string[] = [];
   const updated = updateObject(ctx, target, {
     scope: 'main',
     dryRun: isDryRun(request.query),
@@ -82,8 +84,11 @@ export function scaleHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
       object.metadata.resourceVersion = parsed.data?.metadata?.resourceVersion || undefined;
       return object;
     },
+    subresource: 'scale',
+    admission: ctx.admission,
+    warnings,
   });
-  return { status: 200, body: scaleOf(updated, scale) };
+  return andThen(updated, (object) => ({ status: 200, body: scaleOf(object, scale), warnings }));
 }
 
 function patchedScale(request: ApiRequest, scale: Record<string, unknown>): unknown {

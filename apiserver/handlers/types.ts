@@ -1,4 +1,5 @@
 /** The request and response shapes shared by the resource handlers. */
+import type { AdmissionChain } from '../admission/chain.js';
 import type { HistoryActor } from '../api/kubesim/history.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import type { UserInfo } from '../authz/user.js';
@@ -23,6 +24,9 @@ export interface ApiRequest {
   /** Who made the request (authentication's answer, impersonation applied). */
   user?: UserInfo;
 }
+
+/** A handler answers at once, or later when an admission plugin answers asynchronously. */
+export type MaybeAsyncResponse = ApiResponse | Promise<ApiResponse>;
 
 /** ApiResponse is a JSON reply; `warnings` become `Warning: 299` headers. */
 export interface ApiResponse {
@@ -50,6 +54,8 @@ export interface VirtualSource {
  * sources, keyed by their definitions' `storage.resource`. */
 export interface HandlerContext extends RegistryContext {
   virtual?: ReadonlyMap<string, VirtualSource>;
+  /** The admission chain every REST write passes (apiserver/admission/chain.ts). */
+  admission?: AdmissionChain;
 }
 
 /** targetOf names the object a request addresses; throws if the path has no name. */

@@ -1,5 +1,6 @@
 /** POST (create), PUT (update, /status, /finalize) and PATCH (all four patch types). */
 
+import { andThen } from '../admission/chain.js';
 import { badRequest, isNotFound } from '../api/api-error.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { schemaDocumentFor } from '../api/schema-node.js';
@@ -16,18 +17,18 @@ import { decodeObjectBody, decodePatchBody, describeJsonType, isPlainObject, typ
 import { fieldValidation, isDryRun } from '../request/query.js';
 import { applyTracker, checkWriteOptions, updateTracker } from './field-managers.js';
 import { answerReview, isReview } from './review-create.js';
-import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';
+import { type ApiRequest, type HandlerContext, type MaybeAsyncResponse, targetOf } from './types.js';
 
 /** createHandler answers POST on a collection: 201 with the created object. */
-export function createHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+export function createHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsyncResponse {
   const warnings: string[] = [];
   checkWriteOptions(request);
   const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(request.path.def), warnings, method: request.method });
   const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
   if (isReview(request.path.def)) return answerReview(ctx, request.path.def, object, request.path.namespace, warnings);
   const fieldTracker = updateTracker(ctx, request, request.path.def, '');
-  const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker });
-  return { status: 201, body: created, warnings };
+  const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker, admission: ctx.admission, warnings });
+  return andThen(created, (body) => ({ status: 201, body, warnings }));
 }
 
 const SUBRESOURCE_SCOPES: Partial<Record<string, UpdateScope>> = { status: 'status', finalize: 'finalize', approval: 'approval' };
@@ -42,25 +43,33 @@ function subresourceOf(scope: UpdateScope): WriteSubresource {
 }
 
 /** updateHandler answers PUT on an object, its /status, /finalize or /approval. */
-export function updateHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+export function updateHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsyncResponse {
   const warnings: string[] = [];
   const target = targetOf(request.path);
   const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(target.def), warnings, method: request.method });
   checkWriteOptions(request);
-  const decoded = decodeObject(target.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
+  let decoded: KubeObject | undefined = decodeObject(target.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
   const scope = scopeOf(request.path.subresource);
   const updated = updateObject(ctx, target, {
     scope,
     dryRun: isDryRun(request.query),
     fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
-    computeNext: () => decoded,
+    // The update consumes the body; a retry after an asynchronous admission step decodes it
+    // again (its warnings were already given).
+    computeNext: () => {
+      const next = decoded ?? decodeObject(target.def, body, { fieldValidation: fieldValidation(request.query), warnings: [], wholeObjectBody: true });
+      decoded = undefined;
+      return next;
+    },
+    admission: ctx.admission,
+    warnings,
   });
-  return { status: 200, body: updated, warnings };
+  return andThen(updated, (result) => ({ status: 200, body: result, warnings }));
 }
 
 /** patchHandler answers PATCH on an object or its /status. Server-side apply creates the
  * object when it does not exist (201). */
-export function patchHandler(ctx: HandlerContext, request: ApiRequest): ApiResponse {
+export function patchHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsyncResponse {
   const type = patchTypeOf(request.contentType, acceptedPatchTypes(request.path.def));
   checkWriteOptions(request, type);
   const patch = decodePatchBody(type, request.body);
@@ -74,8 +83,19 @@ export function patchHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
     dryRun: isDryRun(request.query),
     fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
     computeNext: (current) => decodeObject(target.def, applyPatch(type, current, patch, target.def), options),
+    unconditional: !patchSetsResourceVersion(type, patch),
+    admission: ctx.admission,
+    warnings,
   });
-  return { status: 200, body: updated, warnings };
+  return andThen(updated, (result) => ({ status: 200, body: result, warnings }));
+}
+
+/** patchSetsResourceVersion: does the patch carry a resourceVersion precondition (a merge
+ * patch's metadata.resourceVersion, a JSON patch operation on it)? */
+function patchSetsResourceVersion(type: PatchType, patch: unknown): boolean {
+  if (type === 'json') return Array.isArray(patch) && patch.some((op) => isPlainObject(op) && op['path'] === '/metadata/resourceVersion');
+  const metadata = isPlainObject(patch) ? patch['metadata'] : undefined;
+  return isPlainObject(metadata) && metadata['resourceVersion'] !== undefined && metadata['resourceVersion'] !== null;
 }
 
 /** UNSTRUCTURED_PATCH_TYPES are what kube-apiserver takes for custom resources: strategic
@@ -89,7 +109,7 @@ export function acceptedPatchTypes(def: ResourceDefinition): readonly PatchType[
 
 /** applyHandler runs a server-side apply of `config`: merged into the live object with
  * field ownership (apiserver/fieldmanager), or creating it when absent. */
-function applyHandler(ctx: HandlerContext, request: ApiRequest, config: Record<string, unknown>): ApiResponse {
+function applyHandler(ctx: HandlerContext, request: ApiRequest, config: Record<string, unknown>): MaybeAsyncResponse {
   const warnings: string[] = [];
   const target = targetOf(request.path);
   const options = { fieldValidation: fieldValidation(request.query), warnings };
@@ -102,15 +122,19 @@ function applyHandler(ctx: HandlerContext, request: ApiRequest, config: Record<s
       throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${target.name})`);
     }
     object.metadata.name = target.name;
-    return { status: 201, body: createObject(ctx, target, object, { dryRun, fieldTracker }), warnings };
+    const created = createObject(ctx, target, object, { dryRun, fieldTracker, admission: ctx.admission, warnings });
+    return andThen(created, (body) => ({ status: 201, body, warnings }));
   }
   const updated = updateObject(ctx, target, {
     scope,
     dryRun,
     fieldTracker,
     computeNext: (current) => decodeObject(target.def, fieldTracker.merge(current, config), options),
+    unconditional: !patchSetsResourceVersion('apply', config),
+    admission: ctx.admission,
+    warnings,
   });
-  return { status: 200, body: updated, warnings };
+  return andThen(updated, (result) => ({ status: 200, body: result, warnings }));
 }
 
 function exists(ctx: HandlerContext, request: ApiRequest): boolean {

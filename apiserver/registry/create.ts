@@ -1,23 +1,32 @@
 /**
- * createObject: kube-apiserver's create flow for any kind — namespace and name, admission,
- * server-owned metadata, defaults, kind hooks, validation, then one atomic store write.
+ * createObject: kube-apiserver's create flow for any kind — namespace and name, defaults,
+ * mutating admission, server-owned metadata, kind hooks, validation, validating admission,
+ * then one atomic store write.
  */
 import { isAlreadyExists } from '../../store/index.js';
+import { type Admission, admitThen, type MaybePromise, startAdmission, validateThenWrite } from '../admission/chain.js';
 import { alreadyExists, badRequest, invalid } from '../api/api-error.js';
 import type { KubeObject } from '../api/resource-definition.js';
 import { checkRbacWrite } from '../authz/escalation.js';
-import { admitCreate } from './admission.js';
 import { asKube, objectRef, type RegistryContext, resourceName, storageDefinitionOf, strategyContext, strategyOf, type Target } from './context.js';
 import { generateNameSuffix, prepareForCreate, validateMetadata } from './metadata.js';
 import { toServed, toStored } from './object-codec.js';
-import { admitQuota } from './quota-admission.js';
 import type { WriteOptions } from './write-options.js';
 
 const GENERATE_NAME_ATTEMPTS = 5;
 
 /** createObject stores a decoded object of `target.def` in `target.namespace` and returns it
- * in the served version. Throws ApiError 400/403/404/409/422. `object` is consumed (mutated). */
-export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>, object: KubeObject, options: WriteOptions): KubeObject {
+ * in the served version. Throws ApiError 400/403/404/409/422. `object` is consumed (mutated).
+ * Synchronous without `admission` (the server's own writers); with it, a Promise only when
+ * an admission plugin answered asynchronously. */
+export function createObject(
+  ctx: RegistryContext,
+  target: Omit<Target, 'name'>,
+  object: KubeObject,
+  options: WriteOptions & { admission?: undefined },
+): KubeObject;
+export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>, object: KubeObject, options: WriteOptions): MaybePromise<KubeObject>;
+export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>, object: KubeObject, options: WriteOptions): MaybePromise<KubeObject> {
   const { def } = target;
   placeInNamespace(target, object);
   const usesGenerateName = !object.metadata.name && !!object.metadata.generateName;
@@ -27,17 +36,38 @@ export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>,
   // Ownership is recorded before the strategy fills in server-chosen values (a Service's
   // clusterIP), which no manager owns — as kube-apiserver runs its field manager first.
   options.fieldTracker?.track(undefined, object);
-  const storageDef = storageDefinitionOf(ctx, def);
-  for (let attempt = 1; ; attempt++) {
-    if (usesGenerateName) object.metadata.name = `${object.metadata.generateName}${generateNameSuffix(ctx.random.generateName)}`;
-    const name = object.metadata.name ?? '';
-    const fullTarget: Target = { ...target, name };
-    admitCreate(ctx, def, target.namespace, name);
-    strategyOf(ctx, def).beforeCreate?.(object, strategyContext(ctx));
-    const errors = [...validateMetadata(def, object), ...(def.validate?.(object) ?? [])];
-    if (errors.length > 0) throw invalid(resourceName(fullTarget), errors);
-    admitQuota(ctx, def, object, options.dryRun === true);
-    const stored = toStored(def, object, storageDef);
+  const admission = startAdmission(ctx, options, {
+    operation: 'CREATE',
+    def,
+    subresource: '',
+    namespace: def.namespaced ? target.namespace : '',
+    // A generated name is drawn after mutating admission, as in kube-apiserver.
+    name: object.metadata.name ?? '',
+    object,
+    dryRun: options.dryRun,
+  });
+  return admitThen(ctx, admission, () => store(ctx, target, admission?.attributes.object ?? object, options, usesGenerateName, admission, 1));
+}
+
+function store(
+  ctx: RegistryContext,
+  target: Omit<Target, 'name'>,
+  object: KubeObject,
+  options: WriteOptions,
+  usesGenerateName: boolean,
+  admission: Admission | undefined,
+  attempt: number,
+): MaybePromise<KubeObject> {
+  const { def } = target;
+  if (usesGenerateName) object.metadata.name = `${object.metadata.generateName}${generateNameSuffix(ctx.random.generateName)}`;
+  const name = object.metadata.name ?? '';
+  const fullTarget: Target = { ...target, name };
+  strategyOf(ctx, def).beforeCreate?.(object, strategyContext(ctx));
+  const errors = [...validateMetadata(def, object), ...(def.validate?.(object) ?? [])];
+  if (errors.length > 0) throw invalid(resourceName(fullTarget), errors);
+  if (admission) admission.attributes.name = name;
+  return validateThenWrite(ctx, admission, () => {
+    const stored = toStored(def, object, storageDefinitionOf(ctx, def));
     if (options.dryRun) return toServed(def, stored);
     try {
       return toServed(def, asKube(ctx.store.create(objectRef(fullTarget), stored, { actor: ctx.actor })));
@@ -45,8 +75,9 @@ export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>,
       if (!isAlreadyExists(err)) throw err;
       // A generated name may collide; Kubernetes leaves the retry to the client, we retry a few times.
       if (!usesGenerateName || attempt >= GENERATE_NAME_ATTEMPTS) throw alreadyExists(resourceName(fullTarget));
+      return store(ctx, target, object, options, usesGenerateName, admission, attempt + 1);
     }
-  }
+  });
 }
 
 function placeInNamespace(target: Omit<Target, 'name'>, object: KubeObject): void {

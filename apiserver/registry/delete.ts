@@ -4,6 +4,7 @@
  * graceful kind (Pods) say it must wait; the update that clears the last finalizer removes it.
  */
 import { isConflict } from '../../store/index.js';
+import { type AdmissionContext, admitThen, type MaybePromise, startAdmission, validateThenWrite } from '../admission/chain.js';
 import { conflict } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
 import { rfc3339 } from '../api/machinery/time.js';
@@ -34,6 +35,33 @@ export function deleteObject(ctx: RegistryContext, target: Target, request: Dele
   if (request.dryRun || deepEqual(next, stored)) return { object: toServed(target.def, next), removed: false };
   const updated = asKube(ctx.store.update(objectRef(target), next, { expectedRevision: Number(stored.metadata.resourceVersion), actor: ctx.actor }));
   return { object: toServed(target.def, updated), removed: false };
+}
+
+/** deleteAdmitted is deleteObject for a REST request: the chain sees the DELETE (with the
+ * stored object as oldObject) before the object is deleted; when a plugin answered
+ * asynchronously the delete re-reads the object and re-checks the preconditions. */
+export function deleteAdmitted(
+  ctx: RegistryContext,
+  target: Target,
+  request: DeleteRequest,
+  admissionContext: AdmissionContext,
+  subresource = '',
+): MaybePromise<DeleteOutcome> {
+  const chain = admissionContext.admission;
+  if (chain === undefined || !chain.handles('DELETE', target.def, subresource)) return deleteObject(ctx, target, request);
+  const stored = readStored(ctx, target);
+  checkPreconditions(target, stored, request);
+  const admission = startAdmission(ctx, admissionContext, {
+    operation: 'DELETE',
+    def: target.def,
+    subresource,
+    namespace: target.def.namespaced ? target.namespace : '',
+    name: target.name,
+    oldObject: toServed(target.def, stored),
+    options: request as unknown as Record<string, unknown>,
+    dryRun: request.dryRun,
+  });
+  return admitThen(ctx, admission, () => validateThenWrite(ctx, admission, () => deleteObject(ctx, target, request)));
 }
 
 function checkPreconditions(target: Target, stored: KubeObject, request: DeleteRequest): void {

@@ -6,7 +6,8 @@
  */
 
 import { isConflict } from '../../store/index.js';
-import { badRequest, conflict, invalid } from '../api/api-error.js';
+import { admitThen, type MaybePromise, startAdmission, validateThenWrite } from '../admission/chain.js';
+import { ApiError, badRequest, conflict, invalid } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { KubeObject } from '../api/resource-definition.js';
 import { checkRbacWrite } from '../authz/escalation.js';
@@ -26,17 +27,37 @@ export interface UpdateRequest extends WriteOptions {
   /** Builds the next object (served version, decoded and validated by the schema) from a
    * private copy of the current one. May throw ApiError. */
   computeNext: (current: KubeObject) => KubeObject;
+  /** The subresource admission plugins are told of, when it is not the scope's own
+   * ('scale', 'binding'); the object they see is the whole object either way. */
+  subresource?: string;
+  /** Whether the client set no resourceVersion precondition, when the next object cannot tell
+   * (a patch is applied to the current object, whose resourceVersion it then carries). */
+  unconditional?: boolean;
 }
 
+/** UPDATE_ATTEMPTS bounds GuaranteedUpdate's retries of an unconditional update whose
+ * object changed while an admission plugin was answering. */
+const UPDATE_ATTEMPTS = 100;
+
 /** updateObject applies one update and returns the resulting object in the served version
- * (the current one, unchanged, for a no-op). Throws ApiError 400/404/409/422. */
-export function updateObject(ctx: RegistryContext, target: Target, request: UpdateRequest): KubeObject {
+ * (the current one, unchanged, for a no-op). Throws ApiError 400/404/409/422. Synchronous
+ * without `admission` (the server's own writers); with it, a Promise only when an admission
+ * plugin answered asynchronously. */
+export function updateObject(ctx: RegistryContext, target: Target, request: UpdateRequest & { admission?: undefined }): KubeObject;
+export function updateObject(ctx: RegistryContext, target: Target, request: UpdateRequest): MaybePromise<KubeObject>;
+export function updateObject(ctx: RegistryContext, target: Target, request: UpdateRequest): MaybePromise<KubeObject> {
+  return attemptUpdate(ctx, target, request, 1);
+}
+
+function attemptUpdate(ctx: RegistryContext, target: Target, request: UpdateRequest, attempt: number): MaybePromise<KubeObject> {
   const { def } = target;
-  const storageDef = storageDefinitionOf(ctx, def);
   const stored = readStored(ctx, target);
   const current = toServed(def, stored);
   const proposed = request.computeNext(structuredClone(current));
   checkPreconditions(target, current, proposed);
+  // Without a precondition the client asked for "whatever is there now": a conflict after an
+  // asynchronous admission step is retried on the new object, as GuaranteedUpdate does.
+  const unconditional = request.unconditional ?? !proposed.metadata.resourceVersion;
   const next = scoped(request.scope, current, proposed, def.subresources.status === true);
   carryServerFields(def, current, next);
   if (request.scope === 'main') def.defaults?.(next);
@@ -45,14 +66,38 @@ export function updateObject(ctx: RegistryContext, target: Target, request: Upda
   // attributed to the writer. May throw the 409 of a conflicting apply.
   request.fieldTracker?.track(current, next);
   const subresource = request.scope === 'main' || request.scope === 'server' ? undefined : request.scope;
-  strategyOf(ctx, def).beforeUpdate?.(next, current, strategyContext(ctx), subresource);
-  const errors = [...validateMetadata(def, next, current), ...(def.validate?.(next, current, subresource) ?? [])];
-  if (errors.length > 0) throw invalid(resourceName(target), errors);
-  const nextStored = toStored(def, next, storageDef);
-  nextStored.metadata.resourceVersion = stored.metadata.resourceVersion;
-  if (deepEqual(nextStored, stored)) return current;
-  if (request.dryRun) return toServed(def, nextStored);
-  return toServed(def, writeOrRemove(ctx, target, nextStored, stored));
+  const admission = startAdmission(ctx, request, {
+    operation: 'UPDATE',
+    def,
+    subresource: request.subresource ?? subresource ?? '',
+    namespace: def.namespaced ? target.namespace : '',
+    name: target.name,
+    object: next,
+    oldObject: current,
+    dryRun: request.dryRun,
+  });
+  return admitThen(ctx, admission, () => {
+    const admitted = admission?.attributes.object ?? next;
+    strategyOf(ctx, def).beforeUpdate?.(admitted, current, strategyContext(ctx), subresource);
+    const errors = [...validateMetadata(def, admitted, current), ...(def.validate?.(admitted, current, subresource) ?? [])];
+    if (errors.length > 0) throw invalid(resourceName(target), errors);
+    const nextStored = toStored(def, admitted, storageDefinitionOf(ctx, def));
+    nextStored.metadata.resourceVersion = stored.metadata.resourceVersion;
+    return validateThenWrite(ctx, admission, () => {
+      if (deepEqual(nextStored, stored)) return current;
+      if (request.dryRun) return toServed(def, nextStored);
+      try {
+        return toServed(def, writeOrRemove(ctx, target, nextStored, stored));
+      } catch (err) {
+        if (admission === undefined || !unconditional || !isApiConflict(err) || attempt >= UPDATE_ATTEMPTS) throw err;
+        return attemptUpdate(ctx, target, request, attempt + 1);
+      }
+    });
+  });
+}
+
+function isApiConflict(err: unknown): boolean {
+  return err instanceof ApiError && err.code === 409;
 }
 
 function checkPreconditions(target: Target, current: KubeObject, proposed: KubeObject): void {

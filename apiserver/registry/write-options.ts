@@ -1,7 +1,8 @@
 /** WriteOptions are what every write request may carry. */
+import type { AdmissionContext } from '../admission/chain.js';
 import type { FieldTracker } from '../fieldmanager/field-tracker.js';
 
-export interface WriteOptions {
+export interface WriteOptions extends AdmissionContext {
   /** dryRun=All: run every step but do not persist. */
   dryRun: boolean;
   /** Maintains metadata.managedFields for the write (create, update, patch, apply, /status,

@@ -18,7 +18,7 @@ import { serveLog } from '../handlers/log-proxy.js';
 import { bindingHandler } from '../handlers/pod-handlers.js';
 import { getObject, listObjects } from '../handlers/read-handlers.js';
 import { scaleHandler } from '../handlers/scale-handlers.js';
-import type { ApiRequest, ApiResponse, HandlerContext } from '../handlers/types.js';
+import type { ApiRequest, ApiResponse, HandlerContext, MaybeAsyncResponse } from '../handlers/types.js';
 import { serveWatch, type WatchSettings } from '../handlers/watch-handler.js';
 import { createHandler, patchHandler, updateHandler } from '../handlers/write-handlers.js';
 import { actorOf } from '../kubesim/actor.js';
@@ -29,7 +29,7 @@ import { warningHeaderValue } from '../request/warning-header.js';
 import { resourceList } from './discovery.js';
 import { resolveResourcePath } from './resource-path.js';
 
-type Handler = (ctx: HandlerContext, request: ApiRequest) => ApiResponse;
+type Handler = (ctx: HandlerContext, request: ApiRequest) => MaybeAsyncResponse;
 
 /** SUBRESOURCE_HANDLERS maps subresource → method → handler; 'status', 'finalize' and 'approval' use the
  * object handlers with a narrowed update scope. */
@@ -216,7 +216,9 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       return reply;
     }
     const handlerCtx = { ...ctx, actor: apiRequest.actor, user: apiRequest.user };
-    const response = pickHandler(apiRequest)(handlerCtx, apiRequest);
+    const answer = pickHandler(apiRequest)(handlerCtx, apiRequest);
+    // Awaited only when an admission plugin answered asynchronously: the common write stays synchronous.
+    const response = answer instanceof Promise ? await answer : answer;
     // kube-apiserver warns on every request to a deprecated resource (kubectl prints `Warning: …`).
     const { deprecationWarning } = apiRequest.path.def;
     if (deprecationWarning) response.warnings = [...(response.warnings ?? []), deprecationWarning];

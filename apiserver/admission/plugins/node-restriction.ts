@@ -107,9 +107,13 @@ function admitToken(ctx: RegistryContext, node: string, attributes: AdmissionAtt
   if (field(pod, 'spec', 'nodeName') !== node) throw forbidden(attributes, 'node requested token bound to a pod scheduled on a different node');
 }
 
+/** The resources NodeRestriction looks at (every other write passes it untouched). */
+const NODE_RESTRICTED_RESOURCES = new Set(['/pods', '/nodes', '/serviceaccounts', 'coordination.k8s.io/leases', 'storage.k8s.io/csinodes']);
+
 /** NodeRestriction: export for the admission chain (validating phase). */
 export const nodeRestriction: AdmissionPlugin = {
   name: 'NodeRestriction',
+  handles: (_operation, def) => NODE_RESTRICTED_RESOURCES.has(`${def.group}/${def.plural}`),
   validate(ctx, attributes) {
     const node = nodeNameOf(attributes.user);
     if (!node) return;

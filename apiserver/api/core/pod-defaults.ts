@@ -1,6 +1,7 @@
 /**
  * Pod-only defaulting: what Kubernetes does for pods but not for pod templates, spread over
- * SetDefaults_Pod, admission plugins (ServiceAccount, Priority, DefaultTolerationSeconds)
+ * SetDefaults_Pod, admission plugins (ServiceAccount, DefaultTolerationSeconds; Priority is
+ * apiserver/admission/plugins/priority.ts)
  * and the pod strategy's PrepareForCreate (status.phase, status.qosClass).
  */
 import type { Toleration } from './affinity.js';
@@ -31,8 +32,7 @@ export function defaultPod(pod: PodShape): void {
   spec.enableServiceLinks ??= true;
   spec.serviceAccountName ||= 'default';
   spec.serviceAccount = spec.serviceAccountName;
-  spec.priority ??= 0;
-  spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  // priority and preemptionPolicy come from the Priority admission plugin.
   spec.tolerations = withDefaultTolerations(spec.tolerations ?? []);
   pod.status ??= {};
   pod.status.phase ??= 'Pending';

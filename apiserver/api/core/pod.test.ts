@@ -41,8 +41,6 @@ describe('Pod', () => {
       terminationGracePeriodSeconds: 30,
       securityContext: {},
       enableServiceLinks: true,
-      priority: 0,
-      preemptionPolicy: 'PreemptLowerPriority',
       serviceAccountName: 'default',
       serviceAccount: 'default',
       volumes: [{ name: 'data', emptyDir: {} }],
@@ -57,6 +55,8 @@ describe('Pod', () => {
       resources: { limits: { cpu: '0.5' } },
       readinessProbe: { httpGet: { path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
     });
+    // priority and preemptionPolicy are the Priority admission plugin's (apiserver/admission).
+    expect(pod.spec.priority).toBeUndefined();
     expect(pod.spec.tolerations).toEqual([
       { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
       { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },

@@ -1,6 +1,5 @@
 /** core/v1 Pod: a group of containers scheduled together onto one node. */
 import { z } from 'zod';
-import { forbidden as forbiddenError } from '../api-error.js';
 import { deepEqual } from '../deep-equal.js';
 import { KIND_IDS } from '../kind-refs.js';
 import { typeMetaFields } from '../meta.js';
@@ -8,11 +7,8 @@ import { age, ageColumn, column, nameColumn, orNone } from '../printing.js';
 import type { DeleteRequest, FieldError, KindStrategy, PrintColumn, PrintContext, ResourceDefinition } from '../resource-definition.js';
 import { forbidden } from '../validation.js';
 import type { Container } from './container.js';
-import type { LimitRange } from './limit-range.js';
-import { applyLimitRangeDefaults, LIMIT_RANGER_ANNOTATION, limitRangeViolations } from './limit-ranger.js';
 import { defaultPod } from './pod-defaults.js';
 import { PodMessage } from './pod-protobuf.js';
-import { podQOSClass } from './pod-qos.js';
 import { type PodSpec, PodSpecSchema } from './pod-spec.js';
 import { validatePodSpec } from './pod-spec-validation.js';
 import { type ContainerStatus, PodStatusSchema } from './pod-status.js';
@@ -70,20 +66,6 @@ const DEFAULT_GRACE_SECONDS = 30;
  * confirms with a delete of grace period 0. Unscheduled and finished pods go at once. */
 const podStrategy: KindStrategy = {
   returnDeletedObject: true,
-  // Mutating admission: LimitRanger defaults, then the QoS class they may change.
-  beforeCreate(object, ctx) {
-    const pod = object as unknown as Pod;
-    const ranges = ctx.listStored('limitranges').filter((range) => range.metadata.namespace === pod.metadata.namespace) as unknown as LimitRange[];
-    if (ranges.length === 0) return;
-    const note = applyLimitRangeDefaults(pod.spec, ranges);
-    const violations = limitRangeViolations(pod.spec, ranges);
-    // Several are listed as Go's error aggregate prints them.
-    const message = violations.length === 1 ? violations[0] : `[${violations.join(', ')}]`;
-    if (violations.length > 0) throw forbiddenError(`pods "${pod.metadata.name ?? ''}" is forbidden: ${message}`, { kind: 'pods', name: pod.metadata.name });
-    if (note === undefined) return;
-    pod.metadata.annotations = { ...pod.metadata.annotations, [LIMIT_RANGER_ANNOTATION]: note };
-    if (pod.status) pod.status.qosClass = podQOSClass(pod.spec);
-  },
   gracePeriodSeconds(object, request: DeleteRequest): number | undefined {
     const pod = object as unknown as Pod;
     const phase = pod.status?.phase;

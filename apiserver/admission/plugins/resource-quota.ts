@@ -6,15 +6,17 @@
  * accounting (apiserver/api/core/quota-usage.ts). A quota whose status the controller has not
  * filled yet refuses what it limits (`status unknown for quota`), and one limiting cpu or
  * memory refuses pods whose containers do not state them (`failed quota: … must specify …`),
- * as in Kubernetes.
+ * as in Kubernetes. Last in the chain: its check and charge run in the same synchronous block
+ * as the store write (apiserver/admission/chain.ts).
  */
-import type { StoredObject } from '../../store/index.js';
-import { forbidden } from '../api/api-error.js';
-import { computeUsage, podConstraintError } from '../api/core/quota-usage.js';
-import type { ResourceQuota } from '../api/core/resource-quota.js';
-import { parseQuantity, type Quantity } from '../api/quantity.js';
-import { type KubeObject, qualifiedResource, type ResourceDefinition } from '../api/resource-definition.js';
-import type { RegistryContext } from './context.js';
+import type { StoredObject } from '../../../store/index.js';
+import { forbidden } from '../../api/api-error.js';
+import { computeUsage, podConstraintError } from '../../api/core/quota-usage.js';
+import type { ResourceQuota } from '../../api/core/resource-quota.js';
+import { parseQuantity, type Quantity } from '../../api/quantity.js';
+import { type KubeObject, qualifiedResource, type ResourceDefinition } from '../../api/resource-definition.js';
+import type { RegistryContext } from '../../registry/context.js';
+import type { AdmissionPlugin } from '../plugin.js';
 
 const QUOTAS = 'resourcequotas';
 
@@ -23,9 +25,17 @@ interface Charge {
   requested: Record<string, Quantity>;
 }
 
+export const resourceQuota: AdmissionPlugin = {
+  name: 'ResourceQuota',
+  handles: (operation, def, subresource) => operation === 'CREATE' && def.namespaced && subresource === '',
+  validate(ctx, { def, object, dryRun }) {
+    if (object) admitQuota(ctx, def, object, dryRun);
+  },
+};
+
 /** admitQuota throws 403 when creating `object` would exceed a quota of its namespace;
  * otherwise, unless `dryRun`, adds its usage to those quotas' status.used. */
-export function admitQuota(ctx: RegistryContext, def: ResourceDefinition, object: KubeObject, dryRun: boolean): void {
+function admitQuota(ctx: RegistryContext, def: ResourceDefinition, object: KubeObject, dryRun: boolean): void {
   if (!def.namespaced) return;
   const namespace = object.metadata.namespace ?? '';
   const quotas = ctx.store.list({ resource: QUOTAS, namespace }).items as unknown as ResourceQuota[];
