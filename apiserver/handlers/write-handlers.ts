@@ -26,7 +26,7 @@ export function createHandler(ctx: HandlerContext, request: ApiRequest): ApiResp
   const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
   if (isReview(request.path.def)) return answerReview(request.path.def, object, request.path.namespace, warnings);
   const fieldTracker = updateTracker(ctx, request, request.path.def, '');
-  const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker });
+  const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker, warnings });
   return { status: 201, body: created, warnings };
 }
 
@@ -53,6 +53,7 @@ export function updateHandler(ctx: HandlerContext, request: ApiRequest): ApiResp
     scope,
     dryRun: isDryRun(request.query),
     fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
+    warnings,
     computeNext: () => decoded,
   });
   return { status: 200, body: updated, warnings };
@@ -73,6 +74,7 @@ export function patchHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
     scope,
     dryRun: isDryRun(request.query),
     fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
+    warnings,
     computeNext: (current) => decodeObject(target.def, applyPatch(type, current, patch, target.def), options),
   });
   return { status: 200, body: updated, warnings };
@@ -102,12 +104,13 @@ function applyHandler(ctx: HandlerContext, request: ApiRequest, config: Record<s
       throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${target.name})`);
     }
     object.metadata.name = target.name;
-    return { status: 201, body: createObject(ctx, target, object, { dryRun, fieldTracker }), warnings };
+    return { status: 201, body: createObject(ctx, target, object, { dryRun, fieldTracker, warnings }), warnings };
   }
   const updated = updateObject(ctx, target, {
     scope,
     dryRun,
     fieldTracker,
+    warnings,
     computeNext: (current) => decodeObject(target.def, fieldTracker.merge(current, config), options),
   });
   return { status: 200, body: updated, warnings };

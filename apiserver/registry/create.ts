@@ -3,6 +3,7 @@
  * server-owned metadata, defaults, kind hooks, validation, then one atomic store write.
  */
 import { isAlreadyExists } from '../../store/index.js';
+import { runPolicyAdmission } from '../admission/policy/interim-wiring.js';
 import { alreadyExists, badRequest, invalid } from '../api/api-error.js';
 import type { KubeObject } from '../api/resource-definition.js';
 import { admitCreate } from './admission.js';
@@ -34,6 +35,8 @@ export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>,
     strategyOf(ctx, def).beforeCreate?.(object, strategyContext(ctx));
     const errors = [...validateMetadata(def, object), ...(def.validate?.(object) ?? [])];
     if (errors.length > 0) throw invalid(resourceName(fullTarget), errors);
+    // interim VAP wiring (replaced by the admission chain)
+    runPolicyAdmission(ctx, { operation: 'CREATE', def, subresource: '', namespace: target.namespace, name, object, dryRun: options.dryRun }, options.warnings);
     admitQuota(ctx, def, object, options.dryRun === true);
     const stored = toStored(def, object, storageDef);
     if (options.dryRun) return toServed(def, stored);

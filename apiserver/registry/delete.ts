@@ -4,6 +4,7 @@
  * graceful kind (Pods) say it must wait; the update that clears the last finalizer removes it.
  */
 import { isConflict } from '../../store/index.js';
+import { runPolicyAdmission } from '../admission/policy/interim-wiring.js';
 import { conflict } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
 import { rfc3339 } from '../api/machinery/time.js';
@@ -25,6 +26,9 @@ export interface DeleteOutcome {
 export function deleteObject(ctx: RegistryContext, target: Target, request: DeleteRequest): DeleteOutcome {
   const stored = readStored(ctx, target);
   checkPreconditions(target, stored, request);
+  // interim VAP wiring (replaced by the admission chain)
+  const admission = { def: target.def, subresource: '', namespace: target.namespace, name: target.name, oldObject: toServed(target.def, stored) };
+  runPolicyAdmission(ctx, { operation: 'DELETE', ...admission, dryRun: request.dryRun === true });
   const strategy = strategyOf(ctx, target.def);
   const next = structuredClone(stored);
   applyPropagationFinalizers(next, request.propagationPolicy);

@@ -5,6 +5,7 @@
  * no-op write keeps its resourceVersion and emits no watch event.
  */
 import { isConflict } from '../../store/index.js';
+import { runPolicyAdmission } from '../admission/policy/interim-wiring.js';
 import { badRequest, conflict, invalid } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
 import type { KubeObject } from '../api/resource-definition.js';
@@ -45,6 +46,9 @@ export function updateObject(ctx: RegistryContext, target: Target, request: Upda
   strategyOf(ctx, def).beforeUpdate?.(next, current, strategyContext(ctx), subresource);
   const errors = [...validateMetadata(def, next, current), ...(def.validate?.(next, current, subresource) ?? [])];
   if (errors.length > 0) throw invalid(resourceName(target), errors);
+  // interim VAP wiring (replaced by the admission chain)
+  const admission = { def, subresource: subresource ?? '', namespace: target.namespace, name: target.name, object: next, oldObject: current };
+  runPolicyAdmission(ctx, { operation: 'UPDATE', ...admission, dryRun: request.dryRun }, request.warnings);
   const nextStored = toStored(def, next, storageDef);
   nextStored.metadata.resourceVersion = stored.metadata.resourceVersion;
   if (deepEqual(nextStored, stored)) return current;

@@ -8,4 +8,6 @@ export interface WriteOptions {
    * /scale); absent for the server's own writes that Kubernetes does not track (bindings,
    * deletion bookkeeping). */
   fieldTracker?: FieldTracker;
+  /** Receives admission warnings (the `Warning` response header). */
+  warnings?: string[];
 }

@@ -1,0 +1,82 @@
+/**
+ * A ValidatingAdmissionPolicy's expressions compiled once (per stored version of the policy):
+ * its variables in order (each sees the ones before it as `variables.<name>`), match
+ * conditions, validations with their message expressions, and audit annotation values — the
+ * environments kube-apiserver's policy compiler gives each (params only with a paramKind;
+ * messageExpression always sees params).
+ */
+import type { ValidatingAdmissionPolicy } from '../../api/admissionregistration/admission-policy.js';
+import { type CelType, T } from '../../apiextensions/cel/types.js';
+import { ANY, BOOL, type Compiled, compileExpression, declarations, STRING, STRING_OR_NULL } from './cel-env.js';
+
+export type PolicySpec = NonNullable<ValidatingAdmissionPolicy['spec']>;
+
+export interface CompiledVariable {
+  name: string;
+  compiled: Compiled;
+}
+
+export interface CompiledValidation {
+  expression: string;
+  message?: string;
+  reason?: string;
+  compiled: Compiled;
+  messageExpression?: Compiled;
+}
+
+export interface CompiledPolicy {
+  variables: CompiledVariable[];
+  matchConditions: Array<{ name: string; expression: string; compiled: Compiled }>;
+  validations: CompiledValidation[];
+  auditAnnotations: Array<{ key: string; valueExpression: string; compiled: Compiled }>;
+}
+
+/** Typing overrides object/oldObject and params types (status type checking); dyn otherwise. */
+export interface Typing {
+  objectType?: CelType;
+  paramsType?: CelType;
+}
+
+/** compilePolicy compiles every expression of a spec; problems are kept per expression. */
+export function compilePolicy(spec: PolicySpec, typing: Typing = {}): CompiledPolicy {
+  const hasParams = spec.paramKind !== undefined;
+  const variableTypes = new Map<string, CelType>();
+  const env = (params: boolean) => declarations({ hasParams: params, variables: variableTypes, ...typing });
+  const variables = (spec.variables ?? []).map((v) => {
+    const compiled = compileExpression(v.expression ?? '', env(hasParams), ANY);
+    variableTypes.set(v.name ?? '', compiled.program?.type ?? T.dyn);
+    return { name: v.name ?? '', compiled };
+  });
+  return {
+    variables,
+    matchConditions: (spec.matchConditions ?? []).map((c) => ({
+      name: c.name ?? '',
+      expression: c.expression ?? '',
+      compiled: compileExpression((c.expression ?? '').trim(), env(hasParams), BOOL),
+    })),
+    validations: (spec.validations ?? []).map((v) => ({
+      expression: v.expression ?? '',
+      ...(v.message !== undefined ? { message: v.message } : {}),
+      ...(v.reason !== undefined ? { reason: v.reason } : {}),
+      compiled: compileExpression(v.expression ?? '', env(hasParams), BOOL),
+      ...(v.messageExpression?.trim() ? { messageExpression: compileExpression(v.messageExpression, env(true), STRING) } : {}),
+    })),
+    auditAnnotations: (spec.auditAnnotations ?? []).map((a) => ({
+      key: a.key ?? '',
+      valueExpression: a.valueExpression ?? '',
+      compiled: compileExpression((a.valueExpression ?? '').trim(), env(hasParams), STRING_OR_NULL),
+    })),
+  };
+}
+
+const cache = new WeakMap<object, CompiledPolicy>();
+
+/** compiledPolicyOf compiles a cached policy object once (the cache holds each stored version). */
+export function compiledPolicyOf(policy: ValidatingAdmissionPolicy): CompiledPolicy {
+  let compiled = cache.get(policy);
+  if (!compiled) {
+    compiled = compilePolicy(policy.spec ?? {});
+    cache.set(policy, compiled);
+  }
+  return compiled;
+}
