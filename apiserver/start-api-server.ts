@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore, type Store } from '../store/index.js';
+import { startPolicyStatusController } from './admission/policy/status-controller.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
 import { startAutoregister } from './apiregistration/autoregister.js';
@@ -89,7 +90,12 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     // The `kubernetes` Service's endpoints (this address), ServiceCIDRs and IPAddresses;
     // APIServices for the served group-versions; FlowSchemas' Dangling condition.
     const controlPlane = startControlPlaneLoops({ ctx: server.context, address: apiAddressOf(host, port), logger: server.app.log });
-    stopLoops = [() => controlPlane.stop(), startAutoregister(server.context, server.app.log), startDanglingController(server.context, server.app.log)];
+    stopLoops = [
+      () => controlPlane.stop(),
+      startAutoregister(server.context, server.app.log),
+      startDanglingController(server.context, server.app.log),
+      startPolicyStatusController(server.context, server.app.log),
+    ];
   } catch (err) {
     // A server that cannot start must not keep the port or the database file.
     store.close();

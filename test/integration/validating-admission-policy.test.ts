@@ -187,6 +187,46 @@ describe('ValidatingAdmissionPolicy', () => {
     expect((await createDeployment('default', deployment('lenient', 1))).status).toBe(201);
   });
 
+  it('type-checks expressions against the matched kinds and records the generation', async () => {
+    await setUp(
+      policy('typed', {
+        matchConstraints: {
+          resourceRules: [
+            { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments', 'replicasets'] },
+            { apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE'], resources: ['configmaps'] },
+          ],
+        },
+        validations: [{ expression: 'object.spec.replicas >= 0' }, { expression: 'object.spec.replica > 1', messageExpression: "'x' + object.spec.paused" }],
+      }),
+    );
+    const path = `${cluster.url}${AR}/validatingadmissionpolicies/typed`;
+    const checked = await eventually(async () => {
+      const { body } = await request(path);
+      expect(body.status?.observedGeneration).toBe(1);
+      return body;
+    });
+    const issue = (kind: string, column: number, text: string) => `apps/v1, Kind=${kind}: ERROR: <input>:1:${column}: ${text}`;
+    expect(checked.status.typeChecking.expressionWarnings).toEqual([
+      {
+        fieldRef: 'spec.validations[1].expression',
+        warning: `${issue('Deployment', 12, "undefined field 'replica'")}\n | object.spec.replica > 1\n | ...........^\n\n${issue('ReplicaSet', 12, "undefined field 'replica'")}\n | object.spec.replica > 1\n | ...........^\n`,
+      },
+      {
+        fieldRef: 'spec.validations[1].messageExpression',
+        warning: `${issue('Deployment', 5, "found no matching overload for '_+_' applied to '(string, bool)'")}\n | 'x' + object.spec.paused\n | ....^\n\n${issue('ReplicaSet', 18, "undefined field 'paused'")}\n | 'x' + object.spec.paused\n | .................^\n`,
+      },
+    ]);
+    // A fixed policy is checked again: no warnings, the new generation.
+    const fixed = { ...checked, spec: { ...checked.spec, validations: [{ expression: 'object.spec.replicas >= 0' }] } };
+    expect((await request(path, { method: 'PUT', body: fixed })).status).toBe(200);
+    const again = await eventually(async () => {
+      const { body } = await request(path);
+      expect(body.status?.observedGeneration).toBe(2);
+      return body;
+    });
+    expect(again.status.typeChecking).toEqual({});
+  });
+
   it('refuses policies and webhook matchConditions that do not compile', async () => {
     const bad = await post(
       `${AR}/validatingadmissionpolicies`,
