@@ -92,8 +92,9 @@ export function compileExpression(source: string, vars: ReadonlyMap<string, CelT
     program = compile(source, vars);
   } catch (err) {
     if (err instanceof CelError) return { error: `compilation failed: ${err.message}` };
-    if (err instanceof RangeError) return { error: 'compilation failed: expression too deeply nested' };
-    throw err;
+    // Whatever else the engine throws on hostile input (a stack overflow) is a compile failure
+    // too: a write must be refused, never answered 500.
+    return { error: `compilation failed: ${err instanceof Error ? err.message : String(err)}` };
   }
   if (returns.some((t) => t.kind === 'dyn' || t.kind === program.type.kind)) return { program };
   if (returns.length === 1) return { error: `must evaluate to ${typeName(returns[0]!)}` };
