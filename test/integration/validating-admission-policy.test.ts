@@ -187,6 +187,25 @@ describe('ValidatingAdmissionPolicy', () => {
     expect((await createDeployment('default', deployment('lenient', 1))).status).toBe(201);
   });
 
+  it('asks the server authorizer from expressions (AlwaysAllow here)', async () => {
+    await setUp(
+      policy('authz', {
+        validations: [
+          {
+            expression:
+              "authorizer.requestResource.check('create').allowed() && authorizer.group('').resource('secrets').namespace(request.namespace).check('get').allowed()",
+          },
+          { expression: "!authorizer.serviceAccount('default', 'app').path('/healthz').check('get').allowed()", message: 'healthz is readable' },
+        ],
+      }),
+      binding('authz-binding', 'authz', { matchResources: { objectSelector: { matchLabels: { authz: 'yes' } } } }),
+    );
+    const denied = await refused(() => createDeployment('default', deployment('authz', 1, { authz: 'yes' })));
+    expect(denied.body.message).toBe(
+      "deployments.apps \"authz\" is forbidden: ValidatingAdmissionPolicy 'authz' with binding 'authz-binding' denied request: healthz is readable",
+    );
+  });
+
   it('type-checks expressions against the matched kinds and records the generation', async () => {
     await setUp(
       policy('typed', {

@@ -4,12 +4,13 @@
  * paramKind) and `variables` (a policy's composited variables), compiled by the project's CEL
  * engine with Kubernetes' libraries. Write-time compilation types object, oldObject, params and
  * namespaceObject as dyn, as kube-apiserver does; `request` has AdmissionRequest's fields, so a
- * misspelt `request.operaton` is a compile error there too. The `authorizer` library is not
- * available (expressions using it do not compile here).
+ * misspelt `request.operaton` is a compile error there too. `authorizer` and
+ * `authorizer.requestResource` come with Kubernetes' authorizer library (authorizer-library.ts).
  */
 import { CelError } from '../../apiextensions/cel/errors.js';
 import { compile, type Program } from '../../apiextensions/cel/program.js';
 import { type CelType, T, typeName } from '../../apiextensions/cel/types.js';
+import { ADMISSION_ENVIRONMENT, AUTHORIZER_TYPE, REQUEST_RESOURCE, RESOURCE_CHECK_TYPE } from './authorizer-library.js';
 
 /** RUNTIME_COST_BUDGET is kube-apiserver's RuntimeCELCostBudget: what one evaluation of a
  * policy for one binding and param may spend across all its expressions. */
@@ -53,6 +54,8 @@ export const REQUEST_TYPE: CelType = {
 /** What an expression may see besides object, oldObject, request and namespaceObject. */
 export interface DeclarationOptions {
   hasParams: boolean;
+  /** `authorizer` and `authorizer.requestResource` (every expression but messageExpression). */
+  hasAuthorizer: boolean;
   /** The types of the policy's variables compiled so far (in order); undefined: no `variables`. */
   variables?: ReadonlyMap<string, CelType>;
   /** Types of object/oldObject and params for type checking; dyn when absent. */
@@ -69,6 +72,10 @@ export function declarations(options: DeclarationOptions): Map<string, CelType> 
     ['namespaceObject', T.dyn],
   ]);
   if (options.hasParams) vars.set('params', options.paramsType ?? T.dyn);
+  if (options.hasAuthorizer) {
+    vars.set('authorizer', AUTHORIZER_TYPE);
+    vars.set(REQUEST_RESOURCE, RESOURCE_CHECK_TYPE);
+  }
   if (options.variables) vars.set('variables', { kind: 'object', fields: options.variables });
   return vars;
 }
@@ -89,7 +96,7 @@ export type Compiled = { program: Program; error?: undefined } | { program?: und
 export function compileExpression(source: string, vars: ReadonlyMap<string, CelType>, returns: ReturnTypes): Compiled {
   let program: Program;
   try {
-    program = compile(source, vars);
+    program = compile(source, vars, ADMISSION_ENVIRONMENT);
   } catch (err) {
     if (err instanceof CelError) return { error: `compilation failed: ${err.message}` };
     // Whatever else the engine throws on hostile input (a stack overflow) is a compile failure

@@ -41,7 +41,7 @@ export interface Typing {
 export function compilePolicy(spec: PolicySpec, typing: Typing = {}): CompiledPolicy {
   const hasParams = spec.paramKind !== undefined;
   const variableTypes = new Map<string, CelType>();
-  const env = (params: boolean) => declarations({ hasParams: params, variables: variableTypes, ...typing });
+  const env = (params: boolean, hasAuthorizer = true) => declarations({ hasParams: params, hasAuthorizer, variables: variableTypes, ...typing });
   const variables = (spec.variables ?? []).map((v) => {
     const compiled = compileExpression(v.expression ?? '', env(hasParams), ANY);
     variableTypes.set(v.name ?? '', compiled.program?.type ?? T.dyn);
@@ -59,7 +59,7 @@ export function compilePolicy(spec: PolicySpec, typing: Typing = {}): CompiledPo
       ...(v.message !== undefined ? { message: v.message } : {}),
       ...(v.reason !== undefined ? { reason: v.reason } : {}),
       compiled: compileExpression(v.expression ?? '', env(hasParams), BOOL),
-      ...(v.messageExpression?.trim() ? { messageExpression: compileExpression(v.messageExpression, env(true), STRING) } : {}),
+      ...(v.messageExpression?.trim() ? { messageExpression: compileExpression(v.messageExpression, env(true, false), STRING) } : {}),
     })),
     auditAnnotations: (spec.auditAnnotations ?? []).map((a) => ({
       key: a.key ?? '',

@@ -12,9 +12,12 @@
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../api/admissionregistration/admission-policy.js';
 import { ApiError, type StatusReason } from '../../api/api-error.js';
 import type { KubeObject } from '../../api/resource-definition.js';
+import type { CelValue } from '../../apiextensions/cel/values.js';
+import { type Authorizer, alwaysAllow } from '../../authz/authorizer.js';
 import type { RegistryContext } from '../../registry/context.js';
 import { asKube } from '../../registry/context.js';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from '../plugin.js';
+import { AuthorizerValue, REQUEST_RESOURCE, ResourceCheckValue } from './authorizer-library.js';
 import { type Decision, validate } from './evaluate.js';
 import { jsonToCel } from './json-map.js';
 import { type MatchContext, matchResources } from './matching.js';
@@ -34,18 +37,29 @@ interface Denial {
   reason?: string;
 }
 
-/** validatingAdmissionPolicy is the plugin; it keeps its state per store (see policy-cache). */
-export const validatingAdmissionPolicy: AdmissionPlugin = {
-  name: PLUGIN_NAME,
-  validate(ctx, attributes, result) {
-    const hooks = policyHooks(ctx.store);
-    if (hooks.length === 0) return;
-    const denials: Denial[] = [];
-    const request = new RequestScope(ctx, attributes);
-    for (const hook of hooks) dispatch(ctx, hook, request, result, denials);
-    if (denials.length > 0) throw denied(attributes, denials[0]!);
-  },
-};
+export interface PolicyPluginOptions {
+  /** What `authorizer` checks ask: the server's authorizer (RBAC when it runs RBAC). */
+  authorizer: Authorizer;
+}
+
+/** createValidatingAdmissionPolicy builds the plugin; it keeps its state per store (see
+ * policy-cache), so one instance serves any number of servers. */
+export function createValidatingAdmissionPolicy(options: PolicyPluginOptions): AdmissionPlugin {
+  return {
+    name: PLUGIN_NAME,
+    validate(ctx, attributes, result) {
+      const hooks = policyHooks(ctx.store);
+      if (hooks.length === 0) return;
+      const denials: Denial[] = [];
+      const request = new RequestScope(ctx, attributes, options.authorizer);
+      for (const hook of hooks) dispatch(ctx, hook, request, result, denials);
+      if (denials.length > 0) throw denied(attributes, denials[0]!);
+    },
+  };
+}
+
+/** The plugin for servers in AlwaysAllow mode (every `authorizer` check is allowed). */
+export const validatingAdmissionPolicy = createValidatingAdmissionPolicy({ authorizer: alwaysAllow });
 
 /** RequestScope holds what every policy of one request shares, read at most once. */
 class RequestScope implements MatchContext {
@@ -54,7 +68,19 @@ class RequestScope implements MatchContext {
   constructor(
     private readonly ctx: RegistryContext,
     readonly attributes: AdmissionAttributes,
+    private readonly authorizer: Authorizer,
   ) {}
+
+  /** The values of `authorizer` and `authorizer.requestResource` for the request's user. */
+  authorizerValues(): Array<[string, CelValue]> {
+    const authz = new AuthorizerValue(this.authorizer, this.attributes.user);
+    const { def, subresource, namespace, name } = this.attributes;
+    const requestResource = new ResourceCheckValue(authz, { group: def.group, resource: def.plural, subresource, namespace, name });
+    return [
+      ['authorizer', authz],
+      [REQUEST_RESOURCE, requestResource],
+    ];
+  }
 
   get registry() {
     return this.ctx.registry;
@@ -132,11 +158,12 @@ function activation(ctx: RegistryContext, scope: RequestScope, matchedDef: Admis
   const { attributes } = scope;
   const object = inVersion(ctx, attributes.object, attributes.def, matchedDef);
   const oldObject = inVersion(ctx, attributes.oldObject, attributes.def, matchedDef);
-  return new Map([
+  return new Map<string, CelValue>([
     ['object', object ? jsonToCel(object) : null],
     ['oldObject', oldObject ? jsonToCel(oldObject) : null],
     ['request', jsonToCel(admissionRequest(attributes, matchedDef))],
     ['namespaceObject', jsonToCel(namespaceObject(scope.namespaceObject()))],
+    ...scope.authorizerValues(),
   ]);
 }
 

@@ -16,6 +16,7 @@ import { compile } from '../../apiextensions/cel/program.js';
 import { schemaType } from '../../apiextensions/cel/schema-types.js';
 import type { StructuralLike } from '../../apiextensions/cel/structural.js';
 import { type CelType, T } from '../../apiextensions/cel/types.js';
+import { ADMISSION_ENVIRONMENT } from './authorizer-library.js';
 import { declarations } from './cel-env.js';
 
 export interface ExpressionWarning {
@@ -61,11 +62,11 @@ const gvkText = (def: ResourceDefinition) => `${def.group}/${def.version}, Kind=
 function environment(policy: ValidatingAdmissionPolicy, objectType: CelType | undefined, paramsType: CelType | undefined): Map<string, CelType> {
   const variables = new Map<string, CelType>();
   const hasParams = paramsType !== undefined;
-  const env = () => declarations({ hasParams, variables, ...(objectType ? { objectType } : {}), ...(paramsType ? { paramsType } : {}) });
+  const env = () => declarations({ hasParams, hasAuthorizer: true, variables, ...(objectType ? { objectType } : {}), ...(paramsType ? { paramsType } : {}) });
   for (const variable of policy.spec?.variables ?? []) {
     let type: CelType = T.dyn;
     try {
-      type = compile(variable.expression ?? '', env()).type;
+      type = compile(variable.expression ?? '', env(), ADMISSION_ENVIRONMENT).type;
     } catch {
       // An uncompilable variable is dyn for the expressions that use it.
     }
@@ -76,7 +77,7 @@ function environment(policy: ValidatingAdmissionPolicy, objectType: CelType | un
 
 function issuesOf(expression: string, env: Map<string, CelType>): string | undefined {
   try {
-    compile(expression, env);
+    compile(expression, env, ADMISSION_ENVIRONMENT);
     return undefined;
   } catch (err) {
     if (err instanceof CelError) return err.message;

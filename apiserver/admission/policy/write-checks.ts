@@ -47,10 +47,10 @@ interface WebhookLike {
   matchConditions?: Array<{ name?: string; expression?: string }>;
 }
 
-const WEBHOOK_MATCH_CONDITION_ENV = declarations({ hasParams: false });
+const WEBHOOK_MATCH_CONDITION_ENV = declarations({ hasParams: false, hasAuthorizer: true });
 
 /** webhookMatchConditionErrors lists the webhooks' matchConditions that do not compile to a
- * bool (object, oldObject, request and namespaceObject are available; params is not). */
+ * bool (object, oldObject, request, namespaceObject and authorizer are available; params is not). */
 export function webhookMatchConditionErrors(configuration: KubeObject): FieldError[] {
   const webhooks = ((configuration as { webhooks?: WebhookLike[] }).webhooks ?? []) as WebhookLike[];
   const errors: FieldError[] = [];
