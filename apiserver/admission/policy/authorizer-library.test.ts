@@ -8,7 +8,11 @@ import { compileExpression, declarations } from './cel-env.js';
 /** A recording authorizer: allows what `allow` says, remembers every question. */
 function recording(allow: (a: RequestAttributes) => boolean): Authorizer & { asked: RequestAttributes[] } {
   const asked: RequestAttributes[] = [];
-  return { asked, authorize: (a) => (asked.push(a), allow(a) ? { decision: 'allow', reason: 'granted' } : { decision: 'no-opinion', reason: 'no rule' }) };
+  const authorize: Authorizer['authorize'] = (a) => {
+    asked.push(a);
+    return allow(a) ? { decision: 'allow', reason: 'granted' } : { decision: 'no-opinion', reason: 'no rule' };
+  };
+  return { asked, authorize };
 }
 
 const user = { username: 'alice', groups: ['devs'] };
