@@ -7,7 +7,7 @@
  */
 import { CelCostError, CelError, CelEvalError } from '../../apiextensions/cel/errors.js';
 import { PER_CALL_LIMIT, type Program, run } from '../../apiextensions/cel/program.js';
-import { CelMap, type CelValue } from '../../apiextensions/cel/values.js';
+import { CelMap, type CelValue, typeNameOf } from '../../apiextensions/cel/values.js';
 import { type Compiled, RUNTIME_COST_BUDGET } from './cel-env.js';
 import type { CompiledPolicy } from './compile-policy.js';
 
@@ -183,7 +183,7 @@ function auditAnnotations(compiled: CompiledPolicy, evaluation: Evaluation, fail
     }
     if (result.value === null) continue;
     if (typeof result.value !== 'string') {
-      const error = `valueExpression '${annotation.valueExpression}' resulted in unsupported return type: ${typeof result.value}. Return type must be either string or null.`;
+      const error = `valueExpression '${annotation.valueExpression}' resulted in unsupported return type: ${typeNameOf(result.value)}. Return type must be either string or null.`;
       results.push({ key: annotation.key, error });
       continue;
     }
