@@ -4,12 +4,12 @@
  * auditAnnotations of several bindings — and a DELETE seeing only oldObject.
  */
 import { describe, expect, it } from 'vitest';
-import { eventually } from '../../../test/support/eventually.js';
-import { request } from '../../../test/support/http.js';
-import { useTestCluster } from '../../../test/support/use-test-cluster.js';
-import type { ResourceDefinition } from '../../api/resource-definition.js';
-import type { AdmissionAttributes, AdmissionResult } from '../plugin.js';
-import { validatingAdmissionPolicy } from './plugin.js';
+import type { AdmissionAttributes, AdmissionResult } from '../../apiserver/admission/plugin.js';
+import { validatingAdmissionPolicy } from '../../apiserver/admission/policy/plugin.js';
+import type { ResourceDefinition } from '../../apiserver/api/resource-definition.js';
+import { eventually } from '../support/eventually.js';
+import { request } from '../support/http.js';
+import { useTestCluster } from '../support/use-test-cluster.js';
 
 const AR = '/apis/admissionregistration.k8s.io/v1';
 
