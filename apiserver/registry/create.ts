@@ -36,7 +36,12 @@ export function createObject(ctx: RegistryContext, target: Omit<Target, 'name'>,
     const errors = [...validateMetadata(def, object), ...(def.validate?.(object) ?? [])];
     if (errors.length > 0) throw invalid(resourceName(fullTarget), errors);
     // interim VAP wiring (replaced by the admission chain)
-    runPolicyAdmission(ctx, { operation: 'CREATE', def, subresource: '', namespace: target.namespace, name, object, dryRun: options.dryRun }, options.warnings);
+    const admissionName = usesGenerateName ? '' : name; // admission sees no drawn name, as in kube-apiserver
+    runPolicyAdmission(
+      ctx,
+      { operation: 'CREATE', def, subresource: '', namespace: target.namespace, name: admissionName, object, dryRun: options.dryRun },
+      options.warnings,
+    );
     admitQuota(ctx, def, object, options.dryRun === true);
     const stored = toStored(def, object, storageDef);
     if (options.dryRun) return toServed(def, stored);

@@ -23,8 +23,9 @@ const byName = (a: { metadata?: { name?: string } }, b: { metadata?: { name?: st
 class PolicyCache {
   private stale = true;
   private hooks: PolicyHook[] = [];
-  /** Compiled policies by name, reused while the resourceVersion is unchanged. */
-  private compiled = new Map<string, { resourceVersion: string; hook: Omit<PolicyHook, 'bindings'> }>();
+  /** Compiled policies by name, reused while the spec (uid and generation) is unchanged: a
+   * status write (type checking) does not recompile. */
+  private compiled = new Map<string, { version: string; hook: Omit<PolicyHook, 'bindings'> }>();
 
   constructor(private readonly store: Store) {
     this.follow(POLICIES);
@@ -41,14 +42,14 @@ class PolicyCache {
     this.stale = false;
     const policies = this.store.list({ resource: POLICIES }).items as unknown as ValidatingAdmissionPolicy[];
     const bindings = (this.store.list({ resource: BINDINGS }).items as unknown as ValidatingAdmissionPolicyBinding[]).sort(byName);
-    const compiled = new Map<string, { resourceVersion: string; hook: Omit<PolicyHook, 'bindings'> }>();
+    const compiled = new Map<string, { version: string; hook: Omit<PolicyHook, 'bindings'> }>();
     const hooks: PolicyHook[] = [];
     for (const policy of policies.sort(byName)) {
       const name = policy.metadata?.name ?? '';
-      const resourceVersion = policy.metadata?.resourceVersion ?? '';
+      const version = `${policy.metadata?.uid}/${policy.metadata?.generation}`;
       const previous = this.compiled.get(name);
-      const hook = previous?.resourceVersion === resourceVersion ? previous.hook : { policy, compiled: compilePolicy(policy.spec ?? {}) };
-      compiled.set(name, { resourceVersion, hook });
+      const hook = previous?.version === version ? previous.hook : { policy, compiled: compilePolicy(policy.spec ?? {}) };
+      compiled.set(name, { version, hook });
       const bound = bindings.filter((b) => b.spec?.policyName === name);
       if (bound.length > 0) hooks.push({ ...hook, bindings: bound });
     }
