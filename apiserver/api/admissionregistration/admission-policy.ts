@@ -1,7 +1,8 @@
 /**
  * admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy (CEL validations over matched
  * requests) and ValidatingAdmissionPolicyBinding (where and how a policy applies). Stored,
- * defaulted and validated as kube-apiserver does; evaluating them is the next issue.
+ * defaulted and validated as kube-apiserver does; compiled and enforced by
+ * apiserver/admission/policy (docs/security.md).
  */
 import { z } from 'zod';
 import { ConditionSchema, LabelSelectorSchema, typeMetaFields } from '../meta.js';
@@ -192,7 +193,9 @@ function defaultMatchResources(match: MatchResources | undefined): void {
 }
 
 /** validatePolicy: kube-apiserver's validation of a policy's spec, in its order. CEL
- * expressions are checked for presence, not compiled. */
+ * expressions are checked for presence here; compiling them needs the CEL engine, which
+ * apiserver/api may not import (apiserver/admission/policy/write-checks.ts, attached in
+ * server-definitions.ts). */
 export function validatePolicy(policy: ValidatingAdmissionPolicy): FieldError[] {
   const spec = policy.spec ?? {};
   const errors: FieldError[] = [];

@@ -121,7 +121,8 @@ export function validateNamedRuleWithOperations(rule: RuleWithOperations, at: st
 
 const MAX_MATCH_CONDITIONS = 64;
 
-/** validateMatchConditions checks names and the presence of expressions (CEL is not compiled). */
+/** validateMatchConditions checks names and the presence of expressions (compiled by the server:
+ * apiserver/admission/policy/write-checks.ts). */
 export function validateMatchConditions(conditions: Array<{ name?: string; expression?: string }> | undefined, at: string): FieldError[] {
   const list = conditions ?? [];
   const errors: FieldError[] = [];
