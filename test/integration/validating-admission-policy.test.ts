@@ -141,6 +141,19 @@ describe('ValidatingAdmissionPolicy', () => {
     const over = await createDeployment('shop', deployment('b', 4));
     expect(over.status).toBe(422);
     expect(over.body.message).toContain('denied request: at most 3 replicas');
+    // A paramKind the server does not serve is a policy configuration error.
+    await setUp(
+      policy('unknown-params', {
+        paramKind: { apiVersion: 'example.com/v1', kind: 'Limits' },
+        matchConstraints: { ...deploymentRules, objectSelector: { matchLabels: { params: 'unknown' } } },
+        validations: [{ expression: 'true' }],
+      }),
+      binding('unknown-params-binding', 'unknown-params', { paramRef: { name: 'x', parameterNotFoundAction: 'Allow' } }),
+    );
+    const unknown = await refused(() => createDeployment('shop', deployment('c', 1, { params: 'unknown' })));
+    expect(unknown.body.message).toBe(
+      "deployments.apps \"c\" is forbidden: ValidatingAdmissionPolicy 'unknown-params' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Limits'",
+    );
   });
 
   it('applies only in namespaces its namespaceSelector picks, and not to excluded names', async () => {
