@@ -98,6 +98,32 @@ spec:
       - {key: kubernetes.io/metadata.name, operator: In, values: [sandbox]}
 `;
 
+const CACHE_TIER = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: cache-tier
+spec:
+  matchConstraints:
+    objectSelector:
+      matchLabels:
+        tier: cache
+    resourceRules:
+    - apiGroups: [apps]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [deployments]
+  validations:
+  - expression: object.spec.replicas <= 2
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: cache-tier
+spec:
+  policyName: cache-tier
+  validationActions: [Deny]
+`;
+
 const deployment = (name: string, namespace: string, replicas: number) => `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -116,8 +142,8 @@ spec:
 describe.each(binaries)('$label: ValidatingAdmissionPolicy', (binary) => {
   const k = useKubectlCluster(binary);
 
-  it('denies with the policy message, admits within limits and elsewhere', async () => {
-    await k.apply(SETUP);
+  it('denies with the policy message and admits within the limit', async () => {
+    await k.apply(`${SETUP}---\n${CACHE_TIER}`);
     const denied = await eventually(async () => {
       const result = await k.run(['apply', '-f', '-'], { stdin: deployment('web', 'shop', 5) });
       expect(result.code).not.toBe(0);
@@ -130,6 +156,15 @@ describe.each(binaries)('$label: ValidatingAdmissionPolicy', (binary) => {
     const scaled = await k.run(['scale', 'deployment/web', '-n', 'shop', '--replicas=4']);
     expect(scaled.code).not.toBe(0);
     expect(scaled.stderr).toContain('denied request: web asks for 4 replicas, shop allows 3');
+  });
+
+  it('prints an Invalid denial (the default reason) as kubectl prints field errors', async () => {
+    const invalid = deployment('cache', 'shop', 9).replace('  labels: {team: web}\n', '  labels: {team: web, tier: cache}\n');
+    const denied = await k.run(['apply', '-f', '-'], { stdin: invalid });
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr.trim()).toBe(
+      `The deployments "cache" is invalid: : ValidatingAdmissionPolicy 'cache-tier' with binding 'cache-tier' denied request: failed expression: object.spec.replicas <= 2`,
+    );
   });
 
   it('prints the Warn binding as kubectl warnings and creates the object', async () => {
