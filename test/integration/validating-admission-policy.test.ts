@@ -219,6 +219,23 @@ describe('ValidatingAdmissionPolicy', () => {
     );
   });
 
+  it('never applies to policies and bindings themselves', async () => {
+    const everything = {
+      resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }],
+      objectSelector: { matchLabels: { lock: 'yes' } },
+    };
+    const locked = { metadata: { name: 'lock-all', labels: { lock: 'yes' } } };
+    await setUp(
+      { ...policy('lock-all', { matchConstraints: everything, validations: [{ expression: 'false', message: 'locked' }] }), ...locked },
+      { ...binding('lock-all', 'lock-all'), ...locked },
+    );
+    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'locked', labels: { lock: 'yes' } } };
+    const denied = await refused(() => post('/api/v1/namespaces/default/configmaps', configMap));
+    expect(denied.body.message).toContain("ValidatingAdmissionPolicy 'lock-all' with binding 'lock-all' denied request: locked");
+    const removed = await request(`${cluster.url}${AR}/validatingadmissionpolicybindings/lock-all`, { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+  });
+
   it('type-checks expressions against the matched kinds and records the generation', async () => {
     await setUp(
       policy('typed', {

@@ -49,7 +49,7 @@ export function createValidatingAdmissionPolicy(options: PolicyPluginOptions): A
     name: PLUGIN_NAME,
     validate(ctx, attributes, result) {
       const hooks = policyHooks(ctx.store);
-      if (hooks.length === 0) return;
+      if (hooks.length === 0 || isPolicyResource(attributes)) return;
       const denials: Denial[] = [];
       const request = new RequestScope(ctx, attributes, options.authorizer);
       for (const hook of hooks) dispatch(ctx, hook, request, result, denials);
@@ -60,6 +60,19 @@ export function createValidatingAdmissionPolicy(options: PolicyPluginOptions): A
 
 /** The plugin for servers in AlwaysAllow mode (every `authorizer` check is allowed). */
 export const validatingAdmissionPolicy = createValidatingAdmissionPolicy({ authorizer: alwaysAllow });
+
+const POLICY_RESOURCES = new Set([
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+]);
+
+/** Policies never apply to policies and bindings themselves (kube-apiserver's isPolicyResource),
+ * so a policy cannot lock itself in place. */
+function isPolicyResource(attributes: AdmissionAttributes): boolean {
+  return attributes.def.group === 'admissionregistration.k8s.io' && POLICY_RESOURCES.has(attributes.def.plural);
+}
 
 /** RequestScope holds what every policy of one request shares, read at most once. */
 class RequestScope implements MatchContext {
