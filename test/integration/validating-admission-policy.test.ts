@@ -170,12 +170,17 @@ describe('ValidatingAdmissionPolicy', () => {
           namespaceSelector: { matchLabels: { env: 'prod' } },
           excludeResourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments'], resourceNames: ['allowed'] }],
         },
-        validations: [{ expression: "has(object.metadata.labels) && 'team' in object.metadata.labels", message: 'prod deployments need a team label' }],
+        validations: [
+          {
+            expression: "has(object.metadata.labels) && 'team' in object.metadata.labels",
+            messageExpression: "'deployments in ' + namespaceObject.metadata.name + ' (' + namespaceObject.metadata.labels.env + ') need a team label'",
+          },
+        ],
       }),
       binding('prod-only-binding', 'prod-only'),
     );
     const prod = await refused(() => createDeployment('prod', deployment('web', 1)));
-    expect(prod.body.message).toContain('denied request: prod deployments need a team label');
+    expect(prod.body.message).toContain('denied request: deployments in prod (prod) need a team label');
     expect((await createDeployment('prod', deployment('web', 1, { team: 'a' }))).status).toBe(201);
     expect((await createDeployment('prod', deployment('allowed', 1))).status).toBe(201);
     expect((await createDeployment('dev', deployment('web', 1))).status).toBe(201);

@@ -6,6 +6,7 @@
  * messageExpression always sees params).
  */
 import type { ValidatingAdmissionPolicy } from '../../api/admissionregistration/admission-policy.js';
+import { usesVariable } from '../../apiextensions/cel/program.js';
 import { type CelType, T } from '../../apiextensions/cel/types.js';
 import { ANY, BOOL, type Compiled, compileExpression, declarations, STRING, STRING_OR_NULL } from './cel-env.js';
 
@@ -25,6 +26,8 @@ export interface CompiledValidation {
 }
 
 export interface CompiledPolicy {
+  /** Whether any expression reads `namespaceObject` (else the Namespace is not looked up). */
+  readsNamespace: boolean;
   variables: CompiledVariable[];
   matchConditions: Array<{ name: string; expression: string; compiled: Compiled }>;
   validations: CompiledValidation[];
@@ -47,7 +50,7 @@ export function compilePolicy(spec: PolicySpec, typing: Typing = {}): CompiledPo
     variableTypes.set(v.name ?? '', compiled.program?.type ?? T.dyn);
     return { name: v.name ?? '', compiled };
   });
-  return {
+  const compiled = {
     variables,
     matchConditions: (spec.matchConditions ?? []).map((c) => ({
       name: c.name ?? '',
@@ -67,6 +70,14 @@ export function compilePolicy(spec: PolicySpec, typing: Typing = {}): CompiledPo
       compiled: compileExpression((a.valueExpression ?? '').trim(), env(hasParams), STRING_OR_NULL),
     })),
   };
+  const programs = [
+    ...compiled.variables.map((v) => v.compiled),
+    ...compiled.matchConditions.map((c) => c.compiled),
+    ...compiled.validations.flatMap((v) => [v.compiled, ...(v.messageExpression ? [v.messageExpression] : [])]),
+    ...compiled.auditAnnotations.map((a) => a.compiled),
+  ];
+  const readsNamespace = programs.some((c) => c.program !== undefined && usesVariable(c.program, 'namespaceObject'));
+  return { readsNamespace, ...compiled };
 }
 
 const cache = new WeakMap<object, CompiledPolicy>();

@@ -146,7 +146,7 @@ function dispatch(ctx: RegistryContext, hook: PolicyHook, scope: RequestScope, r
       continue;
     }
     if (params.length === 0) continue;
-    const base = activation(ctx, scope, matched.def);
+    const base = activation(ctx, scope, matched.def, hook.compiled.readsNamespace);
     for (const param of params) {
       const vars = new Map(base);
       vars.set('params', param ? jsonToCel(withTypeMeta(param, policy)) : null);
@@ -167,7 +167,7 @@ function addOnce(annotations: Map<string, string[]>, key: string, value: string)
   annotations.set(key, values);
 }
 
-function activation(ctx: RegistryContext, scope: RequestScope, matchedDef: AdmissionAttributes['def']) {
+function activation(ctx: RegistryContext, scope: RequestScope, matchedDef: AdmissionAttributes['def'], readsNamespace: boolean) {
   const { attributes } = scope;
   const object = inVersion(ctx, attributes.object, attributes.def, matchedDef);
   const oldObject = inVersion(ctx, attributes.oldObject, attributes.def, matchedDef);
@@ -175,7 +175,7 @@ function activation(ctx: RegistryContext, scope: RequestScope, matchedDef: Admis
     ['object', object ? jsonToCel(object) : null],
     ['oldObject', oldObject ? jsonToCel(oldObject) : null],
     ['request', jsonToCel(admissionRequest(attributes, matchedDef))],
-    ['namespaceObject', jsonToCel(namespaceObject(scope.namespaceObject()))],
+    ['namespaceObject', readsNamespace ? jsonToCel(namespaceObject(scope.namespaceObject())) : null],
     ...scope.authorizerValues(),
   ]);
 }
