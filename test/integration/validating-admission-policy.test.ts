@@ -241,6 +241,39 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(removed.status).toBe(200);
   });
 
+  it('matches another served version with matchPolicy Equivalent, converting the object', async () => {
+    const v2Rules = { resourceRules: [{ apiGroups: ['autoscaling'], apiVersions: ['v2'], operations: ['CREATE'], resources: ['horizontalpodautoscalers'] }] };
+    const spec = (matchPolicy: string) => ({
+      matchConstraints: { ...v2Rules, matchPolicy },
+      validations: [
+        {
+          expression: 'object.spec.metrics.all(m, m.resource.target.averageUtilization <= 80)',
+          messageExpression: "request.kind.version + ' ' + request.requestKind.version + ': too high'",
+        },
+      ],
+    });
+    await setUp(policy('equivalent', spec('Equivalent')), binding('equivalent', 'equivalent'), policy('exact', spec('Exact')), binding('exact', 'exact'));
+    const hpa = {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 3, targetCPUUtilizationPercentage: 90 },
+    };
+    const denied = await refused(() => post('/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers', hpa));
+    // The Equivalent policy matched the v1 request and saw it as v2.
+    expect(denied.body.message).toBe(
+      "horizontalpodautoscalers.autoscaling \"web\" is forbidden: ValidatingAdmissionPolicy 'equivalent' with binding 'equivalent' denied request: v2 v1: too high",
+    );
+    // Without it, the Exact policy does not match v1 requests.
+    expect((await request(`${cluster.url}${AR}/validatingadmissionpolicybindings/equivalent`, { method: 'DELETE' })).status).toBe(200);
+    const admitted = await eventually(async () => {
+      const response = await post('/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers', hpa);
+      expect(response.status).toBe(201);
+      return response;
+    });
+    expect(admitted.body.spec.targetCPUUtilizationPercentage).toBe(90);
+  });
+
   it('type-checks expressions against the matched kinds and records the generation', async () => {
     await setUp(
       policy('typed', {
