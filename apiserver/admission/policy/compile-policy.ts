@@ -79,15 +79,3 @@ export function compilePolicy(spec: PolicySpec, typing: Typing = {}): CompiledPo
   const readsNamespace = programs.some((c) => c.program !== undefined && usesVariable(c.program, 'namespaceObject'));
   return { readsNamespace, ...compiled };
 }
-
-const cache = new WeakMap<object, CompiledPolicy>();
-
-/** compiledPolicyOf compiles a cached policy object once (the cache holds each stored version). */
-export function compiledPolicyOf(policy: ValidatingAdmissionPolicy): CompiledPolicy {
-  let compiled = cache.get(policy);
-  if (!compiled) {
-    compiled = compilePolicy(policy.spec ?? {});
-    cache.set(policy, compiled);
-  }
-  return compiled;
-}
