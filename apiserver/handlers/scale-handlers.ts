@@ -74,6 +74,7 @@ export function scaleHandler(ctx: HandlerContext, request: ApiRequest): ApiRespo
   }
   const updated = updateObject(ctx, target, {
     scope: 'main',
+    admissionSubresource: 'scale',
     dryRun: isDryRun(request.query),
     // Recorded on the scaled object with subresource "scale", owning only the replicas field.
     fieldTracker: updateTracker(ctx, request, target.def, 'scale'),

@@ -25,6 +25,8 @@ export interface UpdateRequest extends WriteOptions {
   /** Builds the next object (served version, decoded and validated by the schema) from a
    * private copy of the current one. May throw ApiError. */
   computeNext: (current: KubeObject) => KubeObject;
+  /** The subresource a 'main' write was addressed to, for admission (the scale handler: 'scale'). */
+  admissionSubresource?: string;
 }
 
 /** updateObject applies one update and returns the resulting object in the served version
@@ -47,7 +49,14 @@ export function updateObject(ctx: RegistryContext, target: Target, request: Upda
   const errors = [...validateMetadata(def, next, current), ...(def.validate?.(next, current, subresource) ?? [])];
   if (errors.length > 0) throw invalid(resourceName(target), errors);
   // interim VAP wiring (replaced by the admission chain)
-  const admission = { def, subresource: subresource ?? '', namespace: target.namespace, name: target.name, object: next, oldObject: current };
+  const admission = {
+    def,
+    subresource: subresource ?? request.admissionSubresource ?? '',
+    namespace: target.namespace,
+    name: target.name,
+    object: next,
+    oldObject: current,
+  };
   runPolicyAdmission(ctx, { operation: 'UPDATE', ...admission, dryRun: request.dryRun }, request.warnings);
   const nextStored = toStored(def, next, storageDef);
   nextStored.metadata.resourceVersion = stored.metadata.resourceVersion;

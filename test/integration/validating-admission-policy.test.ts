@@ -274,6 +274,31 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(admitted.body.spec.targetCPUUtilizationPercentage).toBe(90);
   });
 
+  it('matches subresources only through rules that name them', async () => {
+    const scaleRules = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['deployments/scale'] }] };
+    await setUp(
+      policy('scale-limit', { matchConstraints: scaleRules, validations: [{ expression: "request.subResource == 'scale' && object.spec.replicas <= 10" }] }),
+      binding('scale-limit', 'scale-limit'),
+    );
+    expect((await createDeployment('default', deployment('scaled', 1))).status).toBe(201);
+    const scale = (replicas: number) =>
+      request(`${cluster.url}/apis/apps/v1/namespaces/default/deployments/scaled/scale`, {
+        method: 'PATCH',
+        contentType: 'application/merge-patch+json',
+        body: { spec: { replicas } },
+      });
+    const denied = await refused(() => scale(11));
+    expect(denied.body.message).toContain("ValidatingAdmissionPolicy 'scale-limit' with binding 'scale-limit' denied request: failed expression:");
+    expect((await scale(10)).status).toBe(200);
+    // The main resource is not covered by a rule for its scale subresource.
+    const whole = await request(`${cluster.url}/apis/apps/v1/namespaces/default/deployments/scaled`, {
+      method: 'PATCH',
+      contentType: 'application/merge-patch+json',
+      body: { spec: { replicas: 12 } },
+    });
+    expect(whole.status).toBe(200);
+  });
+
   it('type-checks expressions against the matched kinds and records the generation', async () => {
     await setUp(
       policy('typed', {

@@ -153,9 +153,13 @@ describe.each(binaries)('$label: ValidatingAdmissionPolicy', (binary) => {
       `Error from server (Forbidden): error when creating "STDIN": deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit-shop' denied request: web asks for 5 replicas, shop allows 3`,
     );
     expect((await k.apply(deployment('web', 'shop', 3))).stdout.trim()).toBe('deployment.apps/web created');
-    const scaled = await k.run(['scale', 'deployment/web', '-n', 'shop', '--replicas=4']);
-    expect(scaled.code).not.toBe(0);
-    expect(scaled.stderr).toContain('denied request: web asks for 4 replicas, shop allows 3');
+    const updated = await k.run(['apply', '-f', '-'], { stdin: deployment('web', 'shop', 4) });
+    expect(updated.code).not.toBe(0);
+    expect(updated.stderr).toContain(
+      "deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit-shop' denied request: web asks for 4 replicas, shop allows 3",
+    );
+    // As in kube-apiserver, a rule for deployments does not cover deployments/scale.
+    expect((await k.ok(['scale', 'deployment/web', '-n', 'shop', '--replicas=4'])).stdout.trim()).toBe('deployment.apps/web scaled');
   });
 
   it('prints an Invalid denial (the default reason) as kubectl prints field errors', async () => {
