@@ -367,6 +367,18 @@ describe('ValidatingAdmissionPolicy', () => {
         field: 'spec.auditAnnotations[0].valueExpression',
       },
     ]);
+    // Compile errors sit where kube-apiserver reports them, among the other field errors.
+    const mixed = await post(
+      `${AR}/validatingadmissionpolicies`,
+      policy('mixed', { variables: [{ name: '1st', expression: 'nope' }], validations: [{ expression: 'true ?', reason: 'Nope' }] }),
+    );
+    expect(mixed.status).toBe(422);
+    expect(mixed.body.details.causes.map((c: { field: string; reason: string }) => `${c.field} ${c.reason}`)).toEqual([
+      'spec.variables[0].name FieldValueInvalid',
+      'spec.variables[0].expression FieldValueInvalid',
+      'spec.validations[0].expression FieldValueInvalid',
+      'spec.validations[0].reason FieldValueNotSupported',
+    ]);
     const webhook = await post(`${AR}/validatingwebhookconfigurations`, {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
