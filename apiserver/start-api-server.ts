@@ -88,7 +88,8 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     port = (server.app.server.address() as AddressInfo).port;
     bootstrapCluster(server.context);
     // The `kubernetes` Service's endpoints (this address), ServiceCIDRs and IPAddresses;
-    // APIServices for the served group-versions; FlowSchemas' Dangling condition.
+    // APIServices for the served group-versions; FlowSchemas' Dangling condition; the type
+    // checking of ValidatingAdmissionPolicies (their status).
     const controlPlane = startControlPlaneLoops({ ctx: server.context, address: apiAddressOf(host, port), logger: server.app.log });
     stopLoops = [
       () => controlPlane.stop(),
