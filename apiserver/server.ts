@@ -68,7 +68,7 @@ export interface ServerOptions {
   /** Who may call and what they may do; when absent every request is anonymous and allowed. */
   security?: ServerSecurity;
   /** The admission plugins every REST write passes, in order (kube-apiserver's
-   * --enable-admission-plugins); builtInAdmissionPlugins() when absent. */
+   * --enable-admission-plugins); builtInAdmissionPlugins(...) when absent. */
   admissionPlugins?: AdmissionPlugin[];
 }
 
@@ -124,7 +124,7 @@ export function buildServer(options: ServerOptions): ApiServer {
     impersonation: (options.security?.authenticators?.length ?? 0) > 0,
   });
   const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: virtualSources, authorization };
-  context.admission = new AdmissionChain(options.admissionPlugins ?? builtInAdmissionPlugins());
+  context.admission = new AdmissionChain(options.admissionPlugins ?? builtInAdmissionPlugins({ authorizer: authorization.authorizer }));
   const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });
   faults.attach({ now, logger: app.log });
   // Bodies stay raw: handlers decode by Content-Type so every failure is a Kubernetes Status.

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore, type Store } from '../store/index.js';
+import { startPolicyStatusController } from './admission/policy/status-controller.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
 import { startAutoregister } from './apiregistration/autoregister.js';
@@ -87,9 +88,15 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     port = (server.app.server.address() as AddressInfo).port;
     bootstrapCluster(server.context);
     // The `kubernetes` Service's endpoints (this address), ServiceCIDRs and IPAddresses;
-    // APIServices for the served group-versions; FlowSchemas' Dangling condition.
+    // APIServices for the served group-versions; FlowSchemas' Dangling condition; the type
+    // checking of ValidatingAdmissionPolicies (their status).
     const controlPlane = startControlPlaneLoops({ ctx: server.context, address: apiAddressOf(host, port), logger: server.app.log });
-    stopLoops = [() => controlPlane.stop(), startAutoregister(server.context, server.app.log), startDanglingController(server.context, server.app.log)];
+    stopLoops = [
+      () => controlPlane.stop(),
+      startAutoregister(server.context, server.app.log),
+      startDanglingController(server.context, server.app.log),
+      startPolicyStatusController(server.context, server.app.log),
+    ];
   } catch (err) {
     // A server that cannot start must not keep the port or the database file.
     store.close();

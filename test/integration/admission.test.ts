@@ -5,9 +5,11 @@
  * an asynchronous plugin of a test's own that sees every write and whose warnings reach the
  * client — with concurrent unconditional patches all landing (GuaranteedUpdate retries).
  */
+
 import { describe, expect, it } from 'vitest';
 import type { AdmissionPlugin } from '../../apiserver/admission/plugin.js';
 import { builtInAdmissionPlugins } from '../../apiserver/admission/plugins/index.js';
+import { alwaysAllow } from '../../apiserver/authz/authorizer.js';
 import { request } from '../support/http.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
@@ -38,7 +40,7 @@ describe('the admission chain', () => {
       result.warnings.push(`witnessed ${attributes.operation}`);
     },
   };
-  const plugins = builtInAdmissionPlugins();
+  const plugins = builtInAdmissionPlugins({ authorizer: alwaysAllow });
   plugins.splice(plugins.length - 1, 0, slowWitness);
   const cluster = useTestCluster({ lifetime: 'file', admissionPlugins: plugins });
   const api = (path: string) => `${cluster.url}/api/v1${path}`;

@@ -2,7 +2,7 @@
  * The admissionregistration.k8s.io kinds through every kubectl: api-resources, a bundle of
  * webhook configurations, a policy and its binding applied with default validation, the
  * columns `get` prints, kube-apiserver's defaults and validation messages, and `explain`.
- * Nothing is enforced yet (the admission issue); these are stored objects.
+ * Enforcement is tested in validating-admission-policy.test.ts; here they are stored objects.
  */
 import { describe, expect, it } from 'vitest';
 import { findKubectlBinaries, requireKubectl, tableLineOf } from '../support/kubectl.js';

@@ -6,7 +6,9 @@
  * To add a plugin: write apiserver/admission/plugins/<name>.ts exporting an AdmissionPlugin,
  * and put it in its slot below (one line).
  */
+import type { Authorizer } from '../../authz/authorizer.js';
 import type { AdmissionPlugin } from '../plugin.js';
+import { createValidatingAdmissionPolicy } from '../policy/index.js';
 import { limitRanger } from './limit-ranger.js';
 import { namespaceLifecycle } from './namespace-lifecycle.js';
 import { nodeRestriction } from './node-restriction.js';
@@ -15,8 +17,9 @@ import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
 import { runtimeClass } from './runtime-class.js';
 
-/** builtInAdmissionPlugins returns a fresh list: a server may add or drop plugins. */
-export function builtInAdmissionPlugins(): AdmissionPlugin[] {
+/** builtInAdmissionPlugins returns a fresh list: a server may add or drop plugins. The
+ * authorizer is the server's (ValidatingAdmissionPolicy's `authorizer` variable asks it). */
+export function builtInAdmissionPlugins(options: { authorizer: Authorizer }): AdmissionPlugin[] {
   return [
     namespaceLifecycle,
     limitRanger,
@@ -31,7 +34,7 @@ export function builtInAdmissionPlugins(): AdmissionPlugin[] {
     // DefaultIngressClass
     podSecurity,
     // MutatingAdmissionWebhook: the webhooks slice.
-    // ValidatingAdmissionPolicy: the VAP slice.
+    createValidatingAdmissionPolicy({ authorizer: options.authorizer }),
     // ValidatingAdmissionWebhook: the webhooks slice.
     resourceQuota, // Last: its check and charge share the store write's synchronous block.
   ];

@@ -1,7 +1,8 @@
 /**
  * admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy (CEL validations over matched
  * requests) and ValidatingAdmissionPolicyBinding (where and how a policy applies). Stored,
- * defaulted and validated as kube-apiserver does; evaluating them is the next issue.
+ * defaulted and validated as kube-apiserver does; compiled and enforced by
+ * apiserver/admission/policy (docs/security.md).
  */
 import { z } from 'zod';
 import { ConditionSchema, LabelSelectorSchema, typeMetaFields } from '../meta.js';
@@ -20,7 +21,7 @@ import {
   validateLabelSelector,
 } from '../validation.js';
 import { ValidatingAdmissionPolicyBindingMessage, ValidatingAdmissionPolicyMessage } from './admissionregistration-protobuf.js';
-import { goSlice, requiredBecause, validateMatchConditions, validateNamedRuleWithOperations } from './rule-validation.js';
+import { type CelCheck, celErrors, goSlice, requiredBecause, validateMatchConditions, validateNamedRuleWithOperations } from './rule-validation.js';
 import { ADMISSION_V1, RuleWithOperationsSchema } from './webhook.js';
 
 const GROUP_VERSION = 'admissionregistration.k8s.io/v1';
@@ -191,9 +192,20 @@ function defaultMatchResources(match: MatchResources | undefined): void {
   for (const rule of [...(match.resourceRules ?? []), ...(match.excludeResourceRules ?? [])]) rule.scope ??= '*';
 }
 
-/** validatePolicy: kube-apiserver's validation of a policy's spec, in its order. CEL
- * expressions are checked for presence, not compiled. */
-export function validatePolicy(policy: ValidatingAdmissionPolicy): FieldError[] {
+/** PolicyCelChecks compile a policy's expressions, each where kube-apiserver reports it. The
+ * CEL engine is server code apiserver/api may not import: apiserver/admission/policy/write-checks.ts
+ * provides them (attached in server-definitions.ts); without them expressions are only
+ * checked for presence. */
+export interface PolicyCelChecks {
+  matchCondition: CelCheck;
+  variable: CelCheck;
+  validation: CelCheck;
+  messageExpression: CelCheck;
+  auditAnnotation: CelCheck;
+}
+
+/** validatePolicy: kube-apiserver's validation of a policy's spec, in its order. */
+export function validatePolicy(policy: ValidatingAdmissionPolicy, checks?: PolicyCelChecks): FieldError[] {
   const spec = policy.spec ?? {};
   const errors: FieldError[] = [];
   if (spec.failurePolicy !== undefined && !FAILURE_POLICIES.includes(spec.failurePolicy))
@@ -205,14 +217,14 @@ export function validatePolicy(policy: ValidatingAdmissionPolicy): FieldError[] 
     // At least one resource rule gives the expressions their types.
     if (!spec.matchConstraints.resourceRules?.length) errors.push(required('spec.matchConstraints.resourceRules'));
   }
-  errors.push(...validateMatchConditions(spec.matchConditions, 'spec.matchConditions'));
-  spec.variables?.forEach((variable, i) => errors.push(...validateVariable(variable, `spec.variables[${i}]`)));
+  errors.push(...validateMatchConditions(spec.matchConditions, 'spec.matchConditions', checks?.matchCondition));
+  spec.variables?.forEach((variable, i) => errors.push(...validateVariable(variable, i, `spec.variables[${i}]`, checks)));
   if (!spec.validations?.length && !spec.auditAnnotations?.length) {
     const detail = 'validations or auditAnnotations must contain at least one item';
     return [...errors, requiredBecause('spec.validations', detail), requiredBecause('spec.auditAnnotations', detail)];
   }
-  spec.validations?.forEach((validation, i) => errors.push(...validateValidation(validation, `spec.validations[${i}]`)));
-  errors.push(...validateAuditAnnotations(spec.auditAnnotations, policy.metadata?.name, 'spec.auditAnnotations'));
+  spec.validations?.forEach((validation, i) => errors.push(...validateValidation(validation, i, `spec.validations[${i}]`, checks)));
+  errors.push(...validateAuditAnnotations(spec.auditAnnotations, policy.metadata?.name, 'spec.auditAnnotations', checks?.auditAnnotation));
   return errors;
 }
 
@@ -268,20 +280,31 @@ function validateMatchResources(match: MatchResources, at: string): FieldError[]
   return errors;
 }
 
-function validateVariable(variable: { name?: string; expression?: string }, at: string): FieldError[] {
+function validateVariable(variable: { name?: string; expression?: string }, index: number, at: string, checks: PolicyCelChecks | undefined): FieldError[] {
   const errors: FieldError[] = [];
   const name = variable.name ?? '';
   if (!name.trim()) errors.push(requiredBecause(`${at}.name`, 'name is not specified'));
   else if (!CEL_IDENTIFIER.test(name) || CEL_RESERVED.has(name)) errors.push(invalid(`${at}.name`, name, 'name is not a valid CEL identifier'));
-  if (!variable.expression?.trim()) errors.push(requiredBecause(`${at}.expression`, 'expression is not specified'));
+  const expression = variable.expression ?? '';
+  if (!expression.trim()) errors.push(requiredBecause(`${at}.expression`, 'expression is not specified'));
+  else errors.push(...celErrors(checks?.variable, index, `${at}.expression`, expression, expression));
   return errors;
 }
 
-function validateValidation(validation: NonNullable<PolicySpec['validations']>[number], at: string): FieldError[] {
+function validateValidation(
+  validation: NonNullable<PolicySpec['validations']>[number],
+  index: number,
+  at: string,
+  checks: PolicyCelChecks | undefined,
+): FieldError[] {
   const errors: FieldError[] = [];
-  if (!validation.expression?.trim()) errors.push(requiredBecause(`${at}.expression`, 'expression is not specified'));
+  const expression = validation.expression ?? '';
+  if (!expression.trim()) errors.push(requiredBecause(`${at}.expression`, 'expression is not specified'));
+  else errors.push(...celErrors(checks?.validation, index, `${at}.expression`, expression, expression));
   const messageExpression = validation.messageExpression ?? '';
   if (messageExpression && !messageExpression.trim()) errors.push(invalid(`${at}.messageExpression`, messageExpression, 'must be non-empty if specified'));
+  // Compiled untrimmed, so that columns in the compiler's message are right.
+  else if (messageExpression) errors.push(...celErrors(checks?.messageExpression, index, `${at}.messageExpression`, messageExpression, messageExpression));
   const message = validation.message ?? '';
   if (message && !message.trim()) errors.push(invalid(`${at}.message`, message, 'message must be non-empty if specified'));
   else if (hasLineBreak(message.trim())) errors.push(invalid(`${at}.message`, message, 'message must not contain line breaks'));
@@ -290,7 +313,7 @@ function validateValidation(validation: NonNullable<PolicySpec['validations']>[n
   return errors;
 }
 
-function validateAuditAnnotations(annotations: PolicySpec['auditAnnotations'], policyName: string | undefined, at: string): FieldError[] {
+function validateAuditAnnotations(annotations: PolicySpec['auditAnnotations'], policyName: string | undefined, at: string, check?: CelCheck): FieldError[] {
   if (!annotations) return [];
   const errors: FieldError[] = [];
   if (annotations.length > MAX_AUDIT_ANNOTATIONS) {
@@ -306,7 +329,7 @@ function validateAuditAnnotations(annotations: PolicySpec['auditAnnotations'], p
     if (!value) errors.push(requiredBecause(`${at}[${i}].valueExpression`, 'valueExpression is not specified'));
     else if (Buffer.byteLength(value) > MAX_VALUE_EXPRESSION_BYTES) {
       errors.push(requiredBecause(`${at}[${i}].valueExpression`, `must not exceed ${MAX_VALUE_EXPRESSION_BYTES} bytes in length`));
-    }
+    } else errors.push(...celErrors(check, i, `${at}[${i}].valueExpression`, value, annotation.valueExpression ?? ''));
     if (keys.has(key)) errors.push(duplicate(`${at}[${i}].key`, key));
     keys.add(key);
   });
@@ -402,7 +425,7 @@ export const validatingAdmissionPolicyDefinition: ResourceDefinition<ValidatingA
     policy.spec.failurePolicy ??= 'Fail';
     defaultMatchResources(policy.spec.matchConstraints);
   },
-  validate: validatePolicy,
+  validate: (policy) => validatePolicy(policy),
   subresources: { status: true },
   printColumns: [
     nameColumn,

@@ -121,8 +121,13 @@ export function validateNamedRuleWithOperations(rule: RuleWithOperations, at: st
 
 const MAX_MATCH_CONDITIONS = 64;
 
-/** validateMatchConditions checks names and the presence of expressions (CEL is not compiled). */
-export function validateMatchConditions(conditions: Array<{ name?: string; expression?: string }> | undefined, at: string): FieldError[] {
+/** CelCheck compiles the expression at `index` of a list as the server's CEL engine does
+ * (apiserver/api cannot import it; apiserver/admission/policy/write-checks.ts provides it):
+ * kube-apiserver's Invalid detail when it does not compile, undefined when it does. */
+export type CelCheck = (index: number, expression: string) => string | undefined;
+
+/** validateMatchConditions checks names and expressions (compiled by `check` when given). */
+export function validateMatchConditions(conditions: Array<{ name?: string; expression?: string }> | undefined, at: string, check?: CelCheck): FieldError[] {
   const list = conditions ?? [];
   const errors: FieldError[] = [];
   if (list.length > MAX_MATCH_CONDITIONS) {
@@ -130,7 +135,9 @@ export function validateMatchConditions(conditions: Array<{ name?: string; expre
   }
   const names = new Set<string>();
   list.forEach((condition, i) => {
-    if (!condition.expression?.trim()) errors.push(required(`${at}[${i}].expression`));
+    const expression = condition.expression?.trim() ?? '';
+    if (!expression) errors.push(required(`${at}[${i}].expression`));
+    else errors.push(...celErrors(check, i, `${at}[${i}].expression`, expression, expression));
     if (!condition.name) errors.push(required(`${at}[${i}].name`));
     else for (const detail of isQualifiedName(condition.name)) errors.push(invalid(`${at}[${i}].name`, condition.name, detail));
     if (condition.name) {
@@ -139,6 +146,12 @@ export function validateMatchConditions(conditions: Array<{ name?: string; expre
     }
   });
   return errors;
+}
+
+/** celErrors is the Invalid error of an expression that `check` says does not compile. */
+export function celErrors(check: CelCheck | undefined, index: number, field: string, expression: string, value: string): FieldError[] {
+  const detail = check?.(index, expression);
+  return detail === undefined ? [] : [invalid(field, value, detail)];
 }
 
 const URL_FORM = '; desired format: https://host[/path]';

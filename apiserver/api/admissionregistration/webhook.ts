@@ -8,6 +8,7 @@ import { LabelSelectorSchema } from '../meta.js';
 import type { FieldError } from '../resource-definition.js';
 import { duplicate, invalid, isDns1035Label, notSupported, validateLabelSelector } from '../validation.js';
 import {
+  type CelCheck,
   isFullyQualifiedName,
   requiredBecause,
   validateMatchConditions,
@@ -117,12 +118,12 @@ const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
  * create, in its order: each webhook's own fields, then its admissionReviewVersions, then
  * whether its name repeats an earlier one. `mutating` adds reinvocationPolicy.
  */
-export function validateWebhooks(webhooks: Webhook[] | undefined, mutating: boolean): FieldError[] {
+export function validateWebhooks(webhooks: Webhook[] | undefined, mutating: boolean, check?: CelCheck): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   (webhooks ?? []).forEach((webhook, i) => {
     const at = `webhooks[${i}]`;
-    errors.push(...validateWebhook(webhook, at, mutating));
+    errors.push(...validateWebhook(webhook, at, mutating, check));
     errors.push(...validateAdmissionReviewVersions(webhook.admissionReviewVersions, `${at}.admissionReviewVersions`));
     if (webhook.name) {
       if (seen.has(webhook.name)) errors.push(duplicate(`${at}.name`, webhook.name));
@@ -132,7 +133,7 @@ export function validateWebhooks(webhooks: Webhook[] | undefined, mutating: bool
   return errors;
 }
 
-function validateWebhook(webhook: Webhook, at: string, mutating: boolean): FieldError[] {
+function validateWebhook(webhook: Webhook, at: string, mutating: boolean, check: CelCheck | undefined): FieldError[] {
   const errors = isFullyQualifiedName(webhook.name, `${at}.name`);
   (webhook.rules ?? []).forEach((rule, i) => errors.push(...validateRuleWithOperations(rule, `${at}.rules[${i}]`)));
   if (webhook.failurePolicy !== undefined && !FAILURE_POLICIES.includes(webhook.failurePolicy))
@@ -150,7 +151,7 @@ function validateWebhook(webhook: Webhook, at: string, mutating: boolean): Field
   if (mutating && policy !== undefined && !REINVOCATION_POLICIES.includes(policy))
     errors.push(notSupported(`${at}.reinvocationPolicy`, policy, REINVOCATION_POLICIES));
   errors.push(...validateClientConfig(webhook.clientConfig, `${at}.clientConfig`));
-  errors.push(...validateMatchConditions(webhook.matchConditions, `${at}.matchConditions`));
+  errors.push(...validateMatchConditions(webhook.matchConditions, `${at}.matchConditions`, check));
   return errors;
 }
 

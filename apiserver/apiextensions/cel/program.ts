@@ -5,6 +5,7 @@
 import { type Expr, referencesIdent } from './ast.js';
 import { check } from './checker.js';
 import { CelCompileError } from './errors.js';
+import type { FunctionRegistry } from './functions.js';
 import { Evaluation, Scope } from './interpreter.js';
 import { isQualifiedName, STANDARD_REGISTRY, TYPE_IDENTIFIERS } from './library/index.js';
 import { parse } from './parser.js';
@@ -20,6 +21,15 @@ export interface Program {
   ast: Expr;
   /** The inferred result type (dyn when unknown until runtime). */
   type: CelType;
+  /** The functions it was compiled against, when not the standard environment's. */
+  registry?: FunctionRegistry;
+}
+
+/** Environment extends the standard one: more functions (a registry built on
+ * createStandardRegistry) and dotted variable names (`authorizer.requestResource`). */
+export interface Environment {
+  registry: FunctionRegistry;
+  qualifiedVariables?: ReadonlySet<string>;
 }
 
 const TYPE_NAMES = new Set(TYPE_IDENTIFIERS.keys());
@@ -31,11 +41,19 @@ export function parseExpression(source: string): Expr {
 
 /** compile parses and type-checks an expression with the given variable types; throws
  * CelCompileError listing every issue. */
-export function compile(source: string, variables: ReadonlyMap<string, CelType>): Program {
-  const ast = parseExpression(source);
-  const { type, issues } = check(ast, { registry: STANDARD_REGISTRY, variables, typeIdentifiers: TYPE_IDENTIFIERS });
+export function compile(source: string, variables: ReadonlyMap<string, CelType>, environment?: Environment): Program {
+  const ast = environment ? parseIn(source, environment) : parseExpression(source);
+  const registry = environment?.registry ?? STANDARD_REGISTRY;
+  const { type, issues } = check(ast, { registry, variables, typeIdentifiers: TYPE_IDENTIFIERS });
   if (issues.length > 0) throw new CelCompileError(source, issues);
-  return { source, ast, type };
+  return environment ? { source, ast, type, registry } : { source, ast, type };
+}
+
+function parseIn(source: string, environment: Environment): Expr {
+  const { registry, qualifiedVariables } = environment;
+  return parse(source, {
+    isQualifiedName: (name) => isQualifiedName(name) || qualifiedVariables?.has(name) === true || (name.includes('.') && registry.has(name)),
+  });
 }
 
 /** usesVariable reports whether a program reads a variable (e.g. oldSelf: a transition rule). */
@@ -52,7 +70,7 @@ export interface RunResult {
 /** run evaluates a program. Throws CelEvalError for runtime errors and CelCostError when the
  * cost exceeds `costLimit`; `spent` receives the cost so far either way. */
 export function run(program: Program, vars: ReadonlyMap<string, CelValue>, costLimit = PER_CALL_LIMIT, spent?: { cost: number }): RunResult {
-  const evaluation = new Evaluation(STANDARD_REGISTRY, costLimit, TYPE_NAMES);
+  const evaluation = new Evaluation(program.registry ?? STANDARD_REGISTRY, costLimit, TYPE_NAMES);
   try {
     const value = evaluation.eval(program.ast, new Scope(vars));
     return { value, cost: evaluation.cost };
