@@ -5,6 +5,7 @@
  */
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { handleWithWebhooks } from '../admission/webhook/interim-wiring.js';
 import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js';
 import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
 import type { Registry } from '../api/registry.js';
@@ -216,7 +217,8 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       return reply;
     }
     const handlerCtx = { ...ctx, actor: apiRequest.actor, user: apiRequest.user };
-    const response = pickHandler(apiRequest)(handlerCtx, apiRequest);
+    // INTERIM (webhooks helper): drop for the admission chain; was pickHandler(apiRequest)(handlerCtx, apiRequest).
+    const response = await handleWithWebhooks(handlerCtx, apiRequest, pickHandler(apiRequest));
     // kube-apiserver warns on every request to a deprecated resource (kubectl prints `Warning: …`).
     const { deprecationWarning } = apiRequest.path.def;
     if (deprecationWarning) response.warnings = [...(response.warnings ?? []), deprecationWarning];
