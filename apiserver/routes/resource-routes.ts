@@ -10,6 +10,7 @@ import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js'
 import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
 import type { Registry } from '../api/registry.js';
 import { ALL_VERBS } from '../api/resource-definition.js';
+import { handleWithConversion } from '../apiextensions/conversion-routing.js';
 import { toApiError } from '../errors.js';
 import { faultRequestOf, injectFaults } from '../faults/hooks.js';
 import type { FaultInjector } from '../faults/injector.js';
@@ -217,8 +218,9 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       return reply;
     }
     const handlerCtx = { ...ctx, actor: apiRequest.actor, user: apiRequest.user };
-    // INTERIM (webhooks helper): drop for the admission chain; was pickHandler(apiRequest)(handlerCtx, apiRequest).
-    const response = await handleWithWebhooks(handlerCtx, apiRequest, pickHandler(apiRequest));
+    // INTERIM (webhooks helper): drop for the admission chain; was pickHandler(apiRequest)(handlerCtx, apiRequest);
+    // conversion webhooks too, until toServed/toStored may await.
+    const response = await handleWithConversion(handlerCtx, apiRequest, async (c, r) => handleWithWebhooks(c, r, pickHandler(r)));
     // kube-apiserver warns on every request to a deprecated resource (kubectl prints `Warning: …`).
     const { deprecationWarning } = apiRequest.path.def;
     if (deprecationWarning) response.warnings = [...(response.warnings ?? []), deprecationWarning];

@@ -158,3 +158,68 @@ describe('the example admission webhook, through kubectl apply', () => {
     expect(ignored.stdout).toContain('configmap/ignored created');
   });
 });
+
+/** widgetCrd: v1 (stored, spec.host + spec.port) and v2 (spec.address), converted by the
+ * example's /convert webhook. */
+function widgetCrd(server: ExampleServer): string {
+  const version = (name: string, storage: boolean) => `  - name: ${name}
+    served: true
+    storage: ${storage}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: { type: object, x-kubernetes-preserve-unknown-fields: true }`;
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.conversion.example.com }
+spec:
+  group: conversion.example.com
+  scope: Namespaced
+  names: { plural: widgets, singular: widget, kind: Widget, listKind: WidgetList }
+  versions:
+${version('v1', true)}
+${version('v2', false)}
+  conversion:
+    strategy: Webhook
+    webhook:
+      conversionReviewVersions: [v1]
+      clientConfig:
+        url: https://127.0.0.1:${server.port}/convert
+        caBundle: ${server.caBundle}
+`;
+}
+
+describe('the example conversion webhook, through kubectl', () => {
+  const k = useKubectlCluster(requireKubectl());
+  let server: ExampleServer;
+  beforeAll(async () => {
+    server = await startExampleServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('stores a v2 Widget as v1 and reads it back in both versions; a failing webhook is a 500', async () => {
+    await k.apply(widgetCrd(server));
+    await k.ok(['wait', '--for', 'condition=Established', 'crd/widgets.conversion.example.com']);
+    const widget = `apiVersion: conversion.example.com/v2
+kind: Widget
+metadata: { name: shop, namespace: default }
+spec: { address: "shop.example.com:8080" }
+`;
+    await eventually(() => k.apply(widget));
+    expect((await k.json(['widgets.v1.conversion.example.com', 'shop'])).spec).toEqual({ host: 'shop.example.com', port: 8080 });
+    const v2 = await k.json(['widgets.v2.conversion.example.com', 'shop']);
+    expect(v2).toMatchObject({ apiVersion: 'conversion.example.com/v2', spec: { address: 'shop.example.com:8080' } });
+    const list = await k.json(['widgets.v2.conversion.example.com']);
+    expect(list.items.map((w: { spec: unknown }) => w.spec)).toEqual([{ address: 'shop.example.com:8080' }]);
+
+    await server.stop();
+    const failed = await k.run(['get', 'widgets.v2.conversion.example.com', 'shop', '-o', 'json']);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toContain(
+      `Error from server (InternalError): Internal error occurred: conversion webhook for conversion.example.com/v1, Kind=Widget failed: Post "https://127.0.0.1:${server.port}/convert?timeout=30s"`,
+    );
+  });
+});

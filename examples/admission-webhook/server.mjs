@@ -1,5 +1,6 @@
 // An admission webhook server on node:https alone: /mutate adds a label to every object it is
-// sent, /validate rejects ConfigMaps without a "team" label. Walkthrough: ./README.md.
+// sent, /validate rejects ConfigMaps without a "team" label, /convert converts Widgets between
+// two CRD versions. Walkthrough: ./README.md.
 //   node examples/admission-webhook/server.mjs [--port 8443] [--dns admission-webhook.default.svc]
 // It makes a self-signed certificate with openssl at start (for 127.0.0.1, localhost and each
 // --dns name) and prints one JSON line: {"port": <port>, "caBundle": "<base64 PEM>"} — the
@@ -71,7 +72,20 @@ function validate(request) {
   return { uid: request.uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: 'the label "team" is required' } };
 }
 
-const ROUTES = { '/mutate': mutate, '/validate': validate };
+/** convert is a CRD conversion webhook for Widgets (conversion.example.com): v1 has spec.host
+ * and spec.port, v2 has spec.address "host:port". */
+function convert(request) {
+  const convertedObjects = request.objects.map((object) => {
+    const { host, port, address, ...rest } = object.spec ?? {};
+    const spec = request.desiredAPIVersion.endsWith('/v2')
+      ? { ...rest, address: `${host}:${port}` }
+      : { ...rest, host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) };
+    return { ...object, apiVersion: request.desiredAPIVersion, spec };
+  });
+  return { uid: request.uid, convertedObjects, result: { status: 'Success' } };
+}
+
+const ROUTES = { '/mutate': mutate, '/validate': validate, '/convert': convert };
 
 const credentials = selfSignedCertificate(values.dns);
 const server = createServer(credentials, (req, res) => {
@@ -84,7 +98,7 @@ const server = createServer(credentials, (req, res) => {
       return;
     }
     const review = JSON.parse(body);
-    const answer = { apiVersion: review.apiVersion, kind: 'AdmissionReview', response: route(review.request) };
+    const answer = { apiVersion: review.apiVersion, kind: review.kind, response: route(review.request) };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   });
 });
