@@ -126,6 +126,40 @@ describe('mutating webhooks', () => {
   });
 });
 
+describe('operations', () => {
+  it('sends UPDATE with the old object and DELETE with only the old one; v1beta1 when asked', async () => {
+    const requests: any[] = [];
+    hook.handle((review) => {
+      requests.push({ apiVersion: review.apiVersion, ...review.request });
+      return reviewAnswer(review);
+    });
+    await configure(
+      'validating',
+      {
+        name: 'ops.test.io',
+        admissionReviewVersions: ['v1beta1', 'v1'],
+        rules: [{ operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+      },
+      'ops',
+    );
+    const name = await eventually(async () => {
+      requests.length = 0;
+      const created = await createConfigMap('ops');
+      expect(requests).toHaveLength(1);
+      return created.body.metadata.name as string;
+    });
+    const path = `${cluster.url}/api/v1/namespaces/default/configmaps/${name}`;
+    const patched = await request(path, { method: 'PATCH', body: { data: { a: 'c' } }, contentType: 'application/merge-patch+json' });
+    expect(patched.status).toBe(200);
+    expect((await request(path, { method: 'DELETE' })).status).toBe(200);
+    expect(requests.map((r) => [r.apiVersion, r.operation, r.object?.data?.a ?? null, r.oldObject?.data?.a ?? null, r.options?.kind])).toEqual([
+      ['admission.k8s.io/v1beta1', 'CREATE', 'b', null, 'CreateOptions'],
+      ['admission.k8s.io/v1beta1', 'UPDATE', 'c', 'b', 'UpdateOptions'],
+      ['admission.k8s.io/v1beta1', 'DELETE', null, 'c', 'DeleteOptions'],
+    ]);
+  });
+});
+
 describe('validating webhooks', () => {
   it('rejects with the webhook message, as kube-apiserver words it', async () => {
     hook.handle((review) =>
