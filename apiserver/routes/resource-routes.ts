@@ -9,6 +9,7 @@ import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js'
 import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
 import type { Registry } from '../api/registry.js';
 import { ALL_VERBS } from '../api/resource-definition.js';
+import { handleWithConversion, mayConvertThroughWebhook } from '../apiextensions/conversion-routing.js';
 import { toApiError } from '../errors.js';
 import { faultRequestOf, injectFaults } from '../faults/hooks.js';
 import type { FaultInjector } from '../faults/injector.js';
@@ -216,7 +217,10 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       return reply;
     }
     const handlerCtx = { ...ctx, actor: apiRequest.actor, user: apiRequest.user };
-    const answer = pickHandler(apiRequest)(handlerCtx, apiRequest);
+    // A CRD's non-storage version may need its conversion webhook around the handler.
+    const answer = mayConvertThroughWebhook(apiRequest)
+      ? handleWithConversion(handlerCtx, apiRequest, async (c, r) => pickHandler(r)(c, r))
+      : pickHandler(apiRequest)(handlerCtx, apiRequest);
     // Awaited only when an admission plugin answered asynchronously: the common write stays synchronous.
     const response = answer instanceof Promise ? await answer : answer;
     // kube-apiserver warns on every request to a deprecated resource (kubectl prints `Warning: …`).

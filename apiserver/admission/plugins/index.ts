@@ -9,6 +9,7 @@
 import type { Authorizer } from '../../authz/authorizer.js';
 import type { AdmissionPlugin } from '../plugin.js';
 import { createValidatingAdmissionPolicy } from '../policy/index.js';
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from '../webhook/index.js';
 import { limitRanger } from './limit-ranger.js';
 import { namespaceLifecycle } from './namespace-lifecycle.js';
 import { nodeRestriction } from './node-restriction.js';
@@ -33,9 +34,9 @@ export function builtInAdmissionPlugins(options: { authorizer: Authorizer }): Ad
     runtimeClass,
     // DefaultIngressClass
     podSecurity,
-    // MutatingAdmissionWebhook: the webhooks slice.
+    mutatingAdmissionWebhook,
     createValidatingAdmissionPolicy({ authorizer: options.authorizer }),
-    // ValidatingAdmissionWebhook: the webhooks slice.
+    validatingAdmissionWebhook,
     resourceQuota, // Last: its check and charge share the store write's synchronous block.
   ];
 }

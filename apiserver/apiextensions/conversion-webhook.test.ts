@@ -1,0 +1,111 @@
+/**
+ * CRD conversion webhooks through a real server and a real HTTPS webhook on port 0: the
+ * ConversionReview sent, and kube-apiserver's 500s for the answers it refuses.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/support/eventually.js';
+import { request } from '../../test/support/http.js';
+import { useTestCluster } from '../../test/support/use-test-cluster.js';
+import { startWebhookServer, type TestWebhookServer } from '../../test/support/webhook-server.js';
+
+const cluster = useTestCluster({ lifetime: 'file' });
+let hook: TestWebhookServer;
+const GROUP = 'convert.test.io';
+
+beforeAll(async () => {
+  hook = await startWebhookServer();
+  const version = (name: string, storage: boolean) => ({
+    name,
+    served: true,
+    storage,
+    schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+  });
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `gadgets.${GROUP}` },
+    spec: {
+      group: GROUP,
+      scope: 'Namespaced',
+      names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+      versions: [version('v1', true), version('v2', false)],
+      conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: hook.url('/convert'), caBundle: hook.caBundle } } },
+    },
+  };
+  expect((await request(`${cluster.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', body: crd })).status).toBe(201);
+  await eventually(async () => expect((await request(gadgets('v1'))).status).toBe(200));
+});
+afterAll(async () => {
+  await hook.stop();
+});
+
+function gadgets(version: string, name = ''): string {
+  return `${cluster.url}/apis/${GROUP}/${version}/namespaces/default/gadgets${name ? `/${name}` : ''}`;
+}
+
+/** convertAs answers a ConversionReview by renaming spec.old ↔ spec.new, then lets `tamper`
+ * spoil the response; every review received is pushed to `seen`. */
+function convertAs(tamper: (response: Record<string, unknown>) => void = () => {}, seen: any[] = []) {
+  hook.handle((review) => {
+    seen.push(review);
+    const { uid, desiredAPIVersion, objects } = review.request;
+    const convertedObjects = objects.map((o: { spec: Record<string, unknown> }) => ({
+      ...o,
+      apiVersion: desiredAPIVersion,
+      spec: desiredAPIVersion.endsWith('/v2') ? { new: o.spec['old'] } : { old: o.spec['new'] },
+    }));
+    const response: Record<string, unknown> = { uid, convertedObjects, result: { status: 'Success' } };
+    tamper(response);
+    return { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response };
+  });
+}
+
+let gadgetCount = 0;
+async function createGadget(): Promise<string> {
+  const name = `g-${++gadgetCount}`;
+  convertAs();
+  const created = await request(gadgets('v2'), { method: 'POST', body: { apiVersion: `${GROUP}/v2`, kind: 'Gadget', metadata: { name }, spec: { new: 1 } } });
+  expect(created.status).toBe(201);
+  return name;
+}
+
+describe('conversion webhooks', () => {
+  it('converts writes to the storage version and reads back to the requested one', async () => {
+    const seen: any[] = [];
+    convertAs(undefined, seen);
+    const created = await request(gadgets('v2'), {
+      method: 'POST',
+      body: { apiVersion: `${GROUP}/v2`, kind: 'Gadget', metadata: { name: 'one' }, spec: { new: 1 } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ apiVersion: `${GROUP}/v2`, spec: { new: 1 } });
+    expect((await request(gadgets('v1', 'one'))).body.spec).toEqual({ old: 1 });
+    expect(seen[0]).toMatchObject({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { desiredAPIVersion: `${GROUP}/v1` } });
+    expect(seen[0].request.objects).toHaveLength(1);
+    expect(typeof seen[0].request.uid).toBe('string');
+  });
+
+  it.each([
+    ['returned failure', (r: any) => (r.result = { status: 'Failure', message: 'cannot convert' }), 'returned failure: cannot convert'],
+    ['a wrong uid', (r: any) => (r.uid = 'other'), 'failed: expected response.uid='],
+    ['too many objects', (r: any) => r.convertedObjects.push(r.convertedObjects[0]), 'failed: returned 2 objects, expected 1'],
+    ['a wrong apiVersion', (r: any) => (r.convertedObjects[0].apiVersion = `${GROUP}/v1`), 'failed: invalid converted object at index 0: invalid apiVersion'],
+    ['a renamed object', (r: any) => (r.convertedObjects[0].metadata = { ...r.convertedObjects[0].metadata, name: 'x' }), 'must not change metadata'],
+  ])('answers 500 for %s', async (_label, tamper, message) => {
+    const name = await createGadget();
+    convertAs(tamper);
+    const read = await request(gadgets('v2', name));
+    expect(read.status).toBe(500);
+    expect(read.body.reason).toBe('InternalError');
+    expect(read.body.message).toContain(`Internal error occurred: conversion webhook for ${GROUP}/v1, Kind=Gadget `);
+    expect(read.body.message).toContain(message);
+  });
+
+  it('answers 500 when the webhook answers garbage', async () => {
+    const name = await createGadget();
+    hook.handle((_review, _req, res) => res.writeHead(200).end('not json'));
+    const read = await request(gadgets('v2', name));
+    expect(read.status).toBe(500);
+    expect(read.body.message).toContain('failed: received invalid webhook response');
+  });
+});
