@@ -10,9 +10,12 @@ import { componentStatusDefinition } from './api/core/component-status.js';
 import { type ClusterClock, createClusterClock } from './api/machinery/cluster-clock.js';
 import { scrapeHandler } from './api/machinery/metrics-scrape.js';
 import { createRandom, type Random } from './api/machinery/random.js';
+import { processServiceAccountKeyPem } from './api/pki/service-account-key.js';
 import { Registry } from './api/registry.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
 import { type Authenticator, registerAuthentication } from './authn/authenticator.js';
+import { registerIssuerDiscovery } from './authn/issuer-discovery.js';
+import { createTokenService, type TokenService } from './authn/token-service.js';
 import type { AuthorizationMode } from './authz/authorizer.js';
 import { toApiError } from './errors.js';
 import { isInjectedError } from './faults/hooks.js';
@@ -62,6 +65,9 @@ export interface ServerOptions {
   faults?: FaultInjector;
   /** Who may call and what they may do; when absent every request is anonymous and allowed. */
   security?: ServerSecurity;
+  /** Service-account tokens (TokenRequest, TokenReview, issuer discovery); startApiServer
+   * builds them on the cluster's key. When absent, a service on the process's own key. */
+  tokens?: TokenService;
 }
 
 /** ServerSecurity: kube-apiserver's authentication and authorization flags. */
@@ -110,7 +116,10 @@ export function buildServer(options: ServerOptions): ApiServer {
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
   const serverRandom = options.random ?? createRandom();
   const virtualSources = new Map(metrics.sources);
-  const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: virtualSources };
+  const tokens = options.tokens ?? createTokenService({ keyPem: processServiceAccountKeyPem(), store: options.store, now });
+  const authenticates = (options.security?.authenticators?.length ?? 0) > 0;
+  const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: virtualSources, tokens, authenticates };
+  registerIssuerDiscovery(app, tokens);
   const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });
   faults.attach({ now, logger: app.log });
   // Bodies stay raw: handlers decode by Content-Type so every failure is a Kubernetes Status.

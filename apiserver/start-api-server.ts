@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { openSqliteStore, type Store } from '../store/index.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
+import { loadOrCreateServiceAccountKey, type ServiceAccountKey } from './api/pki/service-account-key.js';
 import { startAutoregister } from './apiregistration/autoregister.js';
-import { tokenFileAuthenticator } from './authn/token-file.js';
+import { createTokenService, type TokenService } from './authn/token-service.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { apiAddressOf, startControlPlaneLoops } from './controlplane/index.js';
 import { startDanglingController } from './flowcontrol/dangling-controller.js';
@@ -23,7 +24,8 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** Keep state in <dataDir>/kubesim.db (WAL) and the cluster CA in <dataDir>/pki; in memory
+  /** Keep state in <dataDir>/kubesim.db (WAL) and the cluster CA and the service-account key
+   * (sa.key, sa.pub) in <dataDir>/pki; in memory
    * (the CA in a temporary folder, removed on close) when absent. */
   dataDir?: string;
   /** Where the cluster CA is kept (created there the first time) when not in <dataDir>/pki:
@@ -63,8 +65,11 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const temporaryPki = options.dataDir || options.pkiDir ? undefined : mkdtempSync(join(tmpdir(), 'kubesim-pki-'));
   const removeTemporaryPki = () => temporaryPki && rmSync(temporaryPki, { recursive: true, force: true });
   let clusterCa: ClusterCa;
+  let serviceAccountKey: ServiceAccountKey;
   try {
-    clusterCa = await loadOrCreateClusterCa(temporaryPki ?? options.pkiDir ?? join(options.dataDir!, 'pki'), { shareInProcess: temporaryPki !== undefined });
+    const pkiDir = temporaryPki ?? options.pkiDir ?? join(options.dataDir!, 'pki');
+    clusterCa = await loadOrCreateClusterCa(pkiDir, { shareInProcess: temporaryPki !== undefined });
+    serviceAccountKey = loadOrCreateServiceAccountKey(pkiDir, { shareInProcess: temporaryPki !== undefined });
   } catch (err) {
     removeTemporaryPki();
     throw err;
@@ -77,7 +82,8 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     compaction: { keepRevisions: options.historyRevisions ?? 10_000, maxAgeMs: options.historyMaxAgeMs ?? 5 * 60_000 },
     watchBufferSize: options.watchBufferSize,
   });
-  const server = buildServer({ ...options, ...time, store, security: securityOf(options) });
+  const tokens = createTokenService({ keyPem: serviceAccountKey.keyPem, store, now: time.now, tokenAuthFile: options.tokenAuthFile });
+  const server = buildServer({ ...options, ...time, store, tokens, security: securityOf(options, tokens) });
   const host = options.host ?? '127.0.0.1';
   let port: number;
   // kube-apiserver's own loops that write objects: started once the bootstrap objects exist.
@@ -118,11 +124,12 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   };
 }
 
-/** securityOf adds the authenticators startApiServer builds from its options to the given ones. */
-function securityOf(options: StartApiServerOptions): ServerOptions['security'] {
-  const authenticators = [...(options.security?.authenticators ?? [])];
-  if (options.tokenAuthFile) authenticators.push(tokenFileAuthenticator(options.tokenAuthFile));
-  return { ...options.security, authenticators };
+/** securityOf adds the bearer-token authenticator (the token file's tokens, then
+ * service-account tokens) after the given ones, when the server authenticates at all (a
+ * `security` or a token file given): an open server keeps taking any token as a user name. */
+function securityOf(options: StartApiServerOptions, tokens: TokenService): ServerOptions['security'] {
+  if (!options.security && !options.tokenAuthFile) return undefined;
+  return { ...options.security, authenticators: [...(options.security?.authenticators ?? []), tokens.authenticator] };
 }
 
 /** startScraping starts the metrics rounds: every `intervalMs` when given, else every 15 s of

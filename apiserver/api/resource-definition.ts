@@ -176,7 +176,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   deprecationWarning?: string;
   /** For `source: 'review'` kinds (TokenReview, SubjectAccessReview, ...): fills in the status
    * the POST answers with, from the validated request. Nothing is stored. */
-  answer?: (object: T, namespace: string | undefined) => T;
+  answer?: (object: T, namespace: string | undefined, context: ReviewContext) => T;
   /** The kind's protobuf message (k8s.io/api generated.proto): objects may then arrive as
    * `application/vnd.kubernetes.protobuf` bodies, as kubectl ≥ 1.32's typed clients send
    * them. JSON and YAML only when absent. builtin-protobuf.test.ts checks it against `schema`
@@ -185,6 +185,33 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   /** The live view (apiserver/ui) draws the kind's objects in its graph under this name. */
   liveView?: LiveViewKind;
   storage: StorageMapping;
+}
+
+/** ReviewUser is who made a review request (authn's UserInfo, restated: apiserver/api
+ * imports nothing from outside itself). */
+export interface ReviewUser {
+  username: string;
+  uid?: string;
+  groups: readonly string[];
+  extra?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** ReviewTokenStatus is a TokenReview's status as the server's token authenticators fill it. */
+export interface ReviewTokenStatus {
+  authenticated?: boolean;
+  user: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+  audiences?: string[];
+  error?: string;
+}
+
+/** ReviewContext: what a review kind's `answer` may know of the request and the server. */
+export interface ReviewContext {
+  /** The request's user (impersonation applied) when the server authenticates its callers;
+   * undefined on a server open to all, whose every caller is all-powerful. */
+  user?: ReviewUser;
+  /** Checks a bearer token as the server's authenticators do; `audiences` default to the
+   * API server's. Absent when the server checks no tokens. */
+  reviewToken?: (token: string, audiences: readonly string[] | undefined) => ReviewTokenStatus;
 }
 
 /** LiveViewKind is the live view's name for a kind its page knows how to draw. */

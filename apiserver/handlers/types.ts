@@ -1,6 +1,7 @@
 /** The request and response shapes shared by the resource handlers. */
 import type { HistoryActor } from '../api/kubesim/history.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
+import type { TokenService } from '../authn/token-service.js';
 import type { UserInfo } from '../authz/user.js';
 import type { RegistryContext, Target } from '../registry/context.js';
 import type { Query } from '../request/query.js';
@@ -50,6 +51,11 @@ export interface VirtualSource {
  * sources, keyed by their definitions' `storage.resource`. */
 export interface HandlerContext extends RegistryContext {
   virtual?: ReadonlyMap<string, VirtualSource>;
+  /** Service-account tokens: TokenRequest signs with it, TokenReview checks through it. */
+  tokens?: TokenService;
+  /** The server authenticates its callers (security.authenticators given): the reviews then
+   * answer for the request's user rather than for the all-powerful user of an open server. */
+  authenticates?: boolean;
 }
 
 /** targetOf names the object a request addresses; throws if the path has no name. */

@@ -15,7 +15,7 @@ import { type UpdateScope, updateObject } from '../registry/update.js';
 import { decodeObjectBody, decodePatchBody, describeJsonType, isPlainObject, type PatchType, patchTypeOf } from '../request/body.js';
 import { fieldValidation, isDryRun } from '../request/query.js';
 import { applyTracker, checkWriteOptions, updateTracker } from './field-managers.js';
-import { answerReview, isReview } from './review-create.js';
+import { answerReview, isReview, reviewContext } from './review-create.js';
 import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';
 
 /** createHandler answers POST on a collection: 201 with the created object. */
@@ -24,7 +24,7 @@ export function createHandler(ctx: HandlerContext, request: ApiRequest): ApiResp
   checkWriteOptions(request);
   const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(request.path.def), warnings, method: request.method });
   const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
-  if (isReview(request.path.def)) return answerReview(request.path.def, object, request.path.namespace, warnings);
+  if (isReview(request.path.def)) return answerReview(request.path.def, object, request.path.namespace, warnings, reviewContext(ctx, request));
   const fieldTracker = updateTracker(ctx, request, request.path.def, '');
   const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker });
   return { status: 201, body: created, warnings };
