@@ -14,9 +14,12 @@ import { componentStatusDefinition } from './api/core/component-status.js';
 import { type ClusterClock, createClusterClock } from './api/machinery/cluster-clock.js';
 import { scrapeHandler } from './api/machinery/metrics-scrape.js';
 import { createRandom, type Random } from './api/machinery/random.js';
+import { processServiceAccountKeyPem } from './api/pki/service-account-key.js';
 import { Registry } from './api/registry.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
 import { type Authenticator, registerAuthentication } from './authn/authenticator.js';
+import { registerIssuerDiscovery } from './authn/issuer-discovery.js';
+import { createTokenService, type TokenService } from './authn/token-service.js';
 import type { AuthorizationMode } from './authz/authorizer.js';
 import { registerAuthorization } from './authz/register.js';
 import { toApiError } from './errors.js';
@@ -70,6 +73,9 @@ export interface ServerOptions {
   /** The admission plugins every REST write passes, in order (kube-apiserver's
    * --enable-admission-plugins); builtInAdmissionPlugins(...) when absent. */
   admissionPlugins?: AdmissionPlugin[];
+  /** Service-account tokens (TokenRequest, TokenReview, issuer discovery); startApiServer
+   * builds them on the cluster's key. When absent, a service on the process's own key. */
+  tokens?: TokenService;
 }
 
 /** ServerSecurity: kube-apiserver's authentication and authorization flags. */
@@ -123,8 +129,20 @@ export function buildServer(options: ServerOptions): ApiServer {
     store: options.store,
     impersonation: (options.security?.authenticators?.length ?? 0) > 0,
   });
-  const context: HandlerContext = { store: options.store, registry, now, random: registryRandom(serverRandom), virtual: virtualSources, authorization };
+  const tokens = options.tokens ?? createTokenService({ keyPem: processServiceAccountKeyPem(), store: options.store, now });
+  const authenticates = (options.security?.authenticators?.length ?? 0) > 0;
+  const context: HandlerContext = {
+    store: options.store,
+    registry,
+    now,
+    random: registryRandom(serverRandom),
+    virtual: virtualSources,
+    authorization,
+    tokens,
+    authenticates,
+  };
   context.admission = new AdmissionChain(options.admissionPlugins ?? builtInAdmissionPlugins({ authorizer: authorization.authorizer }));
+  registerIssuerDiscovery(app, tokens);
   const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });
   faults.attach({ now, logger: app.log });
   // Bodies stay raw: handlers decode by Content-Type so every failure is a Kubernetes Status.

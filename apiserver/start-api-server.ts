@@ -12,19 +12,23 @@ import { openSqliteStore, type Store } from '../store/index.js';
 import { startPolicyStatusController } from './admission/policy/status-controller.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
+import { loadOrCreateServiceAccountKey, type ServiceAccountKey } from './api/pki/service-account-key.js';
 import { startAutoregister } from './apiregistration/autoregister.js';
-import { tokenFileAuthenticator } from './authn/token-file.js';
+import type { Authenticator } from './authn/authenticator.js';
+import { createTokenService, type TokenService } from './authn/token-service.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { apiAddressOf, startControlPlaneLoops } from './controlplane/index.js';
 import { startDanglingController } from './flowcontrol/dangling-controller.js';
 import { serverUrl } from './listen-address.js';
 import { type ApiServer, buildServer, type ServerOptions, serverTime } from './server.js';
+import { loadOrCreateUiLoginToken, uiLogin } from './ui/ui-login.js';
 
 export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** Keep state in <dataDir>/kubesim.db (WAL) and the cluster CA in <dataDir>/pki; in memory
+  /** Keep state in <dataDir>/kubesim.db (WAL) and the cluster CA and the service-account key
+   * (sa.key, sa.pub) in <dataDir>/pki; in memory
    * (the CA in a temporary folder, removed on close) when absent. */
   dataDir?: string;
   /** Where the cluster CA is kept (created there the first time) when not in <dataDir>/pki:
@@ -55,6 +59,8 @@ export interface RunningApiServer extends ApiServer {
   store: Store;
   /** The cluster CA: its files are what the CSR signer and the root CA publisher read. */
   clusterCa: ClusterCa;
+  /** The live view's login token (`<UI_PATH>?token=…`), on a server that authenticates. */
+  uiLoginToken?: string;
   close(): Promise<void>;
 }
 
@@ -64,8 +70,11 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const temporaryPki = options.dataDir || options.pkiDir ? undefined : mkdtempSync(join(tmpdir(), 'kubesim-pki-'));
   const removeTemporaryPki = () => temporaryPki && rmSync(temporaryPki, { recursive: true, force: true });
   let clusterCa: ClusterCa;
+  let serviceAccountKey: ServiceAccountKey;
+  const pkiDir = temporaryPki ?? options.pkiDir ?? join(options.dataDir!, 'pki');
   try {
-    clusterCa = await loadOrCreateClusterCa(temporaryPki ?? options.pkiDir ?? join(options.dataDir!, 'pki'), { shareInProcess: temporaryPki !== undefined });
+    clusterCa = await loadOrCreateClusterCa(pkiDir, { shareInProcess: temporaryPki !== undefined });
+    serviceAccountKey = loadOrCreateServiceAccountKey(pkiDir, { shareInProcess: temporaryPki !== undefined });
   } catch (err) {
     removeTemporaryPki();
     throw err;
@@ -78,7 +87,12 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     compaction: { keepRevisions: options.historyRevisions ?? 10_000, maxAgeMs: options.historyMaxAgeMs ?? 5 * 60_000 },
     watchBufferSize: options.watchBufferSize,
   });
-  const server = buildServer({ ...options, ...time, store, security: securityOf(options) });
+  const tokens = createTokenService({ keyPem: serviceAccountKey.keyPem, store, now: time.now, tokenAuthFile: options.tokenAuthFile });
+  // The live view's login (ui-login.ts), on a server that authenticates.
+  const uiLoginToken = authenticates(options) ? loadOrCreateUiLoginToken(pkiDir) : undefined;
+  const login = uiLoginToken ? uiLogin(uiLoginToken) : undefined;
+  const server = buildServer({ ...options, ...time, store, tokens, security: securityOf(options, tokens, login?.authenticator) });
+  login?.register(server.app);
   const host = options.host ?? '127.0.0.1';
   let port: number;
   // kube-apiserver's own loops that write objects: started once the bootstrap objects exist.
@@ -113,6 +127,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     port,
     store,
     clusterCa,
+    uiLoginToken,
     async close() {
       clearInterval(compaction);
       for (const stop of stopLoops) stop();
@@ -125,11 +140,18 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   };
 }
 
-/** securityOf adds the authenticators startApiServer builds from its options to the given ones. */
-function securityOf(options: StartApiServerOptions): ServerOptions['security'] {
-  const authenticators = [...(options.security?.authenticators ?? [])];
-  if (options.tokenAuthFile) authenticators.push(tokenFileAuthenticator(options.tokenAuthFile));
-  return { ...options.security, authenticators };
+/** securityOf adds the bearer-token authenticator (the token file's tokens, then
+ * service-account tokens) after the given ones, when the server authenticates at all (a
+ * `security` or a token file given): an open server keeps taking any token as a user name. */
+function securityOf(options: StartApiServerOptions, tokens: TokenService, uiSession?: Authenticator): ServerOptions['security'] {
+  if (!authenticates(options)) return undefined;
+  const given = options.security?.authenticators ?? [];
+  return { ...options.security, authenticators: [...given, tokens.authenticator, ...(uiSession ? [uiSession] : [])] };
+}
+
+/** authenticates: the server checks who calls (a `security` or a token file given). */
+function authenticates(options: StartApiServerOptions): boolean {
+  return options.security !== undefined || options.tokenAuthFile !== undefined;
 }
 
 /** startScraping starts the metrics rounds: every `intervalMs` when given, else every 15 s of

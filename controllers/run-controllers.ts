@@ -9,8 +9,9 @@ import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import type { Random } from '../apiserver/api/machinery/random.js';
 import type { ClusterCaFiles } from '../apiserver/api/pki/cluster-ca.js';
 import { CONTROLLERS, type ControllerName, componentName } from './catalog.js';
-import { createKubeClient } from './runtime/client/http-client.js';
+import { createKubeClient, type KubeClient, type KubeClientOptions } from './runtime/client/http-client.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
+import { loopClient } from './runtime/loop-credentials.js';
 import { LoopHost } from './runtime/loop-host.js';
 import { createManager, type Manager } from './runtime/manager.js';
 import type { Clock, Logger } from './runtime/types.js';
@@ -30,6 +31,11 @@ export interface RunControllersOptions {
   /** Called once the controllers are registered (before they start), e.g. to read their
    * activity or to stop and start one loop of the process. */
   onStarted?: (manager: Manager, loops: LoopHost) => void;
+  /** kube-controller-manager's --use-service-account-credentials: each loop acts as its own
+   * service account in kube-system, with a token it requests (using `token`) and renews
+   * (runtime/loop-credentials.ts). Off by default: only a server that authenticates tells
+   * the loops apart. */
+  serviceAccountCredentials?: boolean;
   signal: AbortSignal;
 }
 
@@ -51,7 +57,10 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     clusterCa: options.clusterCa,
     leaderElection: options.leaderElect ? { name: `kubesim-${component}`, identity } : undefined,
   });
-  const loops = new LoopHost(manager);
+  const perLoop = options.serviceAccountCredentials
+    ? await clientsPerLoop(client, options.names, clock, { server: options.server, userAgent: `${product}/0.1`, logger })
+    : undefined;
+  const loops = new LoopHost(manager, (loop) => perLoop?.get(loop));
   for (const name of options.names) await loops.add(name, CONTROLLERS[name].register);
   manager.add(loops);
   options.onStarted?.(manager, loops);
@@ -60,6 +69,18 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     await manager.start(options.signal);
   } finally {
     client.close();
+    for (const loopClient of perLoop?.values() ?? []) loopClient.close();
     logger.info({}, 'stopped');
   }
+}
+
+/** clientsPerLoop gives every loop a client authenticated as its own service account. */
+async function clientsPerLoop(
+  client: KubeClient,
+  names: ControllerName[],
+  clock: Clock,
+  options: Omit<KubeClientOptions, 'token'>,
+): Promise<Map<string, KubeClient>> {
+  const entries = await Promise.all(names.map(async (name) => [name, await loopClient(client, name, clock, options)] as const));
+  return new Map(entries);
 }

@@ -16,22 +16,6 @@ import type { SchemaDocument } from './schema-node.js';
 
 /** KubeObject is the loose shape every stored object has. Code that knows the kind uses
  * the kind's own `z.infer` type instead. */
-/** What a review kind's `answer` may ask about the request: who makes it, and the server's
- * authorizer (access reviews) with the rules it grants a user (rules reviews). */
-export interface ReviewContext {
-  user: UserInfo;
-  authorizer: Authorizer;
-  /** The rules the authorizer chain grants a user in a namespace (SelfSubjectRulesReview). */
-  rulesFor(user: UserInfo, namespace: string): GrantedRules;
-}
-
-/** GrantedRules: what SelfSubjectRulesReview reports (authorizer.RuleResolver's answer). */
-export interface GrantedRules {
-  rules: Array<{ verbs?: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[]; nonResourceURLs?: string[] }>;
-  incomplete: boolean;
-  evaluationError?: string;
-}
-
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
@@ -204,6 +188,39 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   /** The live view (apiserver/ui) draws the kind's objects in its graph under this name. */
   liveView?: LiveViewKind;
   storage: StorageMapping;
+}
+
+/** ReviewTokenStatus is a TokenReview's status as the server's token authenticators fill it. */
+export interface ReviewTokenStatus {
+  authenticated?: boolean;
+  user: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+  audiences?: string[];
+  error?: string;
+}
+
+/** ReviewContext: what a review kind's `answer` may know of the request and the server — who
+ * makes it, the server's authorizer (access reviews) with the rules it grants a user (rules
+ * reviews), and its token checks (TokenReview). */
+export interface ReviewContext {
+  /** The request's user, impersonation applied (system:anonymous on a server that
+   * authenticates nobody). */
+  user: UserInfo;
+  /** The server authenticates its callers; when false every caller is all-powerful, and
+   * SelfSubjectReview answers as the cluster's admin. */
+  authenticates: boolean;
+  authorizer: Authorizer;
+  /** The rules the authorizer chain grants a user in a namespace (SelfSubjectRulesReview). */
+  rulesFor(user: UserInfo, namespace: string): GrantedRules;
+  /** Checks a bearer token as the server's authenticators do; `audiences` default to the
+   * API server's. Absent when the server checks no tokens. */
+  reviewToken?: (token: string, audiences: readonly string[] | undefined) => ReviewTokenStatus;
+}
+
+/** GrantedRules: what SelfSubjectRulesReview reports (authorizer.RuleResolver's answer). */
+export interface GrantedRules {
+  rules: Array<{ verbs?: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[]; nonResourceURLs?: string[] }>;
+  incomplete: boolean;
+  evaluationError?: string;
 }
 
 /** LiveViewKind is the live view's name for a kind its page knows how to draw. */

@@ -34,7 +34,10 @@ describe('service-account tokens', () => {
     const forged = `${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'system:serviceaccount:kube-system:admin' })).toString('base64url')}.${s}`;
     expect(signer.verify(forged, { audiences, nowSeconds: 2_000 })).toEqual({ ok: false, reason: 'invalid signature' });
     expect(createTokenSigner(pem()).verify(token, { audiences, nowSeconds: 2_000 }).ok).toBe(false);
-    expect(signer.verify(token, { audiences: ['vault'], nowSeconds: 2_000 })).toEqual({ ok: false, reason: 'token audiences do not match' });
+    expect(signer.verify(token, { audiences: ['vault'], nowSeconds: 2_000 })).toEqual({
+      ok: false,
+      reason: 'token audiences ["https://kubernetes.default.svc.cluster.local"] is invalid for the target audiences ["vault"]',
+    });
     expect(signer.verify('not-a-jwt', { audiences, nowSeconds: 2_000 }).ok).toBe(false);
   });
 

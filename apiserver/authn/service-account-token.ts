@@ -57,6 +57,27 @@ export function keyIdOf(publicKey: KeyObject): string {
     .digest('base64url');
 }
 
+/** goQuoted renders a list as Go's %q does: ["a" "b"]. */
+const goQuoted = (list: readonly string[]) => `[${list.map((item) => JSON.stringify(item)).join(' ')}]`;
+
+/** audienceMismatch is kube-apiserver's error for a token of none of the audiences asked for. */
+function audienceMismatch(tokenAudiences: readonly string[], audiences: readonly string[]): string {
+  return `token audiences ${goQuoted(tokenAudiences)} is invalid for the target audiences ${goQuoted(audiences)}`;
+}
+
+/** unverifiedIssuer reads a JWT's `iss` without checking anything: whether a token is a
+ * service-account token of this issuer at all (others are left to other authenticators). */
+export function unverifiedIssuer(token: string): string | undefined {
+  const payload = token.split('.')[1];
+  if (token.split('.').length !== 3 || !payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: unknown };
+    return typeof claims.iss === 'string' ? claims.iss : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function tokenClaims(request: TokenRequestClaims): ServiceAccountClaims {
   const bound = { pod: request.pod, secret: request.secret, node: request.node };
   return {
@@ -116,7 +137,7 @@ export function createTokenSigner(privateKeyPem: string): TokenSigner {
         return { ok: false, reason: 'invalid claims' };
       }
       if (claims.iss !== issuer) return { ok: false, reason: 'token issuer is not accepted' };
-      if (!claims.aud?.some((a) => audiences.includes(a))) return { ok: false, reason: 'token audiences do not match' };
+      if (!claims.aud?.some((a) => audiences.includes(a))) return { ok: false, reason: audienceMismatch(claims.aud ?? [], audiences) };
       if (typeof claims.exp !== 'number' || nowSeconds >= claims.exp) return { ok: false, reason: 'service account token has expired' };
       if (typeof claims.nbf === 'number' && nowSeconds < claims.nbf) return { ok: false, reason: 'service account token is not valid yet' };
       return { ok: true, claims };

@@ -11,14 +11,16 @@ import { alwaysAllow } from '../authz/authorizer.js';
 import { EVERYTHING } from '../authz/chain.js';
 import type { ApiResponse, HandlerContext } from './types.js';
 
-/** reviewContext is what a review's answer may ask: the caller, and the server's authorizer
- * (AlwaysAllow's for a context built without a server). */
+/** reviewContext is what a review's answer may ask: the caller, the server's authorizer
+ * (AlwaysAllow's for a context built without a server) and its token checks. */
 function reviewContext(ctx: HandlerContext): ReviewContext {
-  const authorization = ctx.authorization;
+  const { authorization, tokens } = ctx;
   return {
     user: ctx.user ?? ANONYMOUS_USER,
+    authenticates: ctx.authenticates === true,
     authorizer: authorization?.authorizer ?? alwaysAllow,
     rulesFor: authorization ? authorization.rulesFor : () => ({ rules: EVERYTHING, incomplete: false }),
+    reviewToken: tokens && ((token, audiences) => tokens.review(token, audiences)),
   };
 }
 

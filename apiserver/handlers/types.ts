@@ -2,6 +2,7 @@
 import type { AdmissionChain } from '../admission/chain.js';
 import type { HistoryActor } from '../api/kubesim/history.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
+import type { TokenService } from '../authn/token-service.js';
 import type { UserInfo } from '../authz/user.js';
 import type { RegistryContext, Target } from '../registry/context.js';
 import type { Query } from '../request/query.js';
@@ -56,6 +57,11 @@ export interface HandlerContext extends RegistryContext {
   virtual?: ReadonlyMap<string, VirtualSource>;
   /** The admission chain every REST write passes (apiserver/admission/chain.ts). */
   admission?: AdmissionChain;
+  /** Service-account tokens: TokenRequest signs with it, TokenReview checks through it. */
+  tokens?: TokenService;
+  /** The server authenticates its callers (security.authenticators given): the reviews then
+   * answer for the request's user rather than for the all-powerful user of an open server. */
+  authenticates?: boolean;
 }
 
 /** targetOf names the object a request addresses; throws if the path has no name. */

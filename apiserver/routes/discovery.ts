@@ -20,6 +20,7 @@ interface SubresourceInfo {
 const EXTRA_SUBRESOURCES: Record<string, Omit<SubresourceInfo, 'name'>> = {
   binding: { group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
   eviction: { group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+  token: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] },
   log: { group: '', version: 'v1', kind: 'Pod', verbs: ['get'] },
   finalize: { group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] },
   approval: { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', verbs: ['get', 'patch', 'update'] },

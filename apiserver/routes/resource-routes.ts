@@ -19,6 +19,7 @@ import { serveLog } from '../handlers/log-proxy.js';
 import { bindingHandler } from '../handlers/pod-handlers.js';
 import { getObject, listObjects } from '../handlers/read-handlers.js';
 import { scaleHandler } from '../handlers/scale-handlers.js';
+import { tokenRequestHandler } from '../handlers/token-request-handler.js';
 import type { ApiRequest, ApiResponse, HandlerContext, MaybeAsyncResponse } from '../handlers/types.js';
 import { serveWatch, type WatchSettings } from '../handlers/watch-handler.js';
 import { createHandler, patchHandler, updateHandler } from '../handlers/write-handlers.js';
@@ -41,6 +42,7 @@ const SUBRESOURCE_HANDLERS: Record<string, Partial<Record<string, Handler>>> = {
   scale: { GET: scaleHandler, PUT: scaleHandler, PATCH: scaleHandler },
   binding: { POST: bindingHandler },
   eviction: { POST: evictionHandler },
+  token: { POST: tokenRequestHandler },
   // GET streams from the kubelet (serveLog, special-cased like watch); other verbs are 405.
   log: {},
 };
@@ -191,7 +193,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       contentType: request.headers['content-type'],
       body: request.body as Buffer | undefined,
       userAgent: request.headers['user-agent'],
-      actor: request.method === 'GET' ? undefined : actorOf(request.headers, query),
+      actor: request.method === 'GET' ? undefined : actorOf(request.headers, query, request.user),
       user: request.user,
     };
     const isWatch = request.method === 'GET' && (path.watchPrefix || (!path.name && queryBool(query, 'watch') === true));

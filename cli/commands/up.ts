@@ -2,12 +2,13 @@
  * simulated kubelets, each a child process restarted with backoff when it dies (the API server
  * too, on the same data dir and port) — write a kubeconfig, wait for the nodes to be Ready,
  * print how to use it, and stop everything cleanly on Ctrl-C (or `kubesim down`). */
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { clusterCaFiles } from '../../apiserver/api/pki/cluster-ca.js';
 import { isLoopbackHost, serverUrl } from '../../apiserver/listen-address.js';
+import { uiLoginTokenFile } from '../../apiserver/ui/ui-login.js';
 import { UI_PATH } from '../../apiserver/ui/ui-path.js';
 import { CONTROLLER_NAMES, type ControllerName } from '../../controllers/catalog.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
@@ -209,11 +210,18 @@ export async function up(argv: string[]): Promise<void> {
       `kubesim is up: API server ${url} (API ready in ${apiMs} ms, ${plan.nodes} node(s) Ready in ${nodesMs} ms; ${state}${describeClock(clock.mode, clock.speed)})`,
     );
     console.log(`processes: ${supervisor.names().join(', ')} (\`npx kubesim status\` shows every loop and its process; logs in ${logDir})`);
-    console.log(`live view: ${url}${UI_PATH} (the object graph, every loop, the timeline; clock and chaos controls)`);
+    console.log(`live view: ${liveViewUrl(url, pkiDir)} (the object graph, every loop, the timeline; clock and chaos controls)`);
     console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get nodes\n\nPress Ctrl-C to stop (or run \`npx kubesim down\`).`);
     await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }));
   }
   console.log('\nkubesim: stopping...');
   await cleanUp();
   console.log('kubesim: stopped');
+}
+
+/** liveViewUrl is the live view's address; with its login token when the API server
+ * authenticates (it then keeps one in the PKI directory: apiserver/ui/ui-login.ts). */
+function liveViewUrl(url: string, pkiDir: string): string {
+  const tokenFile = uiLoginTokenFile(pkiDir);
+  return existsSync(tokenFile) ? `${url}${UI_PATH}?token=${readFileSync(tokenFile, 'utf8').trim()}` : `${url}${UI_PATH}`;
 }

@@ -20,6 +20,7 @@ import { setMaxListeners } from 'node:events';
 import { activitiesOf, type LoopActivity, type LoopsActivitySource } from '../../apiserver/api/machinery/activity.js';
 import { isAbortError } from '../../apiserver/api/machinery/clock.js';
 import type { KindRef, KubeObject } from '../../apiserver/api/resource-definition.js';
+import type { KubeClient } from './client/http-client.js';
 import type { InformerRequest, Manager } from './manager.js';
 import type { EventHandlers, IndexFunc, Informer, Runnable } from './types.js';
 
@@ -60,13 +61,17 @@ export class LoopHost implements Runnable, LoopsActivitySource {
   private signal: AbortSignal | undefined;
   private readonly running = new Set<Promise<unknown>>();
 
-  constructor(private readonly manager: Manager) {}
+  /** `clientFor` gives a loop a client of its own (per-loop credentials); the manager's when absent. */
+  constructor(
+    private readonly manager: Manager,
+    private readonly clientFor?: (loop: string) => KubeClient | undefined,
+  ) {}
 
   /** add registers a loop; call before the manager starts (it starts with the host). */
   async add(name: string, register: RegisterLoop): Promise<void> {
     const loop: HostedLoop = { name, register, state: 'running', restarts: 0, backoffMs: INITIAL_BACKOFF_MS, startedAt: Date.now() };
     this.loops.set(name, loop);
-    loop.scope = new LoopScope(this.manager, name);
+    loop.scope = new LoopScope(this.manager, name, this.clientFor?.(name));
     await register(loop.scope);
   }
 
@@ -142,7 +147,7 @@ export class LoopHost implements Runnable, LoopsActivitySource {
   private async launch(loop: HostedLoop): Promise<void> {
     const signal = this.signal;
     if (!signal || signal.aborted) return;
-    const scope = new LoopScope(this.manager, loop.name);
+    const scope = new LoopScope(this.manager, loop.name, this.clientFor?.(loop.name));
     loop.scope = scope;
     loop.state = 'running';
     loop.startedAt = Date.now();
@@ -178,10 +183,11 @@ class LoopScope implements Manager {
   constructor(
     private readonly base: Manager,
     readonly loop: string,
+    private readonly ownClient?: KubeClient,
   ) {}
 
   get client() {
-    return this.base.client;
+    return this.ownClient ?? this.base.client;
   }
   get clock() {
     return this.base.clock;

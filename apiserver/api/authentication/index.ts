@@ -1,8 +1,9 @@
 /**
  * authentication.k8s.io: TokenReview ("who does this token belong to?") and SelfSubjectReview
  * ("who am I?", `kubectl auth whoami`). Create-only, answered on the POST, never stored.
- * kubesim authenticates nothing yet: every caller is the administrator (ADMIN_USER) and no
- * token is checked, which both answers say.
+ * TokenReview answers from the server's token authenticators (the token file, service-account
+ * tokens); SelfSubjectReview with the request's user. A server that authenticates nobody
+ * treats every caller as the administrator (ADMIN_USER), and says so.
  *
  * Role: schemas and answers of the group's kinds. May import only from apiserver/api/ and zod.
  */
@@ -10,7 +11,7 @@ import { z } from 'zod';
 import { badRequest } from '../api-error.js';
 import { ADMIN_USER } from '../machinery/admin-user.js';
 import { typeMetaFields } from '../meta.js';
-import type { AnyResourceDefinition, ResourceDefinition } from '../resource-definition.js';
+import type { AnyResourceDefinition, ResourceDefinition, ReviewContext } from '../resource-definition.js';
 import { SelfSubjectReviewMessage, TokenReviewMessage } from './authentication-protobuf.js';
 
 const AUTHENTICATION_V1 = 'io.k8s.api.authentication.v1';
@@ -20,6 +21,7 @@ const UserInfoSchema = z
     username: z.string().optional().describe('The name that uniquely identifies this user among all active users.'),
     uid: z.string().optional().describe('A unique value that identifies this user across time.'),
     groups: z.array(z.string()).optional().describe('The names of groups this user is a part of.'),
+    extra: z.record(z.string(), z.array(z.string())).optional().describe('Any additional information provided by the authenticator.'),
   })
   .meta({ id: `${AUTHENTICATION_V1}.UserInfo`, description: 'UserInfo holds the information about the user needed to implement the user.Info interface.' });
 
@@ -72,12 +74,21 @@ export const SelfSubjectReviewSchema = z
 export type TokenReview = z.infer<typeof TokenReviewSchema>;
 export type SelfSubjectReview = z.infer<typeof SelfSubjectReviewSchema>;
 
-/** TOKENS_NOT_CHECKED is TokenReview's honest answer until kubesim issues and checks tokens. */
-export const TOKENS_NOT_CHECKED = 'kubesim does not check tokens yet: no token can be authenticated';
+/** TOKENS_NOT_CHECKED is TokenReview's answer on a server that checks no tokens. */
+export const TOKENS_NOT_CHECKED = 'kubesim does not check tokens on this server: no token can be authenticated';
 
-function answerTokenReview(review: TokenReview): TokenReview {
+function answerTokenReview(review: TokenReview, _namespace: string | undefined, context: ReviewContext): TokenReview {
   if (!review.spec.token) throw badRequest('token is required for TokenReview in authentication');
-  return { ...review, status: { authenticated: false, user: {}, error: TOKENS_NOT_CHECKED } };
+  if (!context.reviewToken) return { ...review, status: { authenticated: false, user: {}, error: TOKENS_NOT_CHECKED } };
+  return { ...review, status: context.reviewToken(review.spec.token, review.spec.audiences) };
+}
+
+/** answerSelfSubjectReview: the request's user, or the administrator on an open server. */
+function answerSelfSubjectReview(review: SelfSubjectReview, _namespace: string | undefined, context: ReviewContext): SelfSubjectReview {
+  const user = context.authenticates ? context.user : ADMIN_USER;
+  const extra = 'extra' in user && user.extra ? Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]])) : undefined;
+  const uid = 'uid' in user && user.uid ? user.uid : undefined;
+  return { ...review, status: { userInfo: { username: user.username, uid, groups: [...user.groups], extra } } };
 }
 
 const reviewBase: Pick<
@@ -114,7 +125,7 @@ export const selfSubjectReviewDefinition: ResourceDefinition<SelfSubjectReview> 
   singular: 'selfsubjectreview',
   schema: SelfSubjectReviewSchema,
   protobuf: SelfSubjectReviewMessage,
-  answer: (review) => ({ ...review, status: { userInfo: { username: ADMIN_USER.username, groups: [...ADMIN_USER.groups] } } }),
+  answer: answerSelfSubjectReview,
   printColumns: [],
   storage: { resource: 'selfsubjectreviews.authentication.k8s.io' },
 };

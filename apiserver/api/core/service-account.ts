@@ -37,7 +37,7 @@ export const serviceAccountDefinition: ResourceDefinition<ServiceAccount> = {
   namespaced: true,
   schema: ServiceAccountSchema,
   tracksGeneration: false,
-  subresources: {},
+  subresources: { extra: ['token'] },
   printColumns: [
     nameColumn,
     column('Secrets', (sa: ServiceAccount) => (sa.secrets ?? []).length, { type: 'integer', description: 'Number of secrets.' }),

@@ -24,7 +24,8 @@ import { watchStream } from './watch-stream.js';
 export interface KubeClientOptions {
   /** API server URL, e.g. from loadKubeconfig(). */
   server: string;
-  token?: string;
+  /** A bearer token, or a function giving the current one (a renewed service-account token). */
+  token?: string | (() => string);
   /** Sent as User-Agent; name the component (`kubesim-replicaset-controller/0.1`). */
   userAgent: string;
   /** fieldManager for writes that do not name one (server-side apply requires one). */

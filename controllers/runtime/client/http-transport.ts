@@ -27,7 +27,8 @@ export interface HttpRequest {
 /** TransportOptions says where the server is and how to present this client to it. */
 export interface TransportOptions {
   server: string;
-  token?: string;
+  /** A bearer token, or a function giving the current one (a renewed service-account token). */
+  token?: string | (() => string);
   userAgent: string;
   headers?: Record<string, string>;
 }
@@ -98,8 +99,11 @@ class NodeHttpTransport implements HttpTransport {
     this.metrics = new RestClientMetrics(this.base.host);
     this.agent = this.isSecure() ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
     this.headers = { Accept: 'application/json', 'User-Agent': options.userAgent, ...options.headers };
-    if (options.token) this.headers['Authorization'] = `Bearer ${options.token}`;
+    if (typeof options.token === 'string' && options.token) this.headers['Authorization'] = `Bearer ${options.token}`;
+    if (typeof options.token === 'function') this.token = options.token;
   }
+
+  private readonly token: (() => string) | undefined;
 
   async send(request: HttpRequest): Promise<unknown> {
     const url = urlOf(this.base, request);
@@ -145,6 +149,7 @@ class NodeHttpTransport implements HttpTransport {
    * more on a fresh connection, as Go's http.Transport does. */
   private request(url: URL, request: HttpRequest, retried = false): Promise<IncomingMessage> {
     const headers: Record<string, string | number> = request.contentType ? { ...this.headers, 'Content-Type': request.contentType } : { ...this.headers };
+    if (this.token) headers['Authorization'] = `Bearer ${this.token()}`;
     // A write made inside a reconcile says why (cause.ts); reads need no cause.
     const cause = request.method === 'GET' ? undefined : currentCause();
     if (cause) headers[CAUSE_HEADER] = encodeCause(cause);

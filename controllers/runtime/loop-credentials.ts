@@ -1,0 +1,90 @@
+/**
+ * Per-loop service-account credentials, as kube-controller-manager's
+ * --use-service-account-credentials: each control loop acts as its own service account in
+ * kube-system (kube's names, from the bootstrap controller policy), with a token it obtains
+ * through TokenRequest using the process's own credentials and renews before it expires. Under
+ * RBAC each loop then holds only its system:controller:<name> role.
+ */
+import type { ControllerName } from '../catalog.js';
+import { createKubeClient, type KubeClient, type KubeClientOptions } from './client/http-client.js';
+import type { Clock } from './types.js';
+
+/** The service account each loop runs as (kube's controller_policy.go names). */
+export const LOOP_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
+  replicaset: 'replicaset-controller',
+  replicationcontroller: 'replication-controller',
+  deployment: 'deployment-controller',
+  daemonset: 'daemon-set-controller',
+  'garbage-collector': 'generic-garbage-collector',
+  namespace: 'namespace-controller',
+  'node-lifecycle': 'node-controller',
+  hpa: 'horizontal-pod-autoscaler',
+  disruption: 'disruption-controller',
+  endpointslice: 'endpointslice-controller',
+  endpoints: 'endpoint-controller',
+  statefulset: 'statefulset-controller',
+  'persistentvolume-binder': 'persistent-volume-binder',
+  job: 'job-controller',
+  cronjob: 'cronjob-controller',
+  resourcequota: 'resourcequota-controller',
+  'ttl-after-finished': 'ttl-after-finished-controller',
+  'clusterrole-aggregation': 'clusterrole-aggregation-controller',
+  csrsigning: 'certificate-controller',
+  'root-ca-cert-publisher': 'root-ca-cert-publisher',
+  serviceaccount: 'service-account-controller',
+};
+
+const NAMESPACE = 'kube-system';
+/** Tokens are asked for an hour and renewed once 80 % of that has passed (cluster time). */
+const TOKEN_SECONDS = 3600;
+const RENEW_AT = 0.8;
+
+interface TokenRequestAnswer {
+  status?: { token?: string; expirationTimestamp?: string };
+}
+
+/**
+ * loopClient returns a client for `loop` that authenticates as the loop's service account:
+ * it ensures kube-system/<name> exists and requests its first token with `client` (the
+ * process's credentials), then renews the token in the background when it is due.
+ */
+export async function loopClient(client: KubeClient, loop: ControllerName, clock: Clock, options: Omit<KubeClientOptions, 'token'>): Promise<KubeClient> {
+  const name = LOOP_SERVICE_ACCOUNTS[loop];
+  await ensureServiceAccount(client, name);
+  let token = await requestToken(client, name);
+  let renewAt = clock.now() + TOKEN_SECONDS * 1000 * RENEW_AT;
+  let renewing: Promise<void> | undefined;
+  const current = () => {
+    if (clock.now() >= renewAt && !renewing) {
+      // The old token stays valid for the rest of its hour while the new one is fetched.
+      renewing = requestToken(client, name)
+        .then((fresh) => {
+          token = fresh;
+          renewAt = clock.now() + TOKEN_SECONDS * 1000 * RENEW_AT;
+        })
+        .catch((err: unknown) => options.logger?.error({ err, loop }, 'renewing the loop token failed; retrying on the next request'))
+        .finally(() => (renewing = undefined));
+    }
+    return token;
+  };
+  return createKubeClient({ ...options, token: current });
+}
+
+async function ensureServiceAccount(client: KubeClient, name: string): Promise<void> {
+  const path = `/api/v1/namespaces/${NAMESPACE}/serviceaccounts`;
+  const body = JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: NAMESPACE } });
+  try {
+    await client.raw({ method: 'POST', path, body, contentType: 'application/json' });
+  } catch (err) {
+    if ((err as { code?: number }).code !== 409) throw err;
+  }
+}
+
+async function requestToken(client: KubeClient, name: string): Promise<string> {
+  const path = `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/${name}/token`;
+  const body = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: TOKEN_SECONDS } });
+  const answer = (await client.raw({ method: 'POST', path, body, contentType: 'application/json' })) as TokenRequestAnswer;
+  const token = answer.status?.token;
+  if (!token) throw new Error(`TokenRequest for ${NAMESPACE}/${name} returned no token`);
+  return token;
+}
