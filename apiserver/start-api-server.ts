@@ -11,8 +11,11 @@ import { join } from 'node:path';
 import { openSqliteStore, type Store } from '../store/index.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
+import { type ClientIdentity, type KeyPair, ensureClientCertificate, keyPairFiles } from './api/pki/issue.js';
+import { fileStemOf, httpsOptions, sharedClientCertificate } from './api/pki/serving.js';
 import { startAutoregister } from './apiregistration/autoregister.js';
 import { tokenFileAuthenticator } from './authn/token-file.js';
+import { x509Authenticator } from './authn/x509.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { apiAddressOf, startControlPlaneLoops } from './controlplane/index.js';
 import { startDanglingController } from './flowcontrol/dangling-controller.js';
@@ -41,6 +44,10 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   metricsIntervalMs?: number;
   /** kube-apiserver's --token-auth-file: CSV lines `token,user,uid,"group1,group2"`. */
   tokenAuthFile?: string;
+  /** Serve HTTPS with a certificate from the cluster CA (kept in the PKI dir as
+   * apiserver.crt/key) and authenticate client certificates from that CA; plain HTTP when
+   * false (the default). */
+  tls?: boolean;
 }
 
 /** metrics-server's resolution, in cluster time. */
@@ -54,6 +61,9 @@ export interface RunningApiServer extends ApiServer {
   store: Store;
   /** The cluster CA: its files are what the CSR signer and the root CA publisher read. */
   clusterCa: ClusterCa;
+  /** A client certificate from the cluster CA for `identity`: kept in the PKI dir (made when
+   * missing or expiring), or, for a server without one, made once per process. */
+  clientCertificate(identity: ClientIdentity): Promise<KeyPair>;
   close(): Promise<void>;
 }
 
@@ -62,13 +72,19 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const temporaryPki = options.dataDir || options.pkiDir ? undefined : mkdtempSync(join(tmpdir(), 'kubesim-pki-'));
   const removeTemporaryPki = () => temporaryPki && rmSync(temporaryPki, { recursive: true, force: true });
+  const pkiDir = temporaryPki ?? options.pkiDir ?? join(options.dataDir!, 'pki');
+  const host = options.host ?? '127.0.0.1';
   let clusterCa: ClusterCa;
+  let https: ServerOptions['https'];
   try {
-    clusterCa = await loadOrCreateClusterCa(temporaryPki ?? options.pkiDir ?? join(options.dataDir!, 'pki'), { shareInProcess: temporaryPki !== undefined });
+    clusterCa = await loadOrCreateClusterCa(pkiDir, { shareInProcess: temporaryPki !== undefined });
+    if (options.tls) https = await httpsOptions(clusterCa, pkiDir, host, temporaryPki !== undefined);
   } catch (err) {
     removeTemporaryPki();
     throw err;
   }
+  const clientCertificate = (identity: ClientIdentity) =>
+    temporaryPki ? sharedClientCertificate(clusterCa, identity) : ensureClientCertificate(clusterCa, keyPairFiles(pkiDir, fileStemOf(identity)), identity);
   const time = serverTime(options);
   const store = openSqliteStore({
     path: options.dataDir ? join(options.dataDir, 'kubesim.db') : ':memory:',
@@ -77,8 +93,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     compaction: { keepRevisions: options.historyRevisions ?? 10_000, maxAgeMs: options.historyMaxAgeMs ?? 5 * 60_000 },
     watchBufferSize: options.watchBufferSize,
   });
-  const server = buildServer({ ...options, ...time, store, security: securityOf(options) });
-  const host = options.host ?? '127.0.0.1';
+  const server = buildServer({ ...options, ...time, store, https, security: securityOf(options) });
   let port: number;
   // kube-apiserver's own loops that write objects: started once the bootstrap objects exist.
   let stopLoops: Array<() => void> = [];
@@ -102,10 +117,11 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const stopScraping = startScraping(server, options.metricsIntervalMs, time.clock);
   return {
     ...server,
-    url: serverUrl(host, port),
+    url: serverUrl(host, port, https ? 'https' : 'http'),
     port,
     store,
     clusterCa,
+    clientCertificate,
     async close() {
       clearInterval(compaction);
       for (const stop of stopLoops) stop();
@@ -120,7 +136,8 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
 
 /** securityOf adds the authenticators startApiServer builds from its options to the given ones. */
 function securityOf(options: StartApiServerOptions): ServerOptions['security'] {
-  const authenticators = [...(options.security?.authenticators ?? [])];
+  // kube-apiserver's order: client certificates first, then bearer tokens.
+  const authenticators = [...(options.tls ? [x509Authenticator()] : []), ...(options.security?.authenticators ?? [])];
   if (options.tokenAuthFile) authenticators.push(tokenFileAuthenticator(options.tokenAuthFile));
   return { ...options.security, authenticators };
 }

@@ -14,10 +14,13 @@ import { createLogger, type LogLevel } from './runtime/logger.js';
 import { LoopHost } from './runtime/loop-host.js';
 import { createManager, type Manager } from './runtime/manager.js';
 import type { Clock, Logger } from './runtime/types.js';
+import type { ClientTls } from './runtime/client/http-transport.js';
 
 export interface RunControllersOptions {
   server: string;
   token?: string;
+  /** The CA and client certificate of an https server (KubeconfigTarget.tls). */
+  tls?: ClientTls;
   names: ControllerName[];
   clock?: Clock;
   logger?: Logger;
@@ -40,7 +43,7 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
   // The User-Agent's product names this process in managedFields (kubesim-hpa-controller,
   // kubesim-controller-manager), so it must not repeat the prefix.
   const product = component.startsWith('kubesim-') ? component : `kubesim-${component}`;
-  const client = createKubeClient({ server: options.server, token: options.token, userAgent: `${product}/0.1`, logger });
+  const client = createKubeClient({ server: options.server, token: options.token, tls: options.tls, userAgent: `${product}/0.1`, logger });
   const identity = `${hostname()}_${process.pid}`;
   const manager = createManager({
     client,

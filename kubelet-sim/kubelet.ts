@@ -32,11 +32,14 @@ import { createPodWorkers } from './pod-workers.js';
 import type { Stage } from './stages/stage.js';
 import { createStatsSummaries } from './stats-summary.js';
 import { ownerLookupFrom } from './workload-load.js';
+import type { ClientTls } from '../controllers/runtime/client/http-transport.js';
 
 /** KubeletOptions configures startKubelet / runKubelet. */
 export interface KubeletOptions {
   server: string;
   token?: string;
+  /** The CA and client certificate of an https server (KubeconfigTarget.tls). */
+  tls?: ClientTls;
   /** Number of nodes this process simulates. Default 3. */
   nodes?: number;
   /** Nodes are named <nodePrefix><index>. Default `node-`. */
@@ -135,7 +138,7 @@ function createCore(options: KubeletOptions): KubeletCore {
   const clock = options.clock ?? createRealClock();
   const random = options.random ?? createRandom();
   const logger = options.logger ?? createLogger({ component: 'kubelet', level: options.logLevel ?? 'info', clock });
-  const client = createKubeClient({ server: options.server, token: options.token, userAgent: 'kubesim-kubelet/0.1', logger });
+  const client = createKubeClient({ server: options.server, token: options.token, tls: options.tls, userAgent: 'kubesim-kubelet/0.1', logger });
   // Every node agent and follow request listens on the process signal: many listeners is the design.
   setMaxListeners(0, options.signal);
   // One informer for the pods of all nodes, bound ones only (the kubelet never sees pending pods).

@@ -76,6 +76,7 @@ export async function kubelet(argv: string[]): Promise<void> {
   const kubelet = await startKubelet({
     server: target.server,
     token: target.token,
+    tls: target.tls,
     nodes: positiveInteger(flags, 'nodes', 1),
     nodePrefix: String(flags['node-prefix']),
     startIndex: positiveInteger(flags, 'start-index', 0),

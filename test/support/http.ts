@@ -1,4 +1,8 @@
-/** Small fetch helpers for tests that speak HTTP to a test cluster. */
+/** Small fetch helpers for tests that speak HTTP(S) to a test cluster. */
+import type { ClientTls } from '../../controllers/runtime/client/http-transport.js';
+import { parseKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
+import { fetchWithTls } from '../../controllers/runtime/client/tls-fetch.js';
+
 export interface JsonResponse<T = any> {
   status: number;
   headers: Headers;
@@ -7,7 +11,7 @@ export interface JsonResponse<T = any> {
 
 export async function request<T = any>(
   url: string,
-  init: { method?: string; body?: unknown; contentType?: string; accept?: string; raw?: string | Buffer } = {},
+  init: { method?: string; body?: unknown; contentType?: string; accept?: string; raw?: string | Buffer; tls?: ClientTls; token?: string } = {},
 ): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { Accept: init.accept ?? 'application/json' };
   let body: string | Buffer | undefined = init.raw;
@@ -17,7 +21,7 @@ export async function request<T = any>(
   } else if (init.raw !== undefined) {
     headers['Content-Type'] = init.contentType ?? 'application/json';
   }
-  const response = await fetch(url, { method: init.method ?? 'GET', headers, body });
+  const response = await fetchWithTls(url, { method: init.method ?? 'GET', headers, body, tls: init.tls, token: init.token });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -26,4 +30,10 @@ export async function request<T = any>(
     // Not JSON (logs, text/plain): the raw text is the body.
   }
   return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** kubeconfigTls is the CA and client certificate of kubeconfig YAML, for `request`'s `tls`
+ * (undefined for a plain-http kubeconfig). */
+export function kubeconfigTls(kubeconfig: string): ClientTls | undefined {
+  return parseKubeconfig(kubeconfig, '<kubeconfig>').tls;
 }

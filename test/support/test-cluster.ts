@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningApiServer, type StartApiServerOptions, startApiServer } from '../../apiserver/start-api-server.js';
-import { kubeconfigYaml } from '../../cli/kubeconfig.js';
+import { serverKubeconfig } from '../../cli/kubeconfig.js';
 
 export interface TestCluster {
   url: string;
@@ -35,7 +35,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     port: 0,
     dataDir: options.persistent ? join(dir, 'data') : undefined,
   });
-  const kubeconfig = kubeconfigYaml(server.url);
+  const kubeconfig = await serverKubeconfig(server);
   const kubeconfigPath = join(dir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig);
   return {

@@ -5,7 +5,7 @@
  * (it could not be reached or the connection broke). Nothing above it sees raw sockets.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { type AgentOptions as HttpsAgentOptions, Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { ApiError, type StatusReason } from '../../../apiserver/api/api-error.js';
 import { CAUSE_HEADER, currentCause, encodeCause } from '../../../apiserver/api/machinery/cause.js';
@@ -24,12 +24,29 @@ export interface HttpRequest {
   signal?: AbortSignal;
 }
 
+/** ClientTls is what an HTTPS client needs from a kubeconfig: the CA that signed the server's
+ * certificate, and this client's certificate and key when it authenticates with one (all PEM). */
+export interface ClientTls {
+  ca?: string;
+  cert?: string;
+  key?: string;
+  /** insecure-skip-tls-verify: accept any server certificate. */
+  insecureSkipVerify?: boolean;
+}
+
 /** TransportOptions says where the server is and how to present this client to it. */
 export interface TransportOptions {
   server: string;
   token?: string;
+  /** For an https server: whom to trust and which client certificate to present. */
+  tls?: ClientTls;
   userAgent: string;
   headers?: Record<string, string>;
+}
+
+/** httpsAgentOptions are the node:https agent options for `tls` (the system's CAs when it names none). */
+export function httpsAgentOptions(tls: ClientTls | undefined): HttpsAgentOptions {
+  return { ca: tls?.ca, cert: tls?.cert, key: tls?.key, rejectUnauthorized: !tls?.insecureSkipVerify };
 }
 
 /** NetworkError means the request never got an HTTP answer (refused, reset, DNS, ...). It
@@ -96,7 +113,7 @@ class NodeHttpTransport implements HttpTransport {
     this.server = options.server;
     this.base = new URL(options.server);
     this.metrics = new RestClientMetrics(this.base.host);
-    this.agent = this.isSecure() ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.agent = this.isSecure() ? new HttpsAgent({ keepAlive: true, ...httpsAgentOptions(options.tls) }) : new HttpAgent({ keepAlive: true });
     this.headers = { Accept: 'application/json', 'User-Agent': options.userAgent, ...options.headers };
     if (options.token) this.headers['Authorization'] = `Bearer ${options.token}`;
   }
