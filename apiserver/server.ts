@@ -109,7 +109,14 @@ export function buildServer(options: ServerOptions): ApiServer {
   const logging = options.logger ? { loggerInstance: options.logger } : { logger: false };
   const transport = options.https ? { https: options.https } : {};
   // An HTTPS fastify is typed apart from an HTTP one; every route and hook here is the same for both.
-  const app = Fastify({ ...logging, ...transport, bodyLimit, logController, return503OnClosing: false, ...protocolErrorOptions() }) as unknown as FastifyInstance;
+  const app = Fastify({
+    ...logging,
+    ...transport,
+    bodyLimit,
+    logController,
+    return503OnClosing: false,
+    ...protocolErrorOptions(),
+  }) as unknown as FastifyInstance;
   registerProtocolGuards(app);
   registerBrowserGuard(app);
   registerAuthentication(app, { authenticators: options.security?.authenticators ?? [], anonymous: options.security?.anonymous ?? true });

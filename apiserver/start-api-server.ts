@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { openSqliteStore, type Store } from '../store/index.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
-import { type ClientIdentity, type KeyPair, ensureClientCertificate, keyPairFiles } from './api/pki/issue.js';
+import { type ClientIdentity, ensureClientCertificate, type KeyPair, keyPairFiles } from './api/pki/issue.js';
 import { fileStemOf, httpsOptions, sharedClientCertificate } from './api/pki/serving.js';
 import { startAutoregister } from './apiregistration/autoregister.js';
 import { tokenFileAuthenticator } from './authn/token-file.js';

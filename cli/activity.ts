@@ -4,10 +4,10 @@
  * processes of `kubesim up` as they see in-process loops.
  */
 
-import type { KubeconfigTarget } from '../controllers/runtime/client/kubeconfig.js';
 import type { LoopActivity } from '../apiserver/api/machinery/activity.js';
 import { reportActivity } from '../controllers/runtime/activity-reporter.js';
 import { createKubeClient } from '../controllers/runtime/client/http-client.js';
+import type { KubeconfigTarget } from '../controllers/runtime/client/kubeconfig.js';
 import { silentLogger } from '../controllers/runtime/logger.js';
 
 export function reportLoops(target: KubeconfigTarget, component: string, loops: () => LoopActivity[], signal: AbortSignal): void {

@@ -20,9 +20,7 @@ const base64 = (pem: string) => Buffer.from(pem, 'utf8').toString('base64');
  * plain-http clusters without it, and a placeholder token stands for "no credential". */
 export function kubeconfigYaml(server: string, credentials?: KubeconfigCredentials, namespace = 'default'): string {
   const cluster = credentials ? { server, 'certificate-authority-data': base64(credentials.caPem) } : { server, 'insecure-skip-tls-verify': true };
-  const user = credentials
-    ? { 'client-certificate-data': base64(credentials.certPem), 'client-key-data': base64(credentials.keyPem) }
-    : { token: 'kubesim' };
+  const user = credentials ? { 'client-certificate-data': base64(credentials.certPem), 'client-key-data': base64(credentials.keyPem) } : { token: 'kubesim' };
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',

@@ -10,11 +10,11 @@ import type { Random } from '../apiserver/api/machinery/random.js';
 import type { ClusterCaFiles } from '../apiserver/api/pki/cluster-ca.js';
 import { CONTROLLERS, type ControllerName, componentName } from './catalog.js';
 import { createKubeClient } from './runtime/client/http-client.js';
+import type { ClientTls } from './runtime/client/http-transport.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
 import { LoopHost } from './runtime/loop-host.js';
 import { createManager, type Manager } from './runtime/manager.js';
 import type { Clock, Logger } from './runtime/types.js';
-import type { ClientTls } from './runtime/client/http-transport.js';
 
 export interface RunControllersOptions {
   server: string;

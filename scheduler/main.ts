@@ -7,12 +7,12 @@
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import { createKubeClient } from '../controllers/runtime/client/http-client.js';
+import type { ClientTls } from '../controllers/runtime/client/http-transport.js';
 import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
 import { createManager } from '../controllers/runtime/manager.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';
 import { DEFAULT_SCHEDULER_NAME } from './event-handlers.js';
 import { registerScheduler, type Scheduler } from './scheduler.js';
-import type { ClientTls } from '../controllers/runtime/client/http-transport.js';
 
 /** RunSchedulerOptions configures runScheduler. */
 export interface RunSchedulerOptions {

@@ -53,7 +53,12 @@ export interface FollowClockOptions {
  * yourself: the server's next change overwrites it.
  */
 export async function followServerClock(source: ClockServer, signal: AbortSignal, options: FollowClockOptions = {}): Promise<ClusterClock> {
-  const transport = createHttpTransport({ server: source.server, token: source.token, tls: source.tls, userAgent: source.userAgent ?? 'kubesim-clock-follower/0.1' });
+  const transport = createHttpTransport({
+    server: source.server,
+    token: source.token,
+    tls: source.tls,
+    userAgent: source.userAgent ?? 'kubesim-clock-follower/0.1',
+  });
   let first: ClusterClockObject;
   try {
     first = decodeClusterClock(await transport.send({ method: 'GET', path: CLOCK_PATH, signal }));

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningApiServer, type StartApiServerOptions, startApiServer } from '../../apiserver/start-api-server.js';
 import { serverKubeconfig } from '../../cli/kubeconfig.js';
+import { trustKubeconfig } from './http.js';
 
 export interface TestCluster {
   url: string;
@@ -36,6 +37,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     dataDir: options.persistent ? join(dir, 'data') : undefined,
   });
   const kubeconfig = await serverKubeconfig(server);
+  trustKubeconfig(kubeconfig);
   const kubeconfigPath = join(dir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig);
   return {

@@ -103,12 +103,22 @@ export function servingNames(host: string, serviceIp: string): ServingNames {
  * not name exactly `names`.
  */
 export async function ensureServingCertificate(ca: ClusterCa, files: KeyPairFiles, names: ServingNames): Promise<KeyPair> {
-  return ensureKept(files, ca, (cert) => namesExactly(cert, names), () => issueServingCertificate(ca, names));
+  return ensureKept(
+    files,
+    ca,
+    (cert) => namesExactly(cert, names),
+    () => issueServingCertificate(ca, names),
+  );
 }
 
 /** ensureClientCertificate is ensureServingCertificate for a client identity. */
 export async function ensureClientCertificate(ca: ClusterCa, files: KeyPairFiles, identity: ClientIdentity): Promise<KeyPair> {
-  return ensureKept(files, ca, (cert) => cert.subject === subjectLines(identity), () => issueClientCertificate(ca, identity));
+  return ensureKept(
+    files,
+    ca,
+    (cert) => cert.subject === subjectLines(identity),
+    () => issueClientCertificate(ca, identity),
+  );
 }
 
 async function ensureKept(files: KeyPairFiles, ca: ClusterCa, fits: (cert: X509Certificate) => boolean, make: () => Promise<KeyPair>): Promise<KeyPair> {
@@ -180,7 +190,10 @@ async function issue(ca: ClusterCa, request: IssueRequest): Promise<KeyPair> {
     await lib.AuthorityKeyIdentifierExtension.create(caCert),
   ];
   if (request.names) {
-    const entries = [...request.names.dnsNames.map((value) => ({ type: 'dns' as const, value })), ...request.names.ips.map((value) => ({ type: 'ip' as const, value }))];
+    const entries = [
+      ...request.names.dnsNames.map((value) => ({ type: 'dns' as const, value })),
+      ...request.names.ips.map((value) => ({ type: 'ip' as const, value })),
+    ];
     extensions.push(new lib.SubjectAlternativeNameExtension(entries));
   }
   // Organizations first, then the common name: the order kubeadm's certificates have.
@@ -205,4 +218,3 @@ function serialNumber(): string {
   bytes[0]! &= 0x7f;
   return Buffer.from(bytes).toString('hex');
 }
-

@@ -5,7 +5,7 @@
  * (it could not be reached or the connection broke). Nothing above it sees raw sockets.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { type AgentOptions as HttpsAgentOptions, Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { ApiError, type StatusReason } from '../../../apiserver/api/api-error.js';
 import { CAUSE_HEADER, currentCause, encodeCause } from '../../../apiserver/api/machinery/cause.js';
