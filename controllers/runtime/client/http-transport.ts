@@ -7,6 +7,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { ApiError, type StatusReason } from '../../../apiserver/api/api-error.js';
 import { CAUSE_HEADER, currentCause, encodeCause } from '../../../apiserver/api/machinery/cause.js';
 import { RestClientMetrics } from '../metrics/rest-client-metrics.js';
@@ -44,9 +45,26 @@ export interface TransportOptions {
   headers?: Record<string, string>;
 }
 
-/** httpsAgentOptions are the node:https agent options for `tls` (the system's CAs when it names none). */
+/** httpsAgentOptions are the node:https agent options for `tls` (the system's CAs when it names
+ * none). NOTE: the CA, certificate and key go in as one prepared secure context: given apart,
+ * every new connection parses them again (milliseconds each, at every watch a component opens). */
 export function httpsAgentOptions(tls: ClientTls | undefined): HttpsAgentOptions {
-  return { ca: tls?.ca, cert: tls?.cert, key: tls?.key, rejectUnauthorized: !tls?.insecureSkipVerify };
+  const rejectUnauthorized = !tls?.insecureSkipVerify;
+  if (!tls?.ca && !tls?.cert) return { rejectUnauthorized };
+  return { secureContext: secureContextOf(tls), rejectUnauthorized };
+}
+
+const secureContexts = new Map<string, SecureContext>();
+
+/** secureContextOf prepares `tls` once per process for each distinct CA, certificate and key. */
+function secureContextOf(tls: ClientTls): SecureContext {
+  const key = `${tls.ca ?? ''}\n${tls.cert ?? ''}\n${tls.key ?? ''}`;
+  let context = secureContexts.get(key);
+  if (!context) {
+    context = createSecureContext({ ca: tls.ca, cert: tls.cert, key: tls.key });
+    secureContexts.set(key, context);
+  }
+  return context;
 }
 
 /** NetworkError means the request never got an HTTP answer (refused, reset, DNS, ...). It
