@@ -92,7 +92,11 @@ async function startTimes(): Promise<Record<string, Record<string, string>>> {
     'API server only (baseline)': { start: ms(median(bare)), stop: ms(median(bareStop)), 'vs baseline': '1.0×' },
     'startCluster() real clock': { start: ms(median(real)), stop: ms(median(stops)), 'vs baseline': `${(median(real) / median(bare)).toFixed(1)}×` },
     'startCluster() virtual clock': { start: ms(median(virtual)), stop: '-', 'vs baseline': `${(median(virtual) / median(bare)).toFixed(1)}×` },
-    'startCluster({ insecure: true }) plain HTTP': { start: ms(median(insecure)), stop: '-', 'vs baseline': `${(median(insecure) / median(bare)).toFixed(1)}×` },
+    'startCluster({ insecure: true }) plain HTTP': {
+      start: ms(median(insecure)),
+      stop: '-',
+      'vs baseline': `${(median(insecure) / median(bare)).toFixed(1)}×`,
+    },
   };
 }
 

@@ -33,8 +33,13 @@ export function kubeconfigYaml(server: string, credentials?: KubeconfigCredentia
 }
 
 export function writeKubeconfig(path: string, server: string, credentials?: KubeconfigCredentials): void {
+  writeKubeconfigFile(path, kubeconfigYaml(server, credentials));
+}
+
+/** writeKubeconfigFile writes kubeconfig YAML for its owner alone (it may hold a private key). */
+export function writeKubeconfigFile(path: string, yaml: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, kubeconfigYaml(server, credentials), { mode: 0o600 });
+  writeFileSync(path, yaml, { mode: 0o600 });
 }
 
 /** A running API server, as far as a kubeconfig for it goes. */
