@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadOrCreateClusterCa } from '../../apiserver/api/pki/cluster-ca.js';
 import { ADMIN_IDENTITY, issueClientCertificate, nodeIdentity } from '../../apiserver/api/pki/issue.js';
 import { startApiServer } from '../../apiserver/start-api-server.js';
+import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
@@ -66,6 +67,36 @@ describe('an API server with tls', () => {
     expect(kubeconfig).toContain('client-certificate-data');
     expect(kubeconfig).not.toContain('insecure-skip-tls-verify');
     expect(kubeconfig).not.toContain('token');
+  });
+});
+
+describe('simulated nodes over tls', () => {
+  /** Who wrote to nodes and leases, as authentication decided. */
+  const writes: Array<{ user: string; path: string }> = [];
+  useTestCluster({
+    lifetime: 'file',
+    tls: true,
+    nodes: 2,
+    plugins: [
+      (app) =>
+        app.addHook('onRequest', async (req) => {
+          const path = req.url.split('?')[0]!;
+          if (req.method !== 'GET' && /\/(nodes|leases)(\/|$)/.test(path)) writes.push({ user: req.user.username, path });
+        }),
+    ],
+  });
+
+  it('register their Node and Lease each as system:node:<name>, over a connection of its own', async () => {
+    const writers = (resource: string) =>
+      writes
+        .filter((w) => w.path.endsWith(resource))
+        .map((w) => w.user)
+        .sort();
+    await eventually(() => {
+      expect(writers('/nodes')).toEqual(['system:node:node-1', 'system:node:node-2']);
+      expect(writers('/leases')).toEqual(['system:node:node-1', 'system:node:node-2']);
+    });
+    expect(writes.every((w) => w.user.startsWith('system:node:'))).toBe(true);
   });
 });
 

@@ -19,6 +19,7 @@ import { createKubeClient, type KubeClient } from '../../controllers/runtime/cli
 import { parseKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { createLogger, type LogLevel, silentLogger } from '../../controllers/runtime/logger.js';
 import { type KubeletOptions, type RunningKubelet, startKubelet } from '../../kubelet-sim/kubelet.js';
+import { nodeCredentials } from '../../kubelet-sim/node-credentials.js';
 import { runScheduler } from '../../scheduler/main.js';
 import { startTestCluster, type TestCluster, type TestClusterOptions } from './test-cluster.js';
 
@@ -81,7 +82,8 @@ export async function startClusterWith(options: ClusterWithOptions = {}): Promis
   const clock = realClock ?? createRealClock({ speed: speed ?? 1 });
   const followsClock = realClock !== undefined || speed !== undefined;
   const cluster = await startTestCluster(followsClock && !serverOptions.now ? { ...serverOptions, now: () => clock.now() } : serverOptions);
-  // The admin credentials of an https cluster (tls: true), for the client and the components.
+  // The admin credentials of an https cluster (tls: true), for the client and the components;
+  // each simulated node presents a certificate of its own.
   const tls = parseKubeconfig(cluster.kubeconfig, cluster.kubeconfigPath).tls;
   const cleanups: Array<() => unknown> = [];
   const defer = (cleanup: () => unknown) => void cleanups.push(cleanup);
@@ -152,7 +154,16 @@ export async function startClusterWith(options: ClusterWithOptions = {}): Promis
     if (nodes !== undefined) {
       const { logLevel = 'silent', ...rest } = kubeletOptions ?? {};
       const logger = logLevel === 'silent' ? silentLogger : createLogger({ component: 'kubelet', level: logLevel, clock });
-      kubelet = await startKubelet({ ...rest, server: cluster.url, tls, nodes, clock, logger, signal: components.signal });
+      kubelet = await startKubelet({
+        ...rest,
+        server: cluster.url,
+        tls,
+        nodeTls: tls && nodeCredentials(cluster.server.clusterCa),
+        nodes,
+        clock,
+        logger,
+        signal: components.signal,
+      });
       running.push(kubelet.done);
     }
     if (controllers) startControllers(controllers);

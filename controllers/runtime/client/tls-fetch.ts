@@ -24,7 +24,11 @@ export async function fetchWithTls(url: string, init: TlsFetchInit = {}): Promis
   const headers = init.token ? { ...init.headers, Authorization: `Bearer ${init.token}` } : { ...init.headers };
   if (!url.startsWith('https:') || !init.tls) return fetch(url, { method: init.method, headers, body: init.body, signal: init.signal });
   return new Promise((resolve, reject) => {
-    const request = httpsRequest(url, { method: init.method ?? 'GET', headers, signal: init.signal, ...httpsAgentOptions(init.tls) }, (response) => {
+    // NOTE: a connection of its own (agent: false). The shared agent pools connections by host
+    // and port but not by secure context, so a request could go out on another certificate's
+    // kept-alive connection, as another user.
+    const options = { method: init.method ?? 'GET', headers, signal: init.signal, agent: false, ...httpsAgentOptions(init.tls) };
+    const request = httpsRequest(url, options, (response) => {
       const status = response.statusCode ?? 0;
       const answerHeaders = new Headers();
       for (const [name, value] of Object.entries(response.headers)) {
