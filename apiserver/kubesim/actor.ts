@@ -11,18 +11,20 @@ import { type Query, queryString } from '../request/query.js';
 const BEARER = /^Bearer\s+(.+)$/i;
 
 /**
- * actorOf builds the actor of a write: its User-Agent, `fieldManager` parameter, bearer
- * token (kubesim has no authentication: a token is a user name) and, when a control loop
+ * actorOf builds the actor of a write: its User-Agent, `fieldManager` parameter, user (the
+ * authenticated one; without authentication, the bearer token stands for a user name) and, when a control loop
  * sent one, the Cause in X-Kubesim-Cause. Fields the request lacks are left out. Throws a
  * 400 naming the problem when the cause header is present but not a Cause.
  */
-export function actorOf(headers: IncomingHttpHeaders, query: Query): HistoryActor {
+export function actorOf(headers: IncomingHttpHeaders, query: Query, authenticatedUser?: string): HistoryActor {
   const actor: HistoryActor = {};
   const userAgent = headers['user-agent'];
   if (userAgent) actor.userAgent = userAgent;
   const fieldManager = queryString(query, 'fieldManager');
   if (fieldManager) actor.fieldManager = fieldManager;
-  const user = BEARER.exec(headers.authorization ?? '')?.[1]?.trim();
+  // Who authentication found (a client certificate, a token) when anyone; else the bearer token.
+  const authenticated = authenticatedUser && authenticatedUser !== 'system:anonymous' ? authenticatedUser : undefined;
+  const user = authenticated ?? BEARER.exec(headers.authorization ?? '')?.[1]?.trim();
   if (user) actor.user = user;
   const cause = headers[CAUSE_HEADER.toLowerCase()];
   if (typeof cause === 'string' && cause !== '') {

@@ -66,7 +66,7 @@ export function registerSnapshotRoutes(app: FastifyInstance, ctx: RegistryContex
     const errors = checkEntries(ctx.registry, snapshot.objects);
     if (errors.length > 0) throw invalidSnapshot(errors);
     const { formatVersion, revision, objects } = snapshot;
-    const actor = actorOf(request.headers, request.query as Query);
+    const actor = actorOf(request.headers, request.query as Query, request.user?.username);
     const result = ctx.store.restoreObjects({ formatVersion, revision, objects }, { actor });
     return send(reply, { apiVersion: API_VERSION, kind: 'SnapshotRestoreResult', ...result });
   });

@@ -190,7 +190,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       contentType: request.headers['content-type'],
       body: request.body as Buffer | undefined,
       userAgent: request.headers['user-agent'],
-      actor: request.method === 'GET' ? undefined : actorOf(request.headers, query),
+      actor: request.method === 'GET' ? undefined : actorOf(request.headers, query, request.user?.username),
       user: request.user,
     };
     const isWatch = request.method === 'GET' && (path.watchPrefix || (!path.name && queryBool(query, 'watch') === true));
