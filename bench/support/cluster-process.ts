@@ -20,7 +20,10 @@ export interface ClusterProcess {
 /** startCluster starts `kubesim up --port 0` with `nodes` simulated nodes (0: none) and extra
  * flags; `cli` is the built cli/main.js to run (another build's, to compare). */
 export async function startCluster(dir: string, nodes: number, extraArgs: string[] = [], cli = CLI): Promise<ClusterProcess> {
-  const args = [cli, 'up', '--port', '0', '--nodes', String(nodes), '--kubeconfig', join(dir, 'kubeconfig'), ...extraArgs];
+  // Plain HTTP, as these benches have always measured (and as an older build to compare with
+  // serves it); bench:startup and bench:testtarget measure what HTTPS costs.
+  const transport = cli === CLI ? ['--insecure-http'] : [];
+  const args = [cli, 'up', '--port', '0', '--nodes', String(nodes), '--kubeconfig', join(dir, 'kubeconfig'), ...transport, ...extraArgs];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((done, fail) => {
     let out = '';
