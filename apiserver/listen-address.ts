@@ -12,11 +12,11 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** serverUrl is the URL clients on this machine use for a server listening on host:port. */
-export function serverUrl(host: string, port: number): string {
+export function serverUrl(host: string, port: number, scheme: 'http' | 'https' = 'http'): string {
   const name = host.replace(/^\[|\]$/g, '');
-  if (name === '0.0.0.0' || name === '') return `http://127.0.0.1:${port}`;
-  if (name === '::') return `http://[::1]:${port}`;
-  return isIP(name) === 6 ? `http://[${name}]:${port}` : `http://${name}:${port}`;
+  if (name === '0.0.0.0' || name === '') return `${scheme}://127.0.0.1:${port}`;
+  if (name === '::') return `${scheme}://[::1]:${port}`;
+  return isIP(name) === 6 ? `${scheme}://[${name}]:${port}` : `${scheme}://${name}:${port}`;
 }
 
 /** portInUseMessage says what to do when the API server's port is taken. */

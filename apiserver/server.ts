@@ -3,7 +3,7 @@
  * It never listens and starts no timers; start-api-server.ts does that. Tests use it with
  * `listen({ port: 0 })` or `inject()`.
  */
-
+import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Store } from '../store/index.js';
 import { AdmissionChain } from './admission/chain.js';
@@ -76,6 +76,9 @@ export interface ServerOptions {
   /** Service-account tokens (TokenRequest, TokenReview, issuer discovery); startApiServer
    * builds them on the cluster's key. When absent, a service on the process's own key. */
   tokens?: TokenService;
+  /** Serve HTTPS with these options (key, cert, and for client certificates ca + requestCert);
+   * plain HTTP when absent. startApiServer's `tls` fills them in. */
+  https?: HttpsServerOptions;
 }
 
 /** ServerSecurity: kube-apiserver's authentication and authorization flags. */
@@ -117,7 +120,16 @@ export function buildServer(options: ServerOptions): ApiServer {
   // Per-request lines would drown the log of a busy cluster; errors are logged by the handler.
   const logController = new LogController({ disableRequestLogging: true });
   const logging = options.logger ? { loggerInstance: options.logger } : { logger: false };
-  const app = Fastify({ ...logging, bodyLimit, logController, return503OnClosing: false, ...protocolErrorOptions() });
+  const transport = options.https ? { https: options.https } : {};
+  // An HTTPS fastify is typed apart from an HTTP one; every route and hook here is the same for both.
+  const app = Fastify({
+    ...logging,
+    ...transport,
+    bodyLimit,
+    logController,
+    return503OnClosing: false,
+    ...protocolErrorOptions(),
+  }) as unknown as FastifyInstance;
   registerProtocolGuards(app);
   registerBrowserGuard(app);
   registerAuthentication(app, { authenticators: options.security?.authenticators ?? [], anonymous: options.security?.anonymous ?? true });

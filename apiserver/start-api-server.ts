@@ -12,10 +12,13 @@ import { openSqliteStore, type Store } from '../store/index.js';
 import { startPolicyStatusController } from './admission/policy/status-controller.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
+import { type ClientIdentity, ensureClientCertificate, type KeyPair, keyPairFiles } from './api/pki/issue.js';
 import { loadOrCreateServiceAccountKey, type ServiceAccountKey } from './api/pki/service-account-key.js';
+import { fileStemOf, httpsOptions, sharedClientCertificate } from './api/pki/serving.js';
 import { startAutoregister } from './apiregistration/autoregister.js';
 import type { Authenticator } from './authn/authenticator.js';
 import { createTokenService, type TokenService } from './authn/token-service.js';
+import { x509Authenticator } from './authn/x509.js';
 import { bootstrapCluster } from './bootstrap.js';
 import { apiAddressOf, startControlPlaneLoops } from './controlplane/index.js';
 import { startDanglingController } from './flowcontrol/dangling-controller.js';
@@ -46,6 +49,10 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   metricsIntervalMs?: number;
   /** kube-apiserver's --token-auth-file: CSV lines `token,user,uid,"group1,group2"`. */
   tokenAuthFile?: string;
+  /** Serve HTTPS with a certificate from the cluster CA (kept in the PKI dir as
+   * apiserver.crt/key) and authenticate client certificates from that CA; plain HTTP when
+   * false (the default). */
+  tls?: boolean;
 }
 
 /** metrics-server's resolution, in cluster time. */
@@ -61,6 +68,9 @@ export interface RunningApiServer extends ApiServer {
   clusterCa: ClusterCa;
   /** The live view's login token (`<UI_PATH>?token=…`), on a server that authenticates. */
   uiLoginToken?: string;
+  /** A client certificate from the cluster CA for `identity`: kept in the PKI dir (made when
+   * missing or expiring), or, for a server without one, made once per process. */
+  clientCertificate(identity: ClientIdentity): Promise<KeyPair>;
   close(): Promise<void>;
 }
 
@@ -69,16 +79,21 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const temporaryPki = options.dataDir || options.pkiDir ? undefined : mkdtempSync(join(tmpdir(), 'kubesim-pki-'));
   const removeTemporaryPki = () => temporaryPki && rmSync(temporaryPki, { recursive: true, force: true });
+  const pkiDir = temporaryPki ?? options.pkiDir ?? join(options.dataDir!, 'pki');
+  const host = options.host ?? '127.0.0.1';
   let clusterCa: ClusterCa;
   let serviceAccountKey: ServiceAccountKey;
-  const pkiDir = temporaryPki ?? options.pkiDir ?? join(options.dataDir!, 'pki');
+  let https: ServerOptions['https'];
   try {
     clusterCa = await loadOrCreateClusterCa(pkiDir, { shareInProcess: temporaryPki !== undefined });
     serviceAccountKey = loadOrCreateServiceAccountKey(pkiDir, { shareInProcess: temporaryPki !== undefined });
+    if (options.tls) https = await httpsOptions(clusterCa, pkiDir, host, temporaryPki !== undefined);
   } catch (err) {
     removeTemporaryPki();
     throw err;
   }
+  const clientCertificate = (identity: ClientIdentity) =>
+    temporaryPki ? sharedClientCertificate(clusterCa, identity) : ensureClientCertificate(clusterCa, keyPairFiles(pkiDir, fileStemOf(identity)), identity);
   const time = serverTime(options);
   const store = openSqliteStore({
     path: options.dataDir ? join(options.dataDir, 'kubesim.db') : ':memory:',
@@ -91,9 +106,8 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   // The live view's login (ui-login.ts), on a server that authenticates.
   const uiLoginToken = authenticates(options) ? loadOrCreateUiLoginToken(pkiDir) : undefined;
   const login = uiLoginToken ? uiLogin(uiLoginToken) : undefined;
-  const server = buildServer({ ...options, ...time, store, tokens, security: securityOf(options, tokens, login?.authenticator) });
+  const server = buildServer({ ...options, ...time, store, tokens, https, security: securityOf(options, tokens, login?.authenticator) });
   login?.register(server.app);
-  const host = options.host ?? '127.0.0.1';
   let port: number;
   // kube-apiserver's own loops that write objects: started once the bootstrap objects exist.
   let stopLoops: Array<() => void> = [];
@@ -123,11 +137,12 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const stopScraping = startScraping(server, options.metricsIntervalMs, time.clock);
   return {
     ...server,
-    url: serverUrl(host, port),
+    url: serverUrl(host, port, https ? 'https' : 'http'),
     port,
     store,
     clusterCa,
     uiLoginToken,
+    clientCertificate,
     async close() {
       clearInterval(compaction);
       for (const stop of stopLoops) stop();
@@ -140,18 +155,24 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   };
 }
 
-/** securityOf adds the bearer-token authenticator (the token file's tokens, then
- * service-account tokens) after the given ones, when the server authenticates at all (a
- * `security` or a token file given): an open server keeps taking any token as a user name. */
+/** securityOf builds the authenticators, in kube-apiserver's order, when the server
+ * authenticates at all (TLS, a `security` or a token file given): client certificates, the
+ * given ones, the bearer tokens (the token file's, then service-account tokens), the live
+ * view's session. An open server keeps taking any token as a user name. */
 function securityOf(options: StartApiServerOptions, tokens: TokenService, uiSession?: Authenticator): ServerOptions['security'] {
   if (!authenticates(options)) return undefined;
-  const given = options.security?.authenticators ?? [];
-  return { ...options.security, authenticators: [...given, tokens.authenticator, ...(uiSession ? [uiSession] : [])] };
+  const authenticators = [
+    ...(options.tls ? [x509Authenticator()] : []),
+    ...(options.security?.authenticators ?? []),
+    tokens.authenticator,
+    ...(uiSession ? [uiSession] : []),
+  ];
+  return { ...options.security, authenticators };
 }
 
-/** authenticates: the server checks who calls (a `security` or a token file given). */
+/** authenticates: the server checks who calls (TLS, a `security` or a token file given). */
 function authenticates(options: StartApiServerOptions): boolean {
-  return options.security !== undefined || options.tokenAuthFile !== undefined;
+  return options.tls === true || options.security !== undefined || options.tokenAuthFile !== undefined;
 }
 
 /** startScraping starts the metrics rounds: every `intervalMs` when given, else every 15 s of

@@ -9,11 +9,18 @@
  *   - RSS one second after ready, against the bare node's RSS.
  * Medians of ROUNDS (default 3) spawns each. KUBESIM_CLI=<path of a built cli/main.js>
  * measures another build (e.g. a baseline worktree's). Prints figures; asserts nothing.
+ *
+ * Then the cost of TLS at start: the API server's time to listen over HTTPS on a first start
+ * (a new PKI folder: the CA and the serving certificate are made) and on a later one (both
+ * read back), against --insecure-http on the same folder; and, in this process, what the
+ * kubelet pays to give 100 simulated nodes a client certificate each.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadOrCreateClusterCa } from '../apiserver/api/pki/cluster-ca.js';
+import { nodeCredentials } from '../kubelet-sim/node-credentials.js';
 import { processUsage } from './support/cluster-process.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
@@ -112,6 +119,41 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
+/** tlsStartups times the API server's start with and without TLS, first and later (see above). */
+async function tlsStartups(dir: string): Promise<Record<string, Record<string, string>>> {
+  const listen = async (args: string[]) => {
+    const server = await spawnUntilReady(['apiserver', '--port', '0', '--log-level', 'warn', ...args]);
+    await server.stop();
+    return server.readyMs;
+  };
+  const first: number[] = [];
+  const later: number[] = [];
+  const plain: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const pkiDir = join(dir, `pki-${i}`);
+    first.push(await listen(['--pki-dir', pkiDir]));
+    later.push(await listen(['--pki-dir', pkiDir]));
+    plain.push(await listen(['--pki-dir', pkiDir, '--insecure-http']));
+  }
+  const row = (values: number[]) => ({ 'ready ms': median(values).toFixed(0), 'vs --insecure-http': `${(median(values) - median(plain)).toFixed(0)} ms` });
+  return {
+    'apiserver HTTPS, first start (CA + serving certificate made)': row(first),
+    'apiserver HTTPS, later start (certificates reused)': row(later),
+    'apiserver --insecure-http': row(plain),
+  };
+}
+
+/** nodeCertificates times issuing 100 nodes' client certificates (the X.509 library loaded first). */
+async function nodeCertificates(dir: string): Promise<Record<string, string>> {
+  const ca = await loadOrCreateClusterCa(join(dir, 'pki-nodes'));
+  const credentials = nodeCredentials(ca);
+  await credentials('warm-up');
+  const started = performance.now();
+  await Promise.all(Array.from({ length: 100 }, (_, i) => credentials(`node-${i}`)));
+  const ms = performance.now() - started;
+  return { '100 node certificates (ECDSA P-256)': `${ms.toFixed(0)} ms`, 'per node': `${(ms / 100).toFixed(2)} ms` };
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-startup-'));
   const kubeconfig = join(dir, 'kubeconfig');
@@ -160,6 +202,8 @@ async function main(): Promise<void> {
       await server.stop();
     }
     console.table(rows);
+    console.table(await tlsStartups(dir));
+    console.table(await nodeCertificates(dir));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

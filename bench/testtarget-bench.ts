@@ -3,7 +3,8 @@
  *   0. the first startCluster() of the process, module loading included (as a test file's
  *      first test pays it);
  *   1. start: a bare API server (the baseline) vs startCluster() with every loop, the
- *      scheduler and one node, in real and virtual clock modes; stop times;
+ *      scheduler and one node, in real and virtual clock modes (HTTPS, the default) and over
+ *      plain HTTP (insecure); stop times;
  *   2. reset after a test made a Deployment (3 pods), a namespace and some ConfigMaps;
  *   3. 100 sequential clusters (start, a Deployment of 2, settle, stop) with heap and RSS
  *      after a forced GC at 1, 25, 50 and 100 — memory must stay flat.
@@ -11,6 +12,8 @@
  */
 import type { startApiServer as StartApiServer } from '../apiserver/start-api-server.js';
 import type { Cluster, startCluster as StartCluster } from '../cli/cluster/index.js';
+import { parseKubeconfig } from '../controllers/runtime/client/kubeconfig.js';
+import { fetchWithTls } from '../controllers/runtime/client/tls-fetch.js';
 
 // Imported in firstStart(), which times them: the first start in a process includes loading.
 let startApiServer: typeof StartApiServer;
@@ -32,8 +35,11 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [value, performance.now() - start];
 }
 
+/** post sends as the cluster's kubeconfig user (its CA and admin certificate over HTTPS). */
 async function post(cluster: Cluster, path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${cluster.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const { tls } = parseKubeconfig(cluster.kubeconfig, 'startCluster');
+  const init = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), tls };
+  const response = await fetchWithTls(`${cluster.url}${path}`, init);
   if (!response.ok) throw new Error(`POST ${path}: HTTP ${response.status} ${await response.text()}`);
 }
 
@@ -63,6 +69,7 @@ async function startTimes(): Promise<Record<string, Record<string, string>>> {
   const bareStop: number[] = [];
   const real: number[] = [];
   const virtual: number[] = [];
+  const insecure: number[] = [];
   const stops: number[] = [];
   // One warm-up of each: the first start pays for loading modules, as the first test of a file does.
   await (await startApiServer({ port: 0 })).close();
@@ -77,11 +84,19 @@ async function startTimes(): Promise<Record<string, Record<string, string>>> {
     const [frozen, frozenMs] = await timed(() => startCluster({ clock: 'virtual' }));
     virtual.push(frozenMs);
     await frozen.stop();
+    const [plain, plainMs] = await timed(() => startCluster({ insecure: true }));
+    insecure.push(plainMs);
+    await plain.stop();
   }
   return {
     'API server only (baseline)': { start: ms(median(bare)), stop: ms(median(bareStop)), 'vs baseline': '1.0×' },
     'startCluster() real clock': { start: ms(median(real)), stop: ms(median(stops)), 'vs baseline': `${(median(real) / median(bare)).toFixed(1)}×` },
     'startCluster() virtual clock': { start: ms(median(virtual)), stop: '-', 'vs baseline': `${(median(virtual) / median(bare)).toFixed(1)}×` },
+    'startCluster({ insecure: true }) plain HTTP': {
+      start: ms(median(insecure)),
+      stop: '-',
+      'vs baseline': `${(median(insecure) / median(bare)).toFixed(1)}×`,
+    },
   };
 }
 

@@ -7,10 +7,11 @@
 import type { LoopActivity } from '../apiserver/api/machinery/activity.js';
 import { reportActivity } from '../controllers/runtime/activity-reporter.js';
 import { createKubeClient } from '../controllers/runtime/client/http-client.js';
+import type { KubeconfigTarget } from '../controllers/runtime/client/kubeconfig.js';
 import { silentLogger } from '../controllers/runtime/logger.js';
 
-export function reportLoops(target: { server: string; token?: string }, component: string, loops: () => LoopActivity[], signal: AbortSignal): void {
-  const client = createKubeClient({ server: target.server, token: target.token, userAgent: `kubesim-${component}-activity/0.1` });
+export function reportLoops(target: KubeconfigTarget, component: string, loops: () => LoopActivity[], signal: AbortSignal): void {
+  const client = createKubeClient({ server: target.server, token: target.token, tls: target.tls, userAgent: `kubesim-${component}-activity/0.1` });
   signal.addEventListener('abort', () => client.close(), { once: true });
   reportActivity({ client, component, loops, logger: silentLogger, signal });
 }

@@ -9,6 +9,7 @@
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import { clockSpeedProblem } from '../apiserver/api/machinery/clock-bounds.js';
 import type { KubeconfigTarget } from '../controllers/runtime/client/kubeconfig.js';
+import { fetchWithTls } from '../controllers/runtime/client/tls-fetch.js';
 import { followServerClock } from '../controllers/runtime/remote-clock.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';
 import { type FlagSpec, type Flags, UsageError } from './args.js';
@@ -28,10 +29,11 @@ const SERVING_POLL_MS = 20;
 const SERVING_TIMEOUT_MS = 60_000;
 
 /** untilServing resolves once the API server at `server` answers /readyz; throws after a minute. */
-async function untilServing(server: string, signal: AbortSignal): Promise<void> {
+async function untilServing(target: KubeconfigTarget, signal: AbortSignal): Promise<void> {
+  const { server } = target;
   const deadline = Date.now() + SERVING_TIMEOUT_MS;
   while (!signal.aborted) {
-    const ready = await fetch(`${server}/readyz`, { signal }).then(
+    const ready = await fetchWithTls(`${server}/readyz`, { signal, tls: target.tls, token: target.token }).then(
       (response) => response.ok,
       () => false,
     );
@@ -49,8 +51,8 @@ export async function componentClock(flags: Flags, target: KubeconfigTarget, sig
     if (localFlags)
       throw new UsageError('--speed and --clock-origin set a local clock; with --clock server the cluster sets the pace (`kubesim clock speed N`)');
     // `kubesim up` starts its components while its API server is still starting.
-    await untilServing(target.server, signal);
-    return followServerClock({ server: target.server, token: target.token }, signal, { logger });
+    await untilServing(target, signal);
+    return followServerClock({ server: target.server, token: target.token, tls: target.tls }, signal, { logger });
   }
   if (mode !== 'local') throw new UsageError(`--clock must be server or local, got ${JSON.stringify(mode)}`);
   const speed = (flags['speed'] as number | undefined) ?? 1;

@@ -10,6 +10,7 @@ import type { Random } from '../apiserver/api/machinery/random.js';
 import type { ClusterCaFiles } from '../apiserver/api/pki/cluster-ca.js';
 import { CONTROLLERS, type ControllerName, componentName } from './catalog.js';
 import { createKubeClient, type KubeClient, type KubeClientOptions } from './runtime/client/http-client.js';
+import type { ClientTls } from './runtime/client/http-transport.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
 import { loopClient } from './runtime/loop-credentials.js';
 import { LoopHost } from './runtime/loop-host.js';
@@ -19,6 +20,8 @@ import type { Clock, Logger } from './runtime/types.js';
 export interface RunControllersOptions {
   server: string;
   token?: string;
+  /** The CA and client certificate of an https server (KubeconfigTarget.tls). */
+  tls?: ClientTls;
   names: ControllerName[];
   clock?: Clock;
   logger?: Logger;
@@ -46,7 +49,7 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
   // The User-Agent's product names this process in managedFields (kubesim-hpa-controller,
   // kubesim-controller-manager), so it must not repeat the prefix.
   const product = component.startsWith('kubesim-') ? component : `kubesim-${component}`;
-  const client = createKubeClient({ server: options.server, token: options.token, userAgent: `${product}/0.1`, logger });
+  const client = createKubeClient({ server: options.server, token: options.token, tls: options.tls, userAgent: `${product}/0.1`, logger });
   const identity = `${hostname()}_${process.pid}`;
   const manager = createManager({
     client,

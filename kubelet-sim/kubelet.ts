@@ -16,6 +16,7 @@ import { createRealClock, isAbortError } from '../apiserver/api/machinery/clock.
 import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import type { KubeObject } from '../apiserver/api/resource-definition.js';
 import { createKubeClient, type KubeClient } from '../controllers/runtime/client/http-client.js';
+import type { ClientTls } from '../controllers/runtime/client/http-transport.js';
 import { type Controller, createController } from '../controllers/runtime/controller.js';
 import { createEventRecorder } from '../controllers/runtime/event-recorder.js';
 import { indexByNodeName, NODE_NAME_INDEX } from '../controllers/runtime/indexers.js';
@@ -23,7 +24,7 @@ import { createInformer } from '../controllers/runtime/informer.js';
 import { KINDS } from '../controllers/runtime/kinds.js';
 import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
 import { keyOf } from '../controllers/runtime/reconciler.js';
-import type { Clock, DeepReadonly, Informer, Logger } from '../controllers/runtime/types.js';
+import type { Clock, DeepReadonly, Informer, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { type SimulatedNode, startKubeletServer } from './kubelet-server.js';
 import { ContainerLogStore } from './logs/container-log-store.js';
 import { type HeartbeatIntervals, NodeAgent } from './node-agent.js';
@@ -37,6 +38,12 @@ import { ownerLookupFrom } from './workload-load.js';
 export interface KubeletOptions {
   server: string;
   token?: string;
+  /** The CA and client certificate of an https server (KubeconfigTarget.tls). */
+  tls?: ClientTls;
+  /** Each node's own credentials (a system:node:<name> certificate), made before the nodes
+   * start: a node then registers, heartbeats and writes its pods' status as itself, over an
+   * HTTPS agent of its own; the shared pod cache keeps `tls`. Every node uses `tls` when absent. */
+  nodeTls?: (nodeName: string) => Promise<ClientTls>;
   /** Number of nodes this process simulates. Default 3. */
   nodes?: number;
   /** Nodes are named <nodePrefix><index>. Default `node-`. */
@@ -87,6 +94,8 @@ interface KubeletCore {
   owners: { replicaSets: Informer<ReplicaSet>; deployments: Informer<Deployment> };
   agents: Map<string, NodeAgent>;
   logs: ContainerLogStore;
+  /** Each node's client: its own with nodeTls, else `client`. */
+  nodeClients: Map<string, KubeClient>;
 }
 
 /**
@@ -106,12 +115,26 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
     stats: createStatsSummaries({ pods: informer.lister, owners: ownerLookupOf(core), nodes: agents, clock, logger }),
     logger,
   });
+  const configs = nodeConfigs(options, options.host ?? '127.0.0.1', server.port);
+  try {
+    await createNodeClients(core, options, configs);
+  } catch (err) {
+    await server.close();
+    client.close();
+    throw err;
+  }
   const { controller, workers, onRunning } = createPodController(core, options);
-  for (const agent of createNodeAgents(core, options, server.port, onRunning)) {
+  for (const agent of createNodeAgents(core, options, configs, onRunning)) {
     agents.set(agent.name, agent);
     simulated.set(agent.name, { snapshot: () => agent.snapshot(), powerOn: () => agent.start(options.signal), powerOff: () => agent.stop() });
   }
-  const parts = { running: runParts({ informers, controller, signal: options.signal, logger }), agents, server, client, workers };
+  const parts = {
+    running: runParts({ informers, controller, signal: options.signal, logger }),
+    agents,
+    server,
+    clients: [client, ...core.nodeClients.values()],
+    workers,
+  };
   try {
     await Promise.all(informers.map((i) => i.waitForSync(options.signal)));
   } catch (err) {
@@ -135,7 +158,7 @@ function createCore(options: KubeletOptions): KubeletCore {
   const clock = options.clock ?? createRealClock();
   const random = options.random ?? createRandom();
   const logger = options.logger ?? createLogger({ component: 'kubelet', level: options.logLevel ?? 'info', clock });
-  const client = createKubeClient({ server: options.server, token: options.token, userAgent: 'kubesim-kubelet/0.1', logger });
+  const client = createKubeClient({ server: options.server, token: options.token, tls: options.tls, userAgent: 'kubesim-kubelet/0.1', logger });
   // Every node agent and follow request listens on the process signal: many listeners is the design.
   setMaxListeners(0, options.signal);
   // One informer for the pods of all nodes, bound ones only (the kubelet never sees pending pods).
@@ -165,7 +188,7 @@ function createCore(options: KubeletOptions): KubeletCore {
     }),
   };
   const informers = [informer, owners.replicaSets, owners.deployments];
-  return { clock, random, logger, client, informer, informers, owners, agents: new Map(), logs: new ContainerLogStore() };
+  return { clock, random, logger, client, informer, informers, owners, agents: new Map(), logs: new ContainerLogStore(), nodeClients: new Map() };
 }
 
 /** ownerLookupOf resolves the controller owners the usage report follows to a workload. */
@@ -193,6 +216,7 @@ function createPodController(core: KubeletCore, options: KubeletOptions) {
   const { client, informer, agents, logs, clock, logger } = core;
   const workers = createPodWorkers({
     pods: client.resource(KINDS.pod),
+    podsOn: core.nodeClients.size > 0 ? podsOn(core) : undefined,
     lister: informer.lister,
     hosts: agents,
     logs,
@@ -216,9 +240,39 @@ function createPodController(core: KubeletCore, options: KubeletOptions) {
   return { controller, workers, onRunning };
 }
 
-function createNodeAgents(core: KubeletCore, options: KubeletOptions, kubeletPort: number, onRunning: (nodeName: string) => void): NodeAgent[] {
-  const { client, clock, logger, random } = core;
-  return nodeConfigs(options, options.host ?? '127.0.0.1', kubeletPort).map((config) => {
+/** podsOn is each node's pods client (its own credentials), made once per node. */
+function podsOn(core: KubeletCore): (nodeName: string) => ResourceClient<Pod> {
+  const byNode = new Map<string, ResourceClient<Pod>>();
+  return (nodeName) => {
+    let pods = byNode.get(nodeName);
+    if (!pods) {
+      pods = (core.nodeClients.get(nodeName) ?? core.client).resource(KINDS.pod);
+      byNode.set(nodeName, pods);
+    }
+    return pods;
+  };
+}
+
+/** createNodeClients gives each node a client with its own credentials, when nodeTls is set. */
+async function createNodeClients(core: KubeletCore, options: KubeletOptions, configs: Array<{ name: string }>): Promise<void> {
+  const { nodeTls } = options;
+  if (!nodeTls) return;
+  const credentials = await Promise.all(configs.map((config) => nodeTls(config.name)));
+  configs.forEach((config, i) => {
+    const client = createKubeClient({ server: options.server, tls: credentials[i], userAgent: 'kubesim-kubelet/0.1', logger: core.logger });
+    core.nodeClients.set(config.name, client);
+  });
+}
+
+function createNodeAgents(
+  core: KubeletCore,
+  options: KubeletOptions,
+  configs: ReturnType<typeof nodeConfigs>,
+  onRunning: (nodeName: string) => void,
+): NodeAgent[] {
+  const { clock, logger, random } = core;
+  return configs.map((config) => {
+    const client = core.nodeClients.get(config.name) ?? core.client;
     const recorder =
       options.recordEvents === false
         ? undefined
@@ -256,14 +310,14 @@ async function shutdown(parts: {
   running: Promise<void>;
   agents: Map<string, NodeAgent>;
   server: { close(): Promise<void> };
-  client: KubeClient;
+  clients: KubeClient[];
   workers: { forgetAll(): void };
 }): Promise<void> {
   await Promise.all([...parts.agents.values()].map((agent) => agent.stop()));
   await parts.running;
   parts.workers.forgetAll();
   await parts.server.close();
-  parts.client.close();
+  for (const client of parts.clients) client.close();
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

@@ -39,6 +39,9 @@ export interface PodHost {
 /** PodWorkersOptions wires the pod workers. */
 export interface PodWorkersOptions {
   pods: ResourceClient<Pod>;
+  /** The pods client of one node, when each node authenticates as itself (a kubelet may write
+   * only its own pods' status); `pods` for every node when absent. */
+  podsOn?: (nodeName: string) => ResourceClient<Pod>;
   lister: Lister<Pod>;
   /** The nodes this process simulates, by name. */
   hosts: ReadonlyMap<string, PodHost>;
@@ -183,9 +186,13 @@ class PodWorkers implements Reconciler {
     return { kind: 'apply', result, behaviour };
   }
 
+  private podsOf(pod: DeepReadonly<Pod>): ResourceClient<Pod> {
+    return this.options.podsOn?.(pod.spec.nodeName ?? '') ?? this.options.pods;
+  }
+
   /** writeStatus writes `pod` (the last of the coalesced transitions) in one PUT. */
   private async writeStatus(key: string, worker: PodWorker, pod: DeepReadonly<Pod>, unwritten: Unwritten): Promise<Written> {
-    const { pods } = this.options;
+    const pods = this.podsOf(pod);
     let written: Pod;
     try {
       // The client only serialises its argument: no copy needed.
@@ -206,7 +213,7 @@ class PodWorkers implements Reconciler {
   private async confirmDeletion(key: string, worker: PodWorker, pod: DeepReadonly<Pod>, result: StageResult, behaviour: PodBehaviour): Promise<void> {
     const { namespace = '', name = '', uid } = pod.metadata;
     try {
-      await this.options.pods.delete(namespace, name, { gracePeriodSeconds: 0, preconditions: uid ? { uid } : undefined });
+      await this.podsOf(pod).delete(namespace, name, { gracePeriodSeconds: 0, preconditions: uid ? { uid } : undefined });
     } catch (err) {
       // Gone already, or a new pod of the same name (uid precondition): nothing left to do.
       if (!isNotFound(err) && !isConflict(err)) throw err;

@@ -7,6 +7,7 @@
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import { createKubeClient } from '../controllers/runtime/client/http-client.js';
+import type { ClientTls } from '../controllers/runtime/client/http-transport.js';
 import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
 import { createManager } from '../controllers/runtime/manager.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';
@@ -17,6 +18,8 @@ import { registerScheduler, type Scheduler } from './scheduler.js';
 export interface RunSchedulerOptions {
   server: string;
   token?: string;
+  /** The CA and client certificate of an https server (KubeconfigTarget.tls). */
+  tls?: ClientTls;
   /** Default: a real clock at speed 1. */
   clock?: Clock;
   /** Default: a JSON logger at `logLevel`. */
@@ -38,7 +41,7 @@ export async function runScheduler(options: RunSchedulerOptions): Promise<void> 
   const component = DEFAULT_SCHEDULER_NAME;
   const clock = options.clock ?? createRealClock();
   const logger = options.logger ?? createLogger({ component, level: options.logLevel ?? 'info', clock });
-  const client = createKubeClient({ server: options.server, token: options.token, userAgent: `kubesim-scheduler/0.1`, logger });
+  const client = createKubeClient({ server: options.server, token: options.token, tls: options.tls, userAgent: `kubesim-scheduler/0.1`, logger });
   const random = options.random ?? createRandom();
   const manager = createManager({ client, clock, logger, component, random });
   const seed = options.seed ?? tieBreakSeed(random);

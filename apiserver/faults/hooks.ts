@@ -24,7 +24,7 @@ export function faultRequestOf(http: { url: string; headers: IncomingHttpHeaders
     method: api.method,
     url: http.url,
     ...(api.userAgent !== undefined && { userAgent: api.userAgent }),
-    user: userOf(http.headers.authorization),
+    user: authenticatedUser(api) ?? userOf(http.headers.authorization),
     fieldManager: managerName(api),
     verb,
     resource: def.plural,
@@ -34,6 +34,13 @@ export function faultRequestOf(http: { url: string; headers: IncomingHttpHeaders
     ...(name !== undefined && { name }),
     ...(verb === 'watch' && { resumeRevision: resumeRevisionOf(api.query) }),
   };
+}
+
+/** authenticatedUser is who authentication found (a client certificate, a token), if anyone:
+ * without authentication every request is anonymous and the bearer token names the user. */
+function authenticatedUser(api: ApiRequest): string | undefined {
+  const name = api.user?.username;
+  return name && name !== ANONYMOUS_USER ? name : undefined;
 }
 
 /** userOf reads the user from `Authorization: Bearer <token>`: kubesim authenticates nobody,

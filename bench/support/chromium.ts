@@ -31,7 +31,7 @@ export interface Chromium {
 }
 
 /** launchChromium starts the browser with one page; throws with instructions when Chromium is missing. */
-export async function launchChromium(viewport = { width: 1400, height: 1000 }): Promise<Chromium> {
+export async function launchChromium(viewport = { width: 1400, height: 1000 }, options: { ignoreHttpsErrors?: boolean } = {}): Promise<Chromium> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium is missing at ${CHROMIUM_PATH}: the live view's browser tests drive Debian's Chromium through playwright-core. ` +
@@ -41,7 +41,13 @@ export async function launchChromium(viewport = { width: 1400, height: 1000 }): 
   // playwright passes the profile as --user-data-dir; it refuses that flag among the args.
   const profile = mkdtempSync(join(tmpdir(), 'kubesim-chromium-'));
   try {
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, viewport });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport,
+      ignoreHTTPSErrors: options.ignoreHttpsErrors,
+    });
     const page = context.pages()[0] ?? (await context.newPage());
     return {
       context,

@@ -9,9 +9,10 @@ import type { RunningApiServer } from '../../apiserver/start-api-server.js';
 import type { RestoreResult, StoreSnapshot } from '../../store/index.js';
 
 export interface Cluster {
-  /** The API server's URL (http://127.0.0.1:<port>). */
+  /** The API server's URL (https://127.0.0.1:<port>; http:// with `insecure`). */
   readonly url: string;
-  /** A kubeconfig for the cluster, as YAML text… */
+  /** A kubeconfig for the cluster, as YAML text (the cluster CA and a kubernetes-admin client
+   * certificate, inline)… */
   readonly kubeconfig: string;
   /** …and as a file (for kubectl --kubeconfig, KUBECONFIG, client libraries); removed on stop. */
   readonly kubeconfigPath: string;

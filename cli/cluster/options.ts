@@ -22,6 +22,9 @@ export interface StartClusterOptions {
   seed?: number;
   /** Log level of every in-process component. Default 'silent'. */
   logLevel?: LogLevel;
+  /** Plain HTTP with no authentication and everything allowed (as `kubesim up --insecure-http`).
+   * Default false: HTTPS with the cluster CA, client certificates, RBAC. */
+  insecure?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -33,6 +36,7 @@ export interface ResolvedOptions {
   startMs: number | undefined;
   seed: number | undefined;
   logLevel: LogLevel;
+  insecure: boolean;
 }
 
 /** resolveOptions applies defaults and throws TypeError naming the first bad option. */
@@ -56,6 +60,7 @@ export function resolveOptions(options: StartClusterOptions): ResolvedOptions {
     startMs: startTimeOf(options.startTime),
     seed: options.seed,
     logLevel: options.logLevel ?? 'silent',
+    insecure: options.insecure ?? false,
   };
 }
 

@@ -1,9 +1,11 @@
 /**
  * startCluster runs a whole kubesim cluster inside the calling process, for tests: the API
  * server on 127.0.0.1:0 over an in-memory store, the built-in loops, the scheduler and the
- * simulated nodes, all on one cluster clock. The loops still talk to the server over HTTP, as
- * they do as separate processes; only the process boundary is gone, so many clusters fit in
- * one test process and each starts in a fraction of a second.
+ * simulated nodes, all on one cluster clock. The loops still talk to the server over HTTPS, as
+ * they do as separate processes, each with its own identity (a client certificate from the
+ * cluster CA: system:kube-controller-manager, system:kube-scheduler, system:node:<name>);
+ * only the process boundary is gone, so many clusters fit in one test process and each
+ * starts in a fraction of a second. The CA and the certificates are made once per process.
  *
  *   start: API server ─► loops, scheduler, kubelet ─► settle ─► capture the baseline ─► ready
  *   stop:  abort every loop ─► wait for them ─► close the server ─► remove the temp dir
@@ -13,14 +15,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClusterClock, createClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { createRandom } from '../../apiserver/api/machinery/random.js';
+import { ADMIN_IDENTITY, type ClientIdentity, CONTROLLER_MANAGER_IDENTITY, SCHEDULER_IDENTITY } from '../../apiserver/api/pki/issue.js';
 import { createResetter, type Resetter } from '../../apiserver/kubesim/reset.js';
 import { type RunningApiServer, startApiServer } from '../../apiserver/start-api-server.js';
 import { runControllers } from '../../controllers/run-controllers.js';
+import type { ClientTls } from '../../controllers/runtime/client/http-transport.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
 import type { Manager } from '../../controllers/runtime/manager.js';
 import { startKubelet } from '../../kubelet-sim/index.js';
+import { nodeCredentials } from '../../kubelet-sim/node-credentials.js';
 import { runScheduler, type Scheduler } from '../../scheduler/index.js';
-import { kubeconfigYaml } from '../kubeconfig.js';
+import { serverKubeconfig } from '../kubeconfig.js';
 import type { Cluster } from './cluster.js';
 import { type ResolvedOptions, resolveOptions, type StartClusterOptions } from './options.js';
 
@@ -35,6 +40,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     clock,
     random: random.fork('apiserver'),
     logger: createLogger({ component: 'apiserver', level: resolved.logLevel, clock }),
+    ...(resolved.insecure ? {} : { tls: true, security: { authorization: 'RBAC', anonymous: true } }),
   });
   const stopping = new AbortController();
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-cluster-'));
@@ -55,7 +61,8 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
   const resetter = createResetter(server.store, server.control);
   resetter.capture();
   server.control.reset = () => resetter.reset();
-  return clusterHandle({ server, clock, dir, stopping, running, resetter });
+  const kubeconfig = await serverKubeconfig(server);
+  return clusterHandle({ server, kubeconfig, clock, dir, stopping, running, resetter });
 }
 
 /** startComponents starts the loops in this process; resolves with their run promises. */
@@ -64,6 +71,7 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
   const logger = (component: string) => createLogger({ component, level: options.logLevel, clock });
   const random = createRandom(options.seed);
   const running: Promise<void>[] = [];
+  const tlsOf = (identity: ClientIdentity) => componentTls(server, identity);
   // A component that fails later is logged; one that fails while starting fails startCluster.
   const track = (component: string, run: Promise<void>): Promise<void> => {
     running.push(run.catch((err: unknown) => logger(component).error({ err }, `${component} stopped with an error`)));
@@ -71,11 +79,13 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
   };
   if (options.controllers.length > 0) {
     const component = 'kube-controller-manager';
+    const tls = await tlsOf(CONTROLLER_MANAGER_IDENTITY);
     const manager = await whenRegistered<Manager>((onStarted) =>
       track(
         component,
         runControllers({
           server: server.url,
+          tls,
           names: options.controllers,
           clock,
           random: random.fork(component),
@@ -90,17 +100,38 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
   }
   if (options.scheduler) {
     const component = 'default-scheduler';
+    const tls = await tlsOf(SCHEDULER_IDENTITY);
     const scheduler = await whenRegistered<Scheduler>((onStarted) =>
-      track(component, runScheduler({ server: server.url, clock, random: random.fork(component), logger: logger(component), signal, onStarted })),
+      track(component, runScheduler({ server: server.url, tls, clock, random: random.fork(component), logger: logger(component), signal, onStarted })),
     );
     board.register(component, () => ({ component, loops: [scheduler.activity()] }));
   }
   if (options.nodes > 0) {
-    const kubelet = await startKubelet({ server: server.url, nodes: options.nodes, clock, random: random.fork('kubelet'), logger: logger('kubelet'), signal });
+    // The shared pod cache reads as the admin; each node writes as itself.
+    const tls = await tlsOf(ADMIN_IDENTITY);
+    const nodeTls = tls && nodeCredentials(server.clusterCa, (identity) => server.clientCertificate(identity));
+    const kubelet = await startKubelet({
+      server: server.url,
+      tls,
+      nodeTls,
+      nodes: options.nodes,
+      clock,
+      random: random.fork('kubelet'),
+      logger: logger('kubelet'),
+      signal,
+    });
     board.register('kubelet', () => ({ component: 'kubelet', loops: kubelet.activity() }));
     running.push(kubelet.done);
   }
   return running;
+}
+
+/** componentTls is an in-process component's credentials: the CA and a client certificate for
+ * `identity` (none for a plain-http server). */
+async function componentTls(server: RunningApiServer, identity: ClientIdentity): Promise<ClientTls | undefined> {
+  if (!server.url.startsWith('https:')) return undefined;
+  const pair = await server.clientCertificate(identity);
+  return { ca: server.clusterCa.certPem, cert: pair.certPem, key: pair.keyPem };
 }
 
 /**
@@ -116,6 +147,7 @@ function whenRegistered<T>(start: (onStarted: (handle: T) => void) => Promise<vo
 
 interface HandleParts {
   server: RunningApiServer;
+  kubeconfig: string;
   clock: ClusterClock;
   dir: string;
   stopping: AbortController;
@@ -124,8 +156,7 @@ interface HandleParts {
 }
 
 /** clusterHandle is the Cluster a test holds. */
-function clusterHandle({ server, clock, dir, stopping, running, resetter }: HandleParts): Cluster {
-  const kubeconfig = kubeconfigYaml(server.url);
+function clusterHandle({ server, kubeconfig, clock, dir, stopping, running, resetter }: HandleParts): Cluster {
   const kubeconfigPath = join(dir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig);
   let stopped: Promise<void> | undefined;

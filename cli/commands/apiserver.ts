@@ -14,7 +14,8 @@ import { createLogger, isLogLevel, LOG_LEVELS } from '../../controllers/runtime/
 import { type FlagSpec, type Flags, formatFlagHelp, parseFlags, UsageError } from '../args.js';
 import { clusterClockFlags, createClockFromFlags } from '../cluster-clock-flags.js';
 import { IpcPeer } from '../ipc.js';
-import { writeKubeconfig } from '../kubeconfig.js';
+import { serverKubeconfig, writeKubeconfigFile } from '../kubeconfig.js';
+import { apiserverSecurityFlags, securityOptionsFromFlags } from '../security-flags.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 import { connectToSupervisor, type SupervisedOptions, supervisedPlugins } from '../up/supervised-apiserver.js';
@@ -25,7 +26,8 @@ export const apiserverFlags: Record<string, FlagSpec> = {
   'allow-remote': { type: 'boolean', description: 'listen on a non-loopback --host although the server has no authentication yet', default: false },
   'data-dir': { type: 'string', description: 'keep state in this directory (in memory when absent)' },
   'pki-dir': { type: 'string', description: 'keep the cluster CA in this directory (default: <data-dir>/pki)' },
-  kubeconfig: { type: 'string', description: 'also write a kubeconfig for this server here' },
+  kubeconfig: { type: 'string', description: 'also write a kubeconfig for this server here (the CA and a kubernetes-admin client certificate, over HTTPS)' },
+  ...apiserverSecurityFlags,
   ...clusterClockFlags,
   ...seedFlags,
   supervised: {
@@ -87,6 +89,7 @@ export async function apiserver(argv: string[]): Promise<void> {
   const supervised = flags['supervised'] ? supervisedOptions(flags, clock, random) : undefined;
   const wiring = supervised && supervisedPlugins(supervised);
   const server = await startApiServer({
+    ...securityOptionsFromFlags(flags),
     host,
     port: Number(flags['port']),
     dataDir: flags['data-dir'] ? resolve(String(flags['data-dir'])) : undefined,
@@ -103,7 +106,7 @@ export async function apiserver(argv: string[]): Promise<void> {
   // Supervised, `kubesim up` says where it listens; alone, this process says it.
   if (supervised && wiring) connectToSupervisor(server, wiring.components, supervised);
   else {
-    if (flags['kubeconfig']) writeKubeconfig(resolve(String(flags['kubeconfig'])), server.url);
+    if (flags['kubeconfig']) writeKubeconfigFile(resolve(String(flags['kubeconfig'])), await serverKubeconfig(server));
     console.log(`kubesim apiserver listening on ${server.url}`);
   }
   await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }));

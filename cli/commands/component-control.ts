@@ -2,6 +2,7 @@
  * `kubesim up` through the server named in the kubeconfig. */
 import { resolve } from 'node:path';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
+import { fetchWithTls } from '../../controllers/runtime/client/tls-fetch.js';
 import { type FlagSpec, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { CONTROL_PREFIX, SHUTDOWN_PATH } from '../control-routes.js';
 import type { ComponentStatus } from '../supervisor.js';
@@ -14,11 +15,11 @@ const flags: Record<string, FlagSpec> = {
  * resolves with the decoded answer; rejects with the Status message of an error answer, or
  * says the cluster cannot be reached. */
 export async function call(kubeconfig: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const { server } = loadKubeconfig(resolve(kubeconfig));
-  const init: RequestInit = body === undefined ? { method } : { method, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } };
+  const { server, token, tls } = loadKubeconfig(resolve(kubeconfig));
+  const init = body === undefined ? { method } : { method, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } };
   let response: Response;
   try {
-    response = await fetch(`${server}${path}`, init);
+    response = await fetchWithTls(`${server}${path}`, { ...init, token, tls });
   } catch {
     throw new Error(`cannot reach the cluster at ${server}: is \`kubesim up\` running?`);
   }

@@ -67,6 +67,7 @@ export async function controller(argv: string[]): Promise<void> {
   await runControllers({
     server: target.server,
     token: target.token,
+    tls: target.tls,
     names,
     clock,
     random,

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { HistoryItem, HistoryList } from '../../apiserver/api/kubesim/history.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
+import { fetchWithTls } from '../../controllers/runtime/client/tls-fetch.js';
 import { call } from './component-control.js';
 
 /** HISTORY_PATH is the history API's path on the server. */
@@ -39,11 +40,10 @@ export async function readHistory(kubeconfig: string, params: HistoryParams, max
  * aborts (then it returns) or the server ends the stream. `onOpen` runs once the server
  * accepted the stream: every change from then on is delivered. */
 export async function* followHistory(kubeconfig: string, params: HistoryParams, signal: AbortSignal, onOpen?: () => void): AsyncGenerator<HistoryItem> {
-  const { server, token } = loadKubeconfig(resolve(kubeconfig));
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const { server, token, tls } = loadKubeconfig(resolve(kubeconfig));
   let response: Response;
   try {
-    response = await fetch(`${server}${HISTORY_PATH}${queryOf({ ...params, watch: true })}`, { headers, signal });
+    response = await fetchWithTls(`${server}${HISTORY_PATH}${queryOf({ ...params, watch: true })}`, { token, tls, signal });
   } catch (err) {
     if (signal.aborted) return;
     throw new Error(`cannot reach the cluster at ${server}: is \`kubesim up\` running? (${(err as Error).message})`);

@@ -2,13 +2,16 @@
  * in a kubeconfig. `kubesim up` starts one; start more (with another --node-prefix or
  * --start-index) to add nodes. See docs/kubelet-sim.md. */
 import { resolve } from 'node:path';
+import { readClusterCa } from '../../apiserver/api/pki/cluster-ca.js';
 import { parseQuantity } from '../../apiserver/api/quantity.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { startKubelet } from '../../kubelet-sim/kubelet.js';
+import { nodeCredentials } from '../../kubelet-sim/node-credentials.js';
 import { DEFAULT_CAPACITY } from '../../kubelet-sim/node-object.js';
 import { reportLoops } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
+import { clusterCaFromFlags } from '../cluster-signing-flags.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
 import { IpcPeer } from '../ipc.js';
 import { metricsFlags, serveMetrics } from '../metrics-endpoint.js';
@@ -27,6 +30,11 @@ export const kubeletFlags: Record<string, FlagSpec> = {
   pods: { type: 'string', description: 'pod capacity of each node', default: DEFAULT_CAPACITY.pods },
   'ephemeral-storage': { type: 'string', description: 'ephemeral-storage capacity of each node', default: DEFAULT_CAPACITY.ephemeralStorage },
   port: { type: 'number', description: 'port of the kubelet server (logs, /simulation); 0 picks a free one', default: 0 },
+  'cluster-signing-cert-file': {
+    type: 'string',
+    description: 'the cluster CA certificate (PEM): each node gets a system:node:<name> client certificate from it',
+  },
+  'cluster-signing-key-file': { type: 'string', description: "the cluster CA private key (PEM), to sign the nodes' client certificates" },
   ...componentClockFlags,
   ...seedFlags,
   ...metricsFlags,
@@ -70,12 +78,15 @@ export async function kubelet(argv: string[]): Promise<void> {
     ephemeralStorage: quantityFlag(flags, 'ephemeral-storage'),
   };
   const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
+  const caFiles = clusterCaFromFlags(flags);
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
   await serveMetrics(flags, process.channel ? new IpcPeer(process) : undefined, stop.signal);
   const kubelet = await startKubelet({
     server: target.server,
     token: target.token,
+    tls: target.tls,
+    nodeTls: caFiles && nodeCredentials(readClusterCa(caFiles)),
     nodes: positiveInteger(flags, 'nodes', 1),
     nodePrefix: String(flags['node-prefix']),
     startIndex: positiveInteger(flags, 'start-index', 0),

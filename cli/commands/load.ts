@@ -79,7 +79,7 @@ export interface SetLoadOptions {
  */
 export async function setLoad(options: SetLoadOptions): Promise<string> {
   const target = loadKubeconfig(resolve(options.kubeconfig));
-  const client = createKubeClient({ server: target.server, token: target.token, userAgent: 'kubesim-cli/0.1' });
+  const client = createKubeClient({ server: target.server, token: target.token, tls: target.tls, userAgent: 'kubesim-cli/0.1' });
   const label = `${options.def.singular}.${options.def.group}/${options.name}`;
   try {
     const patch = { metadata: { annotations: annotationsPatch(options) } };

@@ -96,7 +96,7 @@ export async function listNodes(kubeconfig: string): Promise<string> {
  * server into an error that says so. */
 export async function withClient<T>(kubeconfig: string, fn: (client: KubeClient) => Promise<T>): Promise<T> {
   const target = loadKubeconfig(resolve(kubeconfig));
-  const client = createKubeClient({ server: target.server, token: target.token, userAgent: 'kubesim-cli/0.1' });
+  const client = createKubeClient({ server: target.server, token: target.token, tls: target.tls, userAgent: 'kubesim-cli/0.1' });
   try {
     return await fn(client);
   } catch (err) {

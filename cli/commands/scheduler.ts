@@ -43,6 +43,7 @@ export async function scheduler(argv: string[]): Promise<void> {
   await runScheduler({
     server: target.server,
     token: target.token,
+    tls: target.tls,
     clock,
     logLevel: level as LogLevel,
     random,

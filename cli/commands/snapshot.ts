@@ -4,7 +4,8 @@
  * all of it or nothing). The cluster is the one the kubeconfig names. */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
+import { type KubeconfigTarget, loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
+import { fetchWithTls } from '../../controllers/runtime/client/tls-fetch.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 
 const SNAPSHOT_PATH = '/apis/kubesim.io/v1alpha1/snapshot';
@@ -66,13 +67,12 @@ function readSnapshotFile(path: string, shown: string): Buffer {
 
 /** call sends one request to the cluster and returns the response text; a Status error
  * becomes an Error with the server's message (which names the problem). */
-async function call(target: { server: string; token?: string }, method: string, path: string, body?: Buffer): Promise<string> {
+async function call(target: KubeconfigTarget, method: string, path: string, body?: Buffer): Promise<string> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body) headers['Content-Type'] = 'application/json';
-  if (target.token) headers['Authorization'] = `Bearer ${target.token}`;
   let response: Response;
   try {
-    response = await fetch(`${target.server}${path}`, { method, headers, body });
+    response = await fetchWithTls(`${target.server}${path}`, { method, headers, body, token: target.token, tls: target.tls });
   } catch {
     throw new Error(`cannot reach the cluster at ${target.server}: is \`kubesim up\` running?`);
   }

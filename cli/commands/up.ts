@@ -17,10 +17,12 @@ import { checkClockFlags, clusterClockFlags, describeClock } from '../cluster-cl
 import { clusterSigningArgs } from '../cluster-signing-flags.js';
 import { ClusterComponents } from '../components.js';
 import { writeKubeconfig } from '../kubeconfig.js';
+import { apiserverSecurityFlags, forwardedSecurityArgs, securityOptionsFromFlags } from '../security-flags.js';
 import { seedArgs, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
 import { Supervisor } from '../supervisor.js';
 import { linkApiServer } from '../up/apiserver-link.js';
+import { prepareCredentials } from '../up/credentials.js';
 import { type ComponentPlan, isNodeProcess, loopHosts, type PlannedProcess, plannedProcesses, reportNameOf } from '../up/plan.js';
 import { reservePort } from '../up/reserve-port.js';
 import { lockStateFolder } from '../up/state-lock.js';
@@ -51,6 +53,9 @@ export const upFlags: Record<string, FlagSpec> = {
   nodes: { type: 'number', description: 'simulated nodes (one kubelet-sim process); 0 for none', default: 3 },
   scheduler: { type: 'boolean', description: 'run the scheduler (--scheduler=false to place pods yourself)', default: true },
   ...seedFlags,
+  ...apiserverSecurityFlags,
+  // A cluster `up` starts is a kubeadm-like one: Node,RBAC.
+  'authorization-mode': { ...apiserverSecurityFlags['authorization-mode']!, default: 'RBAC' },
   'log-level': {
     type: 'string',
     description: `what the terminal shows: ${Object.keys(LOG_LEVELS).join(', ')} (the files in <kubeconfig dir>/logs have info and up)`,
@@ -107,6 +112,7 @@ function apiServerArgs(flags: Flags, dataDir: string, pkiDir: string, kubeconfig
     '--log-level',
     logLevel,
     ...seedArgs(flags),
+    ...forwardedSecurityArgs(flags),
   ].concat(flags['allow-remote'] ? ['--allow-remote'] : []);
 }
 
@@ -145,13 +151,21 @@ export async function up(argv: string[]): Promise<void> {
   const pkiDir = keepData ? join(dataDir, 'pki') : resolve(dirname(kubeconfig), 'pki');
   const logDir = resolve(dirname(kubeconfig), 'logs');
   const logs = createUpLogs({ logDir, terminalLevel, clock: createRealClock() });
+  securityOptionsFromFlags(flags); // a wrong value fails here, before anything starts
+  const secure = !flags['insecure-http'];
+  const host = String(flags['host']);
+  // HTTPS: the CA, the serving and client certificates are made (once) before any process
+  // starts, and each component gets a kubeconfig with its own identity, as kubeadm writes them.
+  const credentials = secure ? await prepareCredentials(pkiDir) : undefined;
   const plan: ComponentPlan = {
     controllers: parseControllerList(String(flags['controllers'])),
     nodes: Number(flags['nodes']),
     scheduler: flags['scheduler'] === true,
     onePerLoop: flags['one-process-per-loop'] === true,
     common: ['--kubeconfig', kubeconfig, '--log-level', logs.fileLevel, ...seedArgs(flags)],
-    controllerArgs: clusterSigningArgs(clusterCaFiles(pkiDir)),
+    controllerArgs: [...clusterSigningArgs(clusterCaFiles(pkiDir)), ...(credentials ? ['--kubeconfig', credentials.controllerManagerKubeconfig] : [])],
+    schedulerArgs: credentials ? ['--kubeconfig', credentials.schedulerKubeconfig] : [],
+    kubeletArgs: credentials ? clusterSigningArgs(clusterCaFiles(pkiDir)) : [],
   };
   const processes = plannedProcesses(plan);
   // A component that exits or cannot start is a warning: it stands out on the terminal.
@@ -169,7 +183,6 @@ export async function up(argv: string[]): Promise<void> {
   // kubelets start loading beside the API server (they wait for it to answer): on two cores,
   // the API server and the nodes are what the banner waits for. The other components start
   // once the nodes are Ready, rather than slowing both down.
-  const host = String(flags['host']);
   let port: number;
   try {
     port = await reservePort(host, Number(flags['port']));
@@ -177,7 +190,9 @@ export async function up(argv: string[]): Promise<void> {
     await cleanUp();
     throw err;
   }
-  writeKubeconfig(kubeconfig, serverUrl(host, port));
+  const serverAddress = serverUrl(host, port, secure ? 'https' : 'http');
+  if (credentials) credentials.writeKubeconfigs(serverAddress, kubeconfig);
+  else writeKubeconfig(kubeconfig, serverAddress);
   const link = linkApiServer({
     supervisor,
     components,
@@ -200,7 +215,7 @@ export async function up(argv: string[]): Promise<void> {
     throw err;
   }
   const apiMs = since(started);
-  await waitForReadyNodes(url, plan.nodes, stop.signal, (line) => console.log(`kubesim: ${line}`));
+  await waitForReadyNodes(url, plan.nodes, stop.signal, (line) => console.log(`kubesim: ${line}`), credentials?.adminTls);
   rest.forEach(launch);
   link.componentsStarted();
   if (!stop.signal.aborted) {
@@ -211,6 +226,7 @@ export async function up(argv: string[]): Promise<void> {
     );
     console.log(`processes: ${supervisor.names().join(', ')} (\`npx kubesim status\` shows every loop and its process; logs in ${logDir})`);
     console.log(`live view: ${liveViewUrl(url, pkiDir)} (the object graph, every loop, the timeline; clock and chaos controls)`);
+    if (credentials) console.log(`cluster CA: ${clusterCaFiles(pkiDir).certFile} (trust it in your browser, or accept the warning, for the live view)`);
     console.log(`\nPoint kubectl at it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get nodes\n\nPress Ctrl-C to stop (or run \`npx kubesim down\`).`);
     await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }));
   }

@@ -21,8 +21,13 @@ export interface ComponentPlan {
   onePerLoop: boolean;
   /** Arguments every component gets (kubeconfig, log level, seed). */
   common: string[];
-  /** Arguments the controller processes get besides (the cluster CA's files). */
+  /** Arguments the controller processes get besides (the cluster CA's files; over HTTPS, their
+   * own kubeconfig, which overrides the common one). */
   controllerArgs?: string[];
+  /** Arguments the scheduler gets besides (over HTTPS, its own kubeconfig). */
+  schedulerArgs?: string[];
+  /** Arguments the kubelet process gets besides (over HTTPS, the CA's files to give each node a certificate). */
+  kubeletArgs?: string[];
 }
 
 /** A process to supervise: its name, its `kubesim` arguments, the name it reports activity
@@ -52,9 +57,15 @@ export function plannedProcesses(plan: ComponentPlan): PlannedProcess[] {
       hostedLoops: shared,
     });
   }
-  if (plan.scheduler) processes.push({ name: 'scheduler', args: ['scheduler', ...plan.common], reportsAs: 'scheduler', hostedLoops: [] });
+  if (plan.scheduler)
+    processes.push({ name: 'scheduler', args: ['scheduler', ...plan.common, ...(plan.schedulerArgs ?? [])], reportsAs: 'scheduler', hostedLoops: [] });
   if (plan.nodes > 0) {
-    processes.push({ name: 'kubelet', args: ['kubelet', '--nodes', String(plan.nodes), ...plan.common], reportsAs: 'kubelet', hostedLoops: [] });
+    processes.push({
+      name: 'kubelet',
+      args: ['kubelet', '--nodes', String(plan.nodes), ...plan.common, ...(plan.kubeletArgs ?? [])],
+      reportsAs: 'kubelet',
+      hostedLoops: [],
+    });
   }
   return processes;
 }

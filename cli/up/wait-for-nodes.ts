@@ -4,6 +4,9 @@
  * so `kubesim up` prints its banner only once `kubectl get nodes` shows them Ready. A watch,
  * not polling: with 1,000 nodes a list every few milliseconds would slow the start it waits for.
  */
+import type { ClientTls } from '../../controllers/runtime/client/http-transport.js';
+import { fetchWithTls } from '../../controllers/runtime/client/tls-fetch.js';
+
 const QUIET_PROGRESS_MS = 5_000;
 const RETRY_MS = 100;
 
@@ -12,7 +15,7 @@ interface NodeEvent {
   object: { metadata?: { name?: string }; status?: { conditions?: Array<{ type: string; status: string }> } };
 }
 
-export async function waitForReadyNodes(url: string, count: number, signal: AbortSignal, say: (line: string) => void): Promise<void> {
+export async function waitForReadyNodes(url: string, count: number, signal: AbortSignal, say: (line: string) => void, tls?: ClientTls): Promise<void> {
   const ready = new Set<string>();
   let lastSaid = -1;
   let lastSaidAt = Date.now();
@@ -26,7 +29,7 @@ export async function waitForReadyNodes(url: string, count: number, signal: Abor
   try {
     while (!signal.aborted && ready.size < count) {
       ready.clear();
-      await watchNodes(url, signal, (event) => {
+      await watchNodes(url, signal, tls, (event) => {
         const name = event.object.metadata?.name ?? '';
         const isReady = event.type !== 'DELETED' && !!event.object.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
         if (isReady) ready.add(name);
@@ -43,11 +46,11 @@ export async function waitForReadyNodes(url: string, count: number, signal: Abor
 }
 
 /** watchNodes streams node events to `onEvent` until it returns true, the stream ends or fails. */
-async function watchNodes(url: string, signal: AbortSignal, onEvent: (event: NodeEvent) => boolean): Promise<void> {
+async function watchNodes(url: string, signal: AbortSignal, tls: ClientTls | undefined, onEvent: (event: NodeEvent) => boolean): Promise<void> {
   const done = new AbortController();
   const stop = AbortSignal.any([signal, done.signal]);
   try {
-    const response = await fetch(`${url}/api/v1/nodes?watch=true`, { signal: stop, headers: { 'User-Agent': 'kubesim-up/0.1' } });
+    const response = await fetchWithTls(`${url}/api/v1/nodes?watch=true`, { signal: stop, tls, headers: { 'User-Agent': 'kubesim-up/0.1' } });
     if (!response.ok || !response.body) return;
     const decoder = new TextDecoder();
     let buffered = '';

@@ -22,7 +22,7 @@ import { setTimeout as wallSleep } from 'node:timers/promises';
 import { isNotFound } from '../../apiserver/api/api-error.js';
 import { CLOCK_PATH, type ClusterClockObject, decodeClusterClock } from '../../apiserver/api/kubesim/clock-object.js';
 import { type ClockState, type ClusterClock, createClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
-import { createHttpTransport, type HttpTransport } from './client/http-transport.js';
+import { type ClientTls, createHttpTransport, type HttpTransport } from './client/http-transport.js';
 import { LineSplitter } from './client/watch-stream.js';
 import { silentLogger } from './logger.js';
 import type { Logger } from './types.js';
@@ -31,6 +31,7 @@ import type { Logger } from './types.js';
 export interface ClockServer {
   server: string;
   token?: string;
+  tls?: ClientTls;
   userAgent?: string;
 }
 
@@ -52,7 +53,12 @@ export interface FollowClockOptions {
  * yourself: the server's next change overwrites it.
  */
 export async function followServerClock(source: ClockServer, signal: AbortSignal, options: FollowClockOptions = {}): Promise<ClusterClock> {
-  const transport = createHttpTransport({ server: source.server, token: source.token, userAgent: source.userAgent ?? 'kubesim-clock-follower/0.1' });
+  const transport = createHttpTransport({
+    server: source.server,
+    token: source.token,
+    tls: source.tls,
+    userAgent: source.userAgent ?? 'kubesim-clock-follower/0.1',
+  });
   let first: ClusterClockObject;
   try {
     first = decodeClusterClock(await transport.send({ method: 'GET', path: CLOCK_PATH, signal }));

@@ -12,6 +12,7 @@
  * The operator itself knows nothing of kubesim: it gets a KubeConfig and, optionally, a clock.
  */
 
+import { get, type RequestOptions } from 'node:https';
 import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { type Cluster, startCluster } from 'kubesim';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -43,6 +44,19 @@ beforeAll(async () => {
 });
 
 afterAll(() => cluster.stop());
+
+/** getJson GETs `path` as the kubeconfig's user, over HTTPS with its CA and client certificate. */
+async function getJson(path: string, accept: string): Promise<unknown> {
+  const options: RequestOptions = { headers: { Accept: accept } };
+  await kc.applyToHTTPSOptions(options);
+  return new Promise((resolve, reject) => {
+    get(`${cluster.url}${path}`, options, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve(JSON.parse(body)));
+    }).on('error', reject);
+  });
+}
 
 beforeEach(async () => {
   cluster.clock.resume(); // a test may have paused it
@@ -111,9 +125,7 @@ describe('the Website operator', () => {
     expect(await readyCondition('shop')).toMatchObject({ status: 'True', reason: 'Available', message: '2/2 replicas ready' });
 
     // `kubectl get websites` prints the CRD's additionalPrinterColumns (a server-side Table).
-    const table = (await (
-      await fetch(`${cluster.url}/apis/${GROUP}/${VERSION}/namespaces/${NS}/${PLURAL}`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } })
-    ).json()) as PrintedTable;
+    const table = (await getJson(`/apis/${GROUP}/${VERSION}/namespaces/${NS}/${PLURAL}`, 'application/json;as=Table;v=v1;g=meta.k8s.io')) as PrintedTable;
     expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Image', 'Desired', 'Ready', 'Status', 'Age']);
     expect(table.rows[0]?.cells.slice(0, 5)).toEqual(['shop', 'nginx:1.27', 2, 2, 'Available']);
 

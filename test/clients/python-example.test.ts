@@ -47,7 +47,7 @@ describe('examples/python/test_kubesim.py against kubesim up', () => {
     if (problem) return;
     const kubeconfig = join(dir, 'kubeconfig');
     const up = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfig, '--nodes', '1']);
-    await up.waitForOutput(/API server http:\/\/\S+/);
+    await up.waitForOutput(/API server https?:\/\/\S+/);
     run = await runUnittest(kubeconfig, dir);
   }, 90_000);
 

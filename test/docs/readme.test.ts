@@ -176,8 +176,8 @@ describe('README, followed from a fresh clone', () => {
     async () => {
       // The first command line, exactly as written (its comment included: sh ignores it).
       server = runInBackground(shBlocks[0]!.lines[0]!, copy, env);
-      const [, url] = await waitForOutput(server, /kubesim is up: API server (http:\/\/\S+)/, BANNER_TIMEOUT_MS);
-      expect(url).toBe(`http://127.0.0.1:${README_PORT}`);
+      const [, url] = await waitForOutput(server, /kubesim is up: API server (https:\/\/\S+)/, BANNER_TIMEOUT_MS);
+      expect(url).toBe(`https://127.0.0.1:${README_PORT}`);
 
       const session = shBlocks.slice(1);
       expect(session.map((b) => b.heading)).toEqual([

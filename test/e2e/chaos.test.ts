@@ -4,12 +4,12 @@
  * loop's requests fail while the partition lasts (the fault log shows them) and the cluster
  * converges once it is over.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { request } from '../support/http.js';
+import { request, trustKubeconfig } from '../support/http.js';
 import { deployment, paths } from '../support/objects.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
@@ -58,7 +58,8 @@ describe('kubesim chaos', () => {
     dir = mkdtempSync(join(tmpdir(), 'kubesim-chaos-'));
     kubeconfig = join(dir, 'kubeconfig');
     const up = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfig, '--controllers', 'replicaset,deployment,garbage-collector,node-lifecycle']);
-    url = (await up.waitForOutput(/API server (http:\/\/\S+)/))[1]!;
+    url = (await up.waitForOutput(/API server (https?:\/\/\S+)/))[1]!;
+    trustKubeconfig(readFileSync(kubeconfig, 'utf8'));
     expect((await request(`${url}${paths.deployments()}`, { method: 'POST', body: deployment('web', 2) })).status).toBe(201);
     await settled('web', 2);
   }, 90_000);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CronJob, cronJobDefinition, jobDefinition } from '../../apiserver/api/batch/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { eventually } from '../support/eventually.js';
 import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
@@ -50,8 +51,8 @@ describe('kubesim up --clock virtual', () => {
     dir = mkdtempSync(join(tmpdir(), 'kubesim-clock-'));
     kubeconfig = join(dir, 'kubeconfig');
     up = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfig, '--clock', 'virtual', '--controllers', 'cronjob', '--nodes', '0', '--scheduler=false']);
-    const [, url] = await up.waitForOutput(/API server (http:\/\/\S+)/);
-    client = createKubeClient({ server: url!, userAgent: 'e2e-test' });
+    const [, url] = await up.waitForOutput(/API server (https?:\/\/\S+)/);
+    client = createKubeClient({ server: url!, tls: loadKubeconfig(kubeconfig).tls, userAgent: 'e2e-test' });
   });
 
   afterAll(async () => {

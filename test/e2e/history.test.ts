@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { eventually } from '../support/eventually.js';
 import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
@@ -34,9 +35,9 @@ describe('kubesim trace and kubesim watch', () => {
     dir = mkdtempSync(join(tmpdir(), 'kubesim-history-'));
     kubeconfig = join(dir, 'kubeconfig');
     const up = spawnKubesim(['up', '--port', '0', '--speed', '10', '--kubeconfig', kubeconfig]);
-    const [, url] = await up.waitForOutput(/API server (http:\/\/\S+)/);
+    const [, url] = await up.waitForOutput(/API server (https?:\/\/\S+)/);
     // The user's writes look like kubectl's: its User-Agent, the kubeconfig's token.
-    user = createKubeClient({ server: url!, userAgent: 'kubectl/v1.32.0 (linux/amd64)', token: 'kubesim' });
+    user = createKubeClient({ server: url!, userAgent: 'kubectl/v1.32.0 (linux/amd64)', tls: loadKubeconfig(kubeconfig).tls });
     watch = spawnKubesim(['watch', '-n', 'default', '--kubeconfig', kubeconfig], { NO_COLOR: '' });
     // Every loop starts as its own process: on a busy machine the first ones take a while.
     await watch.waitForOutput(/^TIME\s+WHO\s+WHAT$/m, 60_000);

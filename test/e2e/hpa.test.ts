@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { eventually } from '../support/eventually.js';
 import { runKubectl } from '../support/kubectl.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
@@ -41,8 +42,8 @@ describe('the seed HPA example', () => {
     dir = mkdtempSync(join(tmpdir(), 'kubesim-hpa-'));
     kubeconfigPath = join(dir, 'kubeconfig');
     const up = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfigPath, '--speed', String(SPEED)]);
-    const [, url] = await up.waitForOutput(/API server (http:\/\/\S+)/);
-    client = createKubeClient({ server: url!, userAgent: 'e2e-hpa' });
+    const [, url] = await up.waitForOutput(/API server (https?:\/\/\S+)/);
+    client = createKubeClient({ server: url!, tls: loadKubeconfig(kubeconfigPath).tls, userAgent: 'e2e-hpa' });
     await eventually(async () => expect((await kubectl(['get', 'nodes', '--no-headers'])).match(/\bReady\b/g)).toHaveLength(3), { timeoutMs: 20_000 });
   });
 

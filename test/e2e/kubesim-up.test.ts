@@ -16,7 +16,9 @@ import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
 import { clusterRoleDefinition } from '../../apiserver/api/rbac/index.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { eventually } from '../support/eventually.js';
+import { fetchAs, trustKubeconfig } from '../support/http.js';
 import { type KubesimProcess, spawnKubesim, stopAllKubesim } from '../support/processes.js';
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 
@@ -51,8 +53,8 @@ describe('kubesim up', () => {
     dir = mkdtempSync(join(tmpdir(), 'kubesim-up-'));
     kubeconfig = join(dir, 'kubeconfig');
     up = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfig]);
-    const [, url] = await up.waitForOutput(/API server (http:\/\/\S+)/);
-    client = createKubeClient({ server: url!, userAgent: 'e2e-test' });
+    const [, url] = await up.waitForOutput(/API server (https?:\/\/\S+)/);
+    client = createKubeClient({ server: url!, tls: loadKubeconfig(kubeconfig).tls, userAgent: 'e2e-test' });
   });
 
   afterAll(async () => {
@@ -102,12 +104,14 @@ describe('kubesim up', () => {
     const out = await eventually(async () => {
       const text = await run(['status', '--kubeconfig', kubeconfig]);
       for (const name of ['apiserver', 'replicaset', 'controller-manager', 'scheduler', 'kubelet']) {
-        expect(text).toMatch(new RegExp(`^${name}\\s+running \\(pid \\d+\\), metrics http://127\\.0\\.0\\.1:\\d+/metrics`, 'm'));
+        // The API server's own /metrics is on its HTTPS port; the components serve theirs over HTTP.
+        expect(text).toMatch(new RegExp(`^${name}\\s+running \\(pid \\d+\\), metrics https?://127\\.0\\.0\\.1:\\d+/metrics`, 'm'));
       }
       return text;
     });
     const urlOf = (name: string) => out.match(new RegExp(`^${name}\\s+.*, metrics (\\S+)`, 'm'))![1]!;
-    const scrape = async (name: string) => parsePrometheusText(await (await fetch(urlOf(name))).text());
+    trustKubeconfig(readFileSync(kubeconfig, 'utf8'));
+    const scrape = async (name: string) => parsePrometheusText(await (await fetchAs(urlOf(name))).text());
     await eventually(async () => {
       const replicaset = await scrape('replicaset');
       expect(replicaset.samples.some((s) => s.name === 'workqueue_adds_total' && s.labels['name'] === 'replicaset')).toBe(true);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { eventually } from '../support/eventually.js';
-import { request } from '../support/http.js';
+import { request, trustKubeconfig } from '../support/http.js';
 import { freePort } from '../support/ports.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
@@ -36,6 +36,7 @@ describe('kubesim up killed with SIGKILL', () => {
     const up = spawnKubesim(args);
     await up.waitForOutput(/kubesim is up/);
     const server = String(parse(readFileSync(kubeconfig, 'utf8')).clusters[0].cluster.server);
+    trustKubeconfig(readFileSync(kubeconfig, 'utf8'));
     const pids = await eventually(async () => {
       const { components } = (await request(`${server}/kubesim/v1/components`)).body as { components: Array<{ name: string; pid?: number; state: string }> };
       // The API server, the two loops, the scheduler and the kubelet: each its own process.

@@ -5,14 +5,14 @@
  * replacement, the loop table lists the replicaset loop, the pause button stops the cluster
  * clock. A screenshot goes to test-results/web-ui.png (a CI artifact).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from '../../bench/support/chromium.js';
 import { eventually } from '../support/eventually.js';
-import { request } from '../support/http.js';
+import { request, trustKubeconfig } from '../support/http.js';
 import { deployment, paths } from '../support/objects.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
@@ -34,9 +34,11 @@ describe('the live view in a browser', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kubesim-ui-'));
     const up = spawnKubesim(['up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')]);
-    const [, ui] = await up.waitForOutput(/live view: (http:\/\/\S+)/);
+    const [, ui] = await up.waitForOutput(/live view: (https?:\/\/\S+)/);
+    trustKubeconfig(readFileSync(join(dir, 'kubeconfig'), 'utf8'));
     url = new URL(ui!).origin;
-    browser = await launchChromium();
+    // The browser does not know the cluster CA: as a learner who accepts the warning.
+    browser = await launchChromium(undefined, { ignoreHttpsErrors: true });
     page = browser.page;
     page.on('pageerror', (err) => pageErrors.push(err.message));
     await page.goto(ui!);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../../cli/cluster/index.js';
-import { request } from '../support/http.js';
+import { request, trustKubeconfig } from '../support/http.js';
 import { deployment, paths } from '../support/objects.js';
 
 interface Change {
@@ -39,6 +39,7 @@ function withoutClusterCa(changes: Change[], certPem: string): Change[] {
 
 async function scenario(seed: number): Promise<Change[]> {
   const cluster: Cluster = await startCluster({ seed, clock: 'virtual', startTime: '2031-05-01T08:00:00Z', nodes: 2 });
+  trustKubeconfig(cluster.kubeconfig);
   try {
     const step = async (): Promise<void> => {
       await cluster.settle();

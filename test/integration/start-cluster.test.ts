@@ -4,13 +4,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, SettleTimeoutError, startCluster } from '../../cli/cluster/index.js';
-import { request } from '../support/http.js';
+import { fetchAs, request, trustKubeconfig } from '../support/http.js';
 import { deployment, paths } from '../support/objects.js';
 
 const clusters: Cluster[] = [];
 async function start(options: Parameters<typeof startCluster>[0] = {}): Promise<Cluster> {
   const cluster = await startCluster(options);
   clusters.push(cluster);
+  trustKubeconfig(cluster.kubeconfig);
   return cluster;
 }
 afterEach(async () => {
@@ -54,7 +55,7 @@ describe('startCluster', () => {
   it('settle names what is still busy when it times out', async () => {
     const cluster = await start({ nodes: 0, controllers: 'none', scheduler: false });
     cluster.faults.add({ verbs: ['create'], resource: 'configmaps', latencyMs: 400 });
-    const slow = fetch(`${cluster.url}/api/v1/namespaces/default/configmaps`, {
+    const slow = fetchAs(`${cluster.url}/api/v1/namespaces/default/configmaps`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slow' } }),

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { eventually } from '../support/eventually.js';
-import { request } from '../support/http.js';
+import { request, trustKubeconfig } from '../support/http.js';
 import { findKubectlBinaries, type KubectlBinary, requireKubectl, runKubectl, stopKubectlWatches } from '../support/kubectl.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
 import { createChecks } from './compat/checks-create.js';
@@ -85,6 +85,7 @@ describe.runIf(binaries.length > 0)('kubectl compatibility matrix', () => {
     const up = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfigPath, '--speed', '10']);
     await up.waitForOutput(/kubesim is up/);
     const url = String(parse(readFileSync(kubeconfigPath, 'utf8')).clusters[0].cluster.server);
+    trustKubeconfig(readFileSync(kubeconfigPath, 'utf8'));
     cluster = { dir, url, kubeconfigPath };
     await eventually(
       async () => {

@@ -52,7 +52,7 @@ describe('durability under kill -9', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const start = async (): Promise<KubesimProcess> => {
-      const server = spawnKubesim(['apiserver', '--port', String(port), '--data-dir', join(dir, 'data')]);
+      const server = spawnKubesim(['apiserver', '--insecure-http', '--port', String(port), '--data-dir', join(dir, 'data')]);
       await server.waitForOutput(/listening on/);
       return server;
     };

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningApiServer, type StartApiServerOptions, startApiServer } from '../../apiserver/start-api-server.js';
-import { kubeconfigYaml } from '../../cli/kubeconfig.js';
+import { serverKubeconfig } from '../../cli/kubeconfig.js';
+import { trustKubeconfig } from './http.js';
 
 export interface TestCluster {
   url: string;
@@ -35,7 +36,8 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     port: 0,
     dataDir: options.persistent ? join(dir, 'data') : undefined,
   });
-  const kubeconfig = kubeconfigYaml(server.url);
+  const kubeconfig = await serverKubeconfig(server);
+  trustKubeconfig(kubeconfig);
   const kubeconfigPath = join(dir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig);
   return {

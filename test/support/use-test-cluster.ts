@@ -16,8 +16,10 @@ import type { RunningApiServer } from '../../apiserver/start-api-server.js';
 import type { ControllerName } from '../../controllers/catalog.js';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { createKubeClient, type KubeClient } from '../../controllers/runtime/client/http-client.js';
+import { parseKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
 import { createLogger, type LogLevel, silentLogger } from '../../controllers/runtime/logger.js';
 import { type KubeletOptions, type RunningKubelet, startKubelet } from '../../kubelet-sim/kubelet.js';
+import { nodeCredentials } from '../../kubelet-sim/node-credentials.js';
 import { runScheduler } from '../../scheduler/main.js';
 import { startTestCluster, type TestCluster, type TestClusterOptions } from './test-cluster.js';
 
@@ -80,6 +82,9 @@ export async function startClusterWith(options: ClusterWithOptions = {}): Promis
   const clock = realClock ?? createRealClock({ speed: speed ?? 1 });
   const followsClock = realClock !== undefined || speed !== undefined;
   const cluster = await startTestCluster(followsClock && !serverOptions.now ? { ...serverOptions, now: () => clock.now() } : serverOptions);
+  // The admin credentials of an https cluster (tls: true), for the client and the components;
+  // each simulated node presents a certificate of its own.
+  const tls = parseKubeconfig(cluster.kubeconfig, cluster.kubeconfigPath).tls;
   const cleanups: Array<() => unknown> = [];
   const defer = (cleanup: () => unknown) => void cleanups.push(cleanup);
   let client: KubeClient | undefined;
@@ -96,6 +101,7 @@ export async function startClusterWith(options: ClusterWithOptions = {}): Promis
     const abort = new AbortController();
     const done = runControllers({
       server: cluster.url,
+      tls,
       names,
       clock,
       clusterCa: cluster.server.clusterCa,
@@ -132,7 +138,7 @@ export async function startClusterWith(options: ClusterWithOptions = {}): Promis
     server: cluster.server,
     testCluster: cluster,
     get client() {
-      client ??= createKubeClient({ server: cluster.url, token, userAgent: userAgent ?? 'kubesim-test/0.1' });
+      client ??= createKubeClient({ server: cluster.url, token, tls, userAgent: userAgent ?? 'kubesim-test/0.1' });
       return client;
     },
     clock,
@@ -148,11 +154,20 @@ export async function startClusterWith(options: ClusterWithOptions = {}): Promis
     if (nodes !== undefined) {
       const { logLevel = 'silent', ...rest } = kubeletOptions ?? {};
       const logger = logLevel === 'silent' ? silentLogger : createLogger({ component: 'kubelet', level: logLevel, clock });
-      kubelet = await startKubelet({ ...rest, server: cluster.url, nodes, clock, logger, signal: components.signal });
+      kubelet = await startKubelet({
+        ...rest,
+        server: cluster.url,
+        tls,
+        nodeTls: tls && nodeCredentials(cluster.server.clusterCa),
+        nodes,
+        clock,
+        logger,
+        signal: components.signal,
+      });
       running.push(kubelet.done);
     }
     if (controllers) startControllers(controllers);
-    if (scheduler) running.push(runScheduler({ server: cluster.url, clock, logger: silentLogger, signal: components.signal }));
+    if (scheduler) running.push(runScheduler({ server: cluster.url, tls, clock, logger: silentLogger, signal: components.signal }));
   } catch (err) {
     await handle.stop();
     throw err;

@@ -60,7 +60,7 @@ export async function startTutorialCluster(args: string[] = []): Promise<Tutoria
   makeKubesimProject(dir);
   const kubeconfig = join(dir, 'kubeconfig');
   const proc = spawnKubesim(['up', '--port', '0', '--kubeconfig', kubeconfig, ...args]);
-  const [, url] = (await proc.waitForOutput(/API server (http:\/\/\S+)/, 30_000)) as RegExpMatchArray;
+  const [, url] = (await proc.waitForOutput(/API server (https?:\/\/\S+)/, 30_000)) as RegExpMatchArray;
   const env = { ...terminalEnv(), KUBECONFIG: kubeconfig };
   const sh = (command: string): Promise<CommandResult> =>
     new Promise((done) => {

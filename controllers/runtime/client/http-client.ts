@@ -16,7 +16,7 @@ import {
 import { silentLogger } from '../logger.js';
 import type { DeleteOptions, ListOptions, Logger, ObjectList, PatchOptions, ResourceClient, Scale, WatchEvent, WatchOptions, WriteOptions } from '../types.js';
 import type { DiscoveredResource, DiscoveryClient } from './discovery.js';
-import { createHttpTransport, type HttpRequest, type HttpTransport } from './http-transport.js';
+import { type ClientTls, createHttpTransport, type HttpRequest, type HttpTransport } from './http-transport.js';
 import { collectionPath, deleteBody, listQuery, objectPath, PATCH_CONTENT_TYPES, watchQuery, writeQuery } from './resource-path.js';
 import { watchStream } from './watch-stream.js';
 
@@ -26,6 +26,8 @@ export interface KubeClientOptions {
   server: string;
   /** A bearer token, or a function giving the current one (a renewed service-account token). */
   token?: string | (() => string);
+  /** CA and client certificate for an https server (from loadKubeconfig()). */
+  tls?: ClientTls;
   /** Sent as User-Agent; name the component (`kubesim-replicaset-controller/0.1`). */
   userAgent: string;
   /** fieldManager for writes that do not name one (server-side apply requires one). */

@@ -57,3 +57,37 @@ describe('loadKubeconfig', () => {
     expect(() => parseKubeconfig(text, 'cfg')).toThrow(message);
   });
 });
+
+describe('parseKubeconfig TLS fields', () => {
+  const withTls = (cluster: Record<string, unknown>, user: Record<string, unknown>) =>
+    stringify({
+      clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:6443', ...cluster } }],
+      users: [{ name: 'u', user }],
+      contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'ctx',
+    });
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+  it('reads the CA and the client certificate inline (*-data, base64)', () => {
+    const text = withTls({ 'certificate-authority-data': b64('CA') }, { 'client-certificate-data': b64('CERT'), 'client-key-data': b64('KEY') });
+    expect(parseKubeconfig(text, 'inline').tls).toEqual({ ca: 'CA', cert: 'CERT', key: 'KEY' });
+  });
+
+  it('reads them from files, relative to the kubeconfig, and names a missing one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubeconfig-tls-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'ca.crt'), 'CA');
+    writeFileSync(join(dir, 'admin.crt'), 'CERT');
+    writeFileSync(join(dir, 'admin.key'), 'KEY');
+    const path = join(dir, 'config');
+    writeFileSync(path, withTls({ 'certificate-authority': 'ca.crt' }, { 'client-certificate': 'admin.crt', 'client-key': 'admin.key', token: 't' }));
+    expect(loadKubeconfig(path)).toMatchObject({ token: 't', tls: { ca: 'CA', cert: 'CERT', key: 'KEY' } });
+    writeFileSync(path, withTls({ 'certificate-authority': 'missing.crt' }, {}));
+    expect(() => loadKubeconfig(path)).toThrow(KubeconfigError);
+  });
+
+  it('keeps insecure-skip-tls-verify, and has no tls for a kubeconfig without any of it', () => {
+    expect(parseKubeconfig(withTls({ 'insecure-skip-tls-verify': true }, {}), 'inline').tls).toEqual({ insecureSkipVerify: true });
+    expect(parseKubeconfig(withTls({}, {}), 'inline').tls).toBeUndefined();
+  });
+});

@@ -1,15 +1,20 @@
 /**
  * Reads the kubeconfig `kubesim up` writes (cli/kubeconfig.ts) — or any kubeconfig whose
- * current context uses a plain server URL and, optionally, a bearer token — and resolves the
- * current context into what a component needs to reach the API server.
+ * current context names a server URL and, optionally, a bearer token, a CA and a client
+ * certificate (inline `*-data` or file paths, relative to the kubeconfig's folder) — and
+ * resolves the current context into what a component needs to reach the API server.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import type { ClientTls } from './http-transport.js';
 
 /** KubeconfigTarget is the current context, resolved: where to connect and as whom. */
 export interface KubeconfigTarget {
   server: string;
   token?: string;
+  /** The cluster's CA and the user's client certificate, when the kubeconfig has them. */
+  tls?: ClientTls;
   /** The context's namespace, 'default' when unset. */
   namespace: string;
 }
@@ -59,17 +64,44 @@ export function parseKubeconfig(text: string, source: string): KubeconfigTarget 
     throw new KubeconfigError(`kubeconfig ${source}: cluster "${clusterName}" has no server URL`);
   }
   const namespace = typeof context['namespace'] === 'string' && context['namespace'] ? context['namespace'] : 'default';
-  const token = userToken(config, context['user']);
-  return token === undefined ? { server, namespace } : { server, token, namespace };
+  const user = userEntry(config, context['user']);
+  const token = typeof user['token'] === 'string' && user['token'] !== '' ? user['token'] : undefined;
+  const tls = clientTls(cluster, user, source);
+  return { server, namespace, ...(token === undefined ? {} : { token }), ...(tls ? { tls } : {}) };
 }
 
-function userToken(config: Record<string, unknown>, userName: unknown): string | undefined {
-  if (typeof userName !== 'string' || userName === '') return undefined;
+function userEntry(config: Record<string, unknown>, userName: unknown): Record<string, unknown> {
+  if (typeof userName !== 'string' || userName === '') return {};
   const entry = asArray(config['users'])
     .map(asRecord)
     .find((u) => u['name'] === userName);
-  const token = entry ? asRecord(entry['user'])['token'] : undefined;
-  return typeof token === 'string' && token !== '' ? token : undefined;
+  return entry ? asRecord(entry['user']) : {};
+}
+
+/** clientTls gathers the cluster's CA and the user's certificate and key, if any is set. */
+function clientTls(cluster: Record<string, unknown>, user: Record<string, unknown>, source: string): ClientTls | undefined {
+  const tls: ClientTls = {
+    ca: pemField(cluster, 'certificate-authority', source),
+    cert: pemField(user, 'client-certificate', source),
+    key: pemField(user, 'client-key', source),
+    insecureSkipVerify: cluster['insecure-skip-tls-verify'] === true || undefined,
+  };
+  for (const field of Object.keys(tls) as Array<keyof ClientTls>) if (tls[field] === undefined) delete tls[field];
+  return Object.keys(tls).length > 0 ? tls : undefined;
+}
+
+/** pemField reads `<field>-data` (base64 PEM) or `<field>` (a file, relative to the kubeconfig). */
+function pemField(entry: Record<string, unknown>, field: string, source: string): string | undefined {
+  const inline = entry[`${field}-data`];
+  if (typeof inline === 'string' && inline !== '') return Buffer.from(inline, 'base64').toString('utf8');
+  const file = entry[field];
+  if (typeof file !== 'string' || file === '') return undefined;
+  const path = resolve(dirname(source), file);
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new KubeconfigError(`kubeconfig ${source}: cannot read ${field} ${path}: ${(err as Error).message}`);
+  }
 }
 
 /** findNamed returns `<field>` of the entry of list `listName` called `name`. */
