@@ -61,7 +61,7 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     leaderElection: options.leaderElect ? { name: `kubesim-${component}`, identity } : undefined,
   });
   const perLoop = options.serviceAccountCredentials
-    ? await clientsPerLoop(client, options.names, clock, { server: options.server, userAgent: `${product}/0.1`, logger })
+    ? await clientsPerLoop(client, options.names, clock, { server: options.server, tls: serverTrustOnly(options.tls), userAgent: `${product}/0.1`, logger })
     : undefined;
   const loops = new LoopHost(manager, (loop) => perLoop?.get(loop));
   for (const name of options.names) await loops.add(name, CONTROLLERS[name].register);
@@ -75,6 +75,13 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     for (const loopClient of perLoop?.values() ?? []) loopClient.close();
     logger.info({}, 'stopped');
   }
+}
+
+/** serverTrustOnly keeps what verifies the server and drops the client certificate: a loop
+ * presenting the process's certificate would authenticate as the process (client
+ * certificates come first in the chain), not as its service account. */
+function serverTrustOnly(tls: ClientTls | undefined): ClientTls | undefined {
+  return tls && { ca: tls.ca, insecureSkipVerify: tls.insecureSkipVerify };
 }
 
 /** clientsPerLoop gives every loop a client authenticated as its own service account. */

@@ -86,6 +86,9 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
         runControllers({
           server: server.url,
           tls,
+          // The loops share kube-controller-manager's certificate here (`kubesim up` gives each
+          // its own service account): per-loop token requests at start would make a seeded
+          // cluster's first writes interleave differently from run to run.
           names: options.controllers,
           clock,
           random: random.fork(component),

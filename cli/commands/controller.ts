@@ -25,6 +25,10 @@ export const controllerFlags: Record<string, FlagSpec> = {
   ...seedFlags,
   ...clusterSigningFlags,
   ...metricsFlags,
+  'use-service-account-credentials': {
+    type: 'boolean',
+    description: "each loop acts as its own service account in kube-system, holding only its system:controller role (kube-controller-manager's flag)",
+  },
   'leader-elect': { type: 'boolean', description: 'act only while holding the component Lease (run several copies safely)' },
   'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
   help: { type: 'boolean', description: 'show this help' },
@@ -74,6 +78,7 @@ export async function controller(argv: string[]): Promise<void> {
     clusterCa: clusterCaFromFlags(flags),
     logLevel: level as LogLevel,
     leaderElect: !!flags['leader-elect'],
+    serviceAccountCredentials: !!flags['use-service-account-credentials'],
     signal: stop.signal,
     onStarted: (manager, loops) => {
       reportLoops(target, componentName(names), () => manager.activity(), stop.signal);

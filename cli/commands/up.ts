@@ -163,7 +163,12 @@ export async function up(argv: string[]): Promise<void> {
     scheduler: flags['scheduler'] === true,
     onePerLoop: flags['one-process-per-loop'] === true,
     common: ['--kubeconfig', kubeconfig, '--log-level', logs.fileLevel, ...seedArgs(flags)],
-    controllerArgs: [...clusterSigningArgs(clusterCaFiles(pkiDir)), ...(credentials ? ['--kubeconfig', credentials.controllerManagerKubeconfig] : [])],
+    // As kube-controller-manager on a kubeadm cluster: its own certificate for the shared
+    // informers, and each loop's writes as the loop's service account.
+    controllerArgs: [
+      ...clusterSigningArgs(clusterCaFiles(pkiDir)),
+      ...(credentials ? ['--kubeconfig', credentials.controllerManagerKubeconfig, '--use-service-account-credentials'] : []),
+    ],
     schedulerArgs: credentials ? ['--kubeconfig', credentials.schedulerKubeconfig] : [],
     kubeletArgs: credentials ? clusterSigningArgs(clusterCaFiles(pkiDir)) : [],
   };

@@ -64,15 +64,18 @@ export async function writeStatus(state: SyncState, status: DeploymentStatus): P
 /**
  * writeRevision sets the Deployment's deployment.kubernetes.io/revision annotation to
  * `revision` if it differs. Kubernetes writes it together with the status (its status
- * strategy keeps metadata changes); our /status stores only status, so it goes in a merge
- * patch of the Deployment itself, with the resourceVersion as precondition. Annotations are
+ * strategy keeps metadata changes); our /status stores only status, so it goes in an update
+ * of the Deployment itself, with the resourceVersion as precondition. Annotations are
  * not spec: the generation does not move.
  */
 export async function writeRevision(state: SyncState, revision: string): Promise<void> {
   const d = state.deployment;
   if (d.metadata.annotations?.[REVISION_ANNOTATION] === revision) return;
-  const patch = { metadata: { resourceVersion: d.metadata.resourceVersion, annotations: { [REVISION_ANNOTATION]: revision } } };
-  const written = await state.deps.deployments.patch(d.metadata.namespace ?? '', d.metadata.name ?? '', patch, { type: 'merge' });
+  // An update, not a patch: the deployment controller's role (system:controller:deployment-controller)
+  // may update Deployments but not patch them.
+  const next = structuredClone(d) as Deployment;
+  next.metadata.annotations = { ...next.metadata.annotations, [REVISION_ANNOTATION]: revision };
+  const written = await state.deps.deployments.update(next);
   setDeploymentRevision(d, revision);
   d.metadata.resourceVersion = written.metadata.resourceVersion;
 }

@@ -6,6 +6,7 @@
 
 import { isAlreadyExists, isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 import type { ControllerRevision } from '../../apiserver/api/apps/controller-revision.js';
+import type { PersistentVolumeClaim } from '../../apiserver/api/core/persistent-volume-claim.js';
 import type { PodTemplateSpec } from '../../apiserver/api/core/pod-spec.js';
 import type { DeepReadonly } from '../runtime/types.js';
 import { asError, eventTarget, type ReadonlyStatefulSet, type StatefulSetDeps } from './deps.js';
@@ -105,11 +106,13 @@ async function releaseClaimsToPod(deps: StatefulSetDeps, set: ReadonlyStatefulSe
     const claim = deps.claimLister.get(namespace, name);
     if (claim === undefined || claim.metadata.ownerReferences?.some((ref) => ref.uid === pod.uid)) continue;
     try {
-      // The whole list with the resourceVersion it was read at: a concurrent edit is a 409.
+      // The whole object with the resourceVersion it was read at: a concurrent edit is a 409.
       const others = (claim.metadata.ownerReferences ?? []).filter((ref) => ref.uid !== set.metadata.uid);
       const ownerReferences = [...others, owner];
-      const patch = { metadata: { ownerReferences, resourceVersion: claim.metadata.resourceVersion } };
-      await deps.claims.patch(namespace, name, patch, { type: 'merge' });
+      // An update, as the statefulset controller's role may update claims but not patch them.
+      const next = structuredClone(claim) as PersistentVolumeClaim;
+      next.metadata.ownerReferences = ownerReferences;
+      await deps.claims.update(next);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }

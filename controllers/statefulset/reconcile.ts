@@ -101,8 +101,8 @@ function planInput(set: ReadonlyStatefulSet, revisions: SetRevisions, pods: PodV
 async function recordCollision(deps: StatefulSetDeps, set: ReadonlyStatefulSet, err: unknown): Promise<never> {
   const collisionCount = (err as { collisionCount?: unknown }).collisionCount;
   if (typeof collisionCount === 'number') {
-    const patch = { status: { collisionCount } };
-    await deps.sets.patch(set.metadata.namespace ?? '', set.metadata.name ?? '', patch, { type: 'merge', subresource: 'status' });
+    // An update of /status, as its role (system:controller:statefulset-controller) allows no patch there.
+    await deps.sets.updateStatus({ ...(structuredClone(set) as StatefulSet), status: { ...set.status, collisionCount } as StatefulSetStatus });
   }
   throw err;
 }
