@@ -22,6 +22,7 @@ import { registerIssuerDiscovery } from './authn/issuer-discovery.js';
 import { createTokenService, type TokenService } from './authn/token-service.js';
 import type { AuthorizationMode } from './authz/authorizer.js';
 import { registerAuthorization } from './authz/register.js';
+import { upgradeGate } from './authz/upgrade-gate.js';
 import { toApiError } from './errors.js';
 import { isInjectedError } from './faults/hooks.js';
 import { FaultInjector } from './faults/injector.js';
@@ -132,7 +133,8 @@ export function buildServer(options: ServerOptions): ApiServer {
   }) as unknown as FastifyInstance;
   registerProtocolGuards(app);
   registerBrowserGuard(app);
-  registerAuthentication(app, { authenticators: options.security?.authenticators ?? [], anonymous: options.security?.anonymous ?? true });
+  const authentication = { authenticators: options.security?.authenticators ?? [], anonymous: options.security?.anonymous ?? true };
+  registerAuthentication(app, authentication);
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
   const serverRandom = options.random ?? createRandom();
   const virtualSources = new Map(metrics.sources);
@@ -177,7 +179,7 @@ export function buildServer(options: ServerOptions): ApiServer {
   registerHistoryRoutes(app, context);
   registerFaultRoutes(app, faults);
   if (clock) registerClockRoutes(app, clock);
-  registerLiveView(app, { ctx: context, control, faults, clock });
+  registerLiveView(app, { ctx: context, control, faults, clock, admitUpgrade: upgradeGate(authentication, authorization) });
   registerVersionRoutes(app);
   registerDiscoveryRoutes(app, registry);
   registerOpenApiRoutes(app, registry);

@@ -7,6 +7,9 @@
  * process and with the same client, so the printed ratios show what routing, decoding,
  * Kubernetes' write semantics, the store and encoding cost per request.
  *
+ * Then it repeats the creates and gets over HTTPS with RBAC (a client certificate of a user an
+ * `edit` RoleBinding allows) and prints those rates over the plain-HTTP, AlwaysAllow ones.
+ *
  * Server and load generator share one process (and its event loop): absolute figures are
  * lower than a separate client would see, the ratio is fair. Run: npm run bench:api.
  * Prints figures only; it asserts nothing.
@@ -14,7 +17,7 @@
 import { performance } from 'node:perf_hooks';
 import { type RunningApiServer, startApiServer } from '../apiserver/start-api-server.js';
 import { startBareCreateServer } from './support/bare-create-server.js';
-import { createHttpClient, expectOk, type HttpClient, runConcurrent, startRawServer, withCpuTime } from './support/http-load.js';
+import { type ClientCertificate, createHttpClient, expectOk, type HttpClient, runConcurrent, startRawServer, withCpuTime } from './support/http-load.js';
 import { type LargeList, measureLargeList } from './support/large-list.js';
 import { podManifest } from './support/pod-manifest.js';
 import { measureWatchLatency, type WatchLatency } from './support/watch-latency.js';
@@ -38,8 +41,8 @@ interface Clients {
   close(): void;
 }
 
-function createClients(url: string): Clients {
-  const byConcurrency = { 1: createHttpClient(url, 1), 32: createHttpClient(url, 32) };
+function createClients(url: string, tls?: ClientCertificate): Clients {
+  const byConcurrency = { 1: createHttpClient(url, 1, tls), 32: createHttpClient(url, 32, tls) };
   return { byConcurrency, close: () => Object.values(byConcurrency).forEach((c) => c.close()) };
 }
 
@@ -171,6 +174,8 @@ interface Results {
   raw: Rates;
   watch: WatchLatency;
   rssMiB: number;
+  /** The same creates and gets over HTTPS with RBAC, as a user an `edit` RoleBinding allows. */
+  secure: { creates: CreateRates; gets: CreateRates };
 }
 
 function printTables(r: Results): void {
@@ -189,6 +194,12 @@ function printTables(r: Results): void {
     'kubesim pod gets per CPU-second': row(r.gets.cpu),
     'raw node:http GETs/s (same body)': row(r.raw),
     'gets ÷ raw': ratio(r.gets.wall, r.raw),
+    'HTTPS + RBAC pod creates/s': row(r.secure.creates.wall),
+    'HTTPS + RBAC ÷ plain HTTP, creates': ratio(r.secure.creates.wall, r.creates.wall),
+    'HTTPS + RBAC ÷ plain HTTP, creates by CPU time': ratio(r.secure.creates.cpu, r.creates.cpu),
+    'HTTPS + RBAC pod gets/s': row(r.secure.gets.wall),
+    'HTTPS + RBAC ÷ plain HTTP, gets': ratio(r.secure.gets.wall, r.gets.wall),
+    'HTTPS + RBAC ÷ plain HTTP, gets by CPU time': ratio(r.secure.gets.cpu, r.gets.cpu),
   });
   console.table({
     [`watch latency p50 (${Watchers} watchers × ${WatchWrites} writes)`]: { value: `${r.watch.p50Ms.toFixed(2)} ms` },
@@ -230,9 +241,51 @@ async function runPhases(server: RunningApiServer, startupMs: number): Promise<R
     const list = await measureLargeList({ client: admin, store: server.store, namespace: 'bench-list', count: ListPods, runs: ListRuns });
     console.log(`[list] ${ListPods} pods: ${list.runsMs.map((ms) => ms.toFixed(1)).join(', ')} ms`);
     const rssMiB = process.memoryUsage().rss / (1024 * 1024);
-    return { startupMs, podBytes: Buffer.byteLength(sample), creates, bareCreates, gets, raw, watch, list, rssMiB };
+    const secure = await measureSecure();
+    return { startupMs, podBytes: Buffer.byteLength(sample), creates, bareCreates, gets, raw, watch, list, rssMiB, secure };
   } finally {
     clients.close();
+  }
+}
+
+const BENCH_USER = 'bench-user';
+
+/**
+ * measureSecure repeats the create and get phases against a server as `kubesim up` runs it:
+ * HTTPS with client certificates and RBAC. The client is an ordinary user whom a RoleBinding
+ * to `edit` allows (system:masters would skip the rules), so every request is authenticated
+ * and authorized through the RBAC rules.
+ */
+async function measureSecure(): Promise<{ creates: CreateRates; gets: CreateRates }> {
+  const server = await startApiServer({ port: 0, host: '127.0.0.1', logger: false, tls: true, security: { authorization: 'RBAC' } });
+  const ca = server.clusterCa.certPem;
+  const adminPair = await server.clientCertificate({ commonName: 'kubernetes-admin', organizations: ['system:masters'] });
+  const userPair = await server.clientCertificate({ commonName: BENCH_USER });
+  const admin = createHttpClient(server.url, 1, { ca, cert: adminPair.certPem, key: adminPair.keyPem });
+  const clients = createClients(server.url, { ca, cert: userPair.certPem, key: userPair.keyPem });
+  try {
+    for (const namespace of ['bench-warmup', 'bench']) {
+      await createNamespace(admin, namespace);
+      const binding = {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'bench-edit', namespace },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: BENCH_USER }],
+      };
+      expectOk(await admin.send('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, JSON.stringify(binding)), 'bind edit');
+    }
+    // The authorizer's cache follows the store by watch: wait until the binding is seen.
+    while ((await clients.byConcurrency[1].send('GET', podsPath('bench'))).status === 403) await new Promise((r) => setImmediate(r));
+    await warmUp(clients, 'bench-warmup');
+    const creates = await measureCreatePhases(clients, 'pod creates over HTTPS + RBAC', { namespace: 'bench', prefix: '' });
+    const paths = Concurrencies.flatMap((c) => Array.from({ length: RequestsPerPhase }, (_, i) => podsPath('bench', podName(`c${c}`, i))));
+    const gets = await measureGets(clients, paths);
+    return { creates, gets };
+  } finally {
+    admin.close();
+    clients.close();
+    await server.close();
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * INTERIM: conversion webhooks around the (synchronous) handlers, until the read and write
+ * Conversion webhooks around the (synchronous) handlers, until the read and write
  * paths can await a conversion inside toServed/toStored. A request to a served version other
  * than the storage version of a CRD with conversion strategy Webhook is run against the
  * storage version: a JSON body is converted to it first, the object or list answered is

@@ -9,10 +9,11 @@
  * disconnected, as a slow watch is: it reconnects and starts from a fresh snapshot.
  */
 
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
+import type { ApiError } from '../api/api-error.js';
 import type { ClusterClock } from '../api/machinery/cluster-clock.js';
 import type { FaultInjector } from '../faults/injector.js';
 import type { HandlerContext } from '../handlers/types.js';
@@ -33,6 +34,18 @@ export interface LiveViewDeps {
   control: ClusterControl;
   faults: FaultInjector;
   clock?: ClusterClock;
+  /** Authenticates and authorizes a WebSocket upgrade (fastify's hooks never see one): the
+   * Status to refuse it with, or undefined. Every upgrade is let through when absent. */
+  admitUpgrade?: (request: IncomingMessage) => Promise<ApiError | undefined>;
+}
+
+/** refuse answers an upgrade request with a Status and closes the connection. */
+function refuse(socket: Duplex, refusal: ApiError): void {
+  const body = JSON.stringify(refusal.toStatus());
+  const reason = STATUS_CODES[refusal.code] ?? 'Error';
+  socket.end(
+    `HTTP/1.1 ${refusal.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export class LiveView {
@@ -54,16 +67,16 @@ export class LiveView {
         if (app.server.listenerCount('upgrade') === 1) socket.destroy();
         return;
       }
-      const refusal = browserRefusal('GET', request.headers, true);
-      if (refusal) {
-        const body = JSON.stringify(refusal.toStatus());
-        socket.end(
-          `HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-        );
-        return;
-      }
-      this.sockets.handleUpgrade(request, socket, head, (ws) => this.open(ws));
+      void this.admit(request).then(
+        (refusal) => (refusal ? refuse(socket, refusal) : this.sockets.handleUpgrade(request, socket, head, (ws) => this.open(ws))),
+        () => socket.destroy(),
+      );
     });
+  }
+
+  /** admit: the browser guard, then the server's authentication and authorization. */
+  private async admit(request: IncomingMessage): Promise<ApiError | undefined> {
+    return browserRefusal('GET', request.headers, true) ?? (await this.deps.admitUpgrade?.(request));
   }
 
   /** close disconnects every page and stops the feeds (the server is closing). */

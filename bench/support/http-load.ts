@@ -4,6 +4,7 @@
  * kubesim against. Everything is loopback and in-process.
  */
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
@@ -20,11 +21,20 @@ export interface HttpClient {
   close(): void;
 }
 
-/** createHttpClient returns a keep-alive client for `baseUrl`. Non-2xx responses resolve
+/** For an https origin: the CA that signed the server's certificate, and the client's own. */
+export interface ClientCertificate {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+/** createHttpClient returns a keep-alive client for `baseUrl` (http, or https with `tls`). Non-2xx responses resolve
  * normally; callers that expect success use `expectOk`. Network errors reject. */
-export function createHttpClient(baseUrl: string, maxSockets: number): HttpClient {
-  const agent = new Agent({ keepAlive: true, maxSockets });
+export function createHttpClient(baseUrl: string, maxSockets: number, tls?: ClientCertificate): HttpClient {
   const origin = new URL(baseUrl);
+  const secure = origin.protocol === 'https:';
+  const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets, ...tls }) : new Agent({ keepAlive: true, maxSockets });
+  const send = secure ? httpsRequest : httpRequest;
   return {
     send(method, path, body) {
       return new Promise((resolve, reject) => {
@@ -33,7 +43,7 @@ export function createHttpClient(baseUrl: string, maxSockets: number): HttpClien
           headers['Content-Type'] = 'application/json';
           headers['Content-Length'] = Buffer.byteLength(body);
         }
-        const req = httpRequest({ agent, host: origin.hostname, port: origin.port, method, path, headers }, (res) => {
+        const req = send({ agent, host: origin.hostname, port: origin.port, method, path, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));

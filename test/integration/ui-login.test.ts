@@ -7,6 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { LIVE_SOCKET_PATH } from '../../apiserver/ui/live-view.js';
 import { UI_PATH } from '../../apiserver/ui/ui-path.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
@@ -45,5 +47,30 @@ describe('live view login', () => {
   it('refuses a wrong login token or session cookie', async () => {
     expect((await fetch(`${cluster.url}${UI_PATH}?token=wrong`, { redirect: 'manual' })).status).toBe(401);
     expect((await whoami({ cookie: 'kubesim-ui-session=forged' })).status).toBe(401);
+  });
+});
+
+describe('live view socket under RBAC', () => {
+  const cluster = useTestCluster({ lifetime: 'file', tokenAuthFile: tokenFile(), token: 'admin-token', security: { authorization: 'RBAC' } });
+  const socketUrl = () => `${cluster.url.replace(/^http/, 'ws')}${LIVE_SOCKET_PATH}`;
+
+  /** openSocket resolves with the upgrade's outcome: 'open', or the refused status code. */
+  const openSocket = (headers: Record<string, string>) =>
+    new Promise<'open' | number>((resolve, reject) => {
+      const ws = new WebSocket(socketUrl(), { headers });
+      ws.on('open', () => {
+        ws.close();
+        resolve('open');
+      });
+      ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      ws.on('error', reject);
+    });
+
+  it('refuses an anonymous upgrade and opens one the session cookie authenticates', async () => {
+    expect(await openSocket({})).toBe(403);
+    expect(await openSocket({ cookie: 'kubesim-ui-session=forged' })).toBe(401);
+    const login = await fetch(`${cluster.url}${UI_PATH}?token=${cluster.server.uiLoginToken}`, { redirect: 'manual' });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(await openSocket({ cookie })).toBe('open');
   });
 });
