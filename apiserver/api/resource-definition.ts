@@ -9,8 +9,7 @@
  */
 
 import type { z } from 'zod';
-import type { Authorizer } from '../authz/authorizer.js';
-import type { UserInfo } from '../authz/user.js';
+import type { Authorizer, UserInfo } from './authorization/authorizer-types.js';
 import type { MessageType } from './protobuf/message-type.js';
 import type { SchemaDocument } from './schema-node.js';
 

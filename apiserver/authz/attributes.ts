@@ -3,27 +3,11 @@
  * request (verb, API group, resource, subresource, name, namespace) or a non-resource one (verb
  * and path), and who makes it.
  */
+
+import type { RequestAttributes, ResourceRequest } from '../api/authorization/authorizer-types.js';
 import { goQuote } from '../api/machinery/go-quote.js';
-import type { UserInfo } from './user.js';
 
-export interface ResourceRequest {
-  user: UserInfo;
-  verb: string;
-  apiGroup: string;
-  resource: string;
-  subresource?: string;
-  name?: string;
-  /** Empty or absent for cluster-scoped requests and requests across all namespaces. */
-  namespace?: string;
-}
-
-export interface NonResourceRequest {
-  user: UserInfo;
-  verb: string;
-  path: string;
-}
-
-export type RequestAttributes = ResourceRequest | NonResourceRequest;
+export type { NonResourceRequest, RequestAttributes, ResourceRequest } from '../api/authorization/authorizer-types.js';
 
 export function isResourceRequest(attributes: RequestAttributes): attributes is ResourceRequest {
   return 'resource' in attributes;

@@ -5,20 +5,11 @@
  * a server started without RBAC (test clusters, `kubesim up --insecure-http`); 'RBAC' is
  * kube-apiserver's Node,RBAC with system:masters always allowed.
  */
-import type { RequestAttributes } from './attributes.js';
+import type { Authorizer } from '../api/authorization/authorizer-types.js';
+
+export type { AuthorizationDecision, Authorizer } from '../api/authorization/authorizer-types.js';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'RBAC';
-
-export interface AuthorizationDecision {
-  /** 'allow' and 'deny' are final; 'no-opinion' passes the request to the next authorizer. */
-  decision: 'allow' | 'deny' | 'no-opinion';
-  /** The authorizer's reason: appended to the Forbidden message, shown by SubjectAccessReview. */
-  reason: string;
-}
-
-export interface Authorizer {
-  authorize(attributes: RequestAttributes): AuthorizationDecision;
-}
 
 /** The authorizer of AlwaysAllow mode. */
 export const alwaysAllow: Authorizer = { authorize: () => ({ decision: 'allow', reason: '' }) };

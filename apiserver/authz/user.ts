@@ -2,12 +2,7 @@
  * Who is asking: the user.Info of kube-apiserver (name, uid, groups, extra), and the user names
  * service accounts authenticate as.
  */
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups: readonly string[];
-  extra?: Readonly<Record<string, readonly string[]>>;
-}
+export type { UserInfo } from '../api/authorization/authorizer-types.js';
 
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
 

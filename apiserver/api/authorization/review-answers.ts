@@ -5,11 +5,11 @@
  * the status says allowed (the chain allowed), denied (an authorizer denied outright) and the
  * authorizer's reason. A SelfSubjectRulesReview lists what the caller is granted in a namespace.
  */
-import type { RequestAttributes } from '../../authz/attributes.js';
-import type { UserInfo } from '../../authz/user.js';
+
 import { badRequest } from '../api-error.js';
 import type { ReviewContext } from '../resource-definition.js';
 import type { AttributesSpec } from './attributes.js';
+import type { RequestAttributes, UserInfo } from './authorizer-types.js';
 
 type AccessReviewStatus = { allowed: boolean; denied?: boolean; reason?: string; evaluationError?: string };
 
