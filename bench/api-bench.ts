@@ -265,7 +265,7 @@ async function untilAllowed(client: HttpClient, path: string): Promise<void> {
 /**
  * measureSecure repeats the create and get phases against a server as `kubesim up` runs it:
  * HTTPS with client certificates and RBAC. The client is an ordinary user whom a RoleBinding
- * to `system:aggregate-to-edit` (edit's rules, without the aggregation loop) allows (system:masters would skip the rules), so every request is authenticated
+ * to edit's and view's own rules allows (no aggregation loop runs here) (system:masters would skip the rules), so every request is authenticated
  * and authorized through the RBAC rules.
  */
 async function measureSecure(): Promise<{ creates: CreateRates; gets: CreateRates }> {
@@ -278,14 +278,18 @@ async function measureSecure(): Promise<{ creates: CreateRates; gets: CreateRate
   try {
     for (const namespace of ['bench-warmup', 'bench']) {
       await createNamespace(admin, namespace);
-      const binding = {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'RoleBinding',
-        metadata: { name: 'bench-edit', namespace },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:aggregate-to-edit' },
-        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: BENCH_USER }],
-      };
-      expectOk(await admin.send('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, JSON.stringify(binding)), 'bind edit');
+      // edit's own rules (writes) and view's (reads): what the aggregated `edit` role holds.
+      for (const role of ['system:aggregate-to-edit', 'system:aggregate-to-view']) {
+        const binding = {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name: role.replace('system:aggregate-to-', 'bench-'), namespace },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: BENCH_USER }],
+        };
+        const path = `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`;
+        expectOk(await admin.send('POST', path, JSON.stringify(binding)), `bind ${role}`);
+      }
     }
     await untilAllowed(clients.byConcurrency[1], podsPath('bench'));
     await warmUp(clients, 'bench-warmup');
