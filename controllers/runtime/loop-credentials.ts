@@ -35,8 +35,11 @@ export const LOOP_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
 };
 
 const NAMESPACE = 'kube-system';
-/** Tokens are asked for an hour and renewed once 80 % of that has passed (cluster time). */
-const TOKEN_SECONDS = 3600;
+/** Tokens are asked for a year of cluster time and renewed once 80 % of that has passed. Not
+ * kube-controller-manager's hour: the cluster clock can jump (`kubesim clock advance` of a
+ * virtual clock), and a token renewed lazily would be found expired by the first request
+ * after a jump of more than its lifetime. */
+const TOKEN_SECONDS = 365 * 24 * 3600;
 const RENEW_AT = 0.8;
 
 interface TokenRequestAnswer {
@@ -56,7 +59,7 @@ export async function loopClient(client: KubeClient, loop: ControllerName, clock
   let renewing: Promise<void> | undefined;
   const current = () => {
     if (clock.now() >= renewAt && !renewing) {
-      // The old token stays valid for the rest of its hour while the new one is fetched.
+      // The old token stays valid for the rest of its lifetime while the new one is fetched.
       renewing = requestToken(client, name)
         .then((fresh) => {
           token = fresh;
