@@ -1,0 +1,59 @@
+/**
+ * The seam between the kubelet's streaming endpoints (exec, attach, port-forward: the wire) and
+ * the simulated userland of a container (its filesystem, environment, shell and servers).
+ *
+ * The wire side turns a client's WebSocket channels into a ProcessIO and asks a
+ * UserlandProvider for the container; the userland side runs the command and never sees a
+ * socket. Both sides depend only on this file.
+ */
+
+/** What a process in a simulated container reads and writes. */
+export interface ProcessIO {
+  /** What the client sends on stdin, chunk by chunk; ends when the client closes stdin.
+   * Undefined when the client asked for no stdin. */
+  readonly stdin?: AsyncIterable<Uint8Array>;
+  /** Writes to the client's stdout. */
+  stdout(data: string | Uint8Array): void;
+  /** Writes to the client's stderr (with a TTY the wire sends it to stdout, as a terminal does). */
+  stderr(data: string | Uint8Array): void;
+  /** Whether the client asked for a terminal (`kubectl exec -it`): a shell then prompts and echoes. */
+  readonly tty: boolean;
+  /** The terminal's size, when the client sent one (resize channel); updated in place. */
+  readonly terminalSize?: { readonly width: number; readonly height: number };
+  /** Aborted when the client goes away or the container stops: the process must end promptly. */
+  readonly signal: AbortSignal;
+}
+
+/** A running container's userland, as an exec or attach sees it. */
+export interface ContainerUserland {
+  /** Runs argv (exec's `command` parameters, unchanged) in the container and resolves to its
+   * exit code. Unknown commands resolve to 127 after writing `sh: <name>: not found`-style
+   * errors as a real shell or runtime would. */
+  exec(argv: readonly string[], io: ProcessIO): Promise<number>;
+  /** Attaches to the container's main process (kubectl attach / run -it): its output from now on,
+   * and its stdin when the container has `stdin: true`. Resolves to the exit code when the
+   * process ends, or undefined when the client detaches first. */
+  attach(io: ProcessIO): Promise<number | undefined>;
+  /** Opens a TCP-like connection to a port the container listens on (port-forward); undefined
+   * when nothing listens there (the wire reports it as kubectl expects). */
+  connect?(port: number): UserlandConnection | undefined;
+}
+
+/** One port-forwarded connection: bytes in, bytes out. */
+export interface UserlandConnection {
+  write(data: Uint8Array): void;
+  /** Called with what the server sends; end() when it closes its side. */
+  onData(listener: (data: Uint8Array) => void): void;
+  onEnd(listener: () => void): void;
+  end(): void;
+}
+
+/** Why a container cannot be reached: kube-apiserver/kubelet word the errors from these. */
+export type ContainerLookup =
+  | { readonly found: true; readonly userland: ContainerUserland }
+  | { readonly found: false; readonly reason: 'PodNotFound' | 'ContainerNotFound' | 'ContainerNotRunning'; readonly message: string };
+
+/** The kubelet's view of its containers' userlands. */
+export interface UserlandProvider {
+  container(namespace: string, pod: string, container: string): ContainerLookup;
+}
