@@ -7,6 +7,9 @@
  * socket. Both sides depend only on this file.
  */
 
+import type { Pod } from '../../apiserver/api/core/pod.js';
+import type { Clock, DeepReadonly } from '../../controllers/runtime/types.js';
+
 /** What a process in a simulated container reads and writes. */
 export interface ProcessIO {
   /** What the client sends on stdin, chunk by chunk; ends when the client closes stdin.
@@ -57,3 +60,25 @@ export type ContainerLookup =
 export interface UserlandProvider {
   container(namespace: string, pod: string, container: string): ContainerLookup;
 }
+
+/** Reads the cluster objects a container's userland needs (ConfigMaps and Secrets for env and
+ * volumes, Services and EndpointSlices for service variables, DNS and traffic). Backed by the
+ * kubelet's client; the userland caches nothing it cannot invalidate. */
+export interface ClusterReader {
+  /** One object by resource (plural, e.g. 'configmaps'), or undefined when it does not exist. */
+  get(resource: string, namespace: string, name: string): Promise<Record<string, unknown> | undefined>;
+  /** Every object of a resource, in one namespace or (namespace undefined) all of them. */
+  list(resource: string, namespace?: string): Promise<Record<string, unknown>[]>;
+}
+
+/** What the userland knows of the container it builds. */
+export interface ContainerContext {
+  readonly pod: DeepReadonly<Pod>;
+  readonly containerName: string;
+  readonly cluster: ClusterReader;
+  /** The cluster clock (virtual time moves `sleep` and `date`). */
+  readonly clock: Clock;
+}
+
+/** Builds a container's userland; called once per container start, lazily (on first exec). */
+export type UserlandFactory = (context: ContainerContext) => ContainerUserland;
