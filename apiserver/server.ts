@@ -9,6 +9,7 @@ import type { Store } from '../store/index.js';
 import { AdmissionChain } from './admission/chain.js';
 import type { AdmissionPlugin } from './admission/plugin.js';
 import { builtInAdmissionPlugins } from './admission/plugins/index.js';
+import type { PodSecurityConfiguration } from './admission/plugins/pod-security-config.js';
 import { pathNotFound } from './api/api-error.js';
 import { componentStatusDefinition } from './api/core/component-status.js';
 import { type ClusterClock, createClusterClock } from './api/machinery/cluster-clock.js';
@@ -74,6 +75,10 @@ export interface ServerOptions {
   /** The admission plugins every REST write passes, in order (kube-apiserver's
    * --enable-admission-plugins); builtInAdmissionPlugins(...) when absent. */
   admissionPlugins?: AdmissionPlugin[];
+  /** PodSecurity's configuration (kube-apiserver reads it from --admission-control-config-file):
+   * default levels for unlabelled namespaces and the exempt usernames, namespaces and runtime
+   * classes. Used by builtInAdmissionPlugins; kube's defaults (privileged, no exemptions) when absent. */
+  podSecurity?: PodSecurityConfiguration;
   /** Service-account tokens (TokenRequest, TokenReview, issuer discovery); startApiServer
    * builds them on the cluster's key. When absent, a service on the process's own key. */
   tokens?: TokenService;
@@ -155,7 +160,9 @@ export function buildServer(options: ServerOptions): ApiServer {
     tokens,
     authenticates,
   };
-  context.admission = new AdmissionChain(options.admissionPlugins ?? builtInAdmissionPlugins({ authorizer: authorization.authorizer }));
+  context.admission = new AdmissionChain(
+    options.admissionPlugins ?? builtInAdmissionPlugins({ authorizer: authorization.authorizer, podSecurity: options.podSecurity }),
+  );
   registerIssuerDiscovery(app, tokens);
   const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });
   faults.attach({ now, logger: app.log });

@@ -13,14 +13,16 @@ import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from '../webhook
 import { limitRanger } from './limit-ranger.js';
 import { namespaceLifecycle } from './namespace-lifecycle.js';
 import { nodeRestriction } from './node-restriction.js';
-import { podSecurity } from './pod-security.js';
+import { createPodSecurity } from './pod-security.js';
+import type { PodSecurityConfiguration } from './pod-security-config.js';
 import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
 import { runtimeClass } from './runtime-class.js';
 
 /** builtInAdmissionPlugins returns a fresh list: a server may add or drop plugins. The
- * authorizer is the server's (ValidatingAdmissionPolicy's `authorizer` variable asks it). */
-export function builtInAdmissionPlugins(options: { authorizer: Authorizer }): AdmissionPlugin[] {
+ * authorizer is the server's (ValidatingAdmissionPolicy's `authorizer` variable asks it);
+ * `podSecurity` is PodSecurity's configuration (defaults and exemptions; kube's when absent). */
+export function builtInAdmissionPlugins(options: { authorizer: Authorizer; podSecurity?: PodSecurityConfiguration }): AdmissionPlugin[] {
   return [
     namespaceLifecycle,
     limitRanger,
@@ -33,7 +35,7 @@ export function builtInAdmissionPlugins(options: { authorizer: Authorizer }): Ad
     // StorageObjectInUseProtection
     runtimeClass,
     // DefaultIngressClass
-    podSecurity,
+    createPodSecurity(options.podSecurity),
     mutatingAdmissionWebhook,
     createValidatingAdmissionPolicy({ authorizer: options.authorizer }),
     validatingAdmissionWebhook,
