@@ -1,5 +1,6 @@
 /**
- * What the admission chain shows kubectl: PodSecurity's refusal and its `Warning:` lines,
+ * What the admission chain shows kubectl: PodSecurity's refusal and its `Warning:` lines (for
+ * pods, for a Deployment's template, for `kubectl label ns` tightening the enforce level),
  * LimitRanger's defaults, and ResourceQuota's refusal with the usage the resourcequota loop
  * reports (kubectl describe quota).
  */
@@ -59,6 +60,38 @@ describe.each(binaries)('$label: admission', (binary) => {
     const admitted = await k.ok(['apply', '-f', '-'], { stdin: privilegedPod('watched') });
     expect(admitted.stderr).toBe(`Warning: would violate PodSecurity "restricted:latest": ${RESTRICTED_VIOLATIONS}\n`);
     expect(admitted.stdout).toBe('pod/root created\n');
+  });
+
+  it('PodSecurity warns about a Deployment’s template in an enforcing namespace and kubectl creates it', async () => {
+    await k.apply(namespaceYaml('shielded', { 'pod-security.kubernetes.io/enforce': 'restricted' }));
+    const applied = await k.ok(['apply', '-f', '-'], {
+      stdin: `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shielded}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: c
+        image: nginx:1.27
+        securityContext: {privileged: true}
+`,
+    });
+    expect(applied.stderr).toBe(`Warning: would violate PodSecurity "restricted:latest": ${RESTRICTED_VIOLATIONS}\n`);
+    expect(applied.stdout).toBe('deployment.apps/web created\n');
+  });
+
+  it('kubectl label ns warns about the existing pods the new enforce level would refuse', async () => {
+    await k.ok(['create', 'namespace', 'tightened']);
+    await k.ok(['run', 'web', '--image=nginx:1.27', '-n', 'tightened']);
+    const labelled = await k.ok(['label', 'ns', 'tightened', 'pod-security.kubernetes.io/enforce=restricted']);
+    expect(labelled.stderr).toBe(
+      'Warning: existing pods in namespace "tightened" violate the new PodSecurity enforce level "restricted:latest"\n' +
+        'Warning: web: allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile\n',
+    );
+    expect(labelled.stdout).toBe('namespace/tightened labeled\n');
   });
 
   it('a LimitRange defaults the requests of a pod that states none', async () => {

@@ -61,6 +61,8 @@ export interface EvaluatedPolicy {
   errors: FieldError[];
 }
 
+const POLICY_LABELS = MODES.flatMap((mode) => [LABEL_PREFIX + mode, `${LABEL_PREFIX}${mode}-version`]);
+
 const labelError = (label: string, value: string, detail: string): FieldError => ({
   type: 'FieldValueInvalid',
   field: `metadata.labels[${label}]`,
@@ -71,7 +73,8 @@ const labelError = (label: string, value: string, detail: string): FieldError =>
 /** policyToEvaluate resolves a namespace's labels over the configured defaults (kube's
  * PolicyToEvaluate): always a usable policy, with the errors of the labels it could not read. */
 export function policyToEvaluate(labels: Readonly<Record<string, string>> | undefined, defaults: Policy): EvaluatedPolicy {
-  if (!labels) return { policy: defaults, errors: [] };
+  // The common case on the pod write path: a namespace without pod-security labels.
+  if (!labels || POLICY_LABELS.every((label) => labels[label] === undefined)) return { policy: defaults, errors: [] };
   const errors: FieldError[] = [];
   const policy: Policy = { enforce: { ...defaults.enforce }, audit: { ...defaults.audit }, warn: { ...defaults.warn } };
   const readLevel = (mode: Mode, whenBad: Level): boolean => {

@@ -147,7 +147,7 @@ function evaluatePod(
   if (audited.length > 0) audit(result, 'audit-violations', `would violate PodSecurity "${policyName(policy.audit)}": ${describe(audited)}`);
   if (refusal !== undefined) {
     const { name } = attributes;
-    throw forbidden(`${name ? `pods "${name}"` : 'pods'} is forbidden: ${refusal}`, { name, group: '', kind: 'pods' });
+    throw forbidden(`${name ? `pods "${name}"` : 'pods'} is forbidden: ${refusal}`, { name, kind: 'pods' });
   }
   // No warnings on a request refused anyway.
   const warned = violationsOf(policy.warn);
