@@ -2,10 +2,12 @@
  * PodSecurity over real HTTP, as kube-apiserver answers: a namespace pinned to an older
  * policy version, workloads warned in an enforcing namespace but created, bad label values
  * refused, an exempt namespace (from the server's PodSecurityConfiguration) that says its
- * labels will be ignored, and the grouped warnings of a namespace whose enforce level tightens.
+ * labels will be ignored, the grouped warnings of a namespace whose enforce level tightens, and
+ * a Deployment admitted with a warning whose ReplicaSet then fails to create its pods.
  * (Each check's wording: apiserver/admission/plugins/pod-security-checks.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
@@ -118,5 +120,35 @@ describe('PodSecurity over HTTP', () => {
     const loosened = await label('busy', { [`${P}enforce`]: 'privileged' });
     expect(loosened.status).toBe(200);
     expect(loosened.headers.get('warning')).toBeNull();
+  });
+});
+
+describe('PodSecurity and the workload loops', () => {
+  const cluster = useTestCluster({ lifetime: 'file', controllers: ['deployment', 'replicaset'] });
+
+  it('a Deployment is admitted with a warning; its ReplicaSet’s pods are refused, as FailedCreate events say', async () => {
+    const created = await request(`${cluster.url}/api/v1/namespaces`, { method: 'POST', body: namespace('guarded', { [`${P}enforce`]: 'baseline' }) });
+    expect(created.status).toBe(201);
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'agent' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'agent' } },
+        template: { metadata: { labels: { app: 'agent' } }, spec: { hostNetwork: true, containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+      },
+    };
+    const admitted = await request(`${cluster.url}/apis/apps/v1/namespaces/guarded/deployments`, { method: 'POST', body: deployment });
+    expect(admitted.status).toBe(201);
+    expect(warningsOf(admitted)).toEqual(['would violate PodSecurity "baseline:latest": host namespaces (hostNetwork=true)']);
+    await eventually(async () => {
+      const events = (await request(`${cluster.url}/api/v1/namespaces/guarded/events`)).body.items as Array<{ reason: string; message: string }>;
+      const failed = events.find((event) => event.reason === 'FailedCreate');
+      expect(failed?.message).toMatch(
+        /^Error creating: pods "agent-[a-z0-9]+-[a-z0-9]{5}" is forbidden: violates PodSecurity "baseline:latest": host namespaces \(hostNetwork=true\)$/,
+      );
+    });
+    expect((await request(`${cluster.url}/api/v1/namespaces/guarded/pods`)).body.items).toEqual([]);
   });
 });
