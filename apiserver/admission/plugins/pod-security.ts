@@ -77,9 +77,6 @@ export function createPodSecurity(configuration?: PodSecurityConfiguration): Adm
   };
 }
 
-/** The plugin with kube's default configuration (everything privileged, nothing exempt). */
-export const podSecurity: AdmissionPlugin = createPodSecurity();
-
 const audit = (result: AdmissionResult, key: string, value: string) => {
   result.auditAnnotations[LABEL_PREFIX + key] = value;
 };
