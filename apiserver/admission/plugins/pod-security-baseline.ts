@@ -7,8 +7,8 @@
 import {
   type Check,
   type CheckPod,
+  type ContainerLike,
   containersNoun,
-  containersOf,
   goQuote,
   joinQuote,
   pluralize,
@@ -44,13 +44,17 @@ export const isConfinedType = (type: string | undefined) => type === 'RuntimeDef
 
 /** badProfileTypes: who set a seccomp or AppArmor profile type other than RuntimeDefault or
  * Localhost (the pod, then containers), and which types, sorted. */
-export function badProfileTypes(spec: SpecLike, profileOf: (context: SecurityContextLike | undefined) => { type?: string } | undefined) {
+export function badProfileTypes(
+  spec: SpecLike,
+  allContainers: readonly ContainerLike[],
+  profileOf: (context: SecurityContextLike | undefined) => { type?: string } | undefined,
+) {
   const values: string[] = [];
   const podProfile = profileOf(spec.securityContext);
   const podIsBad = podProfile !== undefined && !isConfinedType(podProfile.type);
   if (podIsBad) values.push(podProfile.type ?? '');
   const containers: string[] = [];
-  for (const c of containersOf(spec)) {
+  for (const c of allContainers) {
     const profile = profileOf(c.securityContext);
     if (profile === undefined || isConfinedType(profile.type)) continue;
     containers.push(c.name);
@@ -59,8 +63,8 @@ export function badProfileTypes(spec: SpecLike, profileOf: (context: SecurityCon
   return { setters: settersOf(podIsBad, containers), values: sortedSet(values) };
 }
 
-const appArmorProfile: CheckPod = ({ annotations, spec }) => {
-  const { setters, values } = badProfileTypes(spec, (context) => context?.appArmorProfile);
+const appArmorProfile: CheckPod = ({ annotations, spec, allContainers }) => {
+  const { setters, values } = badProfileTypes(spec, allContainers, (context) => context?.appArmorProfile);
   const annotated = Object.entries(annotations)
     .filter(([key, value]) => key.startsWith(APPARMOR_ANNOTATION_PREFIX) && !(value === '' || value === 'runtime/default' || value.startsWith('localhost/')))
     .map(([key, value]) => `${key}=${goQuote(value)}`)
@@ -74,10 +78,10 @@ const appArmorProfile: CheckPod = ({ annotations, spec }) => {
   };
 };
 
-const capabilitiesBaseline: CheckPod = ({ spec }) => {
+const capabilitiesBaseline: CheckPod = ({ allContainers }) => {
   const containers: string[] = [];
   const added: string[] = [];
-  for (const c of containersOf(spec)) {
+  for (const c of allContainers) {
     const forbidden = (c.securityContext?.capabilities?.add ?? []).filter((cap) => !DEFAULT_CAPABILITIES.has(cap));
     if (forbidden.length === 0) continue;
     containers.push(c.name);
@@ -100,10 +104,10 @@ const hostPathVolumes: CheckPod = ({ spec }) => {
   return names.length > 0 ? { reason: 'hostPath volumes', detail: `${pluralize('volume', 'volumes', names.length)} ${joinQuote(names)}` } : undefined;
 };
 
-const hostPorts: CheckPod = ({ spec }) => {
+const hostPorts: CheckPod = ({ allContainers }) => {
   const containers: string[] = [];
   const ports: string[] = [];
-  for (const c of containersOf(spec)) {
+  for (const c of allContainers) {
     const used = (c.ports ?? []).filter((port) => (port.hostPort ?? 0) !== 0).map((port) => String(port.hostPort));
     if (used.length === 0) continue;
     containers.push(c.name);
@@ -115,17 +119,15 @@ const hostPorts: CheckPod = ({ spec }) => {
   return { reason: 'hostPort', detail: `${containersNoun(containers)} ${verb} ${pluralize('hostPort', 'hostPorts', distinct.length)} ${distinct.join(', ')}` };
 };
 
-const privileged: CheckPod = ({ spec }) => {
-  const names = containersOf(spec)
-    .filter((c) => c.securityContext?.privileged === true)
-    .map((c) => c.name);
+const privileged: CheckPod = ({ allContainers }) => {
+  const names = allContainers.filter((c) => c.securityContext?.privileged === true).map((c) => c.name);
   return names.length > 0 ? { reason: 'privileged', detail: `${containersNoun(names)} must not set securityContext.privileged=true` } : undefined;
 };
 
-const procMount: CheckPod = ({ spec }) => {
+const procMount: CheckPod = ({ allContainers }) => {
   const containers: string[] = [];
   const types: string[] = [];
-  for (const c of containersOf(spec)) {
+  for (const c of allContainers) {
     const type = c.securityContext?.procMount;
     if (type === undefined || type === null || type === 'Default') continue;
     containers.push(c.name);
@@ -140,7 +142,7 @@ const SELINUX_TYPES_1_31 = [...SELINUX_TYPES_1_0, 'container_engine_t'];
 
 function seLinuxOptions(allowedTypes: readonly string[]): CheckPod {
   const allowed = new Set(allowedTypes);
-  return ({ spec }) => {
+  return ({ spec, allContainers }) => {
     const badTypes: string[] = [];
     let setUser = false;
     let setRole = false;
@@ -157,9 +159,7 @@ function seLinuxOptions(allowedTypes: readonly string[]): CheckPod {
     const podIsBad = isBad(spec.securityContext);
     const setters = settersOf(
       podIsBad,
-      containersOf(spec)
-        .filter((c) => isBad(c.securityContext))
-        .map((c) => c.name),
+      allContainers.filter((c) => isBad(c.securityContext)).map((c) => c.name),
     );
     if (setters.length === 0) return undefined;
     const what: string[] = [];
@@ -174,11 +174,11 @@ function seLinuxOptions(allowedTypes: readonly string[]): CheckPod {
 /** Before 1.19, seccomp was set by annotations; their allowed values. */
 const allowedSeccompAnnotation = (value: string) => value === 'runtime/default' || value === 'docker/default' || value.startsWith('localhost/');
 
-const seccompProfileBaseline_1_0: CheckPod = ({ annotations, spec }) => {
+const seccompProfileBaseline_1_0: CheckPod = ({ annotations, allContainers }) => {
   const forbidden: string[] = [];
   const podValue = annotations[SECCOMP_POD_ANNOTATION];
   if (podValue !== undefined && !allowedSeccompAnnotation(podValue)) forbidden.push(`${SECCOMP_POD_ANNOTATION}=${goQuote(podValue)}`);
-  for (const c of containersOf(spec)) {
+  for (const c of allContainers) {
     const key = SECCOMP_CONTAINER_ANNOTATION_PREFIX + c.name;
     const value = annotations[key];
     if (value !== undefined && !allowedSeccompAnnotation(value)) forbidden.push(`${key}=${goQuote(value)}`);
@@ -192,8 +192,8 @@ export const SECCOMP_BASELINE_ID = 'seccompProfile_baseline';
 export const CAPABILITIES_BASELINE_ID = 'capabilities_baseline';
 export const HOST_PATH_VOLUMES_ID = 'hostPathVolumes';
 
-const seccompProfileBaseline_1_19: CheckPod = ({ spec }) => {
-  const { setters, values } = badProfileTypes(spec, (context) => context?.seccompProfile);
+const seccompProfileBaseline_1_19: CheckPod = ({ spec, allContainers }) => {
+  const { setters, values } = badProfileTypes(spec, allContainers, (context) => context?.seccompProfile);
   if (setters.length === 0) return undefined;
   return { reason: 'seccompProfile', detail: `${setters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(values)}` };
 };
@@ -224,12 +224,10 @@ function sysctls(safe: readonly string[]): CheckPod {
   };
 }
 
-const windowsHostProcess: CheckPod = ({ spec }) => {
+const windowsHostProcess: CheckPod = ({ spec, allContainers }) => {
   const setters = settersOf(
     spec.securityContext?.windowsOptions?.hostProcess === true,
-    containersOf(spec)
-      .filter((c) => c.securityContext?.windowsOptions?.hostProcess === true)
-      .map((c) => c.name),
+    allContainers.filter((c) => c.securityContext?.windowsOptions?.hostProcess === true).map((c) => c.name),
   );
   if (setters.length === 0) return undefined;
   return { reason: 'hostProcess', detail: `${setters.join(' and ')} must not set securityContext.windowsOptions.hostProcess=true` };

@@ -57,7 +57,12 @@ export interface PodLike {
   spec: SpecLike;
 }
 
-export type CheckPod = (pod: PodLike) => Violation | undefined;
+/** What a check reads: the pod, and all its containers, listed once per evaluation. */
+export interface PodView extends PodLike {
+  allContainers: readonly ContainerLike[];
+}
+
+export type CheckPod = (pod: PodView) => Violation | undefined;
 
 /** One version of a check: from `since` (the minor of v1.<minor>) until the next version. */
 export interface VersionedCheck {

@@ -10,7 +10,7 @@
  * the newest. Built once at load: evaluating a pod is a walk over a ready array.
  */
 import { BASELINE_CHECKS } from './pod-security-baseline.js';
-import type { Check, CheckPod, Level, PodLike, Violation } from './pod-security-check-kit.js';
+import { type Check, type CheckPod, containersOf, type Level, type PodLike, type PodView, type Violation } from './pod-security-check-kit.js';
 import { RESTRICTED_CHECKS } from './pod-security-restricted.js';
 
 export type { Level, PodLike, SpecLike, Violation } from './pod-security-check-kit.js';
@@ -49,8 +49,11 @@ const REGISTRY: ReadonlyArray<Record<Level, CheckPod[]>> = Array.from({ length: 
 /** evaluate lists what `pod` breaks at `level` as of v1.<minor> (Infinity: latest), in kube's order. */
 export function evaluate(level: Level, minor: number, pod: PodLike): Violation[] {
   const found: Violation[] = [];
-  for (const check of REGISTRY[Math.min(minor, NEWEST_CHECK_MINOR)]![level]) {
-    const violation = check(pod);
+  const checks = REGISTRY[Math.min(minor, NEWEST_CHECK_MINOR)]![level];
+  if (checks.length === 0) return found;
+  const view: PodView = { annotations: pod.annotations, spec: pod.spec, allContainers: containersOf(pod.spec) };
+  for (const check of checks) {
+    const violation = check(view);
     if (violation) found.push(violation);
   }
   return found;

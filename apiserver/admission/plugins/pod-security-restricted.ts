@@ -5,7 +5,7 @@
  * From v1.25 on, a pod with spec.os.name=windows is exempt from the Linux-only ones.
  */
 import { badProfileTypes, CAPABILITIES_BASELINE_ID, HOST_PATH_VOLUMES_ID, SECCOMP_BASELINE_ID } from './pod-security-baseline.js';
-import { type Check, type CheckPod, containersNoun, containersOf, isWindows, joinQuote, pluralize, settersOf, sortedSet } from './pod-security-check-kit.js';
+import { type Check, type CheckPod, containersNoun, isWindows, joinQuote, pluralize, settersOf, sortedSet } from './pod-security-check-kit.js';
 
 /** exceptWindows: the v1.25 version of a check, which lets Windows pods through. */
 const exceptWindows =
@@ -13,19 +13,17 @@ const exceptWindows =
   (pod) =>
     isWindows(pod.spec) ? undefined : check(pod);
 
-const allowPrivilegeEscalation: CheckPod = ({ spec }) => {
-  const names = containersOf(spec)
-    .filter((c) => c.securityContext?.allowPrivilegeEscalation !== false)
-    .map((c) => c.name);
+const allowPrivilegeEscalation: CheckPod = ({ allContainers }) => {
+  const names = allContainers.filter((c) => c.securityContext?.allowPrivilegeEscalation !== false).map((c) => c.name);
   if (names.length === 0) return undefined;
   return { reason: 'allowPrivilegeEscalation != false', detail: `${containersNoun(names)} must set securityContext.allowPrivilegeEscalation=false` };
 };
 
-const capabilitiesRestricted: CheckPod = ({ spec }) => {
+const capabilitiesRestricted: CheckPod = ({ allContainers }) => {
   const notDroppingAll: string[] = [];
   const adding: string[] = [];
   const added: string[] = [];
-  for (const c of containersOf(spec)) {
+  for (const c of allContainers) {
     const capabilities = c.securityContext?.capabilities;
     if (!(capabilities?.drop ?? []).includes('ALL')) notDroppingAll.push(c.name);
     const forbidden = (capabilities?.add ?? []).filter((cap) => cap !== 'NET_BIND_SERVICE');
@@ -83,11 +81,11 @@ const restrictedVolumes: CheckPod = ({ spec }) => {
   };
 };
 
-const runAsNonRoot: CheckPod = ({ spec }) => {
+const runAsNonRoot: CheckPod = ({ spec, allContainers }) => {
   const podValue = spec.securityContext?.runAsNonRoot;
   const explicitlyFalse: string[] = [];
   const unset: string[] = [];
-  for (const c of containersOf(spec)) {
+  for (const c of allContainers) {
     const value = c.securityContext?.runAsNonRoot;
     if (value === false) explicitlyFalse.push(c.name);
     // A container that says nothing is covered only by the pod's runAsNonRoot=true.
@@ -99,25 +97,21 @@ const runAsNonRoot: CheckPod = ({ spec }) => {
   return undefined;
 };
 
-const runAsUser: CheckPod = ({ spec }) => {
+const runAsUser: CheckPod = ({ spec, allContainers }) => {
   const setters = settersOf(
     spec.securityContext?.runAsUser === 0,
-    containersOf(spec)
-      .filter((c) => c.securityContext?.runAsUser === 0)
-      .map((c) => c.name),
+    allContainers.filter((c) => c.securityContext?.runAsUser === 0).map((c) => c.name),
   );
   return setters.length > 0 ? { reason: 'runAsUser=0', detail: `${setters.join(' and ')} must not set runAsUser=0` } : undefined;
 };
 
-const seccompProfileRestricted: CheckPod = ({ spec }) => {
-  const { setters, values } = badProfileTypes(spec, (context) => context?.seccompProfile);
+const seccompProfileRestricted: CheckPod = ({ spec, allContainers }) => {
+  const { setters, values } = badProfileTypes(spec, allContainers, (context) => context?.seccompProfile);
   if (setters.length > 0)
     return { reason: 'seccompProfile', detail: `${setters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(values)}` };
   // A valid pod-level profile covers the containers that set none.
   if (spec.securityContext?.seccompProfile != null) return undefined;
-  const unset = containersOf(spec)
-    .filter((c) => c.securityContext?.seccompProfile == null)
-    .map((c) => c.name);
+  const unset = allContainers.filter((c) => c.securityContext?.seccompProfile == null).map((c) => c.name);
   if (unset.length === 0) return undefined;
   return {
     reason: 'seccompProfile',
