@@ -3,11 +3,14 @@
  * paths can await a conversion inside toServed/toStored. A request to a served version other
  * than the storage version of a CRD with conversion strategy Webhook is run against the
  * storage version: a JSON body is converted to it first, the object or list answered is
- * converted back to the requested version. Not covered yet (still converted as strategy None):
- * watches, PATCH, non-JSON bodies.
+ * converted back to the requested version. Watches, PATCH and server-side apply convert in
+ * place instead (webhookConversion).
+ * Not covered (still converted as strategy None): non-JSON bodies.
  */
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import type { ApiRequest, ApiResponse, HandlerContext } from '../handlers/types.js';
+import type { RegistryContext } from '../registry/context.js';
+import type { AsyncConversion } from '../registry/write-options.js';
 import { convertObjects, usesConversionWebhook } from './conversion-webhook.js';
 import { readCrd } from './crd-writes.js';
 
@@ -40,6 +43,22 @@ export async function handleWithConversion(ctx: HandlerContext, request: ApiRequ
   }
   response.body = await convertBack(ctx, crd, response.body, def, storageDef);
   return response;
+}
+
+/** webhookConversion converts between `def` and the storage version through the CRD's
+ * conversion webhook, when `def` is a non-storage version of a CRD with one; undefined
+ * otherwise (objects convert synchronously, as strategy None). Used by the paths that await a
+ * conversion in place (watch events, PATCH, server-side apply); the CRD is read once per request. */
+export function webhookConversion(ctx: RegistryContext, def: ResourceDefinition): AsyncConversion | undefined {
+  if (def.unstructured !== true || def.storage.toStorage === undefined) return undefined;
+  const crd = readCrd(ctx, def.storage.resource);
+  const storageDef = ctx.registry.storageDefinition(def.storage.resource);
+  if (!usesConversionWebhook(crd) || !storageDef) return undefined;
+  const convert = async (object: KubeObject, from: ResourceDefinition, to: ResourceDefinition) => {
+    const typed = { ...object, apiVersion: object.apiVersion ?? apiVersionOf(from), kind: object.kind ?? def.kind };
+    return (await convertObjects(ctx, crd, [typed], apiVersionOf(to)))[0] as KubeObject;
+  };
+  return { toServed: (stored) => convert(stored, storageDef, def), toStored: (served) => convert(served, def, storageDef) };
 }
 
 function apiVersionOf(def: ResourceDefinition): string {

@@ -1,11 +1,13 @@
 /**
  * CRD conversion webhooks through a real server and a real HTTPS webhook on port 0: the
- * ConversionReview sent, and kube-apiserver's 500s for the answers it refuses.
+ * ConversionReview sent on every path (reads, writes, watches, patches, server-side apply), and
+ * kube-apiserver's 500s for the answers it refuses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/support/eventually.js';
 import { request } from '../../test/support/http.js';
 import { useTestCluster } from '../../test/support/use-test-cluster.js';
+import { openWatch } from '../../test/support/watch-client.js';
 import { startWebhookServer, type TestWebhookServer } from '../../test/support/webhook-server.js';
 
 const cluster = useTestCluster({ lifetime: 'file' });
@@ -107,5 +109,67 @@ describe('conversion webhooks', () => {
     const read = await request(gadgets('v2', name));
     expect(read.status).toBe(500);
     expect(read.body.message).toContain('failed: received invalid webhook response');
+  });
+});
+
+describe('conversion webhooks on watches, patches and server-side apply', () => {
+  it('converts each watch event to the watched version, and ends the watch when the webhook fails', async () => {
+    convertAs();
+    const watch = await openWatch(`${gadgets('v2')}?watch=true&fieldSelector=metadata.name%3Dwatched`);
+    try {
+      const v1Body = { apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name: 'watched' }, spec: { old: 1 } };
+      expect((await request(gadgets('v1'), { method: 'POST', body: v1Body })).status).toBe(201);
+      const [added] = await watch.take(1);
+      expect(added).toMatchObject({ type: 'ADDED', object: { apiVersion: `${GROUP}/v2`, spec: { new: 1 } } });
+      convertAs((r) => (r.result = { status: 'Failure', message: 'cannot convert' }));
+      const patched = await request(gadgets('v1', 'watched'), { method: 'PATCH', body: { spec: { old: 2 } }, contentType: 'application/merge-patch+json' });
+      expect(patched.status).toBe(200);
+      // kube-apiserver cannot encode the event: it logs the error and ends the watch.
+      expect(await watch.rest()).toEqual([]);
+    } finally {
+      watch.close();
+    }
+  });
+
+  it('applies merge and JSON patches in the requested version and stores them converted', async () => {
+    const name = await createGadget();
+    const merged = await request(gadgets('v2', name), { method: 'PATCH', body: { spec: { new: 5 } }, contentType: 'application/merge-patch+json' });
+    expect(merged.status).toBe(200);
+    expect(merged.body).toMatchObject({ apiVersion: `${GROUP}/v2`, spec: { new: 5 } });
+    expect((await request(gadgets('v1', name))).body.spec).toEqual({ old: 5 });
+    const jsonPatched = await request(gadgets('v2', name), {
+      method: 'PATCH',
+      body: [{ op: 'replace', path: '/spec/new', value: 6 }],
+      contentType: 'application/json-patch+json',
+    });
+    expect(jsonPatched.body.spec).toEqual({ new: 6 });
+    expect((await request(gadgets('v1', name))).body.spec).toEqual({ old: 6 });
+  });
+
+  it('answers a PATCH with the 500 of a failing webhook', async () => {
+    const name = await createGadget();
+    convertAs((r) => (r.result = { status: 'Failure', message: 'cannot convert' }));
+    const patched = await request(gadgets('v2', name), { method: 'PATCH', body: { spec: { new: 5 } }, contentType: 'application/merge-patch+json' });
+    expect(patched.status).toBe(500);
+    expect(patched.body.message).toBe(`Internal error occurred: conversion webhook for ${GROUP}/v1, Kind=Gadget returned failure: cannot convert`);
+  });
+
+  it('creates and updates by server-side apply in the requested version', async () => {
+    convertAs();
+    const apply = (spec: Record<string, unknown>) =>
+      request(`${gadgets('v2', 'applied')}?fieldManager=tester`, {
+        method: 'PATCH',
+        body: { apiVersion: `${GROUP}/v2`, kind: 'Gadget', metadata: { name: 'applied' }, spec },
+        contentType: 'application/apply-patch+yaml',
+      });
+    const created = await apply({ new: 7 });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ apiVersion: `${GROUP}/v2`, spec: { new: 7 } });
+    expect(created.body.metadata.managedFields).toMatchObject([{ manager: 'tester', operation: 'Apply', apiVersion: `${GROUP}/v2` }]);
+    expect((await request(gadgets('v1', 'applied'))).body.spec).toEqual({ old: 7 });
+    const updated = await apply({ new: 8 });
+    expect(updated.status).toBe(200);
+    expect(updated.body.spec).toEqual({ new: 8 });
+    expect((await request(gadgets('v1', 'applied'))).body.spec).toEqual({ old: 8 });
   });
 });
