@@ -8,7 +8,7 @@ import { eventually } from '../../test/support/eventually.js';
 import { request } from '../../test/support/http.js';
 import { useTestCluster } from '../../test/support/use-test-cluster.js';
 import { openWatch } from '../../test/support/watch-client.js';
-import { startWebhookServer, type TestWebhookServer } from '../../test/support/webhook-server.js';
+import { startWebhookServer, type TestWebhookServer, type WebhookHandler } from '../../test/support/webhook-server.js';
 
 const cluster = useTestCluster({ lifetime: 'file' });
 let hook: TestWebhookServer;
@@ -45,10 +45,10 @@ function gadgets(version: string, name = ''): string {
   return `${cluster.url}/apis/${GROUP}/${version}/namespaces/default/gadgets${name ? `/${name}` : ''}`;
 }
 
-/** convertAs answers a ConversionReview by renaming spec.old ↔ spec.new, then lets `tamper`
+/** converter answers a ConversionReview by renaming spec.old ↔ spec.new, then lets `tamper`
  * spoil the response; every review received is pushed to `seen`. */
-function convertAs(tamper: (response: Record<string, unknown>) => void = () => {}, seen: any[] = []) {
-  hook.handle((review) => {
+function converter(tamper: (response: Record<string, unknown>) => void = () => {}, seen: any[] = []): WebhookHandler {
+  return (review) => {
     seen.push(review);
     const { uid, desiredAPIVersion, objects } = review.request;
     const convertedObjects = objects.map((o: { spec: Record<string, unknown> }) => ({
@@ -59,7 +59,12 @@ function convertAs(tamper: (response: Record<string, unknown>) => void = () => {
     const response: Record<string, unknown> = { uid, convertedObjects, result: { status: 'Success' } };
     tamper(response);
     return { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response };
-  });
+  };
+}
+
+/** convertAs makes the webhook server answer as converter(tamper, seen). */
+function convertAs(tamper?: (response: Record<string, unknown>) => void, seen: any[] = []) {
+  hook.handle(converter(tamper, seen));
 }
 
 let gadgetCount = 0;
@@ -171,5 +176,51 @@ describe('conversion webhooks on watches, patches and server-side apply', () => 
     expect(updated.status).toBe(200);
     expect(updated.body.spec).toEqual({ new: 8 });
     expect((await request(gadgets('v1', 'applied'))).body.spec).toEqual({ old: 8 });
+  });
+});
+
+describe('admission webhooks matching another version of a CRD with a conversion webhook', () => {
+  it('sends the object converted by the conversion webhook to the version the rule names', async () => {
+    const admitted: any[] = [];
+    const conversions: any[] = [];
+    const convert = converter(undefined, conversions);
+    // Conversion reviews and admission reviews reach the same server: told apart by path.
+    hook.handle((review, req, res) => {
+      if (!req.url?.startsWith('/admit')) return convert(review, req, res);
+      admitted.push(review);
+      return { apiVersion: review.apiVersion, kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true } };
+    });
+    const configuration = {
+      metadata: { name: 'gadgets-v1' },
+      webhooks: [
+        {
+          name: 'gadgets-v1.test.io',
+          clientConfig: { url: hook.url('/admit'), caBundle: hook.caBundle },
+          rules: [{ operations: ['CREATE'], apiGroups: [GROUP], apiVersions: ['v1'], resources: ['gadgets'] }],
+          objectSelector: { matchLabels: { admit: 'v1' } },
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+        },
+      ],
+    };
+    const path = `${cluster.url}/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations`;
+    expect((await request(path, { method: 'POST', body: configuration })).status).toBe(201);
+    try {
+      let count = 0;
+      await eventually(async () => {
+        const name = `admitted-${++count}`;
+        const body = { apiVersion: `${GROUP}/v2`, kind: 'Gadget', metadata: { name, labels: { admit: 'v1' } }, spec: { new: 3 } };
+        expect((await request(gadgets('v2'), { method: 'POST', body })).status).toBe(201);
+        expect(admitted.at(-1)?.request.name).toBe(name);
+      });
+      expect(admitted.at(-1).request).toMatchObject({
+        kind: { group: GROUP, version: 'v1', kind: 'Gadget' },
+        requestKind: { group: GROUP, version: 'v2', kind: 'Gadget' },
+        object: { apiVersion: `${GROUP}/v1`, spec: { old: 3 } },
+      });
+      expect(conversions.some((review) => review.request.desiredAPIVersion === `${GROUP}/v1`)).toBe(true);
+    } finally {
+      await request(`${path}/gadgets-v1`, { method: 'DELETE' });
+    }
   });
 });

@@ -28,7 +28,8 @@ export function createHandler(ctx: HandlerContext, request: ApiRequest): MaybeAs
   const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
   if (isReview(request.path.def)) return answerReview(ctx, request.path.def, object, request.path.namespace, warnings);
   const fieldTracker = updateTracker(ctx, request, request.path.def, '');
-  const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker, admission: ctx.admission, warnings });
+  const conversion = webhookConversion(ctx, request.path.def);
+  const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker, conversion, admission: ctx.admission, warnings });
   return andThen(created, (body) => ({ status: 201, body, warnings }));
 }
 
@@ -55,6 +56,7 @@ export function updateHandler(ctx: HandlerContext, request: ApiRequest): MaybeAs
     scope,
     dryRun: isDryRun(request.query),
     fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
+    conversion: webhookConversion(ctx, target.def),
     // The update consumes the body; a retry after an asynchronous admission step decodes it
     // again (its warnings were already given).
     computeNext: () => {
