@@ -91,6 +91,9 @@ async function clientsPerLoop(
   clock: Clock,
   options: Omit<KubeClientOptions, 'token'>,
 ): Promise<Map<string, KubeClient>> {
-  const entries = await Promise.all(names.map(async (name) => [name, await loopClient(client, name, clock, options)] as const));
-  return new Map(entries);
+  // One after the other: a seeded cluster then creates the service accounts (and draws their
+  // uids) in the same order on every run.
+  const clients = new Map<string, KubeClient>();
+  for (const name of names) clients.set(name, await loopClient(client, name, clock, options));
+  return clients;
 }

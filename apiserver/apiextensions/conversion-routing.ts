@@ -1,23 +1,26 @@
 /**
- * Conversion webhooks around the (synchronous) handlers, until the read and write
- * paths can await a conversion inside toServed/toStored. A request to a served version other
- * than the storage version of a CRD with conversion strategy Webhook is run against the
- * storage version: a JSON body is converted to it first, the object or list answered is
- * converted back to the requested version. Not covered yet (still converted as strategy None):
- * watches, PATCH, non-JSON bodies.
+ * CRD conversion webhooks (strategy Webhook) on the paths addressed to a non-storage version.
+ * Writes (create, update, patch, apply) and watches convert in place through an
+ * AsyncConversion (webhookConversion); reads, deletes and /scale are run against the storage
+ * version and their answer — an object or a list — converted back (handleWithConversion).
  */
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import type { ApiRequest, ApiResponse, HandlerContext } from '../handlers/types.js';
+import type { RegistryContext } from '../registry/context.js';
+import type { AsyncConversion } from '../registry/write-options.js';
 import { convertObjects, usesConversionWebhook } from './conversion-webhook.js';
 import { readCrd } from './crd-writes.js';
 
 type AsyncHandler = (ctx: HandlerContext, request: ApiRequest) => Promise<ApiResponse>;
 
+const CONVERTED_IN_PLACE = new Set(['POST', 'PUT', 'PATCH']);
+
 /** mayConvertThroughWebhook: only a CRD's non-storage versions carry toStorage, so every other
  * request skips handleWithConversion (and stays synchronous). */
 export function mayConvertThroughWebhook(request: ApiRequest): boolean {
-  const { def } = request.path;
-  return def.unstructured === true && def.storage.toStorage !== undefined && request.method !== 'PATCH';
+  const { def, subresource } = request.path;
+  if (def.unstructured !== true || def.storage.toStorage === undefined) return false;
+  return !CONVERTED_IN_PLACE.has(request.method) || subresource === 'scale';
 }
 
 export async function handleWithConversion(ctx: HandlerContext, request: ApiRequest, next: AsyncHandler): Promise<ApiResponse> {
@@ -25,14 +28,7 @@ export async function handleWithConversion(ctx: HandlerContext, request: ApiRequ
   const crd = readCrd(ctx, def.storage.resource);
   const storageDef = ctx.registry.storageDefinition(def.storage.resource);
   if (!usesConversionWebhook(crd) || !storageDef) return next(ctx, request);
-  let body = request.body;
-  if (request.method === 'POST' || request.method === 'PUT') {
-    const decoded = jsonBody(request);
-    if (!decoded) return next(ctx, request);
-    const [converted] = await convertObjects(ctx, crd, [decoded], apiVersionOf(storageDef));
-    body = Buffer.from(JSON.stringify(converted));
-  }
-  const response = await next(ctx, { ...request, body, path: { ...request.path, def: storageDef } });
+  const response = await next(ctx, { ...request, path: { ...request.path, def: storageDef } });
   // A list may come pre-serialized (listAsText): parse it to convert its items.
   if (typeof response.body === 'string' && response.contentType === 'application/json') {
     response.body = JSON.parse(response.body);
@@ -42,19 +38,25 @@ export async function handleWithConversion(ctx: HandlerContext, request: ApiRequ
   return response;
 }
 
-function apiVersionOf(def: ResourceDefinition): string {
-  return `${def.group}/${def.version}`;
+/** webhookConversion converts between `def` and the storage version through the CRD's
+ * conversion webhook, when `def` is a non-storage version of a CRD with one; undefined
+ * otherwise (objects convert synchronously, as strategy None). Used by the paths that await a
+ * conversion in place (creates, updates, patches, server-side apply, watch events); the CRD
+ * is read once per request. */
+export function webhookConversion(ctx: RegistryContext, def: ResourceDefinition): AsyncConversion | undefined {
+  if (def.unstructured !== true || def.storage.toStorage === undefined) return undefined;
+  const crd = readCrd(ctx, def.storage.resource);
+  const storageDef = ctx.registry.storageDefinition(def.storage.resource);
+  if (!usesConversionWebhook(crd) || !storageDef) return undefined;
+  const convert = async (object: KubeObject, from: ResourceDefinition, to: ResourceDefinition) => {
+    const typed = { ...object, apiVersion: object.apiVersion ?? apiVersionOf(from), kind: object.kind ?? def.kind };
+    return (await convertObjects(ctx, crd, [typed], apiVersionOf(to)))[0] as KubeObject;
+  };
+  return { toServed: (stored) => convert(stored, storageDef, def), toStored: (served) => convert(served, def, storageDef) };
 }
 
-/** jsonBody is the request's object when it is JSON of the requested version. */
-function jsonBody(request: ApiRequest): KubeObject | undefined {
-  if (!request.body || (request.contentType && !request.contentType.startsWith('application/json'))) return undefined;
-  try {
-    const object = JSON.parse(request.body.toString('utf8')) as KubeObject;
-    return object?.apiVersion === apiVersionOf(request.path.def) ? object : undefined;
-  } catch {
-    return undefined;
-  }
+function apiVersionOf(def: ResourceDefinition): string {
+  return `${def.group}/${def.version}`;
 }
 
 /** convertBack converts an answered object or list of the storage version to the requested

@@ -16,6 +16,7 @@ import type { ServerResponse } from 'node:http';
 import { isExpired, type SharedStoreEvent, type SharedWatchMessage, type StoredObject, type StoreWatch } from '../../store/index.js';
 import type { ApiError } from '../api/api-error.js';
 import { apiVersionOf, type KubeObject, type ResourceDefinition } from '../api/resource-definition.js';
+import { webhookConversion } from '../apiextensions/conversion-routing.js';
 import type { WatchEventSeries } from '../prometheus/apiserver-metrics.js';
 import { asKube, storageDefinitionOf } from '../registry/context.js';
 import { toServed } from '../registry/object-codec.js';
@@ -209,6 +210,9 @@ function selectedType(selection: Selection, event: SharedStoreEvent): WatchEvent
 class EventWriter {
   private readonly table: { includeObject: IncludeObject } | undefined;
   private readonly def: ResourceDefinition;
+  /** Set for a CRD version served through its conversion webhook: each event's object is
+   * converted by it, for this watcher alone. A failed conversion ends the watch. */
+  private readonly convert: ((stored: KubeObject) => Promise<KubeObject>) | undefined;
   private sentHeaders = false;
   /** ADDED, MODIFIED and DELETED events written so far. */
   eventsSent = 0;
@@ -224,6 +228,7 @@ class EventWriter {
   ) {
     this.table = wantsTable(request.accept) ? { includeObject: includeObjectOf(request.query) } : undefined;
     this.def = request.path.def;
+    this.convert = webhookConversion(ctx, this.def)?.toServed;
   }
 
   start(): void {
@@ -238,9 +243,10 @@ class EventWriter {
     await this.writePayload('BOOKMARK', { kind: this.def.kind, apiVersion: apiVersionOf(this.def), metadata });
   }
 
-  /** writeObject sends a stored object this watch alone holds (an initial event). */
+  /** writeObject sends a stored object this watch alone holds (an initial event, or a change
+   * converted by a conversion webhook). */
   async writeObject(type: WatchEventType, stored: KubeObject): Promise<void> {
-    const served = toServed(this.def, stored);
+    const served = this.convert ? await this.convert(stored) : toServed(this.def, stored);
     const entry: ServedEntry = {
       served,
       printed: stored,
@@ -253,6 +259,7 @@ class EventWriter {
 
   /** writeShared sends a live change, encoded once for every watcher of this representation. */
   async writeShared(type: WatchEventType, event: SharedStoreEvent): Promise<void> {
+    if (this.convert) return this.writeObject(type, asKube(event.object));
     const key = this.table ? `${type} table ${this.table.includeObject} ${this.sentHeaders}` : `${type} json`;
     await this.send(
       type,

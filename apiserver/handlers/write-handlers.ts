@@ -4,6 +4,7 @@ import { andThen } from '../admission/chain.js';
 import { badRequest, isNotFound } from '../api/api-error.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { schemaDocumentFor } from '../api/schema-node.js';
+import { webhookConversion } from '../apiextensions/conversion-routing.js';
 import type { WriteSubresource } from '../fieldmanager/index.js';
 import { applyJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
@@ -27,7 +28,8 @@ export function createHandler(ctx: HandlerContext, request: ApiRequest): MaybeAs
   const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
   if (isReview(request.path.def)) return answerReview(ctx, request.path.def, object, request.path.namespace, warnings);
   const fieldTracker = updateTracker(ctx, request, request.path.def, '');
-  const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker, admission: ctx.admission, warnings });
+  const conversion = webhookConversion(ctx, request.path.def);
+  const created = createObject(ctx, request.path, object, { dryRun: isDryRun(request.query), fieldTracker, conversion, admission: ctx.admission, warnings });
   return andThen(created, (body) => ({ status: 201, body, warnings }));
 }
 
@@ -54,6 +56,7 @@ export function updateHandler(ctx: HandlerContext, request: ApiRequest): MaybeAs
     scope,
     dryRun: isDryRun(request.query),
     fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
+    conversion: webhookConversion(ctx, target.def),
     // The update consumes the body; a retry after an asynchronous admission step decodes it
     // again (its warnings were already given).
     computeNext: () => {
@@ -84,6 +87,7 @@ export function patchHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsy
     fieldTracker: updateTracker(ctx, request, target.def, subresourceOf(scope)),
     computeNext: (current) => decodeObject(target.def, applyPatch(type, current, patch, target.def), options),
     unconditional: !patchSetsResourceVersion(type, patch),
+    conversion: webhookConversion(ctx, target.def),
     admission: ctx.admission,
     warnings,
   });
@@ -116,13 +120,15 @@ function applyHandler(ctx: HandlerContext, request: ApiRequest, config: Record<s
   const dryRun = isDryRun(request.query);
   const scope = scopeOf(request.path.subresource);
   const fieldTracker = applyTracker(ctx, request, target.def, subresourceOf(scope));
+  // A CRD version served through a conversion webhook merges in that version, stored in another.
+  const conversion = webhookConversion(ctx, target.def);
   if (!request.path.subresource && !exists(ctx, request)) {
     const object = decodeObject(target.def, fieldTracker.merge(undefined, config), options);
     if (object.metadata.name !== undefined && object.metadata.name !== target.name) {
       throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${target.name})`);
     }
     object.metadata.name = target.name;
-    const created = createObject(ctx, target, object, { dryRun, fieldTracker, admission: ctx.admission, warnings });
+    const created = createObject(ctx, target, object, { dryRun, fieldTracker, conversion, admission: ctx.admission, warnings });
     return andThen(created, (body) => ({ status: 201, body, warnings }));
   }
   const updated = updateObject(ctx, target, {
@@ -131,6 +137,7 @@ function applyHandler(ctx: HandlerContext, request: ApiRequest, config: Record<s
     fieldTracker,
     computeNext: (current) => decodeObject(target.def, fieldTracker.merge(current, config), options),
     unconditional: !patchSetsResourceVersion('apply', config),
+    conversion,
     admission: ctx.admission,
     warnings,
   });

@@ -10,7 +10,8 @@ import type { KubeObject } from '../api/resource-definition.js';
 import { checkRbacWrite } from '../authz/escalation.js';
 import { asKube, objectRef, type RegistryContext, resourceName, storageDefinitionOf, strategyContext, strategyOf, type Target } from './context.js';
 import { generateNameSuffix, prepareForCreate, validateMetadata } from './metadata.js';
-import { toServed, toStored } from './object-codec.js';
+import { toStored } from './object-codec.js';
+import { servedForm } from './update.js';
 import type { WriteOptions } from './write-options.js';
 
 const GENERATE_NAME_ATTEMPTS = 5;
@@ -66,18 +67,24 @@ function store(
   const errors = [...validateMetadata(def, object), ...(def.validate?.(object) ?? [])];
   if (errors.length > 0) throw invalid(resourceName(fullTarget), errors);
   if (admission) admission.attributes.name = name;
-  return validateThenWrite(ctx, admission, () => {
-    const stored = toStored(def, object, storageDefinitionOf(ctx, def));
-    if (options.dryRun) return toServed(def, stored);
+  const { conversion } = options;
+  if (conversion) {
+    // Converted before the validating phase: the write stays in the same synchronous block as its last plugin.
+    return conversion.toStored(object).then((stored) => validateThenWrite(ctx, admission, () => write(stored)));
+  }
+  return validateThenWrite(ctx, admission, () => write(toStored(def, object, storageDefinitionOf(ctx, def))));
+
+  function write(stored: KubeObject): MaybePromise<KubeObject> {
+    if (options.dryRun) return servedForm(def, stored, conversion);
     try {
-      return toServed(def, asKube(ctx.store.create(objectRef(fullTarget), stored, { actor: ctx.actor })));
+      return servedForm(def, asKube(ctx.store.create(objectRef(fullTarget), stored, { actor: ctx.actor })), conversion);
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
       // A generated name may collide; Kubernetes leaves the retry to the client, we retry a few times.
       if (!usesGenerateName || attempt >= GENERATE_NAME_ATTEMPTS) throw alreadyExists(resourceName(fullTarget));
       return store(ctx, target, object, options, usesGenerateName, admission, attempt + 1);
     }
-  });
+  }
 }
 
 function placeInNamespace(target: Omit<Target, 'name'>, object: KubeObject): void {

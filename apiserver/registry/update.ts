@@ -6,15 +6,15 @@
  */
 
 import { isConflict } from '../../store/index.js';
-import { admitThen, type MaybePromise, startAdmission, validateThenWrite } from '../admission/chain.js';
+import { admitThen, andThen, type MaybePromise, startAdmission, validateThenWrite } from '../admission/chain.js';
 import { ApiError, badRequest, conflict, invalid } from '../api/api-error.js';
 import { deepEqual } from '../api/deep-equal.js';
-import type { KubeObject } from '../api/resource-definition.js';
+import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { checkRbacWrite } from '../authz/escalation.js';
 import { asKube, objectRef, type RegistryContext, readStored, resourceName, storageDefinitionOf, strategyContext, strategyOf, type Target } from './context.js';
 import { carryServerFields, validateMetadata } from './metadata.js';
 import { toServed, toStored } from './object-codec.js';
-import type { WriteOptions } from './write-options.js';
+import type { AsyncConversion, WriteOptions } from './write-options.js';
 
 /** UpdateScope says which part of the object a request may write: the main resource
  * (everything but status), /status (only status), /finalize (only spec.finalizers), /approval
@@ -50,9 +50,22 @@ export function updateObject(ctx: RegistryContext, target: Target, request: Upda
 }
 
 function attemptUpdate(ctx: RegistryContext, target: Target, request: UpdateRequest, attempt: number): MaybePromise<KubeObject> {
-  const { def } = target;
   const stored = readStored(ctx, target);
-  const current = toServed(def, stored);
+  const { conversion } = request;
+  if (conversion) return conversion.toServed(stored).then((current) => updateFrom(ctx, target, request, attempt, stored, current));
+  return updateFrom(ctx, target, request, attempt, stored, toServed(target.def, stored));
+}
+
+/** updateFrom is one attempt from the stored object and its served form `current`. */
+function updateFrom(
+  ctx: RegistryContext,
+  target: Target,
+  request: UpdateRequest,
+  attempt: number,
+  stored: KubeObject,
+  current: KubeObject,
+): MaybePromise<KubeObject> {
+  const { def } = target;
   const proposed = request.computeNext(structuredClone(current));
   checkPreconditions(target, current, proposed);
   // Without a precondition the client asked for "whatever is there now": a conflict after an
@@ -81,19 +94,36 @@ function attemptUpdate(ctx: RegistryContext, target: Target, request: UpdateRequ
     strategyOf(ctx, def).beforeUpdate?.(admitted, current, strategyContext(ctx), subresource);
     const errors = [...validateMetadata(def, admitted, current), ...(def.validate?.(admitted, current, subresource) ?? [])];
     if (errors.length > 0) throw invalid(resourceName(target), errors);
-    const nextStored = toStored(def, admitted, storageDefinitionOf(ctx, def));
-    nextStored.metadata.resourceVersion = stored.metadata.resourceVersion;
-    return validateThenWrite(ctx, admission, () => {
-      if (deepEqual(nextStored, stored)) return current;
-      if (request.dryRun) return toServed(def, nextStored);
-      try {
-        return toServed(def, writeOrRemove(ctx, target, nextStored, stored));
-      } catch (err) {
-        if (admission === undefined || !unconditional || !isApiConflict(err) || attempt >= UPDATE_ATTEMPTS) throw err;
-        return attemptUpdate(ctx, target, request, attempt + 1);
-      }
+    return andThen(storedForm(ctx, def, admitted, request.conversion), (nextStored) => {
+      nextStored.metadata.resourceVersion = stored.metadata.resourceVersion;
+      return validateThenWrite(ctx, admission, () => {
+        if (deepEqual(nextStored, stored)) return current;
+        if (request.dryRun) return servedForm(def, nextStored, request.conversion);
+        try {
+          return servedForm(def, writeOrRemove(ctx, target, nextStored, stored), request.conversion);
+        } catch (err) {
+          const awaited = admission !== undefined || request.conversion !== undefined;
+          if (!awaited || !unconditional || !isApiConflict(err) || attempt >= UPDATE_ATTEMPTS) throw err;
+          return attemptUpdate(ctx, target, request, attempt + 1);
+        }
+      });
     });
   });
+}
+
+/** storedForm is `served` in the storage version (through `conversion` when given). */
+export function storedForm(
+  ctx: RegistryContext,
+  def: ResourceDefinition,
+  served: KubeObject,
+  conversion: AsyncConversion | undefined,
+): MaybePromise<KubeObject> {
+  return conversion ? conversion.toStored(served) : toStored(def, served, storageDefinitionOf(ctx, def));
+}
+
+/** servedForm is `stored` in the served version of `def` (through `conversion` when given). */
+export function servedForm(def: ResourceDefinition, stored: KubeObject, conversion: AsyncConversion | undefined): MaybePromise<KubeObject> {
+  return conversion ? conversion.toServed(stored) : toServed(def, stored);
 }
 
 function isApiConflict(err: unknown): boolean {

@@ -42,7 +42,8 @@ function clusterPath(registry: Registry, group: string, version: string, rest: s
   return { def, namespace: '', name: rest[1], subresource: rest[2], extra: rest.length > 3 };
 }
 
-function hasSubresource(def: ResourceDefinition, subresource: string): boolean {
+/** hasSubresource: does the served version serve `subresource` (status, scale, or an extra one)? */
+export function hasSubresource(def: ResourceDefinition, subresource: string): boolean {
   if (subresource === 'status') return def.subresources.status === true;
   if (subresource === 'scale') return def.subresources.scale !== undefined;
   return def.subresources.extra?.includes(subresource) ?? false;

@@ -3,7 +3,8 @@
  * server on 127.0.0.1:0 over an in-memory store, the built-in loops, the scheduler and the
  * simulated nodes, all on one cluster clock. The loops still talk to the server over HTTPS, as
  * they do as separate processes, each with its own identity (a client certificate from the
- * cluster CA: system:kube-controller-manager, system:kube-scheduler, system:node:<name>);
+ * cluster CA: system:kube-controller-manager, system:kube-scheduler, system:node:<name>; with
+ * serviceAccountCredentials, each control loop its own service-account token);
  * only the process boundary is gone, so many clusters fit in one test process and each
  * starts in a fraction of a second. The CA and the certificates are made once per process.
  *
@@ -86,10 +87,9 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
         runControllers({
           server: server.url,
           tls,
-          // The loops share kube-controller-manager's certificate here (`kubesim up` gives each
-          // its own service account): per-loop token requests at start would make a seeded
-          // cluster's first writes interleave differently from run to run.
           names: options.controllers,
+          // Off by default: per-loop tokens cost a start 21 service accounts and token requests.
+          serviceAccountCredentials: options.serviceAccountCredentials,
           clock,
           random: random.fork(component),
           clusterCa: server.clusterCa,

@@ -46,6 +46,24 @@ describe('startCluster', () => {
     expect((await request(`${a.url}/api/v1/nodes`)).body.items).toHaveLength(2);
   });
 
+  it("runs each loop as its own service account with serviceAccountCredentials; by default the loops share the controller manager's certificate", async () => {
+    const only = { controllers: ['deployment', 'replicaset'] as const, scheduler: false, nodes: 0 };
+    const [perLoop, shared] = await Promise.all([
+      start({ ...only, controllers: [...only.controllers], serviceAccountCredentials: true }),
+      start({ ...only, controllers: [...only.controllers] }),
+    ]);
+    const writerOfReplicaSet = async (cluster: Cluster) => {
+      await request(`${cluster.url}${paths.deployments()}`, { method: 'POST', body: deployment('web', 1) });
+      await cluster.settle();
+      const added = cluster.server.store.history().events.find((e) => e.type === 'ADDED' && e.ref.resource === 'replicasets.apps');
+      return JSON.stringify(added?.actor);
+    };
+    expect(await writerOfReplicaSet(perLoop)).toContain('system:serviceaccount:kube-system:deployment-controller');
+    expect(await writerOfReplicaSet(shared)).toContain('system:kube-controller-manager');
+    const accounts = (await request(`${perLoop.url}/api/v1/namespaces/kube-system/serviceaccounts`)).body.items.map((sa: any) => sa.metadata.name);
+    expect(accounts).toEqual(expect.arrayContaining(['deployment-controller', 'replicaset-controller']));
+  });
+
   it('rejects a bad option by name', async () => {
     await expect(startCluster({ nodes: -1 })).rejects.toThrow(/nodes must be/);
     await expect(startCluster({ controllers: ['replicaset', 'nope' as never] })).rejects.toThrow(/unknown controller\(s\) nope/);

@@ -10,6 +10,7 @@ import { type LabelSelectorQuery, labelSelectorFromStructured } from '../../api/
 import type { LabelSelector } from '../../api/meta.js';
 import type { Registry } from '../../api/registry.js';
 import type { KubeObject, ResourceDefinition } from '../../api/resource-definition.js';
+import { equivalentsOf } from '../equivalents.js';
 import type { AdmissionAttributes } from '../plugin.js';
 
 export type MatchResources = NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']>;
@@ -88,12 +89,10 @@ function namedRuleMatches(rule: NamedRule, attributes: AdmissionAttributes): boo
 function rulesMatch(rules: readonly NamedRule[], matchPolicy: string | undefined, attributes: AdmissionAttributes, registry: Registry): Matched | undefined {
   if (rules.some((rule) => namedRuleMatches(rule, attributes))) return { def: attributes.def };
   if (matchPolicy === 'Exact') return undefined;
-  const { group, plural, version } = attributes.def;
+  const equivalents = equivalentsOf(registry, attributes.def, attributes.subresource);
   for (const rule of rules) {
-    for (const equivalent of registry.all()) {
-      if (equivalent.group !== group || equivalent.plural !== plural || equivalent.version === version) continue;
-      if (ruleMatches(rule, attributes, equivalent)) return { def: equivalent };
-    }
+    const equivalent = equivalents.find((def) => ruleMatches(rule, attributes, def));
+    if (equivalent) return { def: equivalent };
   }
   return undefined;
 }

@@ -4,25 +4,40 @@
  * namespaceSelector against the namespace's labels, the objectSelector against the old and the
  * new object's labels. matchConditions (CEL) come after, in conditions.ts.
  */
+
 import type { RuleWithOperations } from '../../api/admissionregistration/rule-validation.js';
 import type { Webhook } from '../../api/admissionregistration/webhook.js';
 import { matchesSelector } from '../../api/labels.js';
 import type { LabelSelector } from '../../api/meta.js';
+import type { Registry } from '../../api/registry.js';
+import type { ResourceDefinition } from '../../api/resource-definition.js';
 import type { RegistryContext } from '../../registry/context.js';
+import { equivalentsOf } from '../equivalents.js';
 import type { AdmissionAttributes } from '../plugin.js';
 
-/** matchesRules: one rule matching is enough. matchPolicy Equivalent matches like Exact here:
- * kubesim serves each built-in resource in one version, so only CRD versions could differ. */
-export function matchesRules(webhook: Webhook, attributes: AdmissionAttributes): boolean {
-  return (webhook.rules ?? []).some((rule) => matchesRule(rule, attributes));
+/** matchingVersion is the served version through which the webhook's rules match the request
+ * (kube's WebhookInvocation resource and kind): the request's own version when a rule matches
+ * it; with matchPolicy Equivalent (the default), else the first other version of the same
+ * resource a rule matches (rules in order, then versions in registration order); undefined
+ * when none does. */
+export function matchingVersion(webhook: Webhook, attributes: AdmissionAttributes, registry: Registry): ResourceDefinition | undefined {
+  const rules = webhook.rules ?? [];
+  if (rules.some((rule) => matchesRule(rule, attributes, attributes.def))) return attributes.def;
+  if (webhook.matchPolicy === 'Exact') return undefined;
+  const equivalents = equivalentsOf(registry, attributes.def, attributes.subresource);
+  for (const rule of rules) {
+    const matched = equivalents.find((def) => matchesRule(rule, attributes, def));
+    if (matched) return matched;
+  }
+  return undefined;
 }
 
-function matchesRule(rule: RuleWithOperations, a: AdmissionAttributes): boolean {
+function matchesRule(rule: RuleWithOperations, a: AdmissionAttributes, def: ResourceDefinition): boolean {
   return (
     anyOrIncludes(rule.operations, a.operation) &&
-    anyOrIncludes(rule.apiGroups, a.def.group) &&
-    anyOrIncludes(rule.apiVersions, a.def.version) &&
-    matchesResource(rule.resources ?? [], a.def.plural, a.subresource) &&
+    anyOrIncludes(rule.apiGroups, def.group) &&
+    anyOrIncludes(rule.apiVersions, def.version) &&
+    matchesResource(rule.resources ?? [], def.plural, a.subresource) &&
     matchesScope(rule.scope, a)
   );
 }

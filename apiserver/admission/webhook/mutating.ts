@@ -15,6 +15,8 @@ import { type ConfiguredWebhook, webhooksOf } from './configurations.js';
 import { callWebhook } from './dispatch.js';
 import { denied } from './errors.js';
 import { recordAnswer } from './result.js';
+import type { Versioned } from './review.js';
+import { convertBetween } from './versioned.js';
 
 export const mutatingAdmissionWebhook: AdmissionPlugin = {
   name: 'MutatingAdmissionWebhook',
@@ -47,11 +49,12 @@ async function mutate(
   at: { round: number; index: number },
 ): Promise<Call> {
   const { webhook } = configured;
-  const answer = await callWebhook(ctx, webhook, a, true);
-  if (!answer) return 'skipped';
+  const call = await callWebhook(ctx, webhook, a, true);
+  if (!call) return 'skipped';
+  const { answer, versioned } = call;
   recordAnswer(result, webhook.name, answer);
   if (!answer.allowed) throw denied(webhook.name, answer.status);
-  const mutated = answer.patch !== undefined && a.object !== undefined && applyPatch(a, answer.patch as string);
+  const mutated = answer.patch !== undefined && versioned.object !== undefined && (await applyPatch(ctx, a, versioned, answer.patch as string));
   // kube-apiserver's per-call audit annotation, saying who was called and whether it mutated.
   result.auditAnnotations[`mutation.webhook.admission.k8s.io/round_${at.round}_index_${at.index}`] = JSON.stringify({
     configuration: configured.configuration,
@@ -61,26 +64,26 @@ async function mutate(
   return mutated ? 'mutated' : 'unchanged';
 }
 
-/** applyPatch applies the webhook's JSON patch to the object and decodes the result as the
- * kind's schema; true when it changed. A patch that cannot be applied or breaks the object is
- * kube-apiserver's 500 Internal error (whatever the failurePolicy: the webhook answered). */
-function applyPatch(a: AdmissionAttributes, patchText: string): boolean {
-  const object = a.object as KubeObject;
+/** applyPatch applies the webhook's JSON patch to the object as the webhook saw it, decodes
+ * the result as that version's schema and converts it back to the request's version; true
+ * when it changed. A patch that cannot be applied or breaks the object is kube-apiserver's
+ * 500 Internal error (whatever the failurePolicy: the webhook answered). */
+async function applyPatch(ctx: RegistryContext, a: AdmissionAttributes, versioned: Versioned, patchText: string): Promise<boolean> {
   let patched: unknown;
   try {
-    patched = applyJsonPatch(object, JSON.parse(patchText));
+    patched = applyJsonPatch(versioned.object as KubeObject, JSON.parse(patchText));
   } catch (err) {
     throw internalError((err as Error).message);
   }
   if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw internalError('the patched object must be a JSON object');
   let decoded: KubeObject;
   try {
-    decoded = decodeObject(a.def, patched as Record<string, unknown>, { fieldValidation: 'Ignore', warnings: [] });
+    decoded = decodeObject(versioned.def, patched as Record<string, unknown>, { fieldValidation: 'Ignore', warnings: [] });
   } catch (err) {
     if (err instanceof ApiError) throw internalError(err.message);
     throw err;
   }
-  if (deepEqual(decoded, object)) return false;
-  a.object = decoded;
+  if (deepEqual(decoded, versioned.object)) return false;
+  a.object = await convertBetween(ctx, decoded, versioned.def, a.def);
   return true;
 }

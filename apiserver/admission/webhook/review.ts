@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Status } from '../../api/api-error.js';
+import type { KubeObject, ResourceDefinition } from '../../api/resource-definition.js';
 import type { AdmissionAttributes } from '../plugin.js';
 import { WebhookCallError } from './errors.js';
 
@@ -15,20 +16,28 @@ export function reviewVersionFor(versions: readonly string[] | undefined): 'v1' 
   return (versions ?? []).find((v): v is 'v1' | 'v1beta1' => v === 'v1' || v === 'v1beta1');
 }
 
-/** admissionRequest is AdmissionReview.request for `a` (a new uid per call). */
-export function admissionRequest(a: AdmissionAttributes): Record<string, unknown> {
-  const { group, version, kind, plural } = a.def;
+/** Versioned is the request as a webhook sees it: the served version its rules matched, and
+ * the objects converted to it (kube's VersionedAttributes). */
+export interface Versioned {
+  def: ResourceDefinition;
+  object: KubeObject | undefined;
+  oldObject: KubeObject | undefined;
+}
+
+/** admissionRequest is AdmissionReview.request for `a` (a new uid per call): kind and
+ * resource name the matched version, requestKind and requestResource the addressed one. */
+export function admissionRequest(a: AdmissionAttributes, versioned: Versioned): Record<string, unknown> {
   const request: Record<string, unknown> = {
     uid: randomUUID(),
-    kind: { group, version, kind },
-    resource: { group, version, resource: plural },
-    requestKind: { group, version, kind },
-    requestResource: { group, version, resource: plural },
+    kind: kindOf(versioned.def),
+    resource: resourceOf(versioned.def),
+    requestKind: kindOf(a.def),
+    requestResource: resourceOf(a.def),
     name: a.name,
     operation: a.operation,
     userInfo: userInfoOf(a),
-    object: a.object ?? null,
-    oldObject: a.oldObject ?? null,
+    object: versioned.object ?? null,
+    oldObject: versioned.oldObject ?? null,
     dryRun: a.dryRun,
     options: optionsOf(a),
   };
@@ -39,6 +48,9 @@ export function admissionRequest(a: AdmissionAttributes): Record<string, unknown
   if (a.namespace) request['namespace'] = a.namespace;
   return request;
 }
+
+const kindOf = ({ group, version, kind }: ResourceDefinition) => ({ group, version, kind });
+const resourceOf = ({ group, version, plural }: ResourceDefinition) => ({ group, version, resource: plural });
 
 function userInfoOf(a: AdmissionAttributes): Record<string, unknown> {
   const info: Record<string, unknown> = { username: a.user.username };

@@ -18,7 +18,7 @@ export const validatingAdmissionWebhook: AdmissionPlugin = {
     const outcomes = await Promise.allSettled(webhooks.map(({ webhook }) => callWebhook(ctx, webhook, attributes, false)));
     for (const [index, outcome] of outcomes.entries()) {
       if (outcome.status === 'rejected') throw outcome.reason;
-      const answer = outcome.value;
+      const answer = outcome.value?.answer;
       if (!answer) continue;
       const name = webhooks[index]?.webhook.name ?? '';
       recordAnswer(result, name, answer);

@@ -306,3 +306,61 @@ describe('matching', () => {
     expect(answer.body.message).toMatch(/failed calling webhook "untrusted.test.io": failed to call webhook: Post ".*": /);
   });
 });
+
+describe('matchPolicy', () => {
+  const hpas = (version: string) => `${cluster.url}/apis/autoscaling/${version}/namespaces/default/horizontalpodautoscalers`;
+  const v2Rule = { operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v2'], resources: ['horizontalpodautoscalers'] };
+  let hpaCount = 0;
+  const hpaSpec = { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3 };
+  const hpaV1 = () => ({
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: `hpa-${++hpaCount}`, labels: { test: 'equivalent' } },
+    spec: { ...hpaSpec, targetCPUUtilizationPercentage: 50 },
+  });
+  const hpaV2 = () => ({
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: `hpa-${++hpaCount}`, labels: { test: 'equivalent' } },
+    spec: hpaSpec,
+  });
+
+  it('sends an equivalent version converted (Equivalent), its patch converted back; Exact is not called', async () => {
+    const reviews: any[] = [];
+    hook.handle((review, req) => {
+      if (req.url?.startsWith('/exact')) return reviewAnswer(review, { allowed: false, status: { message: 'exact saw it' } });
+      reviews.push(review);
+      const patch = [
+        { op: 'replace', path: '/spec/maxReplicas', value: 9 },
+        { op: 'replace', path: '/spec/metrics/0/resource/target/averageUtilization', value: 70 },
+      ];
+      return reviewAnswer(review, jsonPatch(patch));
+    });
+    const selector = { matchLabels: { test: 'equivalent' } };
+    const clientConfig = (path: string) => ({ url: hook.url(path), caBundle: hook.caBundle });
+    await configure('mutating', { name: 'equivalent.test.io', rules: [v2Rule], objectSelector: selector, clientConfig: clientConfig('/equivalent') }, '');
+    await configure(
+      'validating',
+      { name: 'exact.test.io', matchPolicy: 'Exact', rules: [v2Rule], objectSelector: selector, clientConfig: clientConfig('/exact') },
+      '',
+    );
+    // The Exact webhook is live: it denies what is addressed to autoscaling/v2.
+    await eventually(async () => expect((await request(hpas('v2'), { method: 'POST', body: hpaV2() })).body.message).toContain('exact saw it'));
+
+    const created = await request(hpas('v1'), { method: 'POST', body: hpaV1() });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ apiVersion: 'autoscaling/v1', spec: { maxReplicas: 9, targetCPUUtilizationPercentage: 70 } });
+    const sent = reviews.at(-1).request;
+    expect(sent).toMatchObject({
+      kind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
+      resource: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
+      requestKind: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' },
+      requestResource: { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers' },
+    });
+    expect(sent.object).toMatchObject({
+      apiVersion: 'autoscaling/v2',
+      spec: { metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { averageUtilization: 50 } } }] },
+    });
+    expect(sent.object.spec.targetCPUUtilizationPercentage).toBeUndefined();
+  });
+});
