@@ -15,6 +15,7 @@ import { componentStatusDefinition } from './api/core/component-status.js';
 import { type ClusterClock, createClusterClock } from './api/machinery/cluster-clock.js';
 import { scrapeHandler } from './api/machinery/metrics-scrape.js';
 import { createRandom, type Random } from './api/machinery/random.js';
+import { WatchHandoffLedger } from './api/machinery/watch-handoff.js';
 import { processServiceAccountKeyPem } from './api/pki/service-account-key.js';
 import { Registry } from './api/registry.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
@@ -159,6 +160,7 @@ export function buildServer(options: ServerOptions): ApiServer {
     authorization,
     tokens,
     authenticates,
+    watchHandoffs: new WatchHandoffLedger(),
   };
   context.admission = new AdmissionChain(
     options.admissionPlugins ?? builtInAdmissionPlugins({ authorizer: authorization.authorizer, podSecurity: options.podSecurity }),
@@ -179,7 +181,12 @@ export function buildServer(options: ServerOptions): ApiServer {
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).type('application/json').send(JSON.stringify(pathNotFound().toStatus()));
   });
-  const control = createClusterControl({ app, store: options.store, clockRunning: () => !clock?.state().paused });
+  const control = createClusterControl({
+    app,
+    store: options.store,
+    clockRunning: () => !clock?.state().paused,
+    watchHandoffs: context.watchHandoffs,
+  });
   registerClusterRoutes(app, control);
   virtualSources.set(componentStatusDefinition.storage.resource, componentStatusSource(control.board));
   registerSnapshotRoutes(app, context);

@@ -1,6 +1,8 @@
 /** The request and response shapes shared by the resource handlers. */
+
 import type { AdmissionChain } from '../admission/chain.js';
 import type { HistoryActor } from '../api/kubesim/history.js';
+import type { WatchHandoffLedger } from '../api/machinery/watch-handoff.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import type { TokenService } from '../authn/token-service.js';
 import type { UserInfo } from '../authz/user.js';
@@ -24,6 +26,8 @@ export interface ApiRequest {
   actor?: HistoryActor;
   /** Who made the request (authentication's answer, impersonation applied). */
   user?: UserInfo;
+  /** A watch's handoff id (WATCH_HANDOFF_HEADER), sent by kubesim's own in-process clients. */
+  watchHandoff?: string;
 }
 
 /** A handler answers at once, or later when an admission plugin answers asynchronously. */
@@ -62,6 +66,8 @@ export interface HandlerContext extends RegistryContext {
   /** The server authenticates its callers (security.authenticators given): the reviews then
    * answer for the request's user rather than for the all-powerful user of an open server. */
   authenticates?: boolean;
+  /** Counts watch frames in-process informers have not handled yet (settle waits for them). */
+  watchHandoffs?: WatchHandoffLedger;
 }
 
 /** targetOf names the object a request addresses; throws if the path has no name. */

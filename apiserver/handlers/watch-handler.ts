@@ -101,6 +101,19 @@ export async function serveWatch(
 ): Promise<void> {
   const params = parseWatchParams(request);
   const writer = new EventWriter(ctx, request, raw, events);
+  try {
+    await streamWatch(ctx, request, raw, { params, writer, settings, faults });
+  } finally {
+    if (writer.handoffId) ctx.watchHandoffs?.forget(writer.handoffId);
+  }
+}
+
+async function streamWatch(
+  ctx: HandlerContext,
+  request: ApiRequest,
+  raw: ServerResponse,
+  { params, writer, settings, faults }: { params: WatchParams; writer: EventWriter; settings: WatchSettings; faults: WatchFaults },
+): Promise<void> {
   if (faults.refuseResume && params.afterRevision !== undefined) {
     // Worded as a real compaction would be, reporting the current revision as the oldest kept.
     return refuse(writer, raw, tooOldResourceVersion(params.afterRevision, ctx.store.currentRevision));
@@ -218,6 +231,8 @@ class EventWriter {
   eventsSent = 0;
   /** Frames are being held for the check phase (see holdUntilCheckPhase). */
   private held = false;
+  /** The client's watch handoff id (apiserver/api/machinery/watch-handoff.ts), if it sent one. */
+  readonly handoffId: string | undefined;
 
   constructor(
     private readonly ctx: HandlerContext,
@@ -229,6 +244,7 @@ class EventWriter {
     this.table = wantsTable(request.accept) ? { includeObject: includeObjectOf(request.query) } : undefined;
     this.def = request.path.def;
     this.convert = webhookConversion(ctx, this.def)?.toServed;
+    this.handoffId = request.watchHandoff;
   }
 
   start(): void {
@@ -281,6 +297,7 @@ class EventWriter {
     if (this.raw.destroyed) return;
     this.holdUntilCheckPhase();
     const ok = this.raw.write(frame);
+    if (this.handoffId) this.ctx.watchHandoffs?.noteSent(this.handoffId);
     if (type !== 'BOOKMARK' && type !== 'ERROR') {
       this.events?.sent(frame.length);
       this.eventsSent++;

@@ -33,6 +33,7 @@ export interface ClusterControlOptions {
   app: FastifyInstance;
   store: Store;
   clockRunning: () => boolean;
+  watchHandoffs?: { readonly inTransit: number };
 }
 
 /** createClusterControl installs the in-flight counter on `app` and returns the handle. */
@@ -42,6 +43,7 @@ export function createClusterControl(options: ClusterControlOptions): ClusterCon
     store: options.store,
     inflight: trackInflight(options.app),
     clockRunning: options.clockRunning,
+    watchHandoffs: options.watchHandoffs,
   };
   return {
     board: deps.board,

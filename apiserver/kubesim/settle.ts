@@ -38,6 +38,8 @@ export interface SettleDeps {
   /** Components that should be reporting (the supervisor's running processes); one that has
    * not reported yet is still starting, so the cluster is not quiet. */
   expected?: () => string[];
+  /** Watch frames written to in-process informers and not handled by them yet. */
+  watchHandoffs?: { readonly inTransit: number };
 }
 
 /** SettleTimeoutError says what was still busy when settle gave up. */
@@ -63,6 +65,8 @@ export function busyParts(deps: SettleDeps, countTransitions = true): string[] {
   if (deps.inflight.count > 0) busy.push(`apiserver (${deps.inflight.count} request(s) in flight)`);
   const undelivered = deps.store.undeliveredEvents;
   if (undelivered > 0) busy.push(`watch streams (${undelivered} change(s) not yet sent)`);
+  const inTransit = deps.watchHandoffs?.inTransit ?? 0;
+  if (inTransit > 0) busy.push(`watch streams (${inTransit} event(s) sent, not yet handled by informers)`);
   return busy;
 }
 

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, methodNotAllowed, pathNotFound } from '../api/api-error.js';
 import { escapeFieldValue, parseFieldSelector } from '../api/fields.js';
+import { WATCH_HANDOFF_HEADER } from '../api/machinery/watch-handoff.js';
 import type { Registry } from '../api/registry.js';
 import { ALL_VERBS } from '../api/resource-definition.js';
 import { handleWithConversion, mayConvertThroughWebhook } from '../apiextensions/conversion-routing.js';
@@ -193,6 +194,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       contentType: request.headers['content-type'],
       body: request.body as Buffer | undefined,
       userAgent: request.headers['user-agent'],
+      watchHandoff: request.headers[WATCH_HANDOFF_HEADER] as string | undefined,
       actor: request.method === 'GET' ? undefined : actorOf(request.headers, query, request.user),
       user: request.user,
     };

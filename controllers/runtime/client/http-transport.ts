@@ -23,6 +23,8 @@ export interface HttpRequest {
   body?: string;
   contentType?: string;
   signal?: AbortSignal;
+  /** Extra headers of this request alone. */
+  headers?: Record<string, string>;
 }
 
 /** ClientTls is what an HTTPS client needs from a kubeconfig: the CA that signed the server's
@@ -183,7 +185,8 @@ class NodeHttpTransport implements HttpTransport {
    * (ECONNRESET on a reused socket, before any response): an idempotent request is sent once
    * more on a fresh connection, as Go's http.Transport does. */
   private request(url: URL, request: HttpRequest, retried = false): Promise<IncomingMessage> {
-    const headers: Record<string, string | number> = request.contentType ? { ...this.headers, 'Content-Type': request.contentType } : { ...this.headers };
+    const headers: Record<string, string | number> = { ...this.headers, ...request.headers };
+    if (request.contentType) headers['Content-Type'] = request.contentType;
     if (this.token) headers['Authorization'] = `Bearer ${this.token()}`;
     // A write made inside a reconcile says why (cause.ts); reads need no cause.
     const cause = request.method === 'GET' ? undefined : currentCause();

@@ -13,6 +13,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
+import { closeWatchHandoff, noteFrameHandled, openWatchHandoff, WATCH_HANDOFF_HEADER } from '../../../apiserver/api/machinery/watch-handoff.js';
 import type { Logger, WatchEvent, WatchEventType } from '../types.js';
 import type { HttpRequest, HttpTransport } from './http-transport.js';
 
@@ -75,18 +76,22 @@ export function decodeWatchEvent<T>(line: string): WatchEvent<T> {
 export async function* watchStream<T>(transport: HttpTransport, request: HttpRequest, logger: Logger): AsyncGenerator<WatchEvent<T>> {
   const signal = request.signal;
   if (signal?.aborted) return;
-  let response: IncomingMessage;
+  const handoff = openWatchHandoff();
+  let response: IncomingMessage | undefined;
   try {
-    response = await transport.open(request);
+    response = await transport.open({ ...request, headers: { ...request.headers, [WATCH_HANDOFF_HEADER]: handoff } });
+    for await (const event of readEvents<T>(response, signal, logger)) {
+      yield event;
+      // The consumer asked for the next frame: it has handled this one (see watch-handoff.ts).
+      noteFrameHandled(handoff);
+    }
   } catch (err) {
-    if (signal?.aborted) return;
+    if (response === undefined && signal?.aborted) return;
     throw err;
-  }
-  try {
-    yield* readEvents<T>(response, signal, logger);
   } finally {
+    closeWatchHandoff(handoff);
     // Whatever ended the loop, release the socket: a half-read watch must not linger.
-    response.destroy();
+    response?.destroy();
   }
 }
 
