@@ -44,18 +44,43 @@ export function unauthorized(): ApiError {
 
 /** authenticate runs the authenticators in order on one request. */
 export async function authenticate(request: FastifyRequest, options: AuthenticationOptions): Promise<UserInfo> {
-  for (const authenticator of options.authenticators) {
-    const user = await authenticator(request);
+  return authenticateFrom(request, options, 0);
+}
+
+/**
+ * authenticateFrom runs the authenticators from index `from` on: synchronously while they answer
+ * synchronously (a client certificate's verdict, no credential at all), so most requests pay no
+ * promise; it turns asynchronous at the first authenticator that returns a promise.
+ */
+function authenticateFrom(request: FastifyRequest, options: AuthenticationOptions, from: number): UserInfo | Promise<UserInfo> {
+  const { authenticators } = options;
+  for (let i = from; i < authenticators.length; i++) {
+    const user = authenticators[i]!(request);
+    if (user instanceof Promise) return user.then((found) => found ?? authenticateFrom(request, options, i + 1));
     if (user) return user;
   }
   if (options.anonymous) return ANONYMOUS_USER;
   throw unauthorized();
 }
 
-/** registerAuthentication sets `request.user` on every request before its route runs. */
+/** registerAuthentication sets `request.user` on every request before its route runs. A
+ * callback-style hook: fastify continues at once when the user is known synchronously. */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
   app.decorateRequest('user', null as unknown as UserInfo);
-  app.addHook('onRequest', async (request) => {
-    request.user = await authenticate(request, options);
+  app.addHook('onRequest', (request, _reply, done) => {
+    let user: UserInfo | Promise<UserInfo>;
+    try {
+      user = authenticateFrom(request, options, 0);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (!(user instanceof Promise)) {
+      request.user = user;
+      return done();
+    }
+    user.then((found) => {
+      request.user = found;
+      done();
+    }, done);
   });
 }

@@ -32,9 +32,9 @@ interface Wanted {
 
 function wantedOf(headers: IncomingHttpHeaders): Wanted | undefined {
   const extra: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
     // Extra keys travel percent-encoded in header names (kube's unescapeExtraKey).
-    if (name.startsWith(EXTRA_PREFIX)) extra[decodeURIComponent(name.slice(EXTRA_PREFIX.length))] = values(value);
+    if (name.startsWith(EXTRA_PREFIX)) extra[decodeURIComponent(name.slice(EXTRA_PREFIX.length))] = values(headers[name]);
   }
   const user = values(headers[USER_HEADER])[0];
   const groups = values(headers[GROUP_HEADER]);

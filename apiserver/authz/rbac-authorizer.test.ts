@@ -111,6 +111,47 @@ describe('the RBAC authorizer', () => {
   });
 });
 
+describe('the memo of what bindings grant whom', () => {
+  /** Objects that say when they change, as the informer cache does. */
+  function versionedObjects() {
+    const clusterRoleBindings: ClusterRoleBinding[] = [];
+    let version = 0;
+    const objects: RbacObjects = {
+      ...staticObjects({ clusterRoles: [clusterRole('pod-deleter', [{ verbs: ['delete'], apiGroups: [''], resources: ['pods'] }])] }),
+      clusterRoleBindings: () => clusterRoleBindings,
+      version: () => version,
+    };
+    const bind = (binding: ClusterRoleBinding) => {
+      clusterRoleBindings.push(binding);
+      version++;
+    };
+    return { objects, bind };
+  }
+  const deleteBinding = (subject: ClusterRoleBinding['subjects']): ClusterRoleBinding => ({
+    metadata: { name: 'deleters' },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'pod-deleter' },
+    subjects: subject,
+  });
+
+  it('sees a binding made after the user was first decided', () => {
+    const { objects, bind } = versionedObjects();
+    expect(authorizeRbac(objects, pods(alice, 'delete')).allowed).toBe(false);
+    bind(deleteBinding([{ kind: 'User', apiGroup: RBAC, name: 'alice' }]));
+    expect(authorizeRbac(objects, pods(alice, 'delete'))).toEqual({
+      allowed: true,
+      reason: 'RBAC: allowed by ClusterRoleBinding "deleters" of ClusterRole "pod-deleter" to User "alice"',
+    });
+  });
+
+  it('keeps users of one name apart by their groups', () => {
+    const { objects, bind } = versionedObjects();
+    bind(deleteBinding([{ kind: 'Group', apiGroup: RBAC, name: 'devs' }]));
+    expect(authorizeRbac(objects, pods(alice, 'delete')).allowed).toBe(true);
+    expect(authorizeRbac(objects, pods({ username: 'alice', groups: ['system:authenticated'] }, 'delete')).allowed).toBe(false);
+    expect(authorizeRbac(objects, pods(alice, 'delete')).allowed).toBe(true);
+  });
+});
+
 describe('Forbidden messages', () => {
   it('reads as kube-apiserver writes them', () => {
     expect(forbiddenReason(pods(alice, 'list'))).toBe('User "alice" cannot list resource "pods" in API group "" in the namespace "default"');

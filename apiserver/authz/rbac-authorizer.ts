@@ -17,6 +17,9 @@ export interface RbacObjects {
   roleBindings(namespace: string): Iterable<RoleBinding>;
   clusterRole(name: string): ClusterRole | undefined;
   role(namespace: string, name: string): Role | undefined;
+  /** A number that changes whenever any role or binding does (an informer cache's); when
+   * given, what the bindings grant a user is worked out once per change, not per request. */
+  version?(): number;
 }
 
 export interface Decision {
@@ -73,25 +76,81 @@ function roleRules(objects: RbacObjects, ref: RoleRef | undefined, bindingNamesp
   return `unsupported role reference kind: ${goQuote(ref?.kind ?? '')}`;
 }
 
-/** visitRulesFor walks every rule granted to the user in the namespace (cluster-wide only when
- * the namespace is empty) and returns the resolution errors met on the way. */
-function visitRulesFor(objects: RbacObjects, user: UserInfo, namespace: string, visit: RuleVisitor): string[] {
+/** A binding that applies to the user, with its role's rules (resolved when it was found). */
+interface Grant {
+  kind: 'ClusterRoleBinding' | 'RoleBinding';
+  binding: ClusterRoleBinding | RoleBinding;
+  subject: Subject;
+  rules: readonly PolicyRule[];
+  /** describeBinding's answer, made the first time a request needs it. */
+  described?: string;
+}
+
+/** What the bindings grant a user in a namespace, in kube's walk order (ClusterRoleBindings,
+ * then the namespace's RoleBindings), and the errors met resolving their roles. */
+interface Grants {
+  grants: Grant[];
+  errors: string[];
+}
+
+function findGrants(objects: RbacObjects, user: UserInfo, namespace: string): Grants {
+  const grants: Grant[] = [];
   const errors: string[] = [];
-  const walk = (kind: 'ClusterRoleBinding' | 'RoleBinding', bindings: Iterable<ClusterRoleBinding | RoleBinding>, bindingNamespace: string) => {
+  const walk = (kind: Grant['kind'], bindings: Iterable<ClusterRoleBinding | RoleBinding>, bindingNamespace: string) => {
     for (const binding of bindings) {
       const subject = binding.subjects?.find((s) => appliesToUser(user, s, bindingNamespace));
       if (!subject) continue;
       const rules = roleRules(objects, binding.roleRef, bindingNamespace);
-      if (typeof rules === 'string') {
-        errors.push(rules);
-        continue;
-      }
-      const source = () => describeBinding(kind, binding, subject);
-      for (const rule of rules) if (!visit(source, rule)) return false;
+      if (typeof rules === 'string') errors.push(rules);
+      else grants.push({ kind, binding, subject, rules });
     }
-    return true;
   };
-  if (walk('ClusterRoleBinding', objects.clusterRoleBindings(), '') && namespace) walk('RoleBinding', objects.roleBindings(namespace), namespace);
+  walk('ClusterRoleBinding', objects.clusterRoleBindings(), '');
+  if (namespace) walk('RoleBinding', objects.roleBindings(namespace), namespace);
+  return { grants, errors };
+}
+
+/** Beyond this many users × namespaces remembered, the memo starts over (bounds its memory). */
+const MEMO_LIMIT = 4096;
+
+interface Memo {
+  version: number;
+  byUser: Map<string, Grants>;
+}
+
+const memos = new WeakMap<RbacObjects, Memo>();
+
+/**
+ * grantsFor is findGrants remembered per RBAC-objects version: a request walks only the
+ * bindings that name its user, not every ClusterRoleBinding of the cluster. Only the user's
+ * name and groups decide which subjects apply, so they (and the namespace) are the key.
+ */
+function grantsFor(objects: RbacObjects, user: UserInfo, namespace: string): Grants {
+  if (!objects.version) return findGrants(objects, user, namespace);
+  const version = objects.version();
+  let memo = memos.get(objects);
+  if (!memo || memo.version !== version || memo.byUser.size >= MEMO_LIMIT) {
+    memo = { version, byUser: new Map() };
+    memos.set(objects, memo);
+  }
+  // JSON keeps names apart whatever characters they hold.
+  const key = JSON.stringify([namespace, user.username, user.groups]);
+  let grants = memo.byUser.get(key);
+  if (!grants) {
+    grants = findGrants(objects, user, namespace);
+    memo.byUser.set(key, grants);
+  }
+  return grants;
+}
+
+/** visitRulesFor shows every rule granted to the user in the namespace (cluster-wide only when
+ * the namespace is empty) to `visit`, and returns the resolution errors met on the way. */
+function visitRulesFor(objects: RbacObjects, user: UserInfo, namespace: string, visit: RuleVisitor): string[] {
+  const { grants, errors } = grantsFor(objects, user, namespace);
+  for (const grant of grants) {
+    const source = () => (grant.described ??= describeBinding(grant.kind, grant.binding, grant.subject));
+    for (const rule of grant.rules) if (!visit(source, rule)) return errors;
+  }
   return errors;
 }
 
@@ -121,7 +180,7 @@ export function rbacRulesFor(objects: RbacObjects, user: UserInfo, namespace: st
     rules.push(rule);
     return true;
   });
-  return { rules, errors };
+  return { rules, errors: [...errors] };
 }
 
 /**

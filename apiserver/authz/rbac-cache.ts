@@ -39,10 +39,19 @@ function put(index: Index, namespace: string, name: string, object: StoredObject
 
 export function startRbacCache(store: Store, logger?: { error(fields: object, message: string): void }): RbacCache {
   const indexes: Record<Kind, Index> = { roles: new Map(), roleBindings: new Map(), clusterRoles: new Map(), clusterRoleBindings: new Map() };
+  // Counts every change to any of the four kinds: the authorizer's memo of what bindings grant
+  // whom is good until it moves.
+  let version = 0;
   const followers = (Object.keys(RESOURCES) as Kind[]).map((kind) =>
     followResource(store, RESOURCES[kind], {
-      reset: () => indexes[kind].clear(),
-      apply: (ref, object) => put(indexes[kind], ref.namespace, ref.name, object),
+      reset: () => {
+        version++;
+        indexes[kind].clear();
+      },
+      apply: (ref, object) => {
+        version++;
+        put(indexes[kind], ref.namespace, ref.name, object);
+      },
       logger,
     }),
   );
@@ -52,6 +61,7 @@ export function startRbacCache(store: Store, logger?: { error(fields: object, me
     roleBindings: (namespace) => values<RoleBinding>('roleBindings', namespace),
     clusterRole: (name) => indexes.clusterRoles.get('')?.get(name) as ClusterRole | undefined,
     role: (namespace, name) => indexes.roles.get(namespace)?.get(name) as Role | undefined,
+    version: () => version,
     stop: () => {
       for (const follower of followers) follower.stop();
     },

@@ -43,8 +43,13 @@ export interface AuthorizationOptions {
 export function registerAuthorization(app: FastifyInstance, options: AuthorizationOptions): ServerAuthorization {
   if (options.mode !== 'RBAC') {
     if (options.impersonation) {
-      app.addHook('onRequest', async (request) => {
-        request.user = impersonate(alwaysAllow, request.user, request.headers);
+      app.addHook('onRequest', (request, _reply, done) => {
+        try {
+          request.user = impersonate(alwaysAllow, request.user, request.headers);
+        } catch (err) {
+          return done(err as Error);
+        }
+        done();
       });
     }
     return { mode: options.mode, authorizer: alwaysAllow, rulesFor: allowEverything };
@@ -56,11 +61,17 @@ export function registerAuthorization(app: FastifyInstance, options: Authorizati
     rbac.stop();
     nodeGraph.stop();
   });
-  app.addHook('onRequest', async (request) => {
-    request.user = impersonate(authorizer, request.user, request.headers);
-    const attributes = requestAttributes(request.user, request.method, request.url, request.query as Record<string, string>);
-    const decision = authorizer.authorize(attributes);
-    if (decision.decision !== 'allow') throw forbiddenError(attributes, decision.reason);
+  // Callback-style: the decision is synchronous, so the request goes on without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      request.user = impersonate(authorizer, request.user, request.headers);
+      const attributes = requestAttributes(request.user, request.method, request.url, request.query as Record<string, string>);
+      const decision = authorizer.authorize(attributes);
+      if (decision.decision !== 'allow') return done(forbiddenError(attributes, decision.reason));
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
   return { mode: 'RBAC', authorizer, rulesFor: rbacModeRulesFor(rbac), rbac, nodeGraph };
 }

@@ -62,6 +62,7 @@ function kubesimAttributes(user: UserInfo, method: string, parts: string[], quer
 
 /** The URL's path as kube reads it (url.Path: percent-decoding applied). */
 function decodedPath(raw: string): string {
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {

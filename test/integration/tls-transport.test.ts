@@ -9,10 +9,12 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadOrCreateClusterCa } from '../../apiserver/api/pki/cluster-ca.js';
 import { ADMIN_IDENTITY, issueClientCertificate, nodeIdentity } from '../../apiserver/api/pki/issue.js';
 import { startApiServer } from '../../apiserver/start-api-server.js';
+import { createHttpTransport } from '../../controllers/runtime/client/http-transport.js';
 import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
@@ -53,6 +55,33 @@ describe('an API server with tls', () => {
       const answer = await request(`${cluster.url}/api/v1/namespaces`, { tls: { ca: ca(), cert: pair.certPem, key: pair.keyPem } });
       expect(answer.status).toBe(401);
       expect(answer.body).toMatchObject({ kind: 'Status', reason: 'Unauthorized', message: 'Unauthorized', code: 401 });
+    }
+  });
+
+  it('lets clients with the same certificate resume one TLS session, each keeping its own identity', async () => {
+    const resumed: boolean[] = [];
+    const onConnection = (socket: TLSSocket) => resumed.push(socket.isSessionReused());
+    cluster.server.app.server.on('secureConnection', onConnection);
+    const whoami = async (pair: { certPem: string; keyPem: string }) => {
+      const transport = createHttpTransport({ server: cluster.url, tls: { ca: ca(), cert: pair.certPem, key: pair.keyPem }, userAgent: 'tls-sessions' });
+      try {
+        return { user: await transport.send({ method: 'GET', path: WHOAMI }), resumed: resumed.at(-1) };
+      } finally {
+        transport.close();
+      }
+    };
+    try {
+      const admin = await cluster.server.clientCertificate(ADMIN_IDENTITY);
+      const node = await issueClientCertificate(cluster.server.clusterCa, nodeIdentity('node-9'));
+      const asAdmin = { user: { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] }, resumed: true };
+      const asNode = { user: { username: 'system:node:node-9', groups: ['system:nodes', 'system:authenticated'] } };
+      await eventually(async () => expect(await whoami(admin)).toEqual(asAdmin));
+      // Another certificate never resumes the admin's session: its first connection is a full handshake.
+      expect(await whoami(node)).toEqual({ ...asNode, resumed: false });
+      expect(await whoami(node)).toEqual({ ...asNode, resumed: true });
+      expect(await whoami(admin)).toEqual(asAdmin);
+    } finally {
+      cluster.server.app.server.off('secureConnection', onConnection);
     }
   });
 

@@ -7,6 +7,7 @@
  * A server on a temporary PKI directory shares the process's CA (cluster-ca.ts); its
  * certificates are shared per process too, so the clusters of a test file pay for them once.
  */
+import { randomBytes } from 'node:crypto';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import { KUBERNETES_SERVICE_IP } from '../core/service-allocation.js';
 import type { ClusterCa } from './cluster-ca.js';
@@ -43,7 +44,26 @@ export async function httpsOptions(ca: ClusterCa, pkiDir: string, host: string, 
   const pair = sharedInProcess
     ? await sharedOnce(ca, `serving ${JSON.stringify(names)}`, () => issueServingCertificate(ca, names))
     : await ensureServingCertificate(ca, keyPairFiles(pkiDir, SERVING_STEM), names);
-  return { key: pair.keyPem, cert: pair.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false };
+  const options: HttpsServerOptions = { key: pair.keyPem, cert: pair.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false };
+  return sharedInProcess ? { ...options, ticketKeys: sharedTicketKeys(ca) } : options;
+}
+
+const ticketKeys = new Map<string, Buffer>();
+
+/**
+ * sharedTicketKeys are the TLS session-ticket keys of the process's servers of one CA (those
+ * that share its serving certificate): a client's session from one in-process cluster resumes
+ * on the next (see controllers/runtime/client/tls-sessions.ts) instead of a full handshake per
+ * watch connection. Per CA, never wider: a ticket carries the client certificate its server
+ * verified, so only a server trusting the same CA may accept it.
+ */
+function sharedTicketKeys(ca: ClusterCa): Buffer {
+  let keys = ticketKeys.get(ca.certPem);
+  if (!keys) {
+    keys = randomBytes(48);
+    ticketKeys.set(ca.certPem, keys);
+  }
+  return keys;
 }
 
 /** sharedClientCertificate is a client certificate for `identity`, made once per process and CA. */

@@ -11,6 +11,7 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import { ApiError, type StatusReason } from '../../../apiserver/api/api-error.js';
 import { CAUSE_HEADER, currentCause, encodeCause } from '../../../apiserver/api/machinery/cause.js';
 import { RestClientMetrics } from '../metrics/rest-client-metrics.js';
+import { SessionSharingAgent } from './tls-sessions.js';
 
 /** QueryParams are query-string values; undefined ones are left out. */
 export type QueryParams = Record<string, string | number | boolean | undefined>;
@@ -55,6 +56,13 @@ export function httpsAgentOptions(tls: ClientTls | undefined): HttpsAgentOptions
   const rejectUnauthorized = !tls?.insecureSkipVerify;
   if (!tls?.ca && !tls?.cert) return { rejectUnauthorized };
   return { secureContext: secureContextOf(tls), rejectUnauthorized };
+}
+
+/** httpsAgent is a keep-alive agent for `tls`; one with a prepared secure context resumes the
+ * TLS sessions of the process's other agents with the same credentials (tls-sessions.ts). */
+function httpsAgent(tls: ClientTls | undefined): HttpsAgent {
+  const options = { keepAlive: true, ...httpsAgentOptions(tls) };
+  return options.secureContext ? new SessionSharingAgent({ ...options, secureContext: options.secureContext }) : new HttpsAgent(options);
 }
 
 const secureContexts = new Map<string, SecureContext>();
@@ -134,7 +142,7 @@ class NodeHttpTransport implements HttpTransport {
     this.server = options.server;
     this.base = new URL(options.server);
     this.metrics = new RestClientMetrics(this.base.host);
-    this.agent = this.isSecure() ? new HttpsAgent({ keepAlive: true, ...httpsAgentOptions(options.tls) }) : new HttpAgent({ keepAlive: true });
+    this.agent = this.isSecure() ? httpsAgent(options.tls) : new HttpAgent({ keepAlive: true });
     this.headers = { Accept: 'application/json', 'User-Agent': options.userAgent, ...options.headers };
     if (typeof options.token === 'string' && options.token) this.headers['Authorization'] = `Bearer ${options.token}`;
     if (typeof options.token === 'function') this.token = options.token;
