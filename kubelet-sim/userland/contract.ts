@@ -69,6 +69,13 @@ export interface ClusterReader {
   get(resource: string, namespace: string, name: string): Promise<Record<string, unknown> | undefined>;
   /** Every object of a resource, in one namespace or (namespace undefined) all of them. */
   list(resource: string, namespace?: string): Promise<Record<string, unknown>[]>;
+  /** Optional: a service account token from the TokenRequest API (what a kubelet writes into a
+   * projected serviceAccountToken volume). Without it the userland writes a placeholder file. */
+  requestToken?(
+    namespace: string,
+    serviceAccount: string,
+    request: { audience?: string; expirationSeconds?: number; podName: string; podUid: string },
+  ): Promise<string | undefined>;
 }
 
 /** What the userland knows of the container it builds. */
