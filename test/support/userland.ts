@@ -3,9 +3,12 @@
  * a ProcessIO that collects what the container writes, readers of cluster objects (plain objects,
  * or a real test API server over HTTP), and a container context built from a pod object.
  */
+
+import { expect } from 'vitest';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import type { ClusterReader, ContainerUserland, ProcessIO } from '../../kubelet-sim/userland/contract.js';
 import { createUserlandFactory } from '../../kubelet-sim/userland/index.js';
+import { eventually } from './eventually.js';
 import { request } from './http.js';
 
 const PLURALS: Record<string, string> = { ConfigMap: 'configmaps', Secret: 'secrets', Service: 'services', Node: 'nodes', EndpointSlice: 'endpointslices' };
@@ -37,6 +40,22 @@ export function httpReader(url: string): ClusterReader {
       const response = await request(path(resource, namespace));
       if (response.status !== 200) throw new Error(`LIST ${resource} ${namespace}: ${response.status}`);
       return response.body.items;
+    },
+    /** The TokenRequest API, as a kubelet asks it for a projected service-account token. */
+    async requestToken(namespace, serviceAccount, { audience, expirationSeconds, podName, podUid }) {
+      const response = await request(`${url}/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount}/token`, {
+        method: 'POST',
+        body: {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          spec: {
+            audiences: audience ? [audience] : undefined,
+            expirationSeconds,
+            boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: podName, uid: podUid },
+          },
+        },
+      });
+      return response.status === 201 ? response.body.status.token : undefined;
     },
   };
 }
@@ -74,6 +93,16 @@ export function collectingIO(options: RunOptions = {}): { io: ProcessIO; result:
   };
   const join = (parts: Uint8Array[]) => Buffer.concat(parts.map((p) => Buffer.from(p)));
   return { io, result: () => ({ stdout: join(out).toString('utf8'), stderr: join(err).toString('utf8'), bytes: new Uint8Array(join(out)) }) };
+}
+
+/** typist is a terminal user: it types each step's keys once the screen (output so far) ends
+ * with the step's `after` text (a prompt), or once `after` says so (a command is running). */
+export async function* typist(screen: () => string, steps: ReadonlyArray<{ after: string | (() => boolean); keys: string }>): AsyncGenerator<Uint8Array> {
+  for (const { after, keys } of steps) {
+    const ready = typeof after === 'string' ? () => screen().endsWith(after) : after;
+    await eventually(() => expect(ready(), `screen: ${JSON.stringify(screen())}`).toBe(true));
+    yield new TextEncoder().encode(keys);
+  }
 }
 
 /** run execs argv in a container and collects its output and exit status. */

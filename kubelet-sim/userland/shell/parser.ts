@@ -37,7 +37,12 @@ class Lexer {
   line = 1;
   private peeked: Token | undefined;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    firstLine = 1,
+  ) {
+    this.line = firstLine;
+  }
 
   peek(): Token {
     this.peeked ??= this.read();
@@ -488,6 +493,8 @@ function assignmentOf(word: Word): Assignment | undefined {
   return { name: first.text.slice(0, eq), value };
 }
 
-export function parseScript(text: string): List {
-  return new Parser(new Lexer(text)).script();
+/** parseScript parses text whose first line is line `firstLine` of the input (an interactive shell
+ * numbers lines across what it has read). */
+export function parseScript(text: string, firstLine = 1): List {
+  return new Parser(new Lexer(text, firstLine)).script();
 }

@@ -24,6 +24,8 @@ function prompt(shell: Shell): string {
 
 export async function interactiveSession(shell: Shell, io: ShellIo, terminal: Terminal | undefined): Promise<number> {
   let pending = '';
+  // Lines read before `pending`: dash's diagnostics number lines across the session.
+  let linesBefore = 0;
   let foreground: AbortController | undefined;
   const showPrompt = () => terminal && io.stdout.write(pending ? '> ' : prompt(shell));
   const release = terminal?.onInterrupt(() => {
@@ -41,15 +43,17 @@ export async function interactiveSession(shell: Shell, io: ShellIo, terminal: Te
       pending += `${line}\n`;
       let list: ReturnType<typeof parseScript>;
       try {
-        list = parseScript(pending);
+        list = parseScript(pending, linesBefore + 1);
       } catch (err) {
         if (!(err instanceof ShellSyntaxError)) throw err;
         if (err.incomplete) continue;
         io.stderr.write(shell.syntaxErrorText(err));
         shell.status = 2;
+        linesBefore += pending.split('\n').length - 1;
         pending = '';
         continue;
       }
+      linesBefore += pending.split('\n').length - 1;
       pending = '';
       foreground = new AbortController();
       try {

@@ -5,9 +5,8 @@
  * post-processing (`\n` becomes `\r\n`).
  */
 import type { ProcessIO } from '../contract.js';
-import type { Output } from './streams.js';
+import { type Output, Pipe } from './streams.js';
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export class Terminal {
@@ -27,21 +26,28 @@ export class Terminal {
     };
   }
 
-  /** cooked: the client's keystrokes as the lines a program reads. */
-  async *cooked(): AsyncGenerator<Uint8Array> {
-    if (!this.io.stdin) return;
+  /** cooked: the client's keystrokes as the lines a program reads. Keystrokes are handled as they
+   * arrive, whoever reads (^C must reach a running command that reads nothing). */
+  cooked(): AsyncIterable<Uint8Array> {
+    const lines = new Pipe();
+    void this.pump(lines);
+    return lines;
+  }
+
+  private async pump(lines: Pipe): Promise<void> {
+    if (!this.io.stdin) return lines.close();
     let line = '';
     let escapeState = 0;
     for await (const chunk of this.io.stdin) {
       for (const c of decoder.decode(chunk, { stream: true })) {
         if (escapeState > 0) {
-          // Skip an escapeState sequence (arrow keys …): ESC [ params final-byte.
+          // Skip an escape sequence (arrow keys …): ESC [ params final-byte.
           escapeState = escapeState === 1 && c === '[' ? 2 : escapeState === 2 && !/[@-~]/.test(c) ? 2 : 0;
           continue;
         }
         if (c === '\r' || c === '\n') {
           this.echo('\r\n');
-          yield encoder.encode(`${line}\n`);
+          lines.write(`${line}\n`);
           line = '';
         } else if (c === '\x7f' || c === '\b') {
           if (line) {
@@ -53,8 +59,8 @@ export class Terminal {
           line = '';
           this.interruptHandlers.at(-1)?.();
         } else if (c === '\x04') {
-          if (!line) return;
-          yield encoder.encode(line);
+          if (!line) return lines.close();
+          lines.write(line);
           line = '';
         } else if (c === '\x15') {
           this.echo('\b \b'.repeat(line.length));
@@ -66,6 +72,7 @@ export class Terminal {
         }
       }
     }
+    lines.close();
   }
 
   private echo(text: string): void {
