@@ -64,7 +64,7 @@ export async function buildContainer(context: ContainerContext, container: PodCo
   const { pod, clock } = context;
   const profile = imageProfile(container.image);
   const started = startedAt(pod, container.name, clock.now());
-  const fs = imageLayer(profile, () => clock.now());
+  const fs = imageLayer(profile, () => clock.now(), pod.metadata?.name ?? '');
   const hostname = podHostname(pod);
   const kubeletFile = { mtime: started };
   fs.writeFile('/etc/hostname', `${hostname}\n`, kubeletFile);

@@ -23,7 +23,8 @@ export interface ImageProfile {
   readonly defaultCommand: readonly string[];
   /** The server the image runs, when it is one. */
   readonly server?: ServerKind;
-  /** Extra files of the image: path → content. */
+  /** Extra files of the image: path → content; `$(POD_NAME)` names the pod (the web servers' pages
+   * say which pod answered, so traffic spreading across a Service's endpoints shows). */
   readonly files: Readonly<Record<string, string>>;
 }
 
@@ -60,6 +61,7 @@ Commercial support is available at
 <a href="http://nginx.com/">nginx.com</a>.</p>
 
 <p><em>Thank you for using nginx.</em></p>
+<p>Served by pod <b>$(POD_NAME)</b>.</p>
 </body>
 </html>
 `;
@@ -123,7 +125,7 @@ const FAMILIES: Record<string, FamilySpec> = {
     workingDir: '/usr/local/apache2',
     defaultCommand: ['httpd-foreground'],
     server: 'httpd',
-    files: { '/usr/local/apache2/htdocs/index.html': '<html><body><h1>It works!</h1></body></html>\n' },
+    files: { '/usr/local/apache2/htdocs/index.html': '<html><body><h1>It works!</h1>\n<p>Served by pod <b>$(POD_NAME)</b>.</p></body></html>\n' },
   },
   redis: { os: 'debian', env: [['REDIS_VERSION', '7.4.2']], workingDir: '/data', defaultCommand: ['docker-entrypoint.sh', 'redis-server'], server: 'redis' },
   postgres: {

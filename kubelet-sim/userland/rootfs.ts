@@ -46,7 +46,7 @@ function group(profile: ImageProfile): string {
 }
 
 /** imageLayer: a filesystem holding the image's files and programs. */
-export function imageLayer(profile: ImageProfile, now: () => number): Vfs {
+export function imageLayer(profile: ImageProfile, now: () => number, podName: string): Vfs {
   const fs = new Vfs(newDir(IMAGE_BUILT_MS) as DirNode, now);
   const built = { mtime: IMAGE_BUILT_MS };
   for (const [path, mode] of DIRECTORIES) fs.mkdir(path, { parents: true, mode, ...built });
@@ -55,7 +55,7 @@ export function imageLayer(profile: ImageProfile, now: () => number): Vfs {
   fs.writeFile('/dev/null', '', { ...built, mode: 0o666 });
   for (const [path, text] of Object.entries(profile.files)) {
     fs.mkdir(path.slice(0, path.lastIndexOf('/')) || '/', { parents: true, ...built });
-    fs.writeFile(path, text, built);
+    fs.writeFile(path, text.replaceAll('$(POD_NAME)', podName), built);
   }
   for (const [path, program] of installedPrograms(profile)) {
     fs.writeFile(path, `\u007fELF ${program}\n`, { ...built, mode: 0o755 }).program = program;

@@ -5,9 +5,12 @@
  */
 import { PROGRAMS } from './commands/index.js';
 import { type BuiltContainer, buildContainer, type PodContainer } from './container-build.js';
-import type { ContainerContext, ContainerUserland, ProcessIO } from './contract.js';
+import type { ContainerContext, ContainerUserland, ProcessIO, UserlandConnection } from './contract.js';
+import { imageProfile } from './images.js';
 import { isGnu, type ProgramContext } from './process.js';
 import { resolveCommand } from './resolve.js';
+import { ServerConnection } from './servers/connection.js';
+import { listenerOf } from './servers/index.js';
 import { runProcess } from './shell/interpreter.js';
 import { Input, type Output } from './shell/streams.js';
 import { Terminal } from './shell/terminal.js';
@@ -31,6 +34,8 @@ export const RUNTIME_EXEC_FAILURE = 126;
 
 export class SimulatedContainer implements ContainerUserland {
   private built: Promise<BuiltContainer> | undefined;
+  /** What a stateful server (redis) keeps while the container runs. */
+  private readonly serverStore = new Map<string, string>();
 
   constructor(
     private readonly context: ContainerContext,
@@ -41,6 +46,13 @@ export class SimulatedContainer implements ContainerUserland {
   private container(): Promise<BuiltContainer> {
     this.built ??= buildContainer(this.context, this.spec, this.stores);
     return this.built;
+  }
+
+  /** connect opens a connection to the image's server when the container runs it on that port. */
+  connect(port: number): UserlandConnection | undefined {
+    const listener = listenerOf(imageProfile(this.spec.image), this.spec);
+    if (listener?.port !== port) return undefined;
+    return new ServerConnection(this.container().then((built) => listener.serve(built.state, this.serverStore)));
   }
 
   async exec(argv: readonly string[], io: ProcessIO): Promise<number> {
