@@ -40,6 +40,10 @@ export interface ContainerUserland {
   /** Opens a TCP-like connection to a port the container listens on (port-forward); undefined
    * when nothing listens there (the wire reports it as kubectl expects). */
   connect?(port: number): UserlandConnection | undefined;
+  /** Optional: runs the container's main process (command/args with `$(VAR)` expanded, or the
+   * image's default) on io — its output is the container's log — and resolves to its exit code
+   * when it ends, or when io.signal aborts (the container is stopped). */
+  runMain?(io: ProcessIO): Promise<number>;
 }
 
 /** One port-forwarded connection: bytes in, bytes out. */

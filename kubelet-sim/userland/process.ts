@@ -38,6 +38,8 @@ export interface ContainerState {
 /** A program's view of one invocation. */
 export interface ProgramContext {
   readonly argv: readonly string[];
+  /** The process's pid (set by runProcess). */
+  readonly pid?: number;
   readonly env: ReadonlyMap<string, string>;
   readonly cwd: string;
   readonly stdin: Input;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../../test/support/eventually.js';
 import { collectingIO, objectReader, podObject, run, sh, typist, userlandFor } from '../../test/support/userland.js';
 import type { ClusterReader } from './contract.js';
 import { createUserlandFactory } from './index.js';
@@ -147,5 +148,52 @@ describe('the factory', () => {
     expect((await run(userlandFor(pod, objectReader([]), 'main', factory).userland, ['ls', '/cache'])).stdout).toBe('x\n');
     factory.forgetPod(pod.metadata.uid);
     expect((await run(userlandFor(pod, objectReader([]), 'main', factory).userland, ['ls', '/cache'])).stdout).toBe('');
+  });
+});
+
+describe('the main process', () => {
+  it('runs the container command: its output is the log, its status the exit code', async () => {
+    const echo = userlandFor(podObject('job', { container: { command: ['echo', 'hi'] } })).userland;
+    const { io, result } = collectingIO();
+    expect(await echo.runMain?.(io)).toBe(0);
+    expect(result().stdout).toBe('hi\n');
+    const failing = userlandFor(podObject('f', { container: { command: ['sh', '-c', 'echo $$$$; exit 3'] } })).userland;
+    const failed = collectingIO();
+    expect(await failing.runMain?.(failed.io)).toBe(3);
+    // The kubelet turns `$$` into `$`: the shell then prints its pid, 1.
+    expect(failed.result().stdout).toBe('1\n');
+    const expanded = userlandFor(
+      podObject('e', { container: { command: ['echo'], args: ['$(GREETING) world'], env: [{ name: 'GREETING', value: 'hello' }] } }),
+    ).userland;
+    const said = collectingIO();
+    await expanded.runMain?.(said.io);
+    expect(said.result().stdout).toBe('hello world\n');
+  });
+
+  it('ticks on the cluster clock until the container stops', async () => {
+    const { userland, clock } = userlandFor(podObject('ticker', { container: { command: ['sh', '-c', 'while true; do echo tick; sleep 5; done'] } }));
+    const controller = new AbortController();
+    const { io, result } = collectingIO({ signal: controller.signal });
+    const running = userland.runMain?.(io);
+    await eventually(() => expect(result().stdout).toBe('tick\n'));
+    for (let ticks = 2; ticks <= 3; ticks++) {
+      await eventually(() => expect(clock.pendingTimers).toBe(1));
+      clock.advance(5_000);
+      await eventually(() => expect(result().stdout).toBe('tick\n'.repeat(ticks)));
+    }
+    controller.abort();
+    expect(await running).toBe(130);
+  });
+
+  it('serves until stopped for server images, and fails to start a missing binary', async () => {
+    const controller = new AbortController();
+    const nginx = userlandFor(podObject('web', { image: 'nginx' })).userland.runMain?.(collectingIO({ signal: controller.signal }).io);
+    controller.abort();
+    expect(await nginx).toBe(0);
+    const { io, result } = collectingIO();
+    expect(await userlandFor(podObject('bad', { container: { command: ['nope'] } })).userland.runMain?.(io)).toBe(128);
+    expect(result().stderr).toBe(
+      'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "nope": executable file not found in $PATH: unknown\n',
+    );
   });
 });

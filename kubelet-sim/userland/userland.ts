@@ -31,6 +31,8 @@ export function runtimeExecError(name: string, reason: 'missing' | 'denied' | 'd
 
 /** The exit status kubectl reports for an exec the runtime could not start. */
 export const RUNTIME_EXEC_FAILURE = 126;
+/** The exit code a kubelet reports for a container whose process could not start (StartError). */
+export const RUNTIME_START_FAILURE = 128;
 
 export class SimulatedContainer implements ContainerUserland {
   private built: Promise<BuiltContainer> | undefined;
@@ -80,6 +82,33 @@ export class SimulatedContainer implements ContainerUserland {
     }
   }
 
+  /** runMain runs the main process: a server image's server runs until the container stops; a
+   * command runs as exec would run it; an image default this userland does not implement (node,
+   * python, postgres) runs idle until stopped. */
+  async runMain(io: ProcessIO): Promise<number> {
+    const container = await this.container();
+    const [name = ''] = container.mainCommand;
+    const usesImageDefault = !this.spec.command?.length && !this.spec.args?.length;
+    const found = resolveCommand(container.state.fs, container.workingDir, name, pathOf(container), PROGRAMS);
+    if (listenerOf(container.state.profile, this.spec) || (usesImageDefault && found.kind === 'missing')) {
+      await untilAborted(io.signal);
+      return 0;
+    }
+    if (found.kind === 'missing' || found.kind === 'denied') {
+      io.stderr(
+        `failed to create containerd task: failed to create shim task: ${runtimeExecError(name, found.kind === 'missing' ? 'missing' : 'denied')
+          .replace('OCI runtime exec failed: exec failed', 'OCI runtime create failed: runc create failed')
+          .replace('\r\n', '\n')}`,
+      );
+      return RUNTIME_START_FAILURE;
+    }
+    const streams = processStreams(io);
+    const context = this.programContext(container, container.mainCommand, new Map(container.state.env), streams);
+    if (found.kind === 'script')
+      return runProcess(PROGRAMS.get(isGnu(container.state) ? 'dash' : 'ash')!, { ...context, argv: ['/bin/sh', found.path, ...context.argv.slice(1)] });
+    return runProcess(found.program, context, 1);
+  }
+
   /** attach joins the main process: an interactive shell (`kubectl run -it … -- sh`) runs its
    * session on the attached streams; any other process shows nothing here and the call resolves
    * when the client detaches. */
@@ -94,7 +123,7 @@ export class SimulatedContainer implements ContainerUserland {
       ['ash', 'dash', 'bash'].includes(container.state.fs.stat(shell.path)?.kind === 'file' ? programName(container, shell.path) : '') &&
       !args.includes('-c');
     if (!interactive || !this.spec.stdin) {
-      await new Promise<void>((resolve) => (io.signal.aborted ? resolve() : io.signal.addEventListener('abort', () => resolve(), { once: true })));
+      await untilAborted(io.signal);
       return undefined;
     }
     const streams = processStreams(io);
@@ -130,6 +159,11 @@ export class SimulatedContainer implements ContainerUserland {
     };
   }
 }
+
+const untilAborted = (signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+
+const pathOf = (container: BuiltContainer): string => container.state.env.find(([name]) => name === 'PATH')?.[1] ?? '';
 
 const programName = (container: BuiltContainer, path: string): string => {
   const node = container.state.fs.stat(path);

@@ -42,6 +42,7 @@ export function shellProgram(dialect: ShellDialect, programs: () => ReadonlyMap<
         cwd: context.cwd,
         interactive,
         programs: programs(),
+        pid: context.pid,
         tty: context.tty,
         terminal: context.terminal,
         spawn: context.spawn,

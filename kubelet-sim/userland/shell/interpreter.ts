@@ -44,6 +44,8 @@ export interface ShellOptions {
   /** Interactive shells word some errors differently (bash drops the line number). */
   readonly interactive: boolean;
   readonly programs: ReadonlyMap<string, Program>;
+  /** $$: the shell's process id. */
+  readonly pid?: number;
   readonly tty: boolean;
   readonly terminal?: ProgramContext['terminal'];
   readonly spawn: ProgramContext['spawn'];
@@ -68,8 +70,7 @@ export class Shell {
     this.exported = new Set(options.env.keys());
     this.cwd = options.cwd;
     this.positional = [...options.positional];
-    // The shell is the process runProcess just started (its pid the last one handed out).
-    this.pid = options.container.nextPid - 1;
+    this.pid = options.pid ?? options.container.nextPid - 1;
   }
 
   get container(): ContainerState {
@@ -434,7 +435,7 @@ export async function runProcess(program: Program, context: ProgramContext, fork
     controller.abort();
   });
   try {
-    const status = await program({ ...context, signal: AbortSignal.any([context.signal, controller.signal]) });
+    const status = await program({ ...context, pid, signal: AbortSignal.any([context.signal, controller.signal]) });
     return killedWith === undefined ? status : 128 + killedWith;
   } finally {
     container.processes.delete(pid);
