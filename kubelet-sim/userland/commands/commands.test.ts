@@ -132,3 +132,12 @@ describe('commands', () => {
     expect((await run(userland, ['ls'])).status).toBe(126);
   });
 });
+
+describe('ls on a terminal', () => {
+  it('prints columns filled top to bottom, and one a line with -1', async () => {
+    const { userland } = userlandFor(podObject('p'));
+    await run(userland, ['mkdir', '-p', '/c/alpha', '/c/beta', '/c/gamma']);
+    expect((await run(userland, ['ls', '/c'], { tty: true })).stdout).toBe('alpha  beta   gamma\r\n');
+    expect((await run(userland, ['ls', '-1', '/c'], { tty: true })).stdout).toBe('alpha\r\nbeta\r\ngamma\r\n');
+  });
+});

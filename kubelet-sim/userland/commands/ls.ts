@@ -55,7 +55,7 @@ export function ls(context: ProgramContext): number {
       context.stdout.write(
         shortListing(
           entries.map(([name]) => name),
-          context,
+          context.tty && flags.get('#') !== '1',
         ),
       );
   };
@@ -92,10 +92,10 @@ function longListing(entries: Array<[string, FsNode]>, context: ProgramContext, 
     .join('');
 }
 
-/** shortListing: a name a line into a pipe; on a terminal, columns filled top to bottom. */
-function shortListing(names: string[], context: ProgramContext): string {
+/** shortListing: a name a line (into a pipe, or with -1); in columns filled top to bottom on a terminal. */
+function shortListing(names: string[], columnsWanted: boolean): string {
   if (names.length === 0) return '';
-  if (!context.tty) return names.map((name) => `${name}\n`).join('');
+  if (!columnsWanted) return names.map((name) => `${name}\n`).join('');
   const width = 80;
   const column = Math.max(...names.map((name) => name.length)) + 2;
   const columns = Math.max(1, Math.floor(width / column));
