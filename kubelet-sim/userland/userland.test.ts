@@ -197,3 +197,20 @@ describe('the main process', () => {
     );
   });
 });
+
+describe('stdin shared by a session and its commands', () => {
+  it('keeps the line typed after ^C stopped a command that was reading', async () => {
+    const { userland } = userlandFor(podObject('web'));
+    const { io, result } = collectingIO({ tty: true });
+    const screen = () => result().stdout;
+    const stdin = typist(screen, [
+      { after: '/ # ', keys: 'cat\r' },
+      { after: 'cat\r\n', keys: 'typed into cat\r' },
+      { after: 'typed into cat\r\ntyped into cat\r\n', keys: '\x03' },
+      { after: '^C\r\n/ # ', keys: 'echo after\r' },
+      { after: 'after\r\n/ # ', keys: 'exit\r' },
+    ]);
+    expect(await userland.exec(['sh'], { ...io, stdin })).toBe(0);
+    expect(screen()).toBe('/ # cat\r\ntyped into cat\r\ntyped into cat\r\n^C\r\n/ # echo after\r\nafter\r\n/ # exit\r\n');
+  });
+});

@@ -37,12 +37,18 @@ export class Input {
     return new Input(undefined);
   }
 
+  /** A read the last reader gave up on (its signal aborted): the next reader takes its chunk. */
+  private pending: Promise<IteratorResult<Uint8Array>> | undefined;
+
   /** fill waits for one more chunk; false once the source has ended (or the signal aborted). */
   private async fill(signal: AbortSignal): Promise<boolean> {
     if (this.ended || signal.aborted || !this.iterator) return false;
-    const next = await raceAbort(this.iterator.next(), signal);
-    if (!next || next.done) {
-      if (next?.done) this.ended = true;
+    this.pending ??= this.iterator.next();
+    const next = await raceAbort(this.pending, signal);
+    if (!next) return false;
+    this.pending = undefined;
+    if (next.done) {
+      this.ended = true;
       return false;
     }
     this.buffer = concat(this.buffer, next.value);
