@@ -155,7 +155,10 @@ async function mountVolumes(
     if (refreshable.length === 0 || clock.now() - lastSync < VOLUME_SYNC_DELAY_MS) return;
     lastSync = clock.now();
     const fresh = volumeContext();
-    for (const name of refreshable) await refreshVolume(volumes.get(name)!, roots.get(name)!, fresh);
+    for (const name of refreshable) {
+      // As a kubelet does, a volume whose objects cannot be read keeps its files until the next sync.
+      await refreshVolume(volumes.get(name)!, roots.get(name)!, fresh).catch(() => undefined);
+    }
   };
 }
 

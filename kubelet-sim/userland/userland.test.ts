@@ -214,3 +214,23 @@ describe('stdin shared by a session and its commands', () => {
     expect(screen()).toBe('/ # cat\r\ntyped into cat\r\ntyped into cat\r\n^C\r\n/ # echo after\r\nafter\r\n/ # exit\r\n');
   });
 });
+
+describe('an unreachable API server', () => {
+  it('fails the exec, retries the build on the next one, and keeps volume files when a sync fails', async () => {
+    let reachable = false;
+    const config = { kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { k: 'v1' } };
+    const inner = objectReader([config]);
+    const flaky: ClusterReader = {
+      get: (...args) => (reachable ? inner.get(...args) : Promise.reject(new Error('connection refused'))),
+      list: (...args) => (reachable ? inner.list(...args) : Promise.reject(new Error('connection refused'))),
+    };
+    const pod = podObject('p', { spec: { volumes: [{ name: 'c', configMap: { name: 'c' } }] }, container: { volumeMounts: [{ name: 'c', mountPath: '/c' }] } });
+    const { userland, clock } = userlandFor(pod, flaky);
+    await expect(run(userland, ['cat', '/c/k'])).rejects.toThrow('connection refused');
+    reachable = true;
+    expect((await run(userland, ['cat', '/c/k'])).stdout).toBe('v1');
+    reachable = false;
+    clock.advance(61_000);
+    expect((await run(userland, ['cat', '/c/k'])).stdout).toBe('v1');
+  });
+});

@@ -45,8 +45,16 @@ export class SimulatedContainer implements ContainerUserland {
     private readonly stores: VolumeStores,
   ) {}
 
+  /** container builds the container once; a failed build (the API server unreachable) is retried
+   * by the next call rather than remembered. */
   private container(): Promise<BuiltContainer> {
-    this.built ??= buildContainer(this.context, this.spec, this.stores);
+    if (!this.built) {
+      const building = buildContainer(this.context, this.spec, this.stores);
+      this.built = building;
+      building.catch(() => {
+        if (this.built === building) this.built = undefined;
+      });
+    }
     return this.built;
   }
 
