@@ -1,5 +1,5 @@
 import type { ProgramContext } from '../process.js';
-import { interpretEscapes } from './escapes.js';
+import { bytesOfEscaped, interpretEscapes } from './escapes.js';
 
 /** echo [-neE] args: busybox and bash flags; -e interprets escapes. */
 export function echo({ argv, stdout }: ProgramContext): number {
@@ -18,6 +18,6 @@ export function echo({ argv, stdout }: ProgramContext): number {
     return 0;
   }
   const out = interpretEscapes(text);
-  stdout.write(out.stop || !newline ? out.text : `${out.text}\n`);
+  stdout.write(bytesOfEscaped(out.stop || !newline ? out.text : `${out.text}\n`));
   return 0;
 }

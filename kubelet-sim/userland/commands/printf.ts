@@ -1,5 +1,5 @@
 import type { ProgramContext } from '../process.js';
-import { interpretEscapes } from './escapes.js';
+import { bytesOfEscaped, interpretEscapes } from './escapes.js';
 
 const CONVERSION = /%([-+ #0]*)(\d+|\*)?(?:\.(\d+))?([sdiouxXcbfeEgG%])/g;
 
@@ -25,7 +25,7 @@ export function printf({ argv, stdout, stderr }: ProgramContext): number {
       return pad(value, flags, width === '*' ? undefined : width);
     });
     const text = interpretEscapes(out);
-    stdout.write(text.text);
+    stdout.write(bytesOfEscaped(text.text));
     if (text.stop || used === start) break;
   } while (used < args.length);
   return status;

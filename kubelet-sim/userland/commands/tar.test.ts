@@ -51,6 +51,15 @@ describe('tar', () => {
     expect((await run(userland, ['tar', 'tf', '-'], { stdin: archive })).stdout).toContain('src/note.txt\n');
   });
 
+  it('resumes a copy with tail -c +N, byte for byte (kubectl cp --retries)', async () => {
+    const { userland } = userlandFor(podObject('p'));
+    await sh(userland, 'mkdir /d && printf "\\377\\001binary" > /d/b');
+    const whole = (await sh(userland, 'tar cf - /d 2>/dev/null')).bytes;
+    const rest = (await sh(userland, 'tar cf - /d 2>/dev/null | tail -c+1025')).bytes;
+    expect(Buffer.from(rest)).toEqual(Buffer.from(whole.subarray(1024)));
+    expect((await sh(userland, 'head -c 2 /d/b')).bytes).toEqual(new Uint8Array([0xff, 0x01]));
+  });
+
   it('reports a missing path and an unwritable destination', async () => {
     const { userland } = userlandFor(podObject('p'));
     expect(await run(userland, ['tar', 'cf', '-', 'nope'])).toMatchObject({ status: 1, stderr: 'tar: nope: No such file or directory\n' });

@@ -4,17 +4,21 @@ import { textOf } from '../shell/streams.js';
 import { FsError } from '../vfs.js';
 import { parseOptions } from './options.js';
 
-/** readInputs: the text of each operand (stdin for none or `-`), reporting the unreadable. */
-async function readInputs(context: ProgramContext, operands: readonly string[], name: string): Promise<{ inputs: Array<[string, string]>; failed: boolean }> {
-  const inputs: Array<[string, string]> = [];
+/** readByteInputs: the bytes of each operand (stdin for none or `-`), reporting the unreadable. */
+async function readByteInputs(
+  context: ProgramContext,
+  operands: readonly string[],
+  name: string,
+): Promise<{ inputs: Array<[string, Uint8Array]>; failed: boolean }> {
+  const inputs: Array<[string, Uint8Array]> = [];
   let failed = false;
   for (const path of operands.length > 0 ? operands : ['-']) {
     if (path === '-') {
-      inputs.push(['(standard input)', textOf(await context.stdin.readAll(context.signal))]);
+      inputs.push(['(standard input)', await context.stdin.readAll(context.signal)]);
       continue;
     }
     try {
-      inputs.push([path, textOf(context.container.fs.readFile(path, context.cwd))]);
+      inputs.push([path, context.container.fs.readFile(path, context.cwd)]);
     } catch (err) {
       if (!(err instanceof FsError)) throw err;
       const gnu = isGnu(context.container);
@@ -23,6 +27,12 @@ async function readInputs(context: ProgramContext, operands: readonly string[], 
     }
   }
   return { inputs, failed };
+}
+
+/** readInputs: the text of each operand, as readByteInputs reads them. */
+async function readInputs(context: ProgramContext, operands: readonly string[], name: string): Promise<{ inputs: Array<[string, string]>; failed: boolean }> {
+  const { inputs, failed } = await readByteInputs(context, operands, name);
+  return { inputs: inputs.map(([file, bytes]) => [file, textOf(bytes)]), failed };
 }
 
 const linesOf = (text: string): string[] => {
@@ -79,19 +89,27 @@ async function headTail(context: ProgramContext, head: boolean): Promise<number>
   const { flags, operands } = parseOptions(context.argv, 'nc');
   const spec = flags.get('n') ?? flags.get('#') ?? '10';
   if (head && !flags.has('c') && operands.length === 0) return streamHead(context, Number.parseInt(spec, 10));
+  if (flags.has('c')) return headTailBytes(context, head, flags.get('c')!, operands);
   const { inputs, failed } = await readInputs(context, operands, name);
   inputs.forEach(([file, text], i) => {
     if (inputs.length > 1) context.stdout.write(`${i > 0 ? '\n' : ''}==> ${file} <==\n`);
-    if (flags.has('c')) {
-      const count = Number(flags.get('c'));
-      context.stdout.write(head ? text.slice(0, count) : text.slice(Math.max(0, text.length - count)));
-      return;
-    }
     const lines = text.split(/(?<=\n)/);
     const count = Number.parseInt(spec.replace(/^\+/, ''), 10);
     const picked = head ? lines.slice(0, count) : spec.startsWith('+') ? lines.slice(Math.max(0, count - 1)) : count === 0 ? [] : lines.slice(-count);
     context.stdout.write(picked.join(''));
   });
+  return failed ? 1 : 0;
+}
+
+/** headTailBytes: `-c N` counts bytes (binary-safe: `tar cf - x | tail -c +N` resumes a copy);
+ * tail's `-c +N` starts at byte N. */
+async function headTailBytes(context: ProgramContext, head: boolean, spec: string, operands: readonly string[]): Promise<number> {
+  const { inputs, failed } = await readByteInputs(context, operands, head ? 'head' : 'tail');
+  const count = Number.parseInt(spec.replace(/^\+/, ''), 10) || 0;
+  for (const [, bytes] of inputs) {
+    if (head) context.stdout.write(bytes.subarray(0, count));
+    else context.stdout.write(spec.startsWith('+') ? bytes.subarray(Math.max(0, count - 1)) : bytes.subarray(Math.max(0, bytes.length - count)));
+  }
   return failed ? 1 : 0;
 }
 
