@@ -10,6 +10,7 @@ export function shellProgram(dialect: ShellDialect, programs: () => ReadonlyMap<
     const name = context.argv[0]!;
     const args = context.argv.slice(1);
     let command: string | undefined;
+    let errexit = false;
     let i = 0;
     for (; i < args.length && args[i]!.startsWith('-') && args[i] !== '-'; i++) {
       if (args[i] === '--') {
@@ -17,6 +18,7 @@ export function shellProgram(dialect: ShellDialect, programs: () => ReadonlyMap<
         break;
       }
       if (args[i]!.includes('c')) command = '';
+      if (args[i]!.includes('e')) errexit = true;
     }
     if (command !== undefined) {
       command = args[i++];
@@ -32,8 +34,8 @@ export function shellProgram(dialect: ShellDialect, programs: () => ReadonlyMap<
       }
     }
     const rest = args.slice(i);
-    const make = (shellName: string, positional: readonly string[], interactive: boolean) =>
-      new Shell({
+    const make = (shellName: string, positional: readonly string[], interactive: boolean) => {
+      const shell = new Shell({
         container: context.container,
         dialect,
         name: shellName,
@@ -47,6 +49,9 @@ export function shellProgram(dialect: ShellDialect, programs: () => ReadonlyMap<
         terminal: context.terminal,
         spawn: context.spawn,
       });
+      shell.errexit = errexit;
+      return shell;
+    };
     const io = { stdin: context.stdin, stdout: context.stdout, stderr: context.stderr, signal: context.signal };
     if (command !== undefined) return make(rest[0] ?? name, rest.slice(1), false).run(command, io);
     if (rest.length > 0 && rest[0] !== '-') {

@@ -78,6 +78,10 @@ const set: Builtin = (shell, argv, io) => {
     for (const [name, value] of [...shell.vars].sort(([a], [b]) => (a < b ? -1 : 1))) io.stdout.write(`${name}='${value}'\n`);
     return 0;
   }
+  for (const flag of argv.slice(1)) {
+    if (flag === '--') break;
+    if (/^[-+][a-z]+$/.test(flag) && flag.includes('e')) shell.errexit = flag.startsWith('-');
+  }
   const dashdash = argv.indexOf('--');
   if (dashdash >= 0) shell.positional = argv.slice(dashdash + 1);
   return 0;

@@ -60,6 +60,10 @@ export class Shell {
   readonly pid: number;
   lastBackground = 0;
   line = 1;
+  /** `set -e`: a failing command that is not tested ends the shell. */
+  errexit = false;
+  /** How many conditions (if/while tests, the left of && and ||) are being run. */
+  conditionDepth = 0;
   /** Set in a background job's subshell: the pid its first program takes. */
   forkedPid: number | undefined;
   /** The status of the last command substitution of the command being expanded. */
@@ -163,13 +167,31 @@ export class Shell {
       });
   }
 
+  /** andOr runs `a && b || c`; under `set -e` a failure exits the shell unless it is tested: in a
+   * condition, before `&&`/`||`, or negated with `!`. */
   private async andOr(andOr: AndOr, io: ShellIo): Promise<number> {
-    let status = await this.pipeline(andOr.first, io);
-    for (const { op, pipeline } of andOr.rest) {
+    const pipelines = [andOr.first, ...andOr.rest.map((next) => next.pipeline)];
+    let last = 0;
+    let status = await this.tested(pipelines.length > 1, () => this.pipeline(andOr.first, io));
+    for (const [i, { op, pipeline }] of andOr.rest.entries()) {
       this.status = status;
-      if ((op === '&&') === (status === 0)) status = await this.pipeline(pipeline, io);
+      if ((op === '&&') !== (status === 0)) continue;
+      last = i + 1;
+      status = await this.tested(i + 1 < andOr.rest.length, () => this.pipeline(pipeline, io));
     }
+    if (this.errexit && status !== 0 && this.conditionDepth === 0 && last === pipelines.length - 1 && !pipelines[last]!.negate) throw new ExitSignal(status);
     return status;
+  }
+
+  /** tested runs what a condition tests: `set -e` does not apply inside it. */
+  private async tested<T>(isTested: boolean, run: () => Promise<T>): Promise<T> {
+    if (!isTested) return run();
+    this.conditionDepth++;
+    try {
+      return await run();
+    } finally {
+      this.conditionDepth--;
+    }
   }
 
   private async pipeline(pipeline: Pipeline, io: ShellIo): Promise<number> {
@@ -222,7 +244,7 @@ export class Shell {
         return command.subshell ? this.subshell().runTop(command.body, io) : this.list(command.body, io);
       case 'if':
         for (const [condition, body] of command.branches) {
-          if ((await this.list(condition, io)) === 0) return this.list(body, io);
+          if ((await this.tested(true, () => this.list(condition, io))) === 0) return this.list(body, io);
         }
         return command.otherwise ? this.list(command.otherwise, io) : 0;
       case 'while':
@@ -245,7 +267,7 @@ export class Shell {
     let status = 0;
     for (;;) {
       if (io.signal.aborted) return 130;
-      const test = await this.list(condition, io);
+      const test = await this.tested(true, () => this.list(condition, io));
       if ((test === 0) === until) return status;
       const outcome = await this.loopBody(body, io);
       status = outcome.status;

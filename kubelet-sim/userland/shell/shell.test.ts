@@ -87,3 +87,14 @@ describe('shell syntax', () => {
     expect((await sh(userland, 'printf "a b c\\n" | { read x rest; echo "$x|$rest"; }')).stdout).toBe('a|b c\n');
   });
 });
+
+describe('set -e', () => {
+  it('ends the shell at an untested failure, not at a tested one', async () => {
+    const userland = busybox();
+    const script = 'if false; then :; fi; false || true; false && true; ! true; while false; do :; done; echo reached; false; echo not reached';
+    expect(await sh(userland, `set -e; ${script}`)).toMatchObject({ status: 1, stdout: 'reached\n' });
+    expect(await run(userland, ['sh', '-ec', 'ls /nope; echo no'])).toMatchObject({ status: 1, stdout: '' });
+    expect(await sh(userland, 'set -e; set +e; false; echo on')).toMatchObject({ status: 0, stdout: 'on\n' });
+    expect(await sh(userland, 'false; echo without -e')).toMatchObject({ status: 0, stdout: 'without -e\n' });
+  });
+});
