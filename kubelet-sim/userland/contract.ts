@@ -40,6 +40,10 @@ export interface ContainerUserland {
   /** Opens a TCP-like connection to a port the container listens on (port-forward); undefined
    * when nothing listens there (the wire reports it as kubectl expects). */
   connect?(port: number): UserlandConnection | undefined;
+  /** Optional: runs the container's main process (command/args with `$(VAR)` expanded, or the
+   * image's default) on io — its output is the container's log — and resolves to its exit code
+   * when it ends, or when io.signal aborts (the container is stopped). */
+  runMain?(io: ProcessIO): Promise<number>;
 }
 
 /** One port-forwarded connection: bytes in, bytes out. */
@@ -69,6 +73,13 @@ export interface ClusterReader {
   get(resource: string, namespace: string, name: string): Promise<Record<string, unknown> | undefined>;
   /** Every object of a resource, in one namespace or (namespace undefined) all of them. */
   list(resource: string, namespace?: string): Promise<Record<string, unknown>[]>;
+  /** Optional: a service account token from the TokenRequest API (what a kubelet writes into a
+   * projected serviceAccountToken volume). Without it the userland writes a placeholder file. */
+  requestToken?(
+    namespace: string,
+    serviceAccount: string,
+    request: { audience?: string; expirationSeconds?: number; podName: string; podUid: string },
+  ): Promise<string | undefined>;
 }
 
 /** What the userland knows of the container it builds. */
