@@ -74,6 +74,13 @@ export interface ServerOptions {
   /** The admission plugins every REST write passes, in order (kube-apiserver's
    * --enable-admission-plugins); builtInAdmissionPlugins(...) when absent. */
   admissionPlugins?: AdmissionPlugin[];
+  /** Whether the ServiceAccount admission plugin refuses a pod whose service account does not
+   * exist, as kube-apiserver always does. Set it when the cluster runs the service-account
+   * controller (startCluster and `kubesim up` do; `kubesim apiserver` defaults to it), which
+   * makes every namespace's `default` account. Default false: a bare server (tests' buildServer
+   * and startTestCluster) runs no controllers, so no `default` account would ever exist and no
+   * pod could be created; it admits such a pod without the token volume instead. */
+  requireServiceAccounts?: boolean;
   /** Service-account tokens (TokenRequest, TokenReview, issuer discovery); startApiServer
    * builds them on the cluster's key. When absent, a service on the process's own key. */
   tokens?: TokenService;
@@ -155,7 +162,9 @@ export function buildServer(options: ServerOptions): ApiServer {
     tokens,
     authenticates,
   };
-  context.admission = new AdmissionChain(options.admissionPlugins ?? builtInAdmissionPlugins({ authorizer: authorization.authorizer }));
+  context.admission = new AdmissionChain(
+    options.admissionPlugins ?? builtInAdmissionPlugins({ authorizer: authorization.authorizer, requireServiceAccounts: options.requireServiceAccounts }),
+  );
   registerIssuerDiscovery(app, tokens);
   const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });
   faults.attach({ now, logger: app.log });

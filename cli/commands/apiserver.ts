@@ -36,6 +36,12 @@ export const apiserverFlags: Record<string, FlagSpec> = {
       'run as the API server of `kubesim up` (which starts it so): serve its component control over the IPC channel; needs --data-dir and --kubeconfig',
     default: false,
   },
+  'require-service-accounts': {
+    type: 'boolean',
+    description:
+      'refuse pods whose service account does not exist, as kube-apiserver does (needs the serviceaccount controller running somewhere; `kubesim up` sets it)',
+    default: true,
+  },
   'clock-state': { type: 'string', description: "where a previous process's clock stood (JSON; `kubesim up` passes it to a restarted API server)" },
   'log-level': { type: 'string', description: `one of ${Object.keys(LOG_LEVELS).join(', ')}`, default: 'warn' },
   help: { type: 'boolean', description: 'show this help' },
@@ -99,6 +105,7 @@ export async function apiserver(argv: string[]): Promise<void> {
     random,
     faults: supervised?.faults,
     plugins: wiring?.plugins,
+    requireServiceAccounts: flags['require-service-accounts'] !== false,
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EADDRINUSE') throw err;
     throw new UsageError(portInUseMessage(String(flags['port'])));

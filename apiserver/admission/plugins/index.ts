@@ -17,14 +17,21 @@ import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
 import { runtimeClass } from './runtime-class.js';
+import { createServiceAccountAdmission } from './service-account.js';
 
-/** builtInAdmissionPlugins returns a fresh list: a server may add or drop plugins. The
- * authorizer is the server's (ValidatingAdmissionPolicy's `authorizer` variable asks it). */
-export function builtInAdmissionPlugins(options: { authorizer: Authorizer }): AdmissionPlugin[] {
+export interface BuiltInAdmissionOptions {
+  /** The server's (ValidatingAdmissionPolicy's `authorizer` variable asks it). */
+  authorizer: Authorizer;
+  /** ServiceAccount refuses pods whose account does not exist (ServerOptions.requireServiceAccounts). */
+  requireServiceAccounts?: boolean;
+}
+
+/** builtInAdmissionPlugins returns a fresh list: a server may add or drop plugins. */
+export function builtInAdmissionPlugins(options: BuiltInAdmissionOptions): AdmissionPlugin[] {
   return [
     namespaceLifecycle,
     limitRanger,
-    // ServiceAccount: not yet (the `default` name is set by pod defaulting today).
+    createServiceAccountAdmission({ requireExisting: options.requireServiceAccounts ?? false }),
     nodeRestriction,
     // TaintNodesByCondition
     priority,
