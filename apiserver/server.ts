@@ -74,13 +74,14 @@ export interface ServerOptions {
   /** The admission plugins every REST write passes, in order (kube-apiserver's
    * --enable-admission-plugins); builtInAdmissionPlugins(...) when absent. */
   admissionPlugins?: AdmissionPlugin[];
-  /** Whether the ServiceAccount admission plugin refuses a pod whose service account does not
-   * exist, as kube-apiserver always does. Set it when the cluster runs the service-account
-   * controller (startCluster and `kubesim up` do; `kubesim apiserver` defaults to it), which
-   * makes every namespace's `default` account. Default false: a bare server (tests' buildServer
-   * and startTestCluster) runs no controllers, so no `default` account would ever exist and no
-   * pod could be created; it admits such a pod without the token volume instead. */
-  requireServiceAccounts?: boolean;
+  /** The control loops the cluster runs, by kubesim's catalog names (controllers/catalog.ts).
+   * Admission plugins whose effect only such a loop resolves act only when it runs: a real
+   * cluster runs them all, but a bare server (buildServer, startTestCluster) runs none, where
+   * no pod could be created (no `default` ServiceAccount), scheduled (new nodes would stay
+   * tainted not-ready) or claim deleted (its protection finalizer would stay). So none is
+   * assumed by default; startCluster and `kubesim up` pass the loops they start, and
+   * `kubesim apiserver` assumes all (--cluster-loops). See ADMISSION_LOOPS. */
+  clusterLoops?: readonly string[];
   /** Service-account tokens (TokenRequest, TokenReview, issuer discovery); startApiServer
    * builds them on the cluster's key. When absent, a service on the process's own key. */
   tokens?: TokenService;
@@ -163,7 +164,7 @@ export function buildServer(options: ServerOptions): ApiServer {
     authenticates,
   };
   context.admission = new AdmissionChain(
-    options.admissionPlugins ?? builtInAdmissionPlugins({ authorizer: authorization.authorizer, requireServiceAccounts: options.requireServiceAccounts }),
+    options.admissionPlugins ?? builtInAdmissionPlugins({ authorizer: authorization.authorizer, clusterLoops: options.clusterLoops }),
   );
   registerIssuerDiscovery(app, tokens);
   const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });

@@ -40,8 +40,8 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     clock,
     random: random.fork('apiserver'),
     logger: createLogger({ component: 'apiserver', level: resolved.logLevel, clock }),
-    // As in a real cluster, when the loop that makes each namespace's `default` account runs.
-    requireServiceAccounts: resolved.controllers.includes('serviceaccount'),
+    // Admission that relies on a loop acts as in a real cluster when that loop runs.
+    clusterLoops: resolved.controllers,
     ...(resolved.insecure ? {} : { tls: true, security: { authorization: 'RBAC', anonymous: true } }),
   });
   const stopping = new AbortController();

@@ -114,8 +114,9 @@ function apiServerArgs(flags: Flags, dataDir: string, pkiDir: string, kubeconfig
     logLevel,
     ...seedArgs(flags),
     ...forwardedSecurityArgs(flags),
-    // Pods need their service account only where the loop that makes `default` ones runs.
-    `--require-service-accounts=${parseControllerList(String(flags['controllers'])).includes('serviceaccount')}`,
+    // Admission that relies on a loop acts only when the cluster runs it.
+    '--cluster-loops',
+    parseControllerList(String(flags['controllers'])).join(',') || 'none',
   ].concat(flags['allow-remote'] ? ['--allow-remote'] : []);
 }
 

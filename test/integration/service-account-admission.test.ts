@@ -33,7 +33,7 @@ const tokenVolumeSource = {
 };
 
 describe('ServiceAccount admission (accounts required)', () => {
-  const cluster = useTestCluster({ lifetime: 'file', requireServiceAccounts: true, controllers: ['serviceaccount'] });
+  const cluster = useTestCluster({ lifetime: 'file', controllers: ['serviceaccount'], clusterLoops: ['serviceaccount'] });
   const api = (path: string) => `${cluster.url}/api/v1${path}`;
   const post = (path: string, body: unknown) => request(api(path), { method: 'POST', body });
 
@@ -172,7 +172,7 @@ describe('ServiceAccount admission on a bare server (no service-account loop)', 
 });
 
 describe('ServiceAccount admission waiting for a `default` account (accounts required, no loop)', () => {
-  const cluster = useTestCluster({ lifetime: 'file', requireServiceAccounts: true });
+  const cluster = useTestCluster({ lifetime: 'file', clusterLoops: ['serviceaccount'] });
   const post = (path: string, body: unknown) => request(`${cluster.url}/api/v1${path}`, { method: 'POST', body });
   const namespace = (name: string) => post('/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 

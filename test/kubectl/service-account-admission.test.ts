@@ -38,7 +38,7 @@ const TOKEN_MOUNT_YAML = `    volumeMounts:
 `;
 
 describe.each(binaries)('$label: ServiceAccount admission', (binary) => {
-  const k = useKubectlCluster(binary, { controllers: ['serviceaccount'], requireServiceAccounts: true });
+  const k = useKubectlCluster(binary, { controllers: ['serviceaccount'], clusterLoops: ['serviceaccount'] });
 
   it('get -o yaml and describe show the kube-api-access volume kubectl run’s pod got', async () => {
     await k.ok(['run', 'web', '--image=nginx:1.27']);

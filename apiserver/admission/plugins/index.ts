@@ -18,22 +18,32 @@ import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
 import { runtimeClass } from './runtime-class.js';
 import { createServiceAccountAdmission } from './service-account.js';
+import { taintNodesByCondition } from './taint-nodes-by-condition.js';
 
 export interface BuiltInAdmissionOptions {
   /** The server's (ValidatingAdmissionPolicy's `authorizer` variable asks it). */
   authorizer: Authorizer;
-  /** ServiceAccount refuses pods whose account does not exist (ServerOptions.requireServiceAccounts). */
-  requireServiceAccounts?: boolean;
+  /** The control loops the cluster runs (ServerOptions.clusterLoops); none when absent. */
+  clusterLoops?: readonly string[];
 }
+
+/** ADMISSION_LOOPS: the loop each loop-dependent plugin relies on, by catalog name. */
+export const ADMISSION_LOOPS = {
+  /** ServiceAccount refuses pods whose account is missing: this loop makes every namespace's `default`. */
+  serviceAccount: 'serviceaccount',
+  /** TaintNodesByCondition taints new nodes not-ready: this loop lifts the taint once a node is Ready. */
+  nodeLifecycle: 'node-lifecycle',
+} as const;
 
 /** builtInAdmissionPlugins returns a fresh list: a server may add or drop plugins. */
 export function builtInAdmissionPlugins(options: BuiltInAdmissionOptions): AdmissionPlugin[] {
+  const runs = (loop: string) => options.clusterLoops?.includes(loop) ?? false;
   return [
     namespaceLifecycle,
     limitRanger,
-    createServiceAccountAdmission({ requireExisting: options.requireServiceAccounts ?? false }),
+    createServiceAccountAdmission({ requireExisting: runs(ADMISSION_LOOPS.serviceAccount) }),
     nodeRestriction,
-    // TaintNodesByCondition
+    ...(runs(ADMISSION_LOOPS.nodeLifecycle) ? [taintNodesByCondition] : []),
     priority,
     // DefaultTolerationSeconds: done by pod defaulting today (apiserver/api/core/pod-defaults.ts).
     // DefaultStorageClass
