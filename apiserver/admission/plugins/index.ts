@@ -10,14 +10,18 @@ import type { Authorizer } from '../../authz/authorizer.js';
 import type { AdmissionPlugin } from '../plugin.js';
 import { createValidatingAdmissionPolicy } from '../policy/index.js';
 import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from '../webhook/index.js';
+import { defaultIngressClass } from './default-ingress-class.js';
+import { defaultStorageClass } from './default-storage-class.js';
 import { limitRanger } from './limit-ranger.js';
 import { namespaceLifecycle } from './namespace-lifecycle.js';
 import { nodeRestriction } from './node-restriction.js';
+import { persistentVolumeClaimResize } from './persistent-volume-claim-resize.js';
 import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
 import { runtimeClass } from './runtime-class.js';
 import { createServiceAccountAdmission } from './service-account.js';
+import { createStorageObjectInUseProtection } from './storage-object-in-use-protection.js';
 import { taintNodesByCondition } from './taint-nodes-by-condition.js';
 
 export interface BuiltInAdmissionOptions {
@@ -33,6 +37,9 @@ export const ADMISSION_LOOPS = {
   serviceAccount: 'serviceaccount',
   /** TaintNodesByCondition taints new nodes not-ready: this loop lifts the taint once a node is Ready. */
   nodeLifecycle: 'node-lifecycle',
+  /** StorageObjectInUseProtection's finalizers: these loops lift them once a claim or volume is unused. */
+  pvcProtection: 'pvc-protection',
+  pvProtection: 'pv-protection',
 } as const;
 
 /** builtInAdmissionPlugins returns a fresh list: a server may add or drop plugins. */
@@ -46,10 +53,11 @@ export function builtInAdmissionPlugins(options: BuiltInAdmissionOptions): Admis
     ...(runs(ADMISSION_LOOPS.nodeLifecycle) ? [taintNodesByCondition] : []),
     priority,
     // DefaultTolerationSeconds: done by pod defaulting today (apiserver/api/core/pod-defaults.ts).
-    // DefaultStorageClass
-    // StorageObjectInUseProtection
+    defaultStorageClass,
+    createStorageObjectInUseProtection({ claims: runs(ADMISSION_LOOPS.pvcProtection), volumes: runs(ADMISSION_LOOPS.pvProtection) }),
+    persistentVolumeClaimResize,
     runtimeClass,
-    // DefaultIngressClass
+    defaultIngressClass,
     podSecurity,
     mutatingAdmissionWebhook,
     createValidatingAdmissionPolicy({ authorizer: options.authorizer }),
