@@ -10,6 +10,9 @@ import type { Authorizer } from '../../authz/authorizer.js';
 import type { AdmissionPlugin } from '../plugin.js';
 import { createValidatingAdmissionPolicy } from '../policy/index.js';
 import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from '../webhook/index.js';
+import { createCertificateApproval } from './certificate-approval.js';
+import { createCertificateSigning } from './certificate-signing.js';
+import { certificateSubjectRestriction } from './certificate-subject-restriction.js';
 import { defaultIngressClass } from './default-ingress-class.js';
 import { defaultStorageClass } from './default-storage-class.js';
 import { limitRanger } from './limit-ranger.js';
@@ -57,6 +60,10 @@ export function builtInAdmissionPlugins(options: BuiltInAdmissionOptions): Admis
     createStorageObjectInUseProtection({ claims: runs(ADMISSION_LOOPS.pvcProtection), volumes: runs(ADMISSION_LOOPS.pvProtection) }),
     persistentVolumeClaimResize,
     runtimeClass,
+    createCertificateApproval({ authorizer: options.authorizer }),
+    createCertificateSigning({ authorizer: options.authorizer }),
+    // ClusterTrustBundleAttest: kubesim serves no ClusterTrustBundles.
+    certificateSubjectRestriction,
     defaultIngressClass,
     podSecurity,
     mutatingAdmissionWebhook,
