@@ -6,7 +6,9 @@
  * account does not exist admitted without the volume.
  */
 import { describe, expect, it } from 'vitest';
+import { PodMessage } from '../../apiserver/api/core/pod-protobuf.js';
 import { request } from '../support/http.js';
+import { encodeProtobuf } from '../support/protobuf-encode.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
 const TOKEN_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -138,6 +140,18 @@ describe('ServiceAccount admission (accounts required)', () => {
     expect(named.body.message).toBe('pods "static-sa" is forbidden: a mirror pod may not reference service accounts');
     const secret = await post('/namespaces/default/pods', pod('static-secret', { volumes: [{ name: 's', secret: { secretName: 'x' } }] }, mirror));
     expect(secret.body.message).toBe('pods "static-secret" is forbidden: a mirror pod may not reference secrets');
+  });
+
+  it('round-trips the token volume through a protobuf update, as a Go client sends it', async () => {
+    const created = (await post('/namespaces/default/pods', pod('typed'))).body;
+    // managedFields stay out: the test encoder cannot write FieldsV1 (and the server keeps them).
+    const { managedFields: _, ...metadata } = created.metadata;
+    const labelled = { ...created, metadata: { ...metadata, labels: { typed: 'yes' } } };
+    const raw = Buffer.from(encodeProtobuf(PodMessage, labelled));
+    const updated = await request(api('/namespaces/default/pods/typed'), { method: 'PUT', raw, contentType: 'application/vnd.kubernetes.protobuf' });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body.metadata.labels).toEqual({ typed: 'yes' });
+    expect(updated.body.spec.volumes).toEqual(created.spec.volumes);
   });
 
   it('changes nothing on update', async () => {

@@ -56,6 +56,21 @@ describe.each(binaries)('$label: ServiceAccount admission', (binary) => {
     );
   });
 
+  it('apply again (client-side and server-side) keeps the token volume the plugin added', async () => {
+    const manifest = (name: string) =>
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  labels: {app: ${name}}\nspec:\n  containers:\n  - name: c\n    image: nginx:1.27\n`;
+    const volumesOf = async (name: string) => (await k.json(['pod', name])).spec.volumes.map((v: { name: string }) => v.name);
+    await k.apply(manifest('csa'));
+    const csaVolumes = await volumesOf('csa');
+    expect(csaVolumes).toEqual([expect.stringMatching(/^kube-api-access-/)]);
+    expect((await k.apply(manifest('csa'))).stdout).toBe('pod/csa unchanged\n');
+    expect(await volumesOf('csa')).toEqual(csaVolumes);
+    await k.ok(['apply', '--server-side', '-f', '-'], { stdin: manifest('ssa') });
+    const ssaVolumes = await volumesOf('ssa');
+    await k.ok(['apply', '--server-side', '-f', '-'], { stdin: manifest('ssa') });
+    expect(await volumesOf('ssa')).toEqual(ssaVolumes);
+  });
+
   it('refuses a pod naming a service account that does not exist, with kube’s message', async () => {
     const refused = await k.run(['run', 'ghost', '--image=nginx:1.27', '--overrides={"spec":{"serviceAccountName":"nobody"}}']);
     expect(refused.code).toBe(1);
