@@ -57,7 +57,7 @@ export function builtInAdmissionPlugins(options: BuiltInAdmissionOptions): Admis
     priority,
     // DefaultTolerationSeconds: done by pod defaulting today (apiserver/api/core/pod-defaults.ts).
     defaultStorageClass,
-    createStorageObjectInUseProtection({ claims: runs(ADMISSION_LOOPS.pvcProtection), volumes: runs(ADMISSION_LOOPS.pvProtection) }),
+    ...storageProtection(runs(ADMISSION_LOOPS.pvcProtection), runs(ADMISSION_LOOPS.pvProtection)),
     persistentVolumeClaimResize,
     runtimeClass,
     createCertificateApproval({ authorizer: options.authorizer }),
@@ -71,4 +71,9 @@ export function builtInAdmissionPlugins(options: BuiltInAdmissionOptions): Admis
     validatingAdmissionWebhook,
     resourceQuota, // Last: its check and charge share the store write's synchronous block.
   ];
+}
+
+/** StorageObjectInUseProtection, when the loop of either finalizer runs. */
+function storageProtection(claims: boolean, volumes: boolean): AdmissionPlugin[] {
+  return claims || volumes ? [createStorageObjectInUseProtection({ claims, volumes })] : [];
 }
