@@ -80,6 +80,14 @@ export interface ServerOptions {
    * default levels for unlabelled namespaces and the exempt usernames, namespaces and runtime
    * classes. Used by builtInAdmissionPlugins; kube's defaults (privileged, no exemptions) when absent. */
   podSecurity?: PodSecurityConfiguration;
+  /** The control loops the cluster runs, by kubesim's catalog names (controllers/catalog.ts).
+   * Admission plugins whose effect only such a loop resolves act only when it runs: a real
+   * cluster runs them all, but a bare server (buildServer, startTestCluster) runs none, where
+   * no pod could be created (no `default` ServiceAccount), scheduled (new nodes would stay
+   * tainted not-ready) or claim deleted (its protection finalizer would stay). So none is
+   * assumed by default; startCluster and `kubesim up` pass the loops they start, and
+   * `kubesim apiserver` assumes all (--cluster-loops). See ADMISSION_LOOPS. */
+  clusterLoops?: readonly string[];
   /** Service-account tokens (TokenRequest, TokenReview, issuer discovery); startApiServer
    * builds them on the cluster's key. When absent, a service on the process's own key. */
   tokens?: TokenService;
@@ -163,7 +171,8 @@ export function buildServer(options: ServerOptions): ApiServer {
     watchHandoffs: new WatchHandoffLedger(),
   };
   context.admission = new AdmissionChain(
-    options.admissionPlugins ?? builtInAdmissionPlugins({ authorizer: authorization.authorizer, podSecurity: options.podSecurity }),
+    options.admissionPlugins ??
+      builtInAdmissionPlugins({ authorizer: authorization.authorizer, podSecurity: options.podSecurity, clusterLoops: options.clusterLoops }),
   );
   registerIssuerDiscovery(app, tokens);
   const faults = options.faults ?? new FaultInjector({ random: serverRandom.fork('faults') });

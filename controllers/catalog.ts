@@ -95,6 +95,14 @@ export const CONTROLLERS = {
     summary: 'keeps a default ServiceAccount in every namespace',
     register: async (m) => void (await import('./serviceaccount/index.js')).registerServiceAccountController(m),
   },
+  'pvc-protection': {
+    summary: 'keeps a claim with its kubernetes.io/pvc-protection finalizer until no scheduled pod uses it',
+    register: async (m) => void (await import('./storage-protection/index.js')).registerPvcProtectionController(m),
+  },
+  'pv-protection': {
+    summary: 'keeps a volume with its kubernetes.io/pv-protection finalizer until it is no longer Bound',
+    register: async (m) => void (await import('./storage-protection/index.js')).registerPvProtectionController(m),
+  },
 } satisfies Record<string, ControllerEntry>;
 
 export type ControllerName = keyof typeof CONTROLLERS;

@@ -36,6 +36,8 @@ export interface RegistryRandom {
   generateName: Random;
   clusterIp: Random;
   nodePort: Random;
+  /** The suffix of a pod's kube-api-access-<suffix> volume (ServiceAccount admission). */
+  serviceAccountVolume: Random;
 }
 
 /** registryRandom forks the server's streams from `random` (seeded or not). */
@@ -45,6 +47,7 @@ export function registryRandom(random: Random): RegistryRandom {
     generateName: random.fork('generate-name'),
     clusterIp: random.fork('cluster-ip'),
     nodePort: random.fork('node-port'),
+    serviceAccountVolume: random.fork('service-account-volume'),
   };
 }
 

@@ -41,6 +41,8 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     clock,
     random: random.fork('apiserver'),
     logger: createLogger({ component: 'apiserver', level: resolved.logLevel, clock }),
+    // Admission that relies on a loop acts as in a real cluster when that loop runs.
+    clusterLoops: resolved.controllers,
     ...(resolved.insecure ? {} : { tls: true, security: { authorization: 'RBAC', anonymous: true } }),
   });
   const stopping = new AbortController();

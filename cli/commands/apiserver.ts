@@ -10,6 +10,7 @@ import type { ClockState } from '../../apiserver/api/machinery/cluster-clock.js'
 import { FaultInjector } from '../../apiserver/faults/injector.js';
 import { isLoopbackHost, portInUseMessage } from '../../apiserver/listen-address.js';
 import { startApiServer } from '../../apiserver/start-api-server.js';
+import { CONTROLLER_NAMES, isControllerName } from '../../controllers/catalog.js';
 import { createLogger, isLogLevel, LOG_LEVELS } from '../../controllers/runtime/logger.js';
 import { type FlagSpec, type Flags, formatFlagHelp, parseFlags, UsageError } from '../args.js';
 import { clusterClockFlags, createClockFromFlags } from '../cluster-clock-flags.js';
@@ -35,6 +36,12 @@ export const apiserverFlags: Record<string, FlagSpec> = {
     description:
       'run as the API server of `kubesim up` (which starts it so): serve its component control over the IPC channel; needs --data-dir and --kubeconfig',
     default: false,
+  },
+  'cluster-loops': {
+    type: 'string',
+    description:
+      'the control loops the cluster runs, comma-separated or "none": admission that relies on one (ServiceAccount on serviceaccount, TaintNodesByCondition on node-lifecycle, ...) acts only when it runs; `kubesim up` passes its own',
+    default: CONTROLLER_NAMES.join(','),
   },
   'clock-state': { type: 'string', description: "where a previous process's clock stood (JSON; `kubesim up` passes it to a restarted API server)" },
   'log-level': { type: 'string', description: `one of ${Object.keys(LOG_LEVELS).join(', ')}`, default: 'warn' },
@@ -71,6 +78,15 @@ function supervisedOptions(flags: Flags, clock: SupervisedOptions['clock'], rand
   };
 }
 
+/** loopList reads --cluster-loops: catalog names, or none. */
+function loopList(text: string): string[] {
+  if (text === 'none' || text === '') return [];
+  const names = text.split(',');
+  const unknown = names.filter((name) => !isControllerName(name));
+  if (unknown.length) throw new UsageError(`--cluster-loops: unknown loop(s) ${unknown.join(', ')}; known: ${CONTROLLER_NAMES.join(', ')}`);
+  return names;
+}
+
 export async function apiserver(argv: string[]): Promise<void> {
   const { flags, positional } = parseFlags(argv, apiserverFlags);
   if (flags['help']) return void console.log(usage);
@@ -99,6 +115,7 @@ export async function apiserver(argv: string[]): Promise<void> {
     random,
     faults: supervised?.faults,
     plugins: wiring?.plugins,
+    clusterLoops: loopList(String(flags['cluster-loops'])),
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EADDRINUSE') throw err;
     throw new UsageError(portInUseMessage(String(flags['port'])));

@@ -26,6 +26,7 @@ import { prepareCredentials } from '../up/credentials.js';
 import { type ComponentPlan, isNodeProcess, loopHosts, type PlannedProcess, plannedProcesses, reportNameOf } from '../up/plan.js';
 import { reservePort } from '../up/reserve-port.js';
 import { lockStateFolder } from '../up/state-lock.js';
+import { waitForDefaultServiceAccount } from '../up/wait-for-default-account.js';
 import { waitForReadyNodes } from '../up/wait-for-nodes.js';
 import { createUpLogs } from '../up-logs.js';
 
@@ -113,6 +114,9 @@ function apiServerArgs(flags: Flags, dataDir: string, pkiDir: string, kubeconfig
     logLevel,
     ...seedArgs(flags),
     ...forwardedSecurityArgs(flags),
+    // Admission that relies on a loop acts only when the cluster runs it.
+    '--cluster-loops',
+    parseControllerList(String(flags['controllers'])).join(',') || 'none',
   ].concat(flags['allow-remote'] ? ['--allow-remote'] : []);
 }
 
@@ -223,6 +227,7 @@ export async function up(argv: string[]): Promise<void> {
   await waitForReadyNodes(url, plan.nodes, stop.signal, (line) => console.log(`kubesim: ${line}`), credentials?.adminTls);
   rest.forEach(launch);
   link.componentsStarted();
+  if (plan.controllers.includes('serviceaccount')) await waitForDefaultServiceAccount(url, stop.signal, credentials?.adminTls);
   if (!stop.signal.aborted) {
     const nodesMs = since(started);
     const state = keepData ? `state in ${String(flags['data-dir'])}` : 'state in a temporary folder, removed on exit';

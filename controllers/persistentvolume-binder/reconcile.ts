@@ -77,14 +77,17 @@ async function setVolumeName(deps: BinderDeps, claim: ReadonlyClaim, volumeName:
   return deps.claims.update(copy);
 }
 
-/** releaseVolumes handles the volumes of a deleted claim per their reclaim policy. */
+/** releaseVolumes handles the volumes of a deleted claim: Released first (so the pv-protection
+ * loop lets a deleted volume go, as kube's volume controller releases before it reclaims),
+ * then deleted when their reclaim policy is Delete. */
 async function releaseVolumes(deps: BinderDeps, { namespace, name }: Request): Promise<void> {
   for (const volume of deps.volumeLister.byIndex(CLAIM_KEY_INDEX, `${namespace}/${name}`)) {
     try {
-      if (volume.spec.persistentVolumeReclaimPolicy === 'Delete') {
-        await deps.volumes.delete('', volume.metadata.name ?? '', { preconditions: { uid: volume.metadata.uid } });
-      } else if (volume.status?.phase !== 'Released') {
+      if (volume.status?.phase !== 'Released') {
         await deps.volumes.updateStatus({ ...(structuredClone(volume) as PersistentVolume), status: { phase: 'Released' } });
+      }
+      if (volume.spec.persistentVolumeReclaimPolicy === 'Delete' && volume.metadata.deletionTimestamp === undefined) {
+        await deps.volumes.delete('', volume.metadata.name ?? '', { preconditions: { uid: volume.metadata.uid } });
       }
     } catch (err) {
       if (!isNotFound(err)) throw err;

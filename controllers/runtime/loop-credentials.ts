@@ -32,6 +32,8 @@ export const LOOP_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   csrsigning: 'certificate-controller',
   'root-ca-cert-publisher': 'root-ca-cert-publisher',
   serviceaccount: 'service-account-controller',
+  'pvc-protection': 'pvc-protection-controller',
+  'pv-protection': 'pv-protection-controller',
 };
 
 const NAMESPACE = 'kube-system';

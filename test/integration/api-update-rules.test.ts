@@ -148,11 +148,20 @@ describe('update rules', () => {
 
     it('keeps a claim spec; a bound claim may grow its storage, not shrink below its capacity', async () => {
       const claims = '/api/v1/namespaces/default/persistentvolumeclaims';
+      // A class that allows expansion (PersistentVolumeClaimResize refuses growth otherwise).
+      const elastic = {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: { name: 'elastic' },
+        provisioner: 'kubesim.io/simulated',
+        allowVolumeExpansion: true,
+      };
+      await create('/apis/storage.k8s.io/v1/storageclasses', elastic);
       const claim = await create(claims, {
         apiVersion: 'v1',
         kind: 'PersistentVolumeClaim',
         metadata: { name: 'data' },
-        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'elastic' },
       });
       const pending = await patch(`${claims}/data`, { spec: { resources: { requests: { storage: '2Gi' } } } });
       expect(pending.status).toBe(422);

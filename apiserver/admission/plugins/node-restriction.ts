@@ -5,11 +5,11 @@
  * Lease and CSINode, the pods bound to it (status, deletion, eviction, mirror pods) and tokens
  * bound to those pods. Messages are kube's, word for word. Everyone else passes untouched.
  */
-import { ApiError } from '../../api/api-error.js';
 import { goQuote } from '../../api/machinery/go-quote.js';
 import type { KubeObject } from '../../api/resource-definition.js';
 import { nodeNameOf } from '../../authz/node-authorizer.js';
 import type { RegistryContext } from '../../registry/context.js';
+import { admissionForbidden } from '../forbidden.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../plugin.js';
 
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -20,18 +20,7 @@ const RESTRICTED_LABEL_PREFIX = 'node-restriction.kubernetes.io/';
 type Json = Record<string, unknown>;
 const field = (object: unknown, ...path: string[]): unknown => path.reduce<unknown>((at, key) => (at as Json | undefined)?.[key], object);
 
-/** forbidden is admission.NewForbidden: the addressed object, named by the request or the body. */
-function forbidden(attributes: AdmissionAttributes, message: string): ApiError {
-  const { def } = attributes;
-  const name = attributes.name || attributes.object?.metadata?.name || '';
-  const qualified = def.group ? `${def.plural}.${def.group}` : def.plural;
-  const subject = name ? `${qualified} ${goQuote(name)}` : qualified;
-  return new ApiError('Forbidden', 403, `${subject} is forbidden: ${message}`, {
-    ...(name ? { name } : {}),
-    ...(def.group ? { group: def.group } : {}),
-    kind: def.plural,
-  });
-}
+const forbidden = admissionForbidden;
 
 function storedPod(ctx: RegistryContext, namespace: string, name: string): KubeObject | undefined {
   try {

@@ -1,7 +1,7 @@
 /**
  * Pod-only defaulting: what Kubernetes does for pods but not for pod templates, spread over
- * SetDefaults_Pod, admission plugins (ServiceAccount, DefaultTolerationSeconds; Priority is
- * apiserver/admission/plugins/priority.ts)
+ * SetDefaults_Pod, admission plugins (DefaultTolerationSeconds; ServiceAccount and Priority
+ * are apiserver/admission/plugins/)
  * and the pod strategy's PrepareForCreate (status.phase, status.qosClass).
  */
 import type { Toleration } from './affinity.js';
@@ -30,9 +30,7 @@ export function defaultPod(pod: PodShape): void {
   const spec = defaultPodSpec(pod.spec);
   for (const container of [...(spec.initContainers ?? []), ...spec.containers]) defaultRequestsFromLimits(container);
   spec.enableServiceLinks ??= true;
-  spec.serviceAccountName ||= 'default';
-  spec.serviceAccount = spec.serviceAccountName;
-  // priority and preemptionPolicy come from the Priority admission plugin.
+  // serviceAccountName comes from the ServiceAccount admission plugin, priority and preemptionPolicy from the Priority one.
   spec.tolerations = withDefaultTolerations(spec.tolerations ?? []);
   pod.status ??= {};
   pod.status.phase ??= 'Pending';

@@ -41,8 +41,6 @@ describe('Pod', () => {
       terminationGracePeriodSeconds: 30,
       securityContext: {},
       enableServiceLinks: true,
-      serviceAccountName: 'default',
-      serviceAccount: 'default',
       volumes: [{ name: 'data', emptyDir: {} }],
     });
     const container = pod.spec.containers[0]!;
@@ -55,7 +53,9 @@ describe('Pod', () => {
       resources: { limits: { cpu: '0.5' } },
       readinessProbe: { httpGet: { path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
     });
-    // priority and preemptionPolicy are the Priority admission plugin's (apiserver/admission).
+    // serviceAccountName is the ServiceAccount admission plugin's, priority and preemptionPolicy
+    // the Priority one's (apiserver/admission).
+    expect(pod.spec.serviceAccountName).toBeUndefined();
     expect(pod.spec.priority).toBeUndefined();
     expect(pod.spec.tolerations).toEqual([
       { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
@@ -143,7 +143,8 @@ describe('Pod', () => {
     expect(select['spec.nodeName']!(pod)).toBe('');
     expect(select['status.phase']!(pod)).toBe('Pending');
     expect(select['spec.hostNetwork']!(pod)).toBe('false');
-    expect(select['spec.serviceAccountName']!(pod)).toBe('default');
+    // The ServiceAccount admission plugin names the account, after defaulting.
+    expect(select['spec.serviceAccountName']!(pod)).toBe('');
   });
 
   it('converts to a schema document carrying the patch metadata', () => {

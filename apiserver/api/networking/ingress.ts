@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { typeMetaFields } from '../meta.js';
 import { atomicStruct } from '../patch-meta.js';
 import { ageColumn, column, nameColumn } from '../printing.js';
-import type { FieldError, KindStrategy, KubeObject, ResourceDefinition, StrategyContext } from '../resource-definition.js';
+import type { FieldError, ResourceDefinition } from '../resource-definition.js';
 import { invalid, isDns1035Label, isDns1123Subdomain, isValidPortName, isValidPortNum, notSupported, required } from '../validation.js';
 import { IngressMessage } from './ingress-protobuf.js';
 import { hostErrors, isIpAddress, validateTypedReference } from './network-validation.js';
@@ -236,22 +236,8 @@ function validateBackend(backend: IngressBackend, field: string): FieldError[] {
   return errors;
 }
 
-const DEFAULT_CLASS_ANNOTATION = 'ingressclass.kubernetes.io/is-default-class';
-
-/** assignDefaultClass is the DefaultIngressClass admission plugin: a new Ingress that names no
- * class (field or legacy annotation) gets the default IngressClass, the newest if several. */
-function assignDefaultClass(object: KubeObject, ctx: StrategyContext): void {
-  const ingress = object as unknown as Ingress;
-  if (ingress.spec.ingressClassName !== undefined || ingress.metadata.annotations?.[CLASS_ANNOTATION] !== undefined) return;
-  const defaults = ctx
-    .listStored('ingressclasses.networking.k8s.io')
-    .filter((ingressClass) => ingressClass.metadata.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true')
-    .sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''));
-  const chosen = defaults[0]?.metadata.name;
-  if (chosen) ingress.spec.ingressClassName = chosen;
-}
-
-const ingressStrategy: KindStrategy = { beforeCreate: assignDefaultClass };
+// The default IngressClass of a new Ingress is the DefaultIngressClass admission plugin's
+// (apiserver/admission/plugins/default-ingress-class.ts).
 
 /** hostsCell lists at most three rule hosts, `*` when no rule names one (formatHosts). */
 export function hostsCell(ingress: Ingress): string {
@@ -286,7 +272,6 @@ export const ingressDefinition: ResourceDefinition<Ingress> = {
     ingress.status.loadBalancer ??= {};
   },
   validate: validateIngress,
-  strategy: ingressStrategy,
   tracksGeneration: true,
   subresources: { status: true },
   printColumns: [

@@ -96,21 +96,6 @@ describe('Ingress', () => {
     ]);
   });
 
-  it('gives a new Ingress without a class the default IngressClass, the newest of several', () => {
-    const classes = [
-      { metadata: { name: 'old', creationTimestamp: '2026-01-01T00:00:00Z', annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } } },
-      { metadata: { name: 'new', creationTimestamp: '2026-02-01T00:00:00Z', annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } } },
-      { metadata: { name: 'other', creationTimestamp: '2026-03-01T00:00:00Z' } },
-    ];
-    const ctx = { listStored: () => classes, randomInt: () => 0, now: () => 0 };
-    const plain = ingress({ defaultBackend: service });
-    ingressDefinition.strategy?.beforeCreate?.(plain, ctx);
-    expect(plain.spec.ingressClassName).toBe('new');
-    const annotated = ingress({ defaultBackend: service }, { 'kubernetes.io/ingress.class': 'legacy' });
-    ingressDefinition.strategy?.beforeCreate?.(annotated, ctx);
-    expect(annotated.spec.ingressClassName).toBeUndefined();
-  });
-
   it('defaults an empty load balancer status and prints NAME CLASS HOSTS ADDRESS PORTS AGE', () => {
     const web = ingress({ rules: [{ host: 'a.com' }, { host: 'b.com' }, {}, { host: 'd.com' }], tls: [{ hosts: ['a.com'] }] });
     ingressDefinition.defaults?.(web);
