@@ -3,6 +3,7 @@
 import { clockSpeedProblem } from '../../apiserver/api/machinery/clock-bounds.js';
 import { CONTROLLER_NAMES, type ControllerName, isControllerName } from '../../controllers/catalog.js';
 import type { LogLevel } from '../../controllers/runtime/logger.js';
+import type { UserlandFactory } from '../../kubelet-sim/userland/contract.js';
 
 /** ClockOption: `real` (wall time), `virtual` (frozen until advanced), or a speed factor. */
 export type ClockOption = 'real' | 'virtual' | { speed: number };
@@ -25,6 +26,8 @@ export interface StartClusterOptions {
   /** Plain HTTP with no authentication and everything allowed (as `kubesim up --insecure-http`).
    * Default false: HTTPS with the cluster CA, client certificates, RBAC. */
   insecure?: boolean;
+  /** The simulated containers' userland (exec, attach, port-forward); refused when absent. */
+  userland?: UserlandFactory;
 }
 
 export interface ResolvedOptions {
@@ -37,6 +40,7 @@ export interface ResolvedOptions {
   seed: number | undefined;
   logLevel: LogLevel;
   insecure: boolean;
+  userland: UserlandFactory | undefined;
 }
 
 /** resolveOptions applies defaults and throws TypeError naming the first bad option. */
@@ -61,6 +65,7 @@ export function resolveOptions(options: StartClusterOptions): ResolvedOptions {
     seed: options.seed,
     logLevel: options.logLevel ?? 'silent',
     insecure: options.insecure ?? false,
+    userland: options.userland,
   };
 }
 

@@ -1,0 +1,92 @@
+/**
+ * The kubelet's UserlandProvider: finds a container among the pods this process runs (its
+ * pod informer) and builds the container's userland with the configured UserlandFactory —
+ * lazily, on the first exec, once per container start (a restart gets a fresh one). Lookups
+ * fail as a kubelet's do: `pod does not exist`, `container not found ("name")` for a
+ * container the pod lacks or one that is not running.
+ */
+import type { Pod } from '../../apiserver/api/core/pod.js';
+import { allContainers } from '../../apiserver/api/core/pod-spec-defaults.js';
+import type { Clock, DeepReadonly, Lister } from '../../controllers/runtime/types.js';
+import type { ClusterReader, ContainerLookup, ContainerUserland, UserlandFactory, UserlandProvider } from '../userland/contract.js';
+
+export interface PodUserlandsDeps {
+  lister: Lister<Pod>;
+  /** Whether a node is simulated by this process. */
+  isLocalNode(name: string): boolean;
+  /** Builds a container's userland; exec, attach and port-forward are refused without one. */
+  factory?: UserlandFactory;
+  cluster: ClusterReader;
+  clock: Clock;
+}
+
+/** PodUserlands is the provider, and says whether a userland is configured at all. */
+export interface PodUserlands extends UserlandProvider {
+  readonly configured: boolean;
+  /** The pod as the kubelet sees it (port-forward picks a container from it). */
+  pod(namespace: string, name: string): DeepReadonly<Pod> | undefined;
+  /** Why the container cannot be reached, or undefined when it runs (builds nothing). */
+  problem(namespace: string, name: string, containerName: string): Extract<ContainerLookup, { found: false }> | undefined;
+}
+
+type Located = Extract<ContainerLookup, { found: false }> | { found: true; pod: DeepReadonly<Pod>; key: string };
+
+interface Built {
+  namespace: string;
+  pod: string;
+  userland: ContainerUserland;
+}
+
+export function createPodUserlands(deps: PodUserlandsDeps): PodUserlands {
+  // Keyed by pod uid, container and restart count: a restarted container starts afresh.
+  const built = new Map<string, Built>();
+  const pod = (namespace: string, name: string) => {
+    const found = deps.lister.get(namespace, name);
+    return found && deps.isLocalNode(found.spec.nodeName ?? '') ? found : undefined;
+  };
+  const build = (found: DeepReadonly<Pod>, containerName: string, key: string): ContainerUserland => {
+    const factory = deps.factory;
+    if (!factory) throw new Error('no userland configured');
+    forgetGone(built, pod);
+    const userland = factory({ pod: found, containerName, cluster: deps.cluster, clock: deps.clock });
+    built.set(key, { namespace: found.metadata.namespace ?? '', pod: found.metadata.name ?? '', userland });
+    return userland;
+  };
+  const locate = (namespace: string, name: string, containerName: string): Located => {
+    const found = pod(namespace, name);
+    if (!found) return { found: false, reason: 'PodNotFound', message: 'pod does not exist' };
+    const notFound = `container not found (${JSON.stringify(containerName)})`;
+    if (!allContainers(found.spec as Pod['spec']).some((c) => c.name === containerName)) {
+      return { found: false, reason: 'ContainerNotFound', message: notFound };
+    }
+    const status = containerStatuses(found).find((s) => s.name === containerName);
+    if (!status?.state?.running) return { found: false, reason: 'ContainerNotRunning', message: notFound };
+    return { found: true, pod: found, key: `${found.metadata.uid}/${containerName}/${status.restartCount ?? 0}` };
+  };
+  return {
+    configured: deps.factory !== undefined,
+    pod,
+    problem(namespace, name, containerName) {
+      const located = locate(namespace, name, containerName);
+      return located.found ? undefined : located;
+    },
+    container(namespace, name, containerName): ContainerLookup {
+      const located = locate(namespace, name, containerName);
+      if (!located.found) return located;
+      return { found: true, userland: built.get(located.key)?.userland ?? build(located.pod, containerName, located.key) };
+    },
+  };
+}
+
+function containerStatuses(pod: DeepReadonly<Pod>) {
+  const status = pod.status;
+  return [...(status?.initContainerStatuses ?? []), ...(status?.containerStatuses ?? []), ...(status?.ephemeralContainerStatuses ?? [])];
+}
+
+/** forgetGone drops the userlands of pods that left this kubelet (or were replaced). */
+function forgetGone(built: Map<string, Built>, pod: (namespace: string, name: string) => DeepReadonly<Pod> | undefined): void {
+  for (const [key, entry] of built) {
+    const current = pod(entry.namespace, entry.pod);
+    if (!current || !key.startsWith(`${current.metadata.uid}/`)) built.delete(key);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The kubelet's streaming endpoints, which the API server proxies pods/exec, pods/attach and
+ * pods/portforward to:
+ *
+ *   /exec/{namespace}/{pod}/{container}?command=…&input=1&output=1&error=1&tty=1
+ *   /attach/{namespace}/{pod}/{container}?input=1&output=1&error=1&tty=1
+ *   /portForward/{namespace}/{pod}?port=8080
+ *
+ * Each request must upgrade to a WebSocket with a channel subprotocol (protocols.ts). The
+ * order of the checks matters to kubectl, which retries a refused WebSocket upgrade over SPDY:
+ * the pod and container are looked up first (so both attempts fail with the same kubelet
+ * error), then the userland, then the protocol (an SPDY attempt gets a Status naming the
+ * WebSocket subprotocols it could have used).
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { Logger } from '../../controllers/runtime/types.js';
+import { ChannelSocket } from './channel-socket.js';
+import type { PodUserlands } from './pod-userlands.js';
+import { type PortForwardTarget, parsePorts, runPortForward } from './port-forward.js';
+import {
+  answerSocket,
+  answerStatus,
+  failureStatus,
+  negotiate,
+  offeredProtocols,
+  PORT_FORWARD_PROTOCOLS,
+  REMOTE_COMMAND_PROTOCOLS,
+  unsupportedProtocolStatus,
+} from './protocols.js';
+import { parseRemoteCommandOptions, runRemoteCommand } from './remote-command.js';
+
+export interface StreamingDeps {
+  userlands: PodUserlands;
+  logger: Logger;
+}
+
+type StreamKind = 'exec' | 'attach' | 'portForward';
+
+interface StreamTarget {
+  kind: StreamKind;
+  namespace: string;
+  pod: string;
+  container: string;
+}
+
+/** The first path segment of each streaming endpoint, and how many segments follow it. */
+const ENDPOINTS: Record<string, number> = { exec: 3, attach: 3, portForward: 2 };
+
+/** isStreamingPath says whether a path is one of the streaming endpoints (a plain request to
+ * one is answered `Upgrade request required`). */
+export function isStreamingPath(parts: readonly string[]): boolean {
+  return ENDPOINTS[parts[0] ?? ''] === parts.length - 1;
+}
+
+/** serveStreaming answers the upgrade requests of `server`; close() ends every open session. */
+export function serveStreaming(server: Server, deps: StreamingDeps): { close(): void } {
+  const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const sessions = new Set<WebSocket>();
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      upgrade(deps, request, socket, (protocol, start) =>
+        sockets.handleUpgrade(request, socket, head, (ws) => {
+          sessions.add(ws);
+          ws.on('close', () => sessions.delete(ws));
+          ws.on('error', () => ws.terminate());
+          start(new ChannelSocket(ws, protocol));
+        }),
+      );
+    } catch (err) {
+      deps.logger.error({ err, url: request.url }, 'kubelet streaming request failed');
+      answerStatus(socket, failureStatus(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`));
+    }
+  });
+  // ws picks the subprotocol itself: offer it the one upgrade() negotiated.
+  sockets.options.handleProtocols = (protocols, request) => negotiate([...protocols], supportedFor(targetOf(request)?.kind)) ?? false;
+  return {
+    close: () => {
+      for (const ws of sessions) ws.terminate();
+      sockets.close();
+    },
+  };
+}
+
+type Accept = (protocol: string, start: (socket: ChannelSocket) => void) => void;
+
+function upgrade(deps: StreamingDeps, request: IncomingMessage, socket: Duplex, accept: Accept): void {
+  const target = targetOf(request);
+  if (!target) return answerStatus(socket, failureStatus(404, 'NotFound', 'the server could not find the requested resource', {}));
+  const { userlands } = deps;
+  const problem =
+    target.kind === 'portForward'
+      ? userlands.pod(target.namespace, target.pod)
+        ? undefined
+        : ({ reason: 'PodNotFound', message: 'pod does not exist' } as const)
+      : userlands.problem(target.namespace, target.pod, target.container);
+  // The kubelet answers these in plain text; kubectl prints `unable to upgrade connection: <text>`.
+  if (problem) return answerSocket(socket, problem.reason === 'PodNotFound' ? 404 : 500, 'text/plain; charset=utf-8', problem.message);
+  const what = target.kind === 'portForward' ? 'port-forward' : target.kind;
+  if (!userlands.configured) {
+    return answerStatus(socket, failureStatus(500, 'InternalError', `${what} is not available: no userland configured`, { name: target.pod, kind: 'pods' }));
+  }
+  const supported = supportedFor(target.kind);
+  const protocol = isWebSocket(request) ? negotiate(offeredProtocols(request.headers['sec-websocket-protocol']), supported) : undefined;
+  if (!protocol) return answerStatus(socket, unsupportedProtocolStatus(`pods/${what.replace('-', '')}`, offerOf(request), supported));
+  const query = new URL(request.url ?? '/', 'http://kubelet').searchParams;
+  if (target.kind === 'portForward') {
+    const ports = parsePorts(query);
+    if (typeof ports === 'string') return answerStatus(socket, failureStatus(400, 'BadRequest', ports));
+    return accept(protocol, (channels) => runPortForward(channels, portForwardTarget(userlands, target), ports));
+  }
+  const options = parseRemoteCommandOptions(query, target.kind);
+  const lookup = userlands.container(target.namespace, target.pod, target.container);
+  if (!lookup.found) return answerSocket(socket, 500, 'text/plain; charset=utf-8', lookup.message);
+  accept(protocol, (channels) => {
+    runRemoteCommand(channels, lookup.userland, options).catch((err: unknown) => {
+      deps.logger.error({ err, target }, `${target.kind} session failed`);
+      channels.send(
+        3,
+        JSON.stringify({
+          metadata: {},
+          status: 'Failure',
+          message: `error executing command in container: ${(err as Error).message}`,
+          reason: 'InternalError',
+          code: 500,
+        }),
+      );
+      channels.ws.close(1011);
+    });
+  });
+}
+
+/** targetOf reads the endpoint and its pod from the request path (a port-forward's container
+ * is the one declaring the first requested port, else the pod's first: they share a network). */
+function targetOf(request: IncomingMessage): StreamTarget | undefined {
+  const url = new URL(request.url ?? '/', 'http://kubelet');
+  const parts = url.pathname
+    .split('/')
+    .filter((part) => part !== '')
+    .map(decodeURIComponent);
+  if (!isStreamingPath(parts)) return undefined;
+  const [kind, namespace = '', pod = '', container = ''] = parts as [StreamKind, string?, string?, string?];
+  return { kind, namespace, pod, container };
+}
+
+function supportedFor(kind: StreamKind | undefined): readonly string[] {
+  return kind === 'portForward' ? PORT_FORWARD_PROTOCOLS : REMOTE_COMMAND_PROTOCOLS;
+}
+
+function isWebSocket(request: IncomingMessage): boolean {
+  return (request.headers.upgrade ?? '').toLowerCase() === 'websocket';
+}
+
+/** offerOf describes what a client offered: its Upgrade and the subprotocols or stream versions. */
+function offerOf(request: IncomingMessage): string {
+  const upgradeTo = request.headers.upgrade ?? '';
+  const versions = isWebSocket(request)
+    ? offeredProtocols(request.headers['sec-websocket-protocol'])
+    : offeredProtocols(request.headers['x-stream-protocol-version'] as string | string[] | undefined);
+  return versions.length > 0 ? `${upgradeTo} (${versions.join(', ')})` : upgradeTo;
+}
+
+/** portForwardTarget connects to the pod's network through one of its running containers. */
+function portForwardTarget(userlands: PodUserlands, target: StreamTarget): PortForwardTarget {
+  const pod = userlands.pod(target.namespace, target.pod);
+  const containers = pod?.spec.containers ?? [];
+  const uid = pod?.metadata.uid ?? '';
+  return {
+    sandboxId: uid.replaceAll('-', ''),
+    connect(port) {
+      const declaring = containers.find((c) => (c.ports ?? []).some((p) => p.containerPort === port)) ?? containers[0];
+      const lookup = declaring && userlands.container(target.namespace, target.pod, declaring.name);
+      return lookup?.found ? lookup.userland.connect?.(port) : undefined;
+    },
+  };
+}
