@@ -63,14 +63,29 @@ export function answerStatus(socket: Duplex, status: WireStatus): void {
   answerSocket(socket, status.code, 'application/json', JSON.stringify(status));
 }
 
+/** What a client refused for its protocol can use instead. */
+const ADVICE: Record<'remote-command' | 'port-forward', string> = {
+  'remote-command':
+    'SPDY is not supported by kubesim: use kubectl 1.30 or newer (WebSocket by default) or a client that speaks v5.channel.k8s.io or v4.channel.k8s.io',
+  'port-forward':
+    "SPDY, also tunnelled in a WebSocket as kubectl 1.31+ does ('SPDY/3.1+portforward.k8s.io'), is not supported by kubesim yet: " +
+    'port-forward with a client that speaks v4.channel.k8s.io (the Python client, @kubernetes/client-node)',
+};
+
 /** unsupportedProtocolStatus is the refusal of a client that offers no protocol the endpoint
- * speaks (an SPDY-only client, or a WebSocket client with other subprotocols). */
-export function unsupportedProtocolStatus(endpoint: string, offered: string, supported: readonly string[]): WireStatus {
+ * speaks (an SPDY-only client, or a WebSocket client with other subprotocols); its details
+ * list the supported subprotocols. */
+export function unsupportedProtocolStatus(
+  endpoint: 'pods/exec' | 'pods/attach' | 'pods/portforward',
+  offered: string,
+  supported: readonly string[],
+): WireStatus {
+  const advice = ADVICE[endpoint === 'pods/portforward' ? 'port-forward' : 'remote-command'];
   return failureStatus(
     400,
     'BadRequest',
     `unable to upgrade connection: ${endpoint} is served over WebSocket with the subprotocols ${supported.join(', ')}; ` +
-      `the client offered ${offered === '' ? 'none' : offered} (SPDY/3.1 is not supported by kubesim: use kubectl 1.31 or newer, or a client that speaks ${supported[0]})`,
+      `the client offered ${offered === '' ? 'none of them' : offered}. ${advice}`,
     { causes: supported.map((protocol) => ({ reason: 'SupportedProtocol', message: protocol, field: 'Sec-WebSocket-Protocol' })) },
   );
 }

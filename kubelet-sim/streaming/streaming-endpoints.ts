@@ -38,6 +38,9 @@ export interface StreamingDeps {
 
 type StreamKind = 'exec' | 'attach' | 'portForward';
 
+/** The API's name of each endpoint, as a refusal names it. */
+const ENDPOINT_NAMES = { exec: 'pods/exec', attach: 'pods/attach', portForward: 'pods/portforward' } as const;
+
 interface StreamTarget {
   kind: StreamKind;
   namespace: string;
@@ -103,7 +106,7 @@ function upgrade(deps: StreamingDeps, request: IncomingMessage, socket: Duplex, 
   }
   const supported = supportedFor(target.kind);
   const protocol = isWebSocket(request) ? negotiate(offeredProtocols(request.headers['sec-websocket-protocol']), supported) : undefined;
-  if (!protocol) return answerStatus(socket, unsupportedProtocolStatus(`pods/${what.replace('-', '')}`, offerOf(request), supported));
+  if (!protocol) return answerStatus(socket, unsupportedProtocolStatus(ENDPOINT_NAMES[target.kind], offerOf(request), supported));
   const query = new URL(request.url ?? '/', 'http://kubelet').searchParams;
   if (target.kind === 'portForward') {
     const ports = parsePorts(query);

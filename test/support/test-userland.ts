@@ -1,8 +1,8 @@
 /**
  * A tiny, test-only UserlandFactory for the streaming tests (the real simulated userland is
  * kubelet-sim/userland/, built separately). It knows five commands — `echo ARGS…`,
- * `cat` (stdin to stdout), `exit N`, `stderr TEXT` (TEXT to stderr), `size` (prints the
- * terminal size) — and answers others `sh: NAME: not found` with 127. attach prints
+ * `cat` (stdin to stdout), `exit N`, `stderr TEXT` (TEXT to stderr), `size` (once stdin
+ * ends, prints the terminal size: a test sends resizes first) — and answers others `sh: NAME: not found` with 127. attach prints
  * `attached to CONTAINER` and echoes stdin back until the client detaches; a container port
  * the pod spec declares accepts connections that echo what they receive.
  */
@@ -28,6 +28,9 @@ async function run(argv: readonly string[], io: ProcessIO): Promise<number> {
       io.stderr(`${args.join(' ')}\n`);
       return 0;
     case 'size':
+      for await (const _ of io.stdin ?? []) {
+        // Only the end of stdin matters: the resizes sent before it have arrived.
+      }
       io.stdout(io.terminalSize ? `${io.terminalSize.width}x${io.terminalSize.height}\n` : 'no terminal size\n');
       return 0;
     default:
