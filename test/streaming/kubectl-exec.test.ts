@@ -77,6 +77,21 @@ describe.each(binaries)('$label: exec and attach', (binary) => {
     expect(result).toMatchObject({ code: 0, stdout: 'ok\n', stderr: '' });
   });
 
+  it('kubectl made to speak SPDY only gets a Status naming the WebSocket subprotocols', async () => {
+    const result = await k.run(['exec', 'one', '--', 'echo', 'hi'], { env: { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^Error from server \(BadRequest\): unable to upgrade connection: pods\/exec is served over WebSocket with the subprotocols v5\.channel\.k8s\.io, v4\.channel\.k8s\.io, v4\.base64\.channel\.k8s\.io; the client offered SPDY\/3\.1 \(v5\.channel\.k8s\.io, v4\.channel\.k8s\.io, .*\)\. SPDY is not supported by kubesim/,
+    );
+  });
+
+  it('port-forward (SPDY tunnelled in a WebSocket) says clearly that it is not served yet', async () => {
+    const result = await k.run(['port-forward', 'one', '9999:9090']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error: error upgrading connection: unable to upgrade connection: pods/portforward is served over WebSocket with the subprotocols v4.channel.k8s.io');
+    expect(result.stderr).toContain("SPDY, also tunnelled in a WebSocket as kubectl 1.31+ does ('SPDY/3.1+portforward.k8s.io'), is not supported by kubesim yet");
+  });
+
   it('exec into a Succeeded pod is refused as kubectl refuses it', async () => {
     await k.apply(pod('done', ['app'], ', annotations: {kubesim.io/run-seconds: "0"}'));
     await eventually(async () => expect((await k.json(['pod', 'done'])).status.phase).toBe('Succeeded'), { timeoutMs: 20_000 });

@@ -69,9 +69,9 @@ export class UpgradeRefused extends Error {
 }
 
 /** refusalOf opens a stream expected to be refused and returns the refusal. */
-export async function refusalOf(base: string, path: string, protocols: string[]): Promise<UpgradeRefused> {
+export async function refusalOf(base: string, path: string, protocols: string[], headers: Record<string, string> = {}): Promise<UpgradeRefused> {
   try {
-    const session = await openStream(base, path, protocols);
+    const session = await openStream(base, path, protocols, headers);
     throw new Error(`the server switched protocols to ${session.protocol}`);
   } catch (err) {
     if (err instanceof UpgradeRefused) return err;
