@@ -88,8 +88,12 @@ describe.each(binaries)('$label: exec and attach', (binary) => {
   it('port-forward (SPDY tunnelled in a WebSocket) says clearly that it is not served yet', async () => {
     const result = await k.run(['port-forward', 'one', '9999:9090']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('error: error upgrading connection: unable to upgrade connection: pods/portforward is served over WebSocket with the subprotocols v4.channel.k8s.io');
-    expect(result.stderr).toContain("SPDY, also tunnelled in a WebSocket as kubectl 1.31+ does ('SPDY/3.1+portforward.k8s.io'), is not supported by kubesim yet");
+    expect(result.stderr).toContain(
+      'error: error upgrading connection: unable to upgrade connection: pods/portforward is served over WebSocket with the subprotocols v4.channel.k8s.io',
+    );
+    expect(result.stderr).toContain(
+      "SPDY, also tunnelled in a WebSocket as kubectl 1.31+ does ('SPDY/3.1+portforward.k8s.io'), is not supported by kubesim yet",
+    );
   });
 
   it('exec into a Succeeded pod is refused as kubectl refuses it', async () => {
