@@ -114,7 +114,14 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
   const { informer, informers, agents, logs, clock, logger, client } = core;
   const simulated = new Map<string, SimulatedNode>();
   const isLocalNode = (name: string) => agents.has(name);
-  const userlands = createPodUserlands({ lister: informer.lister, isLocalNode, factory: options.userland, cluster: createClusterReader(client), clock });
+  const userlands = createPodUserlands({
+    lister: informer.lister,
+    informer,
+    isLocalNode,
+    factory: options.userland,
+    cluster: createClusterReader(client),
+    clock,
+  });
   const server = await startKubeletServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,

@@ -7,11 +7,13 @@
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { allContainers } from '../../apiserver/api/core/pod-spec-defaults.js';
-import type { Clock, DeepReadonly, Lister } from '../../controllers/runtime/types.js';
+import type { Clock, DeepReadonly, Informer, Lister } from '../../controllers/runtime/types.js';
 import type { ClusterReader, ContainerLookup, ContainerUserland, UserlandFactory, UserlandProvider } from '../userland/contract.js';
 
 export interface PodUserlandsDeps {
   lister: Lister<Pod>;
+  /** The pod informer, whose changes end the sessions of containers that stopped. */
+  informer?: Pick<Informer<Pod>, 'addEventHandlers'>;
   /** Whether a node is simulated by this process. */
   isLocalNode(name: string): boolean;
   /** Builds a container's userland; exec, attach and port-forward are refused without one. */
@@ -27,6 +29,15 @@ export interface PodUserlands extends UserlandProvider {
   pod(namespace: string, name: string): DeepReadonly<Pod> | undefined;
   /** Why the container cannot be reached, or undefined when it runs (builds nothing). */
   problem(namespace: string, name: string, containerName: string): Extract<ContainerLookup, { found: false }> | undefined;
+  /** Aborts the returned signal once the container stops running or its pod goes away (or is
+   * replaced; without a container, only then); release() when the session ended first. */
+  whenStopped(namespace: string, name: string, containerName?: string): { signal: AbortSignal; release(): void };
+}
+
+interface StopWatcher {
+  uid: string;
+  container: string | undefined;
+  stopped: AbortController;
 }
 
 type Located = Extract<ContainerLookup, { found: false }> | { found: true; pod: DeepReadonly<Pod>; key: string };
@@ -63,12 +74,28 @@ export function createPodUserlands(deps: PodUserlandsDeps): PodUserlands {
     if (!status?.state?.running) return { found: false, reason: 'ContainerNotRunning', message: notFound };
     return { found: true, pod: found, key: `${found.metadata.uid}/${containerName}/${status.restartCount ?? 0}` };
   };
+  const watchers = watchStops(deps, (watcher, namespace, name) => {
+    if (watcher.container === undefined) return pod(namespace, name)?.metadata.uid !== watcher.uid;
+    const located = locate(namespace, name, watcher.container);
+    return !located.found || located.pod.metadata.uid !== watcher.uid;
+  });
   return {
     configured: deps.factory !== undefined,
     pod,
     problem(namespace, name, containerName) {
       const located = locate(namespace, name, containerName);
       return located.found ? undefined : located;
+    },
+    whenStopped(namespace, name, containerName) {
+      const key = `${namespace}/${name}`;
+      const watcher: StopWatcher = { uid: pod(namespace, name)?.metadata.uid ?? '', container: containerName, stopped: new AbortController() };
+      const set = watchers.get(key) ?? new Set();
+      watchers.set(key, set.add(watcher));
+      const release = () => {
+        set.delete(watcher);
+        if (set.size === 0 && watchers.get(key) === set) watchers.delete(key);
+      };
+      return { signal: watcher.stopped.signal, release };
     },
     container(namespace, name, containerName): ContainerLookup {
       const located = locate(namespace, name, containerName);
@@ -89,4 +116,22 @@ function forgetGone(built: Map<string, Built>, pod: (namespace: string, name: st
     const current = pod(entry.namespace, entry.pod);
     if (!current || !key.startsWith(`${current.metadata.uid}/`)) built.delete(key);
   }
+}
+
+/** watchStops follows the pod informer and aborts the watchers whose container `isStopped`
+ * says has stopped; the map it returns holds the watchers by namespace/name. */
+function watchStops(deps: PodUserlandsDeps, isStopped: (watcher: StopWatcher, namespace: string, name: string) => boolean): Map<string, Set<StopWatcher>> {
+  const watchers = new Map<string, Set<StopWatcher>>();
+  const check = (changed: DeepReadonly<Pod>, deleted: boolean) => {
+    const namespace = changed.metadata.namespace ?? '';
+    const name = changed.metadata.name ?? '';
+    for (const watcher of watchers.get(`${namespace}/${name}`) ?? []) {
+      if (deleted || isStopped(watcher, namespace, name)) watcher.stopped.abort();
+    }
+  };
+  deps.informer?.addEventHandlers({
+    onUpdate: (_old, changed) => check(changed, false),
+    onDelete: (gone) => check(gone, true),
+  });
+  return watchers;
 }

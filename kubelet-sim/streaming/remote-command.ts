@@ -32,8 +32,14 @@ export function parseRemoteCommandOptions(query: URLSearchParams, kind: 'exec' |
   return kind === 'exec' ? { ...options, command: query.getAll('command') } : options;
 }
 
-/** runRemoteCommand serves the session and resolves once the socket closed. */
-export async function runRemoteCommand(socket: ChannelSocket, userland: ContainerUserland, options: RemoteCommandOptions): Promise<void> {
+/** runRemoteCommand serves the session until the process ends; the process is told to end
+ * (its signal aborts, its stdin ends) when the client goes away or `containerStopped` aborts. */
+export async function runRemoteCommand(
+  socket: ChannelSocket,
+  userland: ContainerUserland,
+  options: RemoteCommandOptions,
+  containerStopped: AbortSignal,
+): Promise<void> {
   const aborted = new AbortController();
   const stdin = options.stdin ? new StdinQueue() : undefined;
   const terminalSize = { width: 0, height: 0 };
@@ -43,10 +49,13 @@ export async function runRemoteCommand(socket: ChannelSocket, userland: Containe
     else if (channel === CLOSE_CHANNEL && data[0] === STDIN) stdin?.end();
     else if (channel === RESIZE) sized = resize(terminalSize, data) || sized;
   });
-  socket.ws.on('close', () => {
+  const end = () => {
     stdin?.end();
     aborted.abort();
-  });
+  };
+  socket.ws.on('close', end);
+  if (containerStopped.aborted) end();
+  else containerStopped.addEventListener('abort', end, { once: true });
   const io: ProcessIO = {
     stdin,
     stdout: (data) => options.stdout && socket.send(STDOUT, data),

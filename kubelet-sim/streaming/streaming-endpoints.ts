@@ -111,27 +111,31 @@ function upgrade(deps: StreamingDeps, request: IncomingMessage, socket: Duplex, 
   if (target.kind === 'portForward') {
     const ports = parsePorts(query);
     if (typeof ports === 'string') return answerStatus(socket, failureStatus(400, 'BadRequest', ports));
-    return accept(protocol, (channels) => runPortForward(channels, portForwardTarget(userlands, target), ports));
+    return accept(protocol, (channels) => {
+      runPortForward(channels, portForwardTarget(userlands, target), ports);
+      // A forward ends with its pod (deleted or replaced).
+      const stop = userlands.whenStopped(target.namespace, target.pod);
+      stop.signal.addEventListener('abort', () => channels.ws.close(1000), { once: true });
+      channels.ws.on('close', stop.release);
+    });
   }
   const options = parseRemoteCommandOptions(query, target.kind);
   const lookup = userlands.container(target.namespace, target.pod, target.container);
   if (!lookup.found) return answerSocket(socket, 500, 'text/plain; charset=utf-8', lookup.message);
   accept(protocol, (channels) => {
-    runRemoteCommand(channels, lookup.userland, options).catch((err: unknown) => {
-      deps.logger.error({ err, target }, `${target.kind} session failed`);
-      channels.send(
-        3,
-        JSON.stringify({
-          metadata: {},
-          status: 'Failure',
-          message: `error executing command in container: ${(err as Error).message}`,
-          reason: 'InternalError',
-          code: 500,
-        }),
-      );
-      channels.ws.close(1011);
-    });
+    const stop = userlands.whenStopped(target.namespace, target.pod, target.container);
+    runRemoteCommand(channels, lookup.userland, options, stop.signal)
+      .catch((err: unknown) => failed(deps, target, channels, err))
+      .finally(stop.release);
   });
+}
+
+/** failed reports a session whose userland threw, on the error channel as a kubelet does. */
+function failed(deps: StreamingDeps, target: StreamTarget, channels: ChannelSocket, err: unknown): void {
+  deps.logger.error({ err, target }, `${target.kind} session failed`);
+  const message = `error executing command in container: ${(err as Error).message}`;
+  channels.send(3, JSON.stringify({ metadata: {}, status: 'Failure', message, reason: 'InternalError', code: 500 }));
+  channels.ws.close(1011);
 }
 
 /** targetOf reads the endpoint and its pod from the request path (a port-forward's container

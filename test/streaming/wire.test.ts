@@ -144,6 +144,21 @@ describe('exec, attach and port-forward over the channel protocols', () => {
   });
 });
 
+describe('sessions end with their pod', () => {
+  const cluster = useTestCluster({ lifetime: 'file', nodes: 1, kubelet: { userland: testUserland } });
+
+  it('an exec waiting on stdin and a port-forward both close when the pod is deleted', async () => {
+    const pods = cluster.client.resource(KINDS.pod);
+    await pods.create(podObject('doomed', { ports: [8080] }) as never);
+    await eventually(async () => expect((await pods.get('default', 'doomed')).status?.phase).toBe('Running'), { timeoutMs: 20_000 });
+    const exec = await openStream(cluster.url, execPath('doomed', ['cat'], 'stdin=true&stdout=true'), ['v5.channel.k8s.io']);
+    const forward = await openStream(cluster.url, `${PODS}/doomed/portforward?ports=8080`, ['v4.channel.k8s.io']);
+    await pods.delete('default', 'doomed', { gracePeriodSeconds: 0 });
+    expect(await exec.closed).toBe(1000);
+    expect(await forward.closed).toBe(1000);
+  });
+});
+
 describe('a kubelet without a userland', () => {
   const cluster = useTestCluster({ lifetime: 'file', nodes: 1 });
 
