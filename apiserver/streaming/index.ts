@@ -7,11 +7,14 @@
  *       checked as kube-apiserver checks them (stream-location.ts), then proxied to the pod's
  *       kubelet (upgrade-proxy.ts), which speaks the WebSocket channel protocols;
  *   anything else → a 400 Status with details naming what is served, never a bare EOF.
+ *
+ * A plain (not upgrading) request to one of the three gets the pod checks, then kube-apiserver's
+ * 400 `Upgrade request required`.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../api/api-error.js';
+import { ApiError, badRequest } from '../api/api-error.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { LIVE_SOCKET_PATH } from '../ui/index.js';
 import { answerError } from './socket-answer.js';
@@ -26,6 +29,15 @@ export interface StreamingDeps {
 
 /** registerStreaming takes over the upgrade requests the live view leaves. */
 export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): void {
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/v1/namespaces/:namespace/pods/:name/:subresource(^(exec|attach|portforward)$)',
+    handler: async (request) => {
+      const stream = streamRequestOf(new URL(request.url, 'http://localhost').pathname);
+      if (stream) streamLocation(deps.ctx, stream, request.raw);
+      throw badRequest('Upgrade request required');
+    },
+  });
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (pathname === LIVE_SOCKET_PATH) return;

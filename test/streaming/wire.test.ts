@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../controllers/runtime/kinds.js';
 import { eventually } from '../support/eventually.js';
+import { request } from '../support/http.js';
 import { testUserland } from '../support/test-userland.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 import { openStream, rawUpgrade, refusalOf } from './stream-client.js';
@@ -124,6 +125,14 @@ describe('exec, attach and port-forward over the channel protocols', () => {
       'the server does not upgrade connections at /api/v1/namespaces (Upgrade: websocket): only pods/exec, pods/attach and pods/portforward stream',
     );
     expect(status.details.causes).toHaveLength(3);
+  });
+
+  it('a request that does not upgrade is checked, then told an upgrade is required', async () => {
+    const plain = await request(`${cluster.url}${execPath('web', ['echo'])}`, { method: 'POST' });
+    expect(plain.status).toBe(400);
+    expect(plain.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: 'Upgrade request required' });
+    const missing = await request(`${cluster.url}${PODS}/ghost/portforward?ports=80`);
+    expect(missing.body).toMatchObject({ code: 404, message: 'pods "ghost" not found' });
   });
 
   it('a missing pod, a missing container and an unbound pod get kube-apiserver’s errors', async () => {
