@@ -38,7 +38,7 @@ export function runPortForward(socket: ChannelSocket, target: PortForwardTarget,
     socket.send(2 * index + 1, prefix);
     const connection = target.connect(port);
     if (!connection) {
-      socket.send(2 * index + 1, refusal(port, target.sandboxId));
+      socket.send(2 * index + 1, portForwardRefusal(port, target.sandboxId));
       ended();
       return;
     }
@@ -52,8 +52,8 @@ export function runPortForward(socket: ChannelSocket, target: PortForwardTarget,
   });
 }
 
-/** refusal is the error a kubelet (containerd) reports for a port nothing listens on. */
-function refusal(port: number, sandboxId: string): string {
+/** portForwardRefusal is the error a kubelet (containerd) reports for a port nothing listens on. */
+export function portForwardRefusal(port: number, sandboxId: string): string {
   return (
     `error forwarding port ${port} to pod ${sandboxId}, uid : failed to execute portforward in network namespace "/var/run/netns/cni-${sandboxId.slice(0, 8)}": ` +
     `failed to connect to localhost:${port} inside namespace "${sandboxId}", IPv4: dial tcp4 127.0.0.1:${port}: connect: connection refused ` +

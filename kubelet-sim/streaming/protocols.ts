@@ -10,8 +10,15 @@ import type { Duplex } from 'node:stream';
  * Python client, older kubectl, client libraries) and v4's base64 text variant (browsers). */
 export const REMOTE_COMMAND_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io', 'v4.base64.channel.k8s.io'] as const;
 
-/** port-forward over WebSocket channels (@kubernetes/client-node, the Python client). */
-export const PORT_FORWARD_PROTOCOLS = ['v4.channel.k8s.io', 'v4.base64.channel.k8s.io', 'channel.k8s.io', 'base64.channel.k8s.io'] as const;
+/** port-forward: SPDY tunnelled in a WebSocket (kubectl 1.31+, spdy-port-forward.ts), and
+ * WebSocket channels (@kubernetes/client-node, the Python client). */
+export const PORT_FORWARD_PROTOCOLS = [
+  'SPDY/3.1+portforward.k8s.io',
+  'v4.channel.k8s.io',
+  'v4.base64.channel.k8s.io',
+  'channel.k8s.io',
+  'base64.channel.k8s.io',
+] as const;
 
 /** offeredProtocols lists the Sec-WebSocket-Protocol values a client offered, in its order. */
 export function offeredProtocols(header: string | string[] | undefined): string[] {
@@ -68,8 +75,8 @@ const ADVICE: Record<'remote-command' | 'port-forward', string> = {
   'remote-command':
     'SPDY is not supported by kubesim: use kubectl 1.30 or newer (WebSocket by default) or a client that speaks v5.channel.k8s.io or v4.channel.k8s.io',
   'port-forward':
-    "SPDY, also tunnelled in a WebSocket as kubectl 1.31+ does ('SPDY/3.1+portforward.k8s.io'), is not supported by kubesim yet: " +
-    'port-forward with a client that speaks v4.channel.k8s.io (the Python client, @kubernetes/client-node)',
+    "SPDY is not supported by kubesim: use kubectl 1.31 or newer (SPDY tunnelled in a WebSocket, 'SPDY/3.1+portforward.k8s.io') " +
+    'or a client that speaks v4.channel.k8s.io',
 };
 
 /** unsupportedProtocolStatus is the refusal of a client that offers no protocol the endpoint

@@ -30,6 +30,7 @@ import {
   unsupportedProtocolStatus,
 } from './protocols.js';
 import { parseRemoteCommandOptions, runRemoteCommand } from './remote-command.js';
+import { runSpdyPortForward, SPDY_TUNNEL_PROTOCOL } from './spdy-port-forward.js';
 
 export interface StreamingDeps {
   userlands: PodUserlands;
@@ -61,23 +62,28 @@ export function isStreamingPath(parts: readonly string[]): boolean {
 export function serveStreaming(server: Server, deps: StreamingDeps): { close(): void } {
   const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   const sessions = new Set<WebSocket>();
+  // The protocol upgrade() negotiated, per request. ws rejects subprotocols that are not HTTP
+  // tokens (kubectl's 'SPDY/3.1+portforward.k8s.io' has a '/'), so it is shown a placeholder
+  // token and answers with the negotiated protocol.
+  const negotiated = new WeakMap<IncomingMessage, string>();
+  sockets.options.handleProtocols = (_protocols, request) => negotiated.get(request) ?? false;
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     try {
-      upgrade(deps, request, socket, (protocol, start) =>
+      upgrade(deps, request, socket, (protocol, start) => {
+        negotiated.set(request, protocol);
+        request.headers['sec-websocket-protocol'] = 'negotiated';
         sockets.handleUpgrade(request, socket, head, (ws) => {
           sessions.add(ws);
           ws.on('close', () => sessions.delete(ws));
           ws.on('error', () => ws.terminate());
           start(new ChannelSocket(ws, protocol));
-        }),
-      );
+        });
+      });
     } catch (err) {
       deps.logger.error({ err, url: request.url }, 'kubelet streaming request failed');
       answerStatus(socket, failureStatus(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`));
     }
   });
-  // ws picks the subprotocol itself: offer it the one upgrade() negotiated.
-  sockets.options.handleProtocols = (protocols, request) => negotiate([...protocols], supportedFor(targetOf(request)?.kind)) ?? false;
   return {
     close: () => {
       for (const ws of sessions) ws.terminate();
@@ -109,6 +115,7 @@ function upgrade(deps: StreamingDeps, request: IncomingMessage, socket: Duplex, 
   if (!protocol) return answerStatus(socket, unsupportedProtocolStatus(ENDPOINT_NAMES[target.kind], offerOf(request), supported));
   const query = new URL(request.url ?? '/', 'http://kubelet').searchParams;
   if (target.kind === 'portForward') {
+    if (protocol === SPDY_TUNNEL_PROTOCOL) return acceptTunnel(deps, target, accept);
     const ports = parsePorts(query);
     if (typeof ports === 'string') return answerStatus(socket, failureStatus(400, 'BadRequest', ports));
     return accept(protocol, (channels) => {
@@ -127,6 +134,17 @@ function upgrade(deps: StreamingDeps, request: IncomingMessage, socket: Duplex, 
     runRemoteCommand(channels, lookup.userland, options, stop.signal)
       .catch((err: unknown) => failed(deps, target, channels, err))
       .finally(stop.release);
+  });
+}
+
+/** acceptTunnel serves kubectl's SPDY-over-WebSocket port-forward until its pod goes away. */
+function acceptTunnel(deps: StreamingDeps, target: StreamTarget, accept: Accept): void {
+  const { userlands } = deps;
+  accept(SPDY_TUNNEL_PROTOCOL, (channels) => {
+    runSpdyPortForward(channels.ws, portForwardTarget(userlands, target), (err) => deps.logger.error({ err, target }, 'port-forward session failed'));
+    const stop = userlands.whenStopped(target.namespace, target.pod);
+    stop.signal.addEventListener('abort', () => channels.ws.close(1000), { once: true });
+    channels.ws.on('close', stop.release);
   });
 }
 

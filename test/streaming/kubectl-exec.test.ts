@@ -4,6 +4,7 @@
  * of a missing container and of a completed pod. A tiny test userland (test/support/
  * test-userland.ts) runs the commands; the real one is kubelet-sim/userland/.
  */
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useKubectlCluster } from '../kubectl/fixture.js';
 import { eventually } from '../support/eventually.js';
@@ -12,6 +13,23 @@ import { testUserland } from '../support/test-userland.js';
 
 const binaries = findKubectlBinaries();
 if (binaries.length === 0) it('finds a kubectl binary', () => requireKubectl());
+
+/** roundTrip connects to a local port, sends `text` and resolves with what comes back once as much arrived. */
+function roundTrip(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+      if (received.length >= text.length) {
+        socket.end();
+        resolve(received);
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received));
+  });
+}
 
 const pod = (name: string, containers: string[], extra = '') => `apiVersion: v1
 kind: Pod
@@ -77,6 +95,14 @@ describe.each(binaries)('$label: exec and attach', (binary) => {
     expect(result).toMatchObject({ code: 0, stdout: 'ok\n', stderr: '' });
   });
 
+  it('kubectl port-forward made to speak SPDY only gets the same kind of Status', async () => {
+    const result = await k.run(['port-forward', 'pod/one', '0:8080'], { env: { KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^error: error upgrading connection: unable to upgrade connection: pods\/portforward is served over WebSocket with the subprotocols SPDY\/3\.1\+portforward\.k8s\.io, v4\.channel\.k8s\.io.*the client offered SPDY\/3\.1 \(portforward\.k8s\.io\)\. SPDY is not supported by kubesim/,
+    );
+  });
+
   it('kubectl made to speak SPDY only gets a Status naming the WebSocket subprotocols', async () => {
     const result = await k.run(['exec', 'one', '--', 'echo', 'hi'], { env: { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' } });
     expect(result.code).toBe(1);
@@ -85,15 +111,26 @@ describe.each(binaries)('$label: exec and attach', (binary) => {
     );
   });
 
-  it('port-forward (SPDY tunnelled in a WebSocket) says clearly that it is not served yet', async () => {
-    const result = await k.run(['port-forward', 'one', '9999:9090']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
-      'error: error upgrading connection: unable to upgrade connection: pods/portforward is served over WebSocket with the subprotocols v4.channel.k8s.io',
+  it('port-forward (SPDY tunnelled in a WebSocket) carries bytes both ways', async () => {
+    await k.apply(pod('web', ['app']).replace('stdin: true}', 'stdin: true, ports: [{containerPort: 8080}]}'));
+    await running('web');
+    const forward = k.watch(['port-forward', 'pod/web', '0:8080']);
+    const [line] = await forward.waitFor((lines) => lines.some((l) => l.startsWith('Forwarding from 127.0.0.1:')));
+    const local = Number(/127\.0\.0\.1:(\d+) -> 8080/.exec(forward.lines().find((l) => l.startsWith('Forwarding from 127.0.0.1:')) ?? line ?? '')?.[1]);
+    expect(await roundTrip(local, 'ping through kubectl')).toBe('ping through kubectl');
+    await forward.stop();
+  });
+
+  it('port-forward to a port nothing listens on reports the refusal', async () => {
+    const forward = k.watch(['port-forward', 'pod/web', '0:9090']);
+    await forward.waitFor((lines) => lines.some((l) => l.startsWith('Forwarding from 127.0.0.1:')));
+    const local = Number(/127\.0\.0\.1:(\d+) -> 9090/.exec(forward.lines().join('\n'))?.[1]);
+    await roundTrip(local, 'anyone there?').catch(() => '');
+    await eventually(() => expect(forward.stderr()).toContain('error forwarding port 9090 to pod'));
+    expect(forward.stderr()).toMatch(
+      /an error occurred forwarding \d+ -> 9090: error forwarding port 9090 to pod [0-9a-f]{32}, uid : .*connect: connection refused/,
     );
-    expect(result.stderr).toContain(
-      "SPDY, also tunnelled in a WebSocket as kubectl 1.31+ does ('SPDY/3.1+portforward.k8s.io'), is not supported by kubesim yet",
-    );
+    await forward.stop();
   });
 
   it('exec into a Succeeded pod is refused as kubectl refuses it', async () => {
