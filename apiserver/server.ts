@@ -46,6 +46,7 @@ import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerResourceRoutes } from './routes/resource-routes.js';
 import { registerVersionRoutes } from './routes/version.js';
 import { serverDefinitions } from './server-definitions.js';
+import { registerStreaming } from './streaming/index.js';
 import { registerLiveView } from './ui/index.js';
 
 /** Kubernetes' default limit for a request body (3 MiB). */
@@ -202,7 +203,9 @@ export function buildServer(options: ServerOptions): ApiServer {
   registerHistoryRoutes(app, context);
   registerFaultRoutes(app, faults);
   if (clock) registerClockRoutes(app, clock);
-  registerLiveView(app, { ctx: context, control, faults, clock, admitUpgrade: upgradeGate(authentication, authorization) });
+  const admitUpgrade = upgradeGate(authentication, authorization);
+  registerLiveView(app, { ctx: context, control, faults, clock, admitUpgrade });
+  registerStreaming(app, { ctx: context, admitUpgrade });
   registerVersionRoutes(app);
   registerDiscoveryRoutes(app, registry);
   registerOpenApiRoutes(app, registry);

@@ -4,6 +4,8 @@
  *
  *   GET  /healthz                                      → ok
  *   GET  /containerLogs/{namespace}/{pod}/{container}  → logs (see logs/serve-logs.ts)
+ *   GET  /exec|attach/{namespace}/{pod}/{container},  → WebSocket upgrades: exec, attach and port-forward
+ *        /portForward/{namespace}/{pod}                 (streaming/streaming-endpoints.ts)
  *   GET  /stats/summary[?node=<name>]                  → resource usage (stats-summary.ts): a SummaryList of
  *                                                        every powered-on node, or one node's Summary
  *   GET  /simulation/nodes                             → { items: NodeAgentSnapshot[] }
@@ -18,6 +20,7 @@ import type { Logger } from '../controllers/runtime/types.js';
 import { type LogsEndpointDeps, sendStatus, serveContainerLogs } from './logs/serve-logs.js';
 import type { NodeAgentSnapshot } from './node-agent.js';
 import type { StatsSummaries } from './stats-summary.js';
+import { isStreamingPath, type StreamingDeps, serveStreaming } from './streaming/streaming-endpoints.js';
 
 /** SimulatedNode is what the admin API can do with a node. */
 export interface SimulatedNode {
@@ -35,6 +38,8 @@ export interface KubeletServerOptions {
   logs: LogsEndpointDeps;
   nodes: ReadonlyMap<string, SimulatedNode>;
   stats: StatsSummaries;
+  /** exec, attach and port-forward (streaming/streaming-endpoints.ts). */
+  streaming: StreamingDeps;
   logger: Logger;
 }
 
@@ -63,8 +68,13 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  const streaming = serveStreaming(server, options.streaming);
   const port = (server.address() as AddressInfo).port;
-  return { port, url: `http://${options.host}:${port}`, close: () => closeServer(server) };
+  const close = () => {
+    streaming.close();
+    return closeServer(server);
+  };
+  return { port, url: `http://${options.host}:${port}`, close };
 }
 
 /** closeServer stops listening and cuts open (follow) connections. */
@@ -93,6 +103,7 @@ async function route(options: KubeletServerOptions, req: IncomingMessage, res: S
     serveContainerLogs(options.logs, req, res, { namespace, pod, container });
     return;
   }
+  if (isStreamingPath(parts)) return sendStatus(res, 400, 'BadRequest', 'Upgrade request required');
   if (method === 'GET' && path === '/stats/summary') return statsSummary(options, url.searchParams.get('node'), res);
   if (parts[0] === 'simulation' && parts[1] === 'nodes') return simulation(options, method, parts.slice(2), res);
   sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');

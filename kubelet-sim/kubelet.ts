@@ -32,6 +32,10 @@ import { DEFAULT_CAPACITY, type NodeCapacity } from './node-object.js';
 import { createPodWorkers } from './pod-workers.js';
 import type { Stage } from './stages/stage.js';
 import { createStatsSummaries } from './stats-summary.js';
+import { createClusterReader } from './streaming/cluster-reader.js';
+import { createPodUserlands } from './streaming/pod-userlands.js';
+import type { UserlandFactory } from './userland/contract.js';
+import { createUserlandFactory } from './userland/index.js';
 import { ownerLookupFrom } from './workload-load.js';
 
 /** KubeletOptions configures startKubelet / runKubelet. */
@@ -66,6 +70,9 @@ export interface KubeletOptions {
   stages?: readonly Stage[];
   /** Concurrent pod workers. Default defaultPodWorkers(nodes). */
   workers?: number;
+  /** Builds the simulated userland exec, attach and port-forward reach; kubesim's own
+   * (kubelet-sim/userland/, one per kubelet process) when absent. */
+  userland?: UserlandFactory;
   signal: AbortSignal;
 }
 
@@ -107,10 +114,20 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
   const core = createCore(options);
   const { informer, informers, agents, logs, clock, logger, client } = core;
   const simulated = new Map<string, SimulatedNode>();
+  const isLocalNode = (name: string) => agents.has(name);
+  const userlands = createPodUserlands({
+    lister: informer.lister,
+    informer,
+    isLocalNode,
+    factory: options.userland ?? createUserlandFactory(),
+    cluster: createClusterReader(client),
+    clock,
+  });
   const server = await startKubeletServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
-    logs: { lister: informer.lister, isLocalNode: (name) => agents.has(name), logs, clock },
+    logs: { lister: informer.lister, isLocalNode, logs, clock },
+    streaming: { userlands, logger },
     nodes: simulated,
     stats: createStatsSummaries({ pods: informer.lister, owners: ownerLookupOf(core), nodes: agents, clock, logger }),
     logger,

@@ -1,13 +1,20 @@
 /**
- * The gate of connection upgrades (the live view's WebSocket): they reach the HTTP server's
+ * The gate of connection upgrades (the live view's WebSocket, pods/exec, pods/attach,
+ * pods/portforward): they reach the HTTP server's
  * 'upgrade' event, not fastify's routes, so its onRequest hooks never see them. The gate runs
  * the same authentication, impersonation and authorization on the upgrade request, and answers
  * with the Status to refuse it with (401, 403), or undefined to let it through.
+ *
+ * A WebSocket upgrade is a GET, which RBAC reads as `get`; for the streaming subresources of
+ * pods the gate also requires `create` (the verb of the POST an SPDY client sends), as
+ * kube-apiserver does with AuthorizePodWebsocketUpgradeCreatePermission (KEP-4006, beta and on
+ * by default in 1.35; 1.33 asked for `get` only): `get pods/exec` alone must not run commands.
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../api/api-error.js';
 import { type AuthenticationOptions, authenticate } from '../authn/authenticator.js';
+import { isResourceRequest, type RequestAttributes } from './attributes.js';
 import { forbiddenError } from './forbidden.js';
 import { impersonate } from './impersonation.js';
 import type { ServerAuthorization } from './register.js';
@@ -24,12 +31,24 @@ export function upgradeGate(authentication: AuthenticationOptions, authorization
     const request = { raw, headers: raw.headers, socket: raw.socket, url, query } as unknown as FastifyRequest;
     try {
       const user = impersonate(authorization.authorizer, await authenticate(request, authentication), raw.headers);
-      const attributes = requestAttributes(user, 'GET', url, query);
-      const decision = authorization.authorizer.authorize(attributes);
-      return decision.decision === 'allow' ? undefined : forbiddenError(attributes, decision.reason);
+      const attributes = requestAttributes(user, raw.method ?? 'GET', url, query);
+      for (const asked of [attributes, ...alsoCreate(attributes)]) {
+        const decision = authorization.authorizer.authorize(asked);
+        if (decision.decision !== 'allow') return forbiddenError(asked, decision.reason);
+      }
+      return undefined;
     } catch (err) {
       if (err instanceof ApiError) return err;
       throw err;
     }
   };
+}
+
+/** The pod subresources that run something in a container. */
+const STREAMING_SUBRESOURCES = new Set(['exec', 'attach', 'portforward']);
+
+/** alsoCreate is the extra `create` check of a WebSocket (GET) upgrade of a streaming subresource. */
+function alsoCreate(attributes: RequestAttributes): RequestAttributes[] {
+  if (!isResourceRequest(attributes) || attributes.verb !== 'get' || attributes.resource !== 'pods' || attributes.apiGroup !== '') return [];
+  return STREAMING_SUBRESOURCES.has(attributes.subresource ?? '') ? [{ ...attributes, verb: 'create' }] : [];
 }

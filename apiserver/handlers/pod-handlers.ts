@@ -109,7 +109,7 @@ export function logLocation(ctx: HandlerContext, request: ApiRequest): URL {
 }
 
 /** kubeletEndpoint is `host:port` of a node's kubelet, from its Node object. */
-function kubeletEndpoint(ctx: HandlerContext, nodeName: string): string {
+export function kubeletEndpoint(ctx: HandlerContext, nodeName: string): string {
   const def = ctx.registry.find('', 'v1', 'nodes');
   if (!def) throw internalError('nodes are not served');
   const node = readStored(ctx, { def, namespace: '', name: nodeName }) as unknown as NodeShape;

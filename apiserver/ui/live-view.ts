@@ -9,7 +9,7 @@
  * disconnected, as a slow watch is: it reconnects and starts from a fresh snapshot.
  */
 
-import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -20,6 +20,7 @@ import type { HandlerContext } from '../handlers/types.js';
 import { clockObject } from '../kubesim/clock-routes.js';
 import type { ClusterControl } from '../kubesim/cluster-control.js';
 import { browserRefusal } from '../request/browser-guard.js';
+import { answerError } from '../streaming/socket-answer.js';
 import { type LiveBatch, LiveHub, type LiveSnapshot, type Viewer } from './live-hub.js';
 
 export const LIVE_SOCKET_PATH = '/kubesim/ui/ws';
@@ -37,15 +38,6 @@ export interface LiveViewDeps {
   /** Authenticates and authorizes a WebSocket upgrade (fastify's hooks never see one): the
    * Status to refuse it with, or undefined. Every upgrade is let through when absent. */
   admitUpgrade?: (request: IncomingMessage) => Promise<ApiError | undefined>;
-}
-
-/** refuse answers an upgrade request with a Status and closes the connection. */
-function refuse(socket: Duplex, refusal: ApiError): void {
-  const body = JSON.stringify(refusal.toStatus());
-  const reason = STATUS_CODES[refusal.code] ?? 'Error';
-  socket.end(
-    `HTTP/1.1 ${refusal.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 export class LiveView {
@@ -68,7 +60,7 @@ export class LiveView {
         return;
       }
       void this.admit(request).then(
-        (refusal) => (refusal ? refuse(socket, refusal) : this.sockets.handleUpgrade(request, socket, head, (ws) => this.open(ws))),
+        (refusal) => (refusal ? answerError(socket, refusal) : this.sockets.handleUpgrade(request, socket, head, (ws) => this.open(ws))),
         () => socket.destroy(),
       );
     });

@@ -3,6 +3,7 @@
 import { clockSpeedProblem } from '../../apiserver/api/machinery/clock-bounds.js';
 import { CONTROLLER_NAMES, type ControllerName, isControllerName } from '../../controllers/catalog.js';
 import type { LogLevel } from '../../controllers/runtime/logger.js';
+import type { UserlandFactory } from '../../kubelet-sim/userland/contract.js';
 
 /** ClockOption: `real` (wall time), `virtual` (frozen until advanced), or a speed factor. */
 export type ClockOption = 'real' | 'virtual' | { speed: number };
@@ -32,6 +33,9 @@ export interface StartClusterOptions {
    * accounts and requesting their tokens adds ~13 % to a start (docs/security.md). Ignored
    * with `insecure` (plain HTTP authenticates nobody). */
   serviceAccountCredentials?: boolean;
+  /** The simulated containers' userland (exec, attach, port-forward); kubesim's own
+   * (kubelet-sim/userland/) when absent. */
+  userland?: UserlandFactory;
 }
 
 export interface ResolvedOptions {
@@ -45,6 +49,7 @@ export interface ResolvedOptions {
   logLevel: LogLevel;
   insecure: boolean;
   serviceAccountCredentials: boolean;
+  userland: UserlandFactory | undefined;
 }
 
 /** resolveOptions applies defaults and throws TypeError naming the first bad option. */
@@ -70,6 +75,7 @@ export function resolveOptions(options: StartClusterOptions): ResolvedOptions {
     logLevel: options.logLevel ?? 'silent',
     insecure: options.insecure ?? false,
     serviceAccountCredentials: !(options.insecure ?? false) && (options.serviceAccountCredentials ?? false),
+    userland: options.userland,
   };
 }
 

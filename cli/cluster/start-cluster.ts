@@ -120,6 +120,7 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
       tls,
       nodeTls,
       nodes: options.nodes,
+      userland: options.userland,
       clock,
       random: random.fork('kubelet'),
       logger: logger('kubelet'),

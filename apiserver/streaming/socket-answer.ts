@@ -1,0 +1,21 @@
+/** Answers on the raw socket of an upgrade request (fastify never sees one): a complete HTTP
+ * response, then close — the client reads a Status, never a bare EOF. */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ApiError } from '../api/api-error.js';
+
+/** answerSocket writes one HTTP response with `body` and ends the connection. */
+export function answerSocket(socket: Duplex, code: number, contentType: string, body: string | Buffer): void {
+  const head = [
+    `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? 'Error'}`,
+    `Content-Type: ${contentType}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), Buffer.isBuffer(body) ? body : Buffer.from(body)]));
+}
+
+/** answerError answers with the error's Status. */
+export function answerError(socket: Duplex, error: ApiError): void {
+  answerSocket(socket, error.code, 'application/json', JSON.stringify(error.toStatus()));
+}
