@@ -35,7 +35,6 @@ import { createStatsSummaries } from './stats-summary.js';
 import { createClusterReader } from './streaming/cluster-reader.js';
 import { createPodUserlands } from './streaming/pod-userlands.js';
 import type { UserlandFactory } from './userland/contract.js';
-import { createUserlandFactory } from './userland/index.js';
 import { ownerLookupFrom } from './workload-load.js';
 
 /** KubeletOptions configures startKubelet / runKubelet. */
@@ -119,7 +118,7 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
     lister: informer.lister,
     informer,
     isLocalNode,
-    factory: options.userland ?? createUserlandFactory(),
+    factory: options.userland ?? { load: async () => (await import('./userland/index.js')).createUserlandFactory() },
     cluster: createClusterReader(client),
     clock,
   });

@@ -16,15 +16,20 @@ export interface PodUserlandsDeps {
   informer?: Pick<Informer<Pod>, 'addEventHandlers'>;
   /** Whether a node is simulated by this process. */
   isLocalNode(name: string): boolean;
-  /** Builds a container's userland. `forgetPod`, when the factory keeps per-pod state
-   * (emptyDirs), is told of deleted pods. */
-  factory: UserlandFactory & { forgetPod?(podUid: string): void };
+  /** Builds a container's userland, or loads the factory that does (on the first stream: the
+   * userland's modules cost a start-up nothing until someone execs). */
+  factory: KubeletUserlandFactory | { load(): Promise<KubeletUserlandFactory> };
   cluster: ClusterReader;
   clock: Clock;
 }
 
+/** A factory that may keep per-pod state (emptyDirs): `forgetPod` is told of deleted pods. */
+export type KubeletUserlandFactory = UserlandFactory & { forgetPod?(podUid: string): void };
+
 /** PodUserlands is the provider, with what the streaming endpoints ask before they open one. */
 export interface PodUserlands extends UserlandProvider {
+  /** Loads the factory if it is not loaded yet; call before container(). */
+  ready(): Promise<void>;
   /** The pod as the kubelet sees it (port-forward picks a container from it). */
   pod(namespace: string, name: string): DeepReadonly<Pod> | undefined;
   /** Why the container cannot be reached, or undefined when it runs (builds nothing). */
@@ -51,13 +56,15 @@ interface Built {
 export function createPodUserlands(deps: PodUserlandsDeps): PodUserlands {
   // Keyed by pod uid, container and restart count: a restarted container starts afresh.
   const built = new Map<string, Built>();
+  let factory = typeof deps.factory === 'function' ? deps.factory : undefined;
   const pod = (namespace: string, name: string) => {
     const found = deps.lister.get(namespace, name);
     return found && deps.isLocalNode(found.spec.nodeName ?? '') ? found : undefined;
   };
   const build = (found: DeepReadonly<Pod>, containerName: string, key: string): ContainerUserland => {
+    if (!factory) throw new Error('the userland factory is not loaded: call ready() first');
     forgetGone(built, pod);
-    const userland = deps.factory({ pod: found, containerName, cluster: deps.cluster, clock: deps.clock });
+    const userland = factory({ pod: found, containerName, cluster: deps.cluster, clock: deps.clock });
     built.set(key, { namespace: found.metadata.namespace ?? '', pod: found.metadata.name ?? '', userland });
     return userland;
   };
@@ -72,12 +79,19 @@ export function createPodUserlands(deps: PodUserlandsDeps): PodUserlands {
     if (!status?.state?.running) return { found: false, reason: 'ContainerNotRunning', message: notFound };
     return { found: true, pod: found, key: `${found.metadata.uid}/${containerName}/${status.restartCount ?? 0}` };
   };
-  const watchers = watchStops(deps, (watcher, namespace, name) => {
-    if (watcher.container === undefined) return pod(namespace, name)?.metadata.uid !== watcher.uid;
-    const located = locate(namespace, name, watcher.container);
-    return !located.found || located.pod.metadata.uid !== watcher.uid;
-  });
+  const watchers = watchStops(
+    deps,
+    (watcher, namespace, name) => {
+      if (watcher.container === undefined) return pod(namespace, name)?.metadata.uid !== watcher.uid;
+      const located = locate(namespace, name, watcher.container);
+      return !located.found || located.pod.metadata.uid !== watcher.uid;
+    },
+    (uid) => factory?.forgetPod?.(uid),
+  );
   return {
+    async ready() {
+      if (!factory && typeof deps.factory !== 'function') factory = await deps.factory.load();
+    },
     pod,
     problem(namespace, name, containerName) {
       const located = locate(namespace, name, containerName);
@@ -115,9 +129,13 @@ function forgetGone(built: Map<string, Built>, pod: (namespace: string, name: st
   }
 }
 
-/** watchStops follows the pod informer and aborts the watchers whose container `isStopped`
+/** watchStops follows the pod informer, aborts the watchers whose container `isStopped` says
  * says has stopped; the map it returns holds the watchers by namespace/name. */
-function watchStops(deps: PodUserlandsDeps, isStopped: (watcher: StopWatcher, namespace: string, name: string) => boolean): Map<string, Set<StopWatcher>> {
+function watchStops(
+  deps: PodUserlandsDeps,
+  isStopped: (watcher: StopWatcher, namespace: string, name: string) => boolean,
+  onPodGone: (uid: string) => void,
+): Map<string, Set<StopWatcher>> {
   const watchers = new Map<string, Set<StopWatcher>>();
   const check = (changed: DeepReadonly<Pod>, deleted: boolean) => {
     const namespace = changed.metadata.namespace ?? '';
@@ -130,7 +148,7 @@ function watchStops(deps: PodUserlandsDeps, isStopped: (watcher: StopWatcher, na
     onUpdate: (_old, changed) => check(changed, false),
     onDelete: (gone) => {
       check(gone, true);
-      if (gone.metadata.uid) deps.factory.forgetPod?.(gone.metadata.uid);
+      if (gone.metadata.uid) onPodGone(gone.metadata.uid);
     },
   });
   return watchers;

@@ -68,6 +68,16 @@ export function serveStreaming(server: Server, deps: StreamingDeps): { close(): 
   const negotiated = new WeakMap<IncomingMessage, string>();
   sockets.options.handleProtocols = (_protocols, request) => negotiated.get(request) ?? false;
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    void deps.userlands.ready().then(
+      () => upgradeOrFail(request, socket, head),
+      (err: unknown) => fail(request, socket, err),
+    );
+  });
+  const fail = (request: IncomingMessage, socket: Duplex, err: unknown) => {
+    deps.logger.error({ err, url: request.url }, 'kubelet streaming request failed');
+    answerStatus(socket, failureStatus(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`));
+  };
+  const upgradeOrFail = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     try {
       upgrade(deps, request, socket, (protocol, start) => {
         negotiated.set(request, protocol);
@@ -80,10 +90,9 @@ export function serveStreaming(server: Server, deps: StreamingDeps): { close(): 
         });
       });
     } catch (err) {
-      deps.logger.error({ err, url: request.url }, 'kubelet streaming request failed');
-      answerStatus(socket, failureStatus(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`));
+      fail(request, socket, err);
     }
-  });
+  };
   return {
     close: () => {
       for (const ws of sessions) ws.terminate();
