@@ -6,10 +6,11 @@
 
 import { expect } from 'vitest';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
+import { createKubeClient } from '../../controllers/runtime/client/http-client.js';
+import { createClusterReader } from '../../kubelet-sim/streaming/cluster-reader.js';
 import type { ClusterReader, ContainerUserland, ProcessIO } from '../../kubelet-sim/userland/contract.js';
 import { createUserlandFactory } from '../../kubelet-sim/userland/index.js';
 import { eventually } from './eventually.js';
-import { request } from './http.js';
 
 const PLURALS: Record<string, string> = { ConfigMap: 'configmaps', Secret: 'secrets', Service: 'services', Node: 'nodes', EndpointSlice: 'endpointslices' };
 
@@ -23,41 +24,10 @@ export function objectReader(objects: ReadonlyArray<Record<string, any>>): Clust
   };
 }
 
-const CORE = new Set(['configmaps', 'secrets', 'services', 'nodes', 'pods', 'serviceaccounts']);
-
-/** httpReader reads objects from an API server as the kubelet's client would. */
+/** httpReader reads objects from an API server (and requests tokens) as the kubelet does: it is
+ * the kubelet's own reader. */
 export function httpReader(url: string): ClusterReader {
-  const base = (resource: string) => (CORE.has(resource) ? '/api/v1' : resource === 'endpointslices' ? '/apis/discovery.k8s.io/v1' : `/apis/${resource}`);
-  const path = (resource: string, namespace: string | undefined) => `${url}${base(resource)}${namespace ? `/namespaces/${namespace}` : ''}/${resource}`;
-  return {
-    async get(resource, namespace, name) {
-      const response = await request(`${path(resource, namespace || undefined)}/${name}`);
-      if (response.status === 404) return undefined;
-      if (response.status !== 200) throw new Error(`GET ${resource} ${namespace}/${name}: ${response.status}`);
-      return response.body;
-    },
-    async list(resource, namespace) {
-      const response = await request(path(resource, namespace));
-      if (response.status !== 200) throw new Error(`LIST ${resource} ${namespace}: ${response.status}`);
-      return response.body.items;
-    },
-    /** The TokenRequest API, as a kubelet asks it for a projected service-account token. */
-    async requestToken(namespace, serviceAccount, { audience, expirationSeconds, podName, podUid }) {
-      const response = await request(`${url}/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount}/token`, {
-        method: 'POST',
-        body: {
-          apiVersion: 'authentication.k8s.io/v1',
-          kind: 'TokenRequest',
-          spec: {
-            audiences: audience ? [audience] : undefined,
-            expirationSeconds,
-            boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: podName, uid: podUid },
-          },
-        },
-      });
-      return response.status === 201 ? response.body.status.token : undefined;
-    },
-  };
+  return createClusterReader(createKubeClient({ server: url, userAgent: 'kubesim-userland-test/0.1' }));
 }
 
 export interface RunResult {
