@@ -6,8 +6,8 @@
  * into `command terminated with exit code N` — before a normal close.
  */
 import type { ContainerUserland, ProcessIO } from '../userland/contract.js';
+import { Pipe } from '../userland/shell/streams.js';
 import { type ChannelSocket, CLOSE_CHANNEL } from './channel-socket.js';
-import { StdinQueue } from './stdin-queue.js';
 
 const STDIN = 0;
 const STDOUT = 1;
@@ -41,16 +41,16 @@ export async function runRemoteCommand(
   containerStopped: AbortSignal,
 ): Promise<void> {
   const aborted = new AbortController();
-  const stdin = options.stdin ? new StdinQueue() : undefined;
+  const stdin = options.stdin ? new Pipe() : undefined;
   const terminalSize = { width: 0, height: 0 };
   let sized = false;
   socket.onMessage(({ channel, data }) => {
-    if (channel === STDIN) stdin?.push(data);
-    else if (channel === CLOSE_CHANNEL && data[0] === STDIN) stdin?.end();
+    if (channel === STDIN) stdin?.write(data);
+    else if (channel === CLOSE_CHANNEL && data[0] === STDIN) stdin?.close();
     else if (channel === RESIZE) sized = resize(terminalSize, data) || sized;
   });
   const end = () => {
-    stdin?.end();
+    stdin?.close();
     aborted.abort();
   };
   socket.ws.on('close', end);

@@ -3,30 +3,15 @@
  * AdmissionConfiguration's PodSecurityConfiguration sets the level of unlabelled namespaces
  * and exempts namespaces; a bad configuration stops the start with a usage error.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writePodSecurityAdmissionConfig } from '../support/admission-config.js';
 import { request } from '../support/http.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubesim-pod-security-'));
-
-const admissionConfiguration = (name: string, podSecurity: string) => {
-  const file = join(dir, name);
-  writeFileSync(
-    file,
-    `apiVersion: apiserver.config.k8s.io/v1
-kind: AdmissionConfiguration
-plugins:
-- name: PodSecurity
-  configuration:
-    apiVersion: pod-security.admission.config.k8s.io/v1
-    kind: PodSecurityConfiguration
-${podSecurity}`,
-  );
-  return file;
-};
 
 const hostPidPod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { hostPID: true, containers: [{ name: 'c', image: 'nginx:1.27' }] } };
 
@@ -37,8 +22,9 @@ describe('kubesim apiserver --admission-control-config-file', () => {
   });
 
   it('enforces the configured default level, except in exempt namespaces', async () => {
-    const file = admissionConfiguration('admission.yaml', '    defaults: {enforce: baseline}\n    exemptions: {namespaces: [kube-system]}\n');
-    const server = spawnKubesim(['apiserver', '--insecure-http', '--port', '0', '--admission-control-config-file', file]);
+    const file = writePodSecurityAdmissionConfig(dir, '    defaults: {enforce: baseline}\n    exemptions: {namespaces: [kube-system]}\n');
+    // No loops run beside this API server: pods need no `default` ServiceAccount (see --cluster-loops).
+    const server = spawnKubesim(['apiserver', '--insecure-http', '--port', '0', '--cluster-loops', 'none', '--admission-control-config-file', file]);
     const [, url] = await server.waitForOutput(/listening on (http:\/\/\S+)/);
     const refused = await request(`${url}/api/v1/namespaces/default/pods`, { method: 'POST', body: hostPidPod });
     expect(refused.status).toBe(403);
@@ -47,7 +33,7 @@ describe('kubesim apiserver --admission-control-config-file', () => {
   });
 
   it('refuses to start on a bad level', async () => {
-    const file = admissionConfiguration('bad.yaml', '    defaults: {enforce: strict}\n');
+    const file = writePodSecurityAdmissionConfig(dir, '    defaults: {enforce: strict}\n');
     const server = spawnKubesim(['apiserver', '--insecure-http', '--port', '0', '--admission-control-config-file', file]);
     expect(await server.exited).not.toBe(0);
     expect(server.output()).toContain(

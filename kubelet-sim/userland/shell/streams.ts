@@ -111,8 +111,9 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
-/** Pipe: what one pipeline stage writes, the next reads. Writes after the reader is gone are
- * dropped (the writer is then stopped through its own signal, as SIGPIPE would). */
+/** Pipe: what one pipeline stage writes, the next reads; also an exec client's stdin, as the
+ * streaming wire receives it. Writes after the reader is gone are dropped (the writer is then
+ * stopped through its own signal, as SIGPIPE would). */
 export class Pipe implements Output {
   private readonly chunks: Uint8Array[] = [];
   private closed = false;
