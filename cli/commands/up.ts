@@ -210,10 +210,12 @@ export async function up(argv: string[]): Promise<void> {
     reportNameOf: (name) => reportNameOf(processes, name),
     onShutdown: () => stop.abort(new Error('kubesim down')),
   });
-  // Added in plan order (what `kubesim status` lists), started in two waves.
+  // Added in plan order (what `kubesim status` lists), started in two waves: what the banner
+  // waits for (the kubelets, and the process that makes the `default` ServiceAccount), then the rest.
   for (const planned of processes) supervisor.add({ name: planned.name, command: process.execPath, args: [process.argv[1] ?? '', ...planned.args] });
   const launch = (planned: PlannedProcess) => supervisor.start(planned.name);
-  const [first, rest] = [processes.filter(isNodeProcess), processes.filter((p) => !isNodeProcess(p))];
+  const firstWave = (p: PlannedProcess) => isNodeProcess(p) || p.hostedLoops.includes('serviceaccount');
+  const [first, rest] = [processes.filter(firstWave), processes.filter((p) => !firstWave(p))];
   first.forEach(launch);
   let url: string;
   try {
