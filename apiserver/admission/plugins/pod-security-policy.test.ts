@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writePodSecurityAdmissionConfig } from '../../../test/support/admission-config.js';
 import { podSecurityFromAdmissionConfigFile, podSecuritySettings } from './pod-security-config.js';
 import { LATEST, PRIVILEGED_POLICY, policyName, policyToEvaluate } from './pod-security-policy.js';
 
@@ -66,19 +67,9 @@ describe('PodSecurity configuration', () => {
   });
 
   it('reads PodSecurity’s entry of an AdmissionConfiguration, inline or by path', () => {
-    const inline = join(dir, 'inline.yaml');
-    writeFileSync(
-      inline,
-      `apiVersion: apiserver.config.k8s.io/v1
-kind: AdmissionConfiguration
-plugins:
-- name: PodSecurity
-  configuration:
-    apiVersion: pod-security.admission.config.k8s.io/v1
-    kind: PodSecurityConfiguration
-    defaults: {enforce: baseline}
-    exemptions: {namespaces: [kube-system], usernames: [ci], runtimeClasses: [kata]}
-`,
+    const inline = writePodSecurityAdmissionConfig(
+      dir,
+      '    defaults: {enforce: baseline}\n    exemptions: {namespaces: [kube-system], usernames: [ci], runtimeClasses: [kata]}\n',
     );
     expect(podSecurityFromAdmissionConfigFile(inline)).toMatchObject({ defaults: { enforce: 'baseline' }, exemptions: { namespaces: ['kube-system'] } });
     writeFileSync(
