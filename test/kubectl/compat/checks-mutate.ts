@@ -120,11 +120,16 @@ export const mutateChecks: Check[] = [
   },
   {
     name: 'patch (no change)',
-    run: async (c) =>
+    async run(c) {
+      // kubectl says "(no change)" when the object it read before patching equals the patch's
+      // answer; the previous row scaled api, so wait until its rollout (and status writes) end,
+      // or a status update landing between kubectl's read and its patch reads as a change.
+      await c.out(['rollout', 'status', 'deployment/api', '--timeout=60s']);
       expectText(
         await c.out(['patch', 'deploy', 'api', '--type=merge', '-p', '{"metadata":{"labels":{"tier":"backend"}}}']),
         'deployment.apps/api patched (no change)',
-      ),
+      );
+    },
   },
   {
     name: 'label',
