@@ -6,7 +6,7 @@
  *
  * TLS verifies the certificate once per connection (the server asks for one with
  * requestCert and lets unverified connections through so bearer and anonymous clients can
- * connect); the user is worked out once per connection too, not per request.
+ * connect); the user is worked out once per certificate, not per connection or request.
  */
 import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest } from 'fastify';
@@ -17,6 +17,12 @@ import { type Authenticator, unauthorized } from './authenticator.js';
 type Verdict = UserInfo | 'none' | 'rejected';
 
 const verdicts = new WeakMap<object, Verdict>();
+
+/** Users by certificate fingerprint: a test process opens hundreds of connections with the same
+ * few certificates, and turning one into JavaScript (getPeerCertificate) costs more than the
+ * rest of the connection's authentication. Bounded: cleared when it grows past its limit. */
+const usersByFingerprint = new Map<string, Verdict>();
+const MAX_REMEMBERED_CERTIFICATES = 1_000;
 
 /** x509Authenticator authenticates requests by their connection's client certificate. */
 export function x509Authenticator(): Authenticator {
@@ -34,9 +40,23 @@ export function x509Authenticator(): Authenticator {
 }
 
 function verdictOf(socket: TLSSocket): Verdict {
-  const certificate = socket.getPeerCertificate();
-  if (!certificate || Object.keys(certificate).length === 0) return 'none';
+  const presented = socket.getPeerX509Certificate();
+  if (!presented) return 'none';
+  // Verified per connection by TLS; only the subject's reading is shared between connections.
   if (!socket.authorized) return 'rejected';
+  const fingerprint = presented.fingerprint256;
+  let verdict = usersByFingerprint.get(fingerprint);
+  if (verdict === undefined) {
+    verdict = subjectVerdict(socket);
+    if (usersByFingerprint.size >= MAX_REMEMBERED_CERTIFICATES) usersByFingerprint.clear();
+    usersByFingerprint.set(fingerprint, verdict);
+  }
+  return verdict;
+}
+
+/** subjectVerdict reads the user (CN) and groups (O) of a verified connection's certificate. */
+function subjectVerdict(socket: TLSSocket): Verdict {
+  const certificate = socket.getPeerCertificate();
   const username = firstValue(certificate.subject?.CN);
   // kube-apiserver refuses a verified certificate without a CN as well.
   if (!username) return 'rejected';
