@@ -249,6 +249,8 @@ export interface StrategyContext {
   randomInt(purpose: 'clusterIp' | 'nodePort', n: number): number;
   /** Milliseconds since the epoch; the cluster clock. */
   now(): number;
+  /** Adds a warning to the response (a `Warning:` header), when the write has a client. */
+  warn?(message: string): void;
 }
 
 /** DeleteRequest is a decoded DeleteOptions (body and query). */

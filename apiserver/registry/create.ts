@@ -63,7 +63,7 @@ function store(
   if (usesGenerateName) object.metadata.name = `${object.metadata.generateName}${generateNameSuffix(ctx.random.generateName)}`;
   const name = object.metadata.name ?? '';
   const fullTarget: Target = { ...target, name };
-  strategyOf(ctx, def).beforeCreate?.(object, strategyContext(ctx));
+  strategyOf(ctx, def).beforeCreate?.(object, { ...strategyContext(ctx), warn: (message) => options.warnings?.push(message) });
   const errors = [...validateMetadata(def, object), ...(def.validate?.(object) ?? [])];
   if (errors.length > 0) throw invalid(resourceName(fullTarget), errors);
   if (admission) admission.attributes.name = name;

@@ -7,6 +7,7 @@ import { age, ageColumn, column, nameColumn, orNone } from '../printing.js';
 import type { DeleteRequest, FieldError, KindStrategy, PrintColumn, PrintContext, ResourceDefinition } from '../resource-definition.js';
 import { forbidden } from '../validation.js';
 import type { Container } from './container.js';
+import { syncAppArmorAnnotations, validateAppArmorMatch } from './pod-apparmor.js';
 import { defaultPod } from './pod-defaults.js';
 import { PodMessage } from './pod-protobuf.js';
 import { type PodSpec, PodSpecSchema } from './pod-spec.js';
@@ -66,6 +67,7 @@ const DEFAULT_GRACE_SECONDS = 30;
  * confirms with a delete of grace period 0. Unscheduled and finished pods go at once. */
 const podStrategy: KindStrategy = {
   returnDeletedObject: true,
+  beforeCreate: (object, ctx) => syncAppArmorAnnotations(object as unknown as Pod, ctx),
   gracePeriodSeconds(object, request: DeleteRequest): number | undefined {
     const pod = object as unknown as Pod;
     const phase = pod.status?.phase;
@@ -230,7 +232,7 @@ export const podDefinition: ResourceDefinition<Pod> = {
   categories: ['all'],
   schema: PodSchema,
   defaults: defaultPod,
-  validate: (pod, old) => [...validatePodSpec(pod.spec, 'spec'), ...(old ? validatePodUpdate(pod, old) : [])],
+  validate: (pod, old) => [...validatePodSpec(pod.spec, 'spec'), ...(old ? validatePodUpdate(pod, old) : validateAppArmorMatch(pod))],
   strategy: podStrategy,
   tracksGeneration: false,
   subresources: { status: true, extra: ['binding', 'log', 'eviction'] },
