@@ -29,6 +29,11 @@ describe('pods/proxy and nodes/proxy on the wire', () => {
     await pods.create(nginxPod('web', 'node-1'));
     // Bound to a node no kubelet runs: it stays Pending, without an IP.
     await pods.create(nginxPod('pending', 'node-9'));
+    // Runs, then completes: it keeps its IP, but nothing listens there any more.
+    const done = nginxPod('done', 'node-1') as { metadata: { annotations?: Record<string, string> }; spec: { restartPolicy?: string } };
+    done.metadata.annotations = { 'kubesim.io/run-seconds': '0' };
+    done.spec.restartPolicy = 'Never';
+    await pods.create(done as never);
     await eventually(async () => expect((await pods.get('default', 'web')).status?.podIP).toBeTruthy(), { timeoutMs: 20_000 });
     podIP = (await pods.get('default', 'web')).status!.podIP!;
     await eventually(async () => expect((await fetch(`${cluster.url}${proxyPath}/`)).status).toBe(200), { timeoutMs: 20_000 });
@@ -82,6 +87,19 @@ describe('pods/proxy and nodes/proxy on the wire', () => {
       message: 'error trying to reach service: dial tcp 127.0.0.1:9100: connect: connection refused',
     });
     expect(podIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+  });
+
+  it('a pod that is no longer running refuses the connection', async () => {
+    const pods = cluster.client.resource(KINDS.pod);
+    await eventually(async () => expect((await pods.get('default', 'done')).status?.phase).toBe('Succeeded'), { timeoutMs: 20_000 });
+    const ip = (await pods.get('default', 'done')).status?.podIP;
+    expect(ip).toBeTruthy();
+    const answer = await fetch(`${cluster.url}/api/v1/namespaces/default/pods/done/proxy/`);
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toMatchObject({
+      reason: 'ServiceUnavailable',
+      message: `error trying to reach service: dial tcp ${ip}:80: connect: connection refused`,
+    });
   });
 
   it('a node proxy path the kubelet does not serve is its plain-text 404', async () => {
