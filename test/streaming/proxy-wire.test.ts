@@ -102,6 +102,13 @@ describe('pods/proxy and nodes/proxy on the wire', () => {
     });
   });
 
+  it('the query string goes through: the kubelet’s containerLogs honours tailLines', async () => {
+    const logs = `${cluster.url}/api/v1/nodes/node-1/proxy/containerLogs/default/web/nginx`;
+    const all = await (await fetch(logs)).text();
+    expect(all.split('\n').length).toBeGreaterThan(2);
+    expect(await (await fetch(`${logs}?tailLines=1`)).text()).toBe(`${all.trimEnd().split('\n').at(-1)}\n`);
+  });
+
   it('a node proxy path the kubelet does not serve is its plain-text 404', async () => {
     const answer = await fetch(`${cluster.url}/api/v1/nodes/node-1/proxy/simulation/nodes`);
     expect(answer.status).toBe(404);
