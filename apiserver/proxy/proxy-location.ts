@@ -14,6 +14,7 @@
  * proxy to its own host's ports).
  */
 import { ApiError, badRequest } from '../api/api-error.js';
+import { goQuote } from '../api/machinery/go-quote.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { type PodShape, podIP, served, serviceEndpoint } from './service-endpoint.js';
 
@@ -43,7 +44,7 @@ const PROXY_NOUN: Record<ProxyKind, string> = { pods: 'pod', services: 'service'
 /** proxyTarget resolves `id` (the path segment before /proxy) or throws kube-apiserver's error. */
 export function proxyTarget(ctx: HandlerContext, kind: ProxyKind, namespace: string, id: string): ProxyTarget {
   const parsed = splitSchemeNamePort(id);
-  if (!parsed) throw badRequest(`invalid ${PROXY_NOUN[kind]} request ${JSON.stringify(id)}`);
+  if (!parsed) throw badRequest(`invalid ${PROXY_NOUN[kind]} request ${goQuote(id)}`);
   if (kind === 'nodes') return nodeTarget(ctx, parsed);
   if (kind === 'pods') return podTarget(ctx, namespace, parsed.name, parsed.scheme, parsed.port);
   const endpoint = serviceEndpoint(ctx, namespace, id, parsed);

@@ -6,6 +6,7 @@
  * pod that still has that IP.
  */
 import { ApiError } from '../api/api-error.js';
+import { goQuote } from '../api/machinery/go-quote.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { readStored } from '../registry/context.js';
 import { toServed } from '../registry/object-codec.js';
@@ -51,7 +52,7 @@ export function serviceEndpoint(
   const portName = /^-?\d+$/.test(parsed.port) ? servicePortName(ctx, namespace, parsed.name, Number(parsed.port)) : parsed.port;
   const endpoints = served(ctx, 'endpoints', namespace, parsed.name) as EndpointsShape;
   const subsets = endpoints.subsets ?? [];
-  const unavailable = (name: string) => new ApiError('ServiceUnavailable', 503, `no endpoints available for service ${JSON.stringify(name)}`);
+  const unavailable = (name: string) => new ApiError('ServiceUnavailable', 503, `no endpoints available for service ${goQuote(name)}`);
   if (subsets.length === 0) throw unavailable(parsed.name);
   const firstSubset = pick(subsets.length);
   for (let i = 0; i < subsets.length; i++) {
@@ -73,7 +74,7 @@ export function serviceEndpoint(
 function servicePortName(ctx: HandlerContext, namespace: string, name: string, port: number): string {
   const service = served(ctx, 'services', namespace, name) as { spec?: { ports?: Array<{ name?: string; port?: number }> } };
   const found = service.spec?.ports?.find((p) => p.port === port);
-  if (!found) throw new ApiError('ServiceUnavailable', 503, `no service port ${port} found for service ${JSON.stringify(name)}`);
+  if (!found) throw new ApiError('ServiceUnavailable', 503, `no service port ${port} found for service ${goQuote(name)}`);
   return found.name ?? '';
 }
 
