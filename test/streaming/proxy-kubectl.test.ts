@@ -6,11 +6,13 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Cluster, startCluster } from '../../cli/cluster/index.js';
 import { deploymentYaml, useKubectlCluster } from '../kubectl/fixture.js';
 import { eventually } from '../support/eventually.js';
-import { findKubectlBinaries, type KubectlWatch, requireKubectl } from '../support/kubectl.js';
+import { findKubectlBinaries, type KubectlWatch, requireKubectl, runKubectl, startKubectlWatch } from '../support/kubectl.js';
 
 const execFileAsync = promisify(execFile);
 const binaries = findKubectlBinaries();
@@ -154,5 +156,40 @@ describe.each(binaries)('$label: proxy and port-forward to the simulated servers
       ),
     );
     await forward.stop();
+  });
+});
+
+// The cluster `kubesim up` runs (HTTPS, client certificates, RBAC, every loop, the simulated
+// userland): a learner's commands, as a tutorial would show them. The newest kubectl is enough.
+const newest = binaries.at(-1);
+describe.runIf(newest)('kubectl proxy on the default cluster', () => {
+  let cluster: Cluster;
+  const kubectl = (args: string[]) =>
+    runKubectl(newest!, args, { kubeconfigPath: cluster.kubeconfigPath, cacheDir: join(cluster.kubeconfigPath, '..', 'proxy-cache') });
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+  });
+  afterAll(() => cluster?.stop());
+
+  it('create deployment, expose, kubectl proxy, curl the Service; get --raw a node’s healthz', async () => {
+    expect((await kubectl(['create', 'deployment', 'web', '--image=nginx', '--replicas=2'])).code).toBe(0);
+    expect((await kubectl(['expose', 'deployment', 'web', '--port=80'])).stdout).toBe('service/web exposed\n');
+    await eventually(
+      async () => expect((await kubectl(['get', 'endpoints', 'web', '-o', 'jsonpath={.subsets[0].addresses[*].ip}'])).stdout.split(' ')).toHaveLength(2),
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    const proxy = startKubectlWatch(newest!, ['proxy', '--port=0'], {
+      kubeconfigPath: cluster.kubeconfigPath,
+      cacheDir: join(cluster.kubeconfigPath, '..', 'proxy-cache'),
+    });
+    const port = await localPort(proxy, /^Starting to serve on 127\.0\.0\.1:(\d+)/);
+    const { stdout } = await execFileAsync('curl', ['-sS', `http://127.0.0.1:${port}/api/v1/namespaces/default/services/web/proxy/`]);
+    expect(stdout).toMatch(/Served by pod <b>web-[a-z0-9]+-[a-z0-9]{5}<\/b>/);
+    await proxy.stop();
+    const node = (await kubectl(['get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}'])).stdout;
+    expect(await kubectl(['get', '--raw', `/api/v1/nodes/${node}/proxy/healthz`])).toMatchObject({ code: 0, stdout: 'ok' });
   });
 });
