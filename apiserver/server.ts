@@ -38,6 +38,7 @@ import { registerHistoryRoutes } from './kubesim/history-routes.js';
 import { registerSnapshotRoutes } from './kubesim/snapshot-routes.js';
 import { createMetricsPipeline, type MetricsScraper } from './metrics/index.js';
 import { ApiServerMetrics } from './prometheus/apiserver-metrics.js';
+import { registerProxy } from './proxy/index.js';
 import { registryRandom } from './registry/context.js';
 import { registerBrowserGuard } from './request/browser-guard.js';
 import { protocolErrorOptions, registerProtocolGuards } from './request/protocol-errors.js';
@@ -206,6 +207,7 @@ export function buildServer(options: ServerOptions): ApiServer {
   const admitUpgrade = upgradeGate(authentication, authorization);
   registerLiveView(app, { ctx: context, control, faults, clock, admitUpgrade });
   registerStreaming(app, { ctx: context, admitUpgrade });
+  registerProxy(app, context);
   registerVersionRoutes(app);
   registerDiscoveryRoutes(app, registry);
   registerOpenApiRoutes(app, registry);

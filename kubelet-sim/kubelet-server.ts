@@ -12,6 +12,10 @@
  *   POST /simulation/nodes/{name}/stop                 → power the node off (no heartbeats, no pod updates)
  *   POST /simulation/nodes/{name}/start                → power it on again (re-register, resync pods)
  *
+ * A request carrying X-Kubesim-Node (the API server's nodes/proxy) is one node's: its
+ * /stats/summary is that node's Summary, and /simulation is not there (a real kubelet has none).
+ * Any other path is Go's plain-text `404 page not found`, as a kubelet answers.
+ *
  * Plain HTTP on loopback, like the rest of a kubesim cluster; documented in docs/kubelet-sim.md.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -104,9 +108,13 @@ async function route(options: KubeletServerOptions, req: IncomingMessage, res: S
     return;
   }
   if (isStreamingPath(parts)) return sendStatus(res, 400, 'BadRequest', 'Upgrade request required');
-  if (method === 'GET' && path === '/stats/summary') return statsSummary(options, url.searchParams.get('node'), res);
-  if (parts[0] === 'simulation' && parts[1] === 'nodes') return simulation(options, method, parts.slice(2), res);
-  sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+  // The API server's nodes/proxy names the node it means (one process runs every node).
+  const node = req.headers['x-kubesim-node'] as string | undefined;
+  if (method === 'GET' && path === '/stats/summary') return statsSummary(options, node ?? url.searchParams.get('node'), res);
+  if (parts[0] === 'simulation' && parts[1] === 'nodes' && node === undefined) return simulation(options, method, parts.slice(2), res);
+  // Go's http.NotFound, as a real kubelet answers any other path.
+  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+  res.end('404 page not found\n');
 }
 
 /** statsSummary answers the usage report: one node's Summary (as a real kubelet, which runs

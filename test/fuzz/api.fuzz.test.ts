@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { builtinDefinitions } from '../../apiserver/api/builtin.js';
 import type { ResourceDefinition } from '../../apiserver/api/resource-definition.js';
 import { encodedObject, encodedPatch, hostileHeaders, hostileQuery, hostileSegment, queryString } from './arbitraries.js';
-import { type FuzzTarget, fuzzSettings, startFuzzTarget } from './fuzz-target.js';
+import { type FuzzTarget, fuzzSettings, send, startFuzzTarget } from './fuzz-target.js';
 
 const settings = fuzzSettings(25);
 console.log(`fuzz: seed ${settings.seed}, ${settings.numRuns} runs per property (replay: FUZZ_SEED=${settings.seed} FUZZ_RUNS=${settings.numRuns})`);
@@ -75,6 +75,53 @@ describe('fuzz: hostile requests', () => {
         }),
     ),
   );
+
+  // pods/proxy, services/proxy, nodes/proxy: ids in every form kube parses, any method, body,
+  // path after /proxy, query and header. No kubelet runs here: the targets below exist but
+  // cannot be reached (a node without addresses, a pod without an IP, endpoints naming it).
+  it('survives hostile proxy requests', { timeout: 120_000 }, async () => {
+    const create = (path: string, object: object) =>
+      send(target.cluster.url, { method: 'POST', path, contentType: 'application/json', body: JSON.stringify(object) });
+    await create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'fuzz' } });
+    await create('/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'fuzz' },
+      spec: { nodeName: 'fuzz', containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }] }] },
+    });
+    await create('/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'fuzz' }, spec: { ports: [{ port: 80 }] } });
+    await create('/api/v1/namespaces/default/endpoints', {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'fuzz' },
+      subsets: [{ addresses: [{ ip: '10.244.0.9', targetRef: { kind: 'Pod', name: 'fuzz', namespace: 'default' } }], ports: [{ port: 80 }] }],
+    });
+    await property(
+      fc.tuple(
+        fc.constantFrom('pods', 'services', 'nodes'),
+        fc.oneof(hostileSegment, fc.constantFrom('fuzz:80', 'http:fuzz:80', 'https:fuzz:', 'ftp:fuzz:1', 'fuzz:http', ':80', 'a:b:c:d', 'fuzz:99999')),
+        fc.oneof(
+          fc.constantFrom('', '/', '/a/../b', '/%2e%2e/x', '//x', '/healthz'),
+          hostileSegment.map((s) => `/${s}`),
+        ),
+        fc.constantFrom('GET', 'DELETE', 'POST', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'),
+        fc.oneof(hostileQuery, fc.constant({ path: '../../x' })),
+        hostileHeaders,
+        fc.string(),
+      ),
+      ([resource, id, rest, method, query, headers, body]) =>
+        target.exchange(
+          {
+            method,
+            path: `/api/v1${resource === 'nodes' ? '' : '/namespaces/default'}/${resource}/${id}/proxy${rest}${queryString(query)}`,
+            headers,
+            contentType: 'text/plain',
+            body: method === 'GET' || method === 'HEAD' ? undefined : body,
+          },
+          { unavailableIsAnswer: true },
+        ),
+    );
+  });
 
   // (chaos and the loop controls answer 503 here by design: this cluster has no supervisor.)
   it('survives hostile requests to kubesim’s own endpoints', { timeout: 120_000 }, () =>
