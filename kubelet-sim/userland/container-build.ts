@@ -109,6 +109,7 @@ export async function buildContainer(context: ContainerContext, container: PodCo
  * container with targetContainerName (which then shows its main process there). */
 function processTable(pod: ReadonlyPod, container: PodContainer, main: ProcessEntry, namespaces: PidNamespaces, now: number): PidNamespace {
   const uid = pod.metadata?.uid ?? '';
+  if (pod.spec?.shareProcessNamespace) return podNamespace(pod, namespaces, now);
   const target = (container as { targetContainerName?: string }).targetContainerName;
   const targetSpec = target ? findContainer(pod, target) : undefined;
   const namespace = targetSpec
@@ -122,6 +123,21 @@ function processTable(pod: ReadonlyPod, container: PodContainer, main: ProcessEn
   if (targetSpec) {
     const pid = namespace.nextPid++;
     namespace.processes.set(pid, { ...main, pid });
+  }
+  return namespace;
+}
+
+/** podNamespace is the one PID namespace of a pod with shareProcessNamespace: the pause
+ * process is PID 1, then the main process of each app container. */
+function podNamespace(pod: ReadonlyPod, namespaces: PidNamespaces, now: number): PidNamespace {
+  const key = namespaceKey(pod.metadata?.uid ?? '', '', 0);
+  const existing = namespaces.get(key);
+  if (existing) return existing;
+  const namespace = pidNamespace(namespaces, key, { pid: 1, user: '65535', command: '/pause', startedAt: now });
+  for (const spec of pod.spec?.containers ?? []) {
+    const pid = namespace.nextPid++;
+    const command = mainCommandOf(spec, imageProfile(spec.image), []).join(' ');
+    namespace.processes.set(pid, { pid, user: 'root', command, startedAt: startedAt(pod, spec.name, now) });
   }
   return namespace;
 }

@@ -28,6 +28,16 @@ describe('PID namespaces of debug containers', () => {
     expect((await run(debug, ['ps'])).stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 sh\n    7 root      0:00 ps\n');
   });
 
+  it('gives a pod with shareProcessNamespace one namespace: pause, then each container’s main process', async () => {
+    const factory = createUserlandFactory();
+    const pod = podObject('shared', { container: { command: ['sleep', '3600'] }, spec: { shareProcessNamespace: true } });
+    pod.spec.containers.push({ name: 'debugger', image: 'busybox', stdin: true, tty: true });
+    const debug = userlandFor(pod, objectReader([]), 'debugger', factory).userland;
+    expect((await run(debug, ['ps'])).stdout).toBe(
+      'PID   USER     TIME  COMMAND\n    1 65535     0:00 /pause\n    7 root      0:00 sleep 3600\n    8 root      0:00 sh\n    9 root      0:00 ps\n',
+    );
+  });
+
   it('forgets a deleted pod’s namespaces', async () => {
     const factory = createUserlandFactory();
     const pod = debuggedPod('main');

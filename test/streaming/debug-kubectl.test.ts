@@ -106,12 +106,41 @@ describe.each(binaries)('$label: kubectl debug and attach', (binary) => {
     expect(pods[0].spec.volumes).toEqual([{ name: 'host-root', hostPath: { path: '/', type: '' } }]);
   });
 
+  it('debug --copy-to --share-processes runs a copy whose debug container sees every process of the pod', async () => {
+    await k.apply(podYaml('orig'));
+    await running('orig');
+    const args = ['debug', 'orig', '-it', '--copy-to=orig-copy', '--image=busybox', '--share-processes', '--same-node', '-c', 'debugger', '--profile=general'];
+    const session = await interactive(binary, k, args);
+    try {
+      await session.waitFor('\n/ #');
+      await session.type('ps', { enter: true });
+      await session.waitFor(/\n +1 65535 .* \/pause\n +7 root .* sleep 3600\n +8 root .* sh\n[\s\S]* ps\n/);
+    } finally {
+      await session.close();
+    }
+    const copy = await k.json(['pod', 'orig-copy']);
+    expect(copy.spec).toMatchObject({ nodeName: 'node-1', shareProcessNamespace: true });
+    expect(copy.spec.containers.map((c: any) => c.name)).toEqual(['app', 'debugger']);
+  });
+
   it('refuses a missing pod and a missing container in kube’s words', async () => {
+    await k.apply(podYaml('quiet'));
     const missing = await k.run(['debug', 'nosuch', '--image=busybox', '--profile=general']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('Error from server (NotFound): pods "nosuch" not found\n');
     const container = await k.run(['exec', 'quiet', '-c', 'nosuch', '--', 'true']);
     expect(container.code).toBe(1);
     expect(container.stderr).toContain('container nosuch is not valid for pod quiet');
+  });
+
+  it('a debug container on a node no kubelet runs is added but never starts; exec there is refused', async () => {
+    await k.apply(podYaml('stray').replace('nodeName: node-1', 'nodeName: ghost'));
+    await k.ok(['debug', 'stray', '--image=busybox', '-c', 'dbg', '--profile=general']);
+    const pod = await k.json(['pod', 'stray']);
+    expect(pod.spec.ephemeralContainers.map((c: any) => c.name)).toEqual(['dbg']);
+    expect(pod.status.ephemeralContainerStatuses).toBeUndefined();
+    const exec = await k.run(['exec', 'stray', '-c', 'dbg', '--', 'true']);
+    expect(exec.code).toBe(1);
+    expect(exec.stderr).toBe('Error from server (NotFound): nodes "ghost" not found\n');
   });
 });
