@@ -90,6 +90,21 @@ describe.each(binaries)('$label: kubectl debug and attach', (binary) => {
     }
   });
 
+  it('attach to a container that is not interactive shows nothing and ends when the pod goes away', async () => {
+    await k.apply(podYaml('going'));
+    await running('going');
+    const session = await interactive(binary, k, ['attach', 'going', '-c', 'app']);
+    try {
+      // Nothing comes: the simulated main process writes nothing, and the session stays open.
+      await eventually(async () => expect(await session.alive()).toBe(true));
+      await k.ok(['delete', 'pod', 'going', '--wait=false']);
+      await eventually(async () => expect(await session.alive()).toBe(false), { timeoutMs: 20_000 });
+      expect(await session.screen()).not.toContain('error');
+    } finally {
+      await session.close();
+    }
+  });
+
   it('debug node/<n> -it runs a node-debugger pod on that node with the node’s root at /host', async () => {
     const session = await interactive(binary, k, ['debug', 'node/node-1', '-it', '--image=busybox', '--profile=general']);
     try {
