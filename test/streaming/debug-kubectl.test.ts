@@ -148,6 +148,21 @@ describe.each(binaries)('$label: kubectl debug and attach', (binary) => {
     expect(container.stderr).toContain('container nosuch is not valid for pod quiet');
   });
 
+  it('a finished pod takes a debug container it never starts, and attach is refused', async () => {
+    await k.apply(
+      podYaml('done')
+        .replace('metadata: {name: done}', 'metadata: {name: done, annotations: {kubesim.io/run-seconds: "0"}}')
+        .replace('spec:\n', 'spec:\n  restartPolicy: Never\n'),
+    );
+    await eventually(async () => expect((await k.json(['pod', 'done'])).status.phase).toBe('Succeeded'), { timeoutMs: 20_000 });
+    const attach = await k.run(['attach', 'done']);
+    expect(attach).toMatchObject({ code: 1, stderr: 'error: cannot attach a container in a completed pod; current phase is Succeeded\n' });
+    await k.ok(['debug', 'done', '--image=busybox', '-c', 'late', '--profile=general']);
+    const pod = await k.json(['pod', 'done']);
+    expect(pod.spec.ephemeralContainers.map((c: any) => c.name)).toEqual(['late']);
+    expect(pod.status.ephemeralContainerStatuses).toBeUndefined();
+  });
+
   it('a debug container on a node no kubelet runs is added but never starts; exec there is refused', async () => {
     await k.apply(podYaml('stray').replace('nodeName: node-1', 'nodeName: ghost'));
     await k.ok(['debug', 'stray', '--image=busybox', '-c', 'dbg', '--profile=general']);
