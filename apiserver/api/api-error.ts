@@ -170,6 +170,7 @@ const FIELD_ERROR_LABELS: Record<FieldError['type'], string> = {
   FieldValueTooLong: 'Too long',
   FieldValueTooMany: 'Too many',
   FieldValueTypeInvalid: 'Invalid value',
+  FieldValueNotFound: 'Not found',
 };
 
 /** MAX_ECHOED_VALUE bounds how much of a bad value an error message repeats back: a

@@ -71,7 +71,8 @@ export interface FieldError {
     | 'FieldValueForbidden'
     | 'FieldValueTooLong'
     | 'FieldValueTooMany'
-    | 'FieldValueTypeInvalid';
+    | 'FieldValueTypeInvalid'
+    | 'FieldValueNotFound';
   field: string;
   /** The offending value, quoted in the message as Kubernetes does (omitted for Required;
    * leaving the key out omits it from any error, as field.OmitValue does). */

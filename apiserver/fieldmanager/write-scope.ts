@@ -7,7 +7,8 @@
  * - a write owns only what its endpoint may change (the strategies' reset fields): the main
  *   resource everything but `status` (when the kind has a /status subresource), /status only
  *   `status`, /scale only the replicas field, /finalize only `spec.finalizers`, /approval
- *   (CertificateSigningRequests) only `status.conditions`.
+ *   (CertificateSigningRequests) only `status.conditions`, pods/ephemeralcontainers only
+ *   `spec.ephemeralContainers`.
  */
 import type { ResourceDefinition } from '../api/resource-definition.js';
 import type { Comparison } from './compare.js';
@@ -15,7 +16,7 @@ import { FieldSet } from './field-set.js';
 import { fieldPath } from './path-element.js';
 
 /** WriteSubresource names the endpoint of a write: '' for the main resource. */
-export type WriteSubresource = '' | 'status' | 'scale' | 'finalize' | 'approval';
+export type WriteSubresource = '' | 'status' | 'scale' | 'finalize' | 'approval' | 'ephemeralcontainers';
 
 const STRIPPED = FieldSet.of(
   ...[
@@ -53,6 +54,8 @@ export class WriteScope {
         return new WriteScope(['spec', 'finalizers'], undefined);
       case 'approval':
         return new WriteScope(['status', 'conditions'], undefined);
+      case 'ephemeralcontainers':
+        return new WriteScope(['spec', 'ephemeralContainers'], undefined);
       default: {
         const unreachable: never = subresource;
         throw new Error(`unknown subresource ${String(unreachable)}`);

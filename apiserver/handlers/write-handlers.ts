@@ -33,7 +33,12 @@ export function createHandler(ctx: HandlerContext, request: ApiRequest): MaybeAs
   return andThen(created, (body) => ({ status: 201, body, warnings }));
 }
 
-const SUBRESOURCE_SCOPES: Partial<Record<string, UpdateScope>> = { status: 'status', finalize: 'finalize', approval: 'approval' };
+const SUBRESOURCE_SCOPES: Partial<Record<string, UpdateScope>> = {
+  status: 'status',
+  finalize: 'finalize',
+  approval: 'approval',
+  ephemeralcontainers: 'ephemeralcontainers',
+};
 
 function scopeOf(subresource: string | undefined): UpdateScope {
   return (subresource && SUBRESOURCE_SCOPES[subresource]) || 'main';

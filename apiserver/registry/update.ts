@@ -20,7 +20,7 @@ import type { AsyncConversion, WriteOptions } from './write-options.js';
  * (everything but status), /status (only status), /finalize (only spec.finalizers), /approval
  * (only status.conditions, CertificateSigningRequests), or 'server' for the API server's own
  * subresources that write both (pods/binding). */
-export type UpdateScope = 'main' | 'status' | 'finalize' | 'approval' | 'server';
+export type UpdateScope = 'main' | 'status' | 'finalize' | 'approval' | 'ephemeralcontainers' | 'server';
 
 export interface UpdateRequest extends WriteOptions {
   scope: UpdateScope;
@@ -73,7 +73,8 @@ function updateFrom(
   const unconditional = request.unconditional ?? !proposed.metadata.resourceVersion;
   const next = scoped(request.scope, current, proposed, def.subresources.status === true);
   carryServerFields(def, current, next);
-  if (request.scope === 'main') def.defaults?.(next);
+  // Added ephemeral containers get the container defaults, as the decoded body would.
+  if (request.scope === 'main' || request.scope === 'ephemeralcontainers') def.defaults?.(next);
   checkRbacWrite({ authorization: ctx.authorization, user: ctx.user, def, namespace: target.namespace, object: next, old: current });
   // Before the strategy, as in kube-apiserver: values a strategy keeps or assigns are not
   // attributed to the writer. May throw the 409 of a conflicting apply.
@@ -162,6 +163,13 @@ function scoped(scope: UpdateScope, current: KubeObject, proposed: KubeObject, h
       const conditions = (proposed['status'] as { conditions?: unknown } | undefined)?.conditions;
       const { conditions: _old, ...status } = (next['status'] ?? {}) as Record<string, unknown>;
       next['status'] = conditions === undefined ? status : { ...status, conditions };
+      return next;
+    }
+    case 'ephemeralcontainers': {
+      const next = structuredClone(current);
+      const spec = (next['spec'] ?? {}) as Record<string, unknown>;
+      setOrDelete(spec as KubeObject, 'ephemeralContainers', (proposed['spec'] as { ephemeralContainers?: unknown } | undefined)?.ephemeralContainers);
+      next['spec'] = spec;
       return next;
     }
     case 'finalize': {

@@ -24,6 +24,7 @@ const EXTRA_SUBRESOURCES: Record<string, Omit<SubresourceInfo, 'name'>> = {
   log: { group: '', version: 'v1', kind: 'Pod', verbs: ['get'] },
   finalize: { group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] },
   approval: { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', verbs: ['get', 'patch', 'update'] },
+  ephemeralcontainers: { group: '', version: 'v1', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
 };
 
 function subresourcesOf(def: ResourceDefinition): SubresourceInfo[] {

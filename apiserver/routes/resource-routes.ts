@@ -34,12 +34,13 @@ import { resolveResourcePath } from './resource-path.js';
 
 type Handler = (ctx: HandlerContext, request: ApiRequest) => MaybeAsyncResponse;
 
-/** SUBRESOURCE_HANDLERS maps subresource → method → handler; 'status', 'finalize' and 'approval' use the
+/** SUBRESOURCE_HANDLERS maps subresource → method → handler; 'status', 'finalize', 'approval' and 'ephemeralcontainers' use the
  * object handlers with a narrowed update scope. */
 const SUBRESOURCE_HANDLERS: Record<string, Partial<Record<string, Handler>>> = {
   status: { GET: getObject, PUT: updateHandler, PATCH: patchHandler },
   finalize: { PUT: updateHandler },
   approval: { GET: getObject, PUT: updateHandler, PATCH: patchHandler },
+  ephemeralcontainers: { GET: getObject, PUT: updateHandler, PATCH: patchHandler },
   scale: { GET: scaleHandler, PUT: scaleHandler, PATCH: scaleHandler },
   binding: { POST: bindingHandler },
   eviction: { POST: evictionHandler },

@@ -36,7 +36,11 @@ export function formatDuration(ms: number): string {
 
 /** setContainer replaces (or adds) the container's entry in the right status list. */
 function setContainer(draft: Draft, ref: ContainerRef, status: ContainerStatus): void {
-  const list = ref.init ? (draft.status.initContainerStatuses ??= []) : (draft.status.containerStatuses ??= []);
+  const list = ref.ephemeral
+    ? (draft.status.ephemeralContainerStatuses ??= [])
+    : ref.init
+      ? (draft.status.initContainerStatuses ??= [])
+      : (draft.status.containerStatuses ??= []);
   const index = list.findIndex((entry) => entry.name === ref.name);
   if (index >= 0) list[index] = status;
   else list.push(status);
@@ -60,7 +64,8 @@ function acknowledge(ctx: EvalContext, _ref: ContainerRef | undefined, draft: Dr
 function start(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
   const { pod, node, nowMs } = ctx.input;
   const restart = hasRun(ref.status);
-  const ready = (!ref.init || ref.spec.restartPolicy === 'Always') && GUARDS[Guard.ReadinessPasses](ctx, ref) && readinessDelayMs(ctx, ref) === 0;
+  const ready =
+    !ref.ephemeral && (!ref.init || ref.spec.restartPolicy === 'Always') && GUARDS[Guard.ReadinessPasses](ctx, ref) && readinessDelayMs(ctx, ref) === 0;
   setContainer(draft, ref, runningStatus(ref, { podUid: pod.metadata.uid ?? '', nowMs, ready }));
   draft.status.podIP ??= node.podIP;
   draft.status.podIPs ??= [{ ip: draft.status.podIP }];

@@ -16,17 +16,20 @@ export const POD_TARGET = 'pod';
 
 /** ContainerRef is one container of the pod with its spec and current status. */
 export interface ContainerRef {
-  /** `init:<name>` or `app:<name>`. */
+  /** `init:<name>`, `app:<name>` or `ephemeral:<name>`. */
   key: string;
   name: string;
   init: boolean;
+  /** A debug container added through pods/ephemeralcontainers: started once, never restarted,
+   * never ready, reported in status.ephemeralContainerStatuses. */
+  ephemeral?: boolean;
   /** Position within its list (init or app containers). */
   index: number;
   spec: DeepReadonly<Container>;
   status: DeepReadonly<ContainerStatus> | undefined;
 }
 
-/** containerRefs lists init containers in order, then app containers. */
+/** containerRefs lists init containers in order, then app containers, then ephemeral ones. */
 export function containerRefs(pod: DeepReadonly<Pod>): ContainerRef[] {
   const refs = (specs: readonly DeepReadonly<Container>[] | undefined, statuses: readonly DeepReadonly<ContainerStatus>[] | undefined, init: boolean) =>
     (specs ?? []).map((spec, index) => ({
@@ -37,7 +40,14 @@ export function containerRefs(pod: DeepReadonly<Pod>): ContainerRef[] {
       spec,
       status: statuses?.find((status) => status.name === spec.name),
     }));
-  return [...refs(pod.spec.initContainers, pod.status?.initContainerStatuses, true), ...refs(pod.spec.containers, pod.status?.containerStatuses, false)];
+  const ephemeral = refs(pod.spec.ephemeralContainers as readonly DeepReadonly<Container>[] | undefined, pod.status?.ephemeralContainerStatuses, false).map(
+    (ref) => ({ ...ref, key: `ephemeral:${ref.name}`, ephemeral: true }),
+  );
+  return [
+    ...refs(pod.spec.initContainers, pod.status?.initContainerStatuses, true),
+    ...refs(pod.spec.containers, pod.status?.containerStatuses, false),
+    ...ephemeral,
+  ];
 }
 
 /** isSidecar: an init container with restartPolicy Always keeps running beside the app. */

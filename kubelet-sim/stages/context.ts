@@ -77,6 +77,8 @@ export interface ExitPlan {
  * complete per the behaviour, whichever comes first; undefined = runs until stopped. */
 export function exitPlanOf(ctx: EvalContext, ref: ContainerRef): ExitPlan | undefined {
   const { behaviour } = ctx.input;
+  // The pod's behaviour annotations script its own containers, not a debug container.
+  if (ref.ephemeral) return undefined;
   if (ref.init) return ref.spec.restartPolicy === 'Always' ? undefined : { afterMs: behaviour.initRunMs, exitCode: 0, reason: 'initialisation finished' };
   const crash = behaviour.crashAfterMs;
   const run = behaviour.runMs;

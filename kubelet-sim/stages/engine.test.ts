@@ -41,6 +41,7 @@ function summarize(step: SimulationStep, startMs: number): Record<string, unknow
   const containers: Record<string, string> = {};
   for (const s of status?.initContainerStatuses ?? []) containers[`init:${s.name}`] = describeContainer(s);
   for (const s of status?.containerStatuses ?? []) containers[s.name] = describeContainer(s);
+  for (const s of status?.ephemeralContainerStatuses ?? []) containers[`ephemeral:${s.name}`] = describeContainer(s);
   return {
     at: `+${((step.atMs - startMs) / 1000).toFixed(3)}s`,
     stage: step.stage,

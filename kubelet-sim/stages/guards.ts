@@ -15,6 +15,7 @@ type GuardFn = (ctx: EvalContext, ref: ContainerRef) => boolean;
 function shouldRestart(ctx: EvalContext, ref: ContainerRef): boolean {
   const exitCode = ref.status?.state?.terminated?.exitCode ?? 0;
   const policy = ctx.input.pod.spec.restartPolicy ?? 'Always';
+  if (ref.ephemeral) return false;
   if (isSidecar(ref)) return true;
   if (ref.init) return exitCode !== 0 && policy !== 'Never';
   if (policy === 'Always') return true;
@@ -30,7 +31,7 @@ function mayStart(ctx: EvalContext, ref: ContainerRef): boolean {
 
 /** GUARDS implements every Guard word. */
 export const GUARDS: Record<Guard, GuardFn> = {
-  [Guard.App]: (_ctx, ref) => !ref.init,
+  [Guard.App]: (_ctx, ref) => !ref.init && !ref.ephemeral,
   [Guard.MayStart]: mayStart,
   [Guard.PullFails]: (ctx) => ctx.input.behaviour.imagePull === 'error',
   [Guard.ReadinessPasses]: (ctx) => ctx.input.behaviour.readiness !== 'fail',

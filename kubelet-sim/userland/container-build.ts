@@ -9,7 +9,8 @@ import type { ContainerContext } from './contract.js';
 import { buildEnvironment, expandReferences } from './environment.js';
 import { hostsFile, podHostname, resolvConf } from './etc-files.js';
 import { type ImageProfile, imageProfile } from './images.js';
-import type { ContainerState } from './process.js';
+import { namespaceKey, type PidNamespace, type PidNamespaces, pidNamespace } from './pid-namespace.js';
+import type { ContainerState, ProcessEntry } from './process.js';
 import { imageLayer } from './rootfs.js';
 import { type FsNode, newDir, splitPath } from './vfs.js';
 import { isProjected, refreshVolume, VOLUME_SYNC_DELAY_MS, type VolumeContext, type VolumeStores, volumeRoot } from './volumes.js';
@@ -79,6 +80,7 @@ export async function buildContainer(context: ContainerContext, container: PodCo
   fs.mkdir(workingDir, { parents: true, mtime: started });
   const mainCommand = mainCommandOf(container, profile, env);
   const user = uid === 0 ? 'root' : String(uid);
+  const namespace = processTable(pod, container, { pid: 1, user, command: mainCommand.join(' '), startedAt: started }, stores.pids, clock.now());
   const state: ContainerState = {
     fs,
     profile,
@@ -89,12 +91,55 @@ export async function buildContainer(context: ContainerContext, container: PodCo
     supplementalGroups: groups,
     podIP: (pod.status as { podIP?: string } | undefined)?.podIP,
     env,
-    processes: new Map([[1, { pid: 1, user, command: mainCommand.join(' '), startedAt: started }]]),
-    killers: new Map(),
-    // Real containers' first exec gets a low pid after the runtime's own helpers.
-    nextPid: 7,
+    processes: namespace.processes,
+    killers: namespace.killers,
+    nextPid: 0,
   };
+  // The pid counter belongs to the namespace, which a debug container shares with its target.
+  Object.defineProperty(state, 'nextPid', {
+    get: () => namespace.nextPid,
+    set: (value: number) => {
+      namespace.nextPid = value;
+    },
+  });
   return { state, spec: container, workingDir, mainCommand, refreshVolumes };
+}
+
+/** processTable is the container's PID namespace: its own, or its target's for a debug
+ * container with targetContainerName (which then shows its main process there). */
+function processTable(pod: ReadonlyPod, container: PodContainer, main: ProcessEntry, namespaces: PidNamespaces, now: number): PidNamespace {
+  const uid = pod.metadata?.uid ?? '';
+  if (pod.spec?.shareProcessNamespace) return podNamespace(pod, namespaces, now);
+  const target = (container as { targetContainerName?: string }).targetContainerName;
+  const targetSpec = target ? findContainer(pod, target) : undefined;
+  const namespace = targetSpec
+    ? pidNamespace(namespaces, namespaceKey(uid, targetSpec.name, startedAt(pod, targetSpec.name, now)), undefined)
+    : pidNamespace(namespaces, namespaceKey(uid, container.name, main.startedAt), main);
+  if (targetSpec && !namespace.processes.has(1)) {
+    // The target's userland is not built yet: its PID 1 as its spec says (env references unexpanded).
+    const command = mainCommandOf(targetSpec, imageProfile(targetSpec.image), []).join(' ');
+    namespace.processes.set(1, { pid: 1, user: main.user, command, startedAt: startedAt(pod, targetSpec.name, now) });
+  }
+  if (targetSpec) {
+    const pid = namespace.nextPid++;
+    namespace.processes.set(pid, { ...main, pid });
+  }
+  return namespace;
+}
+
+/** podNamespace is the one PID namespace of a pod with shareProcessNamespace: the pause
+ * process is PID 1, then the main process of each app container. */
+function podNamespace(pod: ReadonlyPod, namespaces: PidNamespaces, now: number): PidNamespace {
+  const key = namespaceKey(pod.metadata?.uid ?? '', '', 0);
+  const existing = namespaces.get(key);
+  if (existing) return existing;
+  const namespace = pidNamespace(namespaces, key, { pid: 1, user: '65535', command: '/pause', startedAt: now });
+  for (const spec of pod.spec?.containers ?? []) {
+    const pid = namespace.nextPid++;
+    const command = mainCommandOf(spec, imageProfile(spec.image), []).join(' ');
+    namespace.processes.set(pid, { pid, user: 'root', command, startedAt: startedAt(pod, spec.name, now) });
+  }
+  return namespace;
 }
 
 function mainCommandOf(container: PodContainer, profile: ImageProfile, env: ReadonlyArray<readonly [string, string]>): string[] {

@@ -6,6 +6,7 @@
  */
 import { findContainer } from './container-build.js';
 import type { ContainerContext, ContainerUserland, UserlandFactory } from './contract.js';
+import { forgetPodNamespaces } from './pid-namespace.js';
 import { SimulatedContainer } from './userland.js';
 import { newVolumeStores } from './volumes.js';
 
@@ -29,6 +30,7 @@ export function createUserlandFactory(): OwnedUserlandFactory {
   }) as OwnedUserlandFactory;
   factory.forgetPod = (podUid) => {
     stores.pods.delete(podUid);
+    forgetPodNamespaces(stores.pids, podUid);
   };
   return factory;
 }

@@ -3,9 +3,12 @@
  * (files with their modes, re-read after a sync delay as the kubelet does), emptyDir shared by the
  * pod's containers, hostPath shared on a node, PVC-backed volumes that outlive the pod.
  */
+
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
 import type { ObjectCache } from './cluster-objects.js';
+import { nodeRoot } from './node-root.js';
+import type { PidNamespaces } from './pid-namespace.js';
 import { podField, resourceField } from './pod-fields.js';
 import { type DirNode, type FsNode, newDir, newFile, splitPath } from './vfs.js';
 
@@ -20,9 +23,11 @@ export const VOLUME_SYNC_DELAY_MS = 60_000;
 export interface VolumeStores {
   readonly pods: Map<string, Map<string, DirNode>>;
   readonly shared: Map<string, DirNode>;
+  /** The containers' PID namespaces (pid-namespace.ts): per kubelet, like the volumes. */
+  readonly pids: PidNamespaces;
 }
 
-export const newVolumeStores = (): VolumeStores => ({ pods: new Map(), shared: new Map() });
+export const newVolumeStores = (): VolumeStores => ({ pods: new Map(), shared: new Map(), pids: new Map() });
 
 interface KeyToPath {
   readonly key: string;
@@ -62,15 +67,20 @@ export const isProjected = (volume: Volume): boolean => !!(volume.configMap || v
 export async function volumeRoot(volume: Volume, context: VolumeContext): Promise<DirNode> {
   if (isProjected(volume)) return filesToDir(await projectedFiles(volume, context), context.now);
   const uid = context.pod.metadata?.uid ?? context.pod.metadata?.name ?? '';
-  const stored = (key: string, store: Map<string, DirNode>, mode = 0o755) => {
+  const stored = (key: string, store: Map<string, DirNode>, mode = 0o755, make = () => newDir(context.now, mode)) => {
     let dir = store.get(key);
     if (!dir) {
-      dir = newDir(context.now, mode);
+      dir = make();
       store.set(key, dir);
     }
     return dir;
   };
-  if (volume.hostPath) return stored(`host:${context.pod.spec?.nodeName ?? ''}:${volume.hostPath.path}`, context.stores.shared);
+  if (volume.hostPath) {
+    const node = context.pod.spec?.nodeName ?? '';
+    // The node's own root (kubectl debug node/<n> mounts it at /host) is a node's filesystem.
+    const make = volume.hostPath.path === '/' ? () => nodeRoot(node) : undefined;
+    return stored(`host:${node}:${volume.hostPath.path}`, context.stores.shared, 0o755, make);
+  }
   if (volume.persistentVolumeClaim)
     return stored(`pvc:${context.pod.metadata?.namespace ?? 'default'}/${volume.persistentVolumeClaim.claimName}`, context.stores.shared);
   let podVolumes = context.stores.pods.get(uid);

@@ -104,7 +104,7 @@ describe('discovery and OpenAPI', () => {
         expect.arrayContaining(['pods', 'namespaces', 'nodes', 'events', 'configmaps', 'secrets', 'services', 'serviceaccounts']),
       );
       expect(byName.pods).toMatchObject({ scope: 'Namespaced', singularResource: 'pod', shortNames: ['po'], categories: ['all'] });
-      expect(byName.pods.subresources.map((s: any) => s.subresource).sort()).toEqual(['binding', 'eviction', 'log', 'status']);
+      expect(byName.pods.subresources.map((s: any) => s.subresource).sort()).toEqual(['binding', 'ephemeralcontainers', 'eviction', 'log', 'status']);
       expect(byName.pods.subresources.find((s: any) => s.subresource === 'log').verbs).toEqual(['get']);
       expect(byName.namespaces.scope).toBe('Cluster');
       expect(byName.nodes).toMatchObject({ scope: 'Cluster', shortNames: ['no'] });

@@ -1,6 +1,6 @@
 /**
  * The real kubectl meeting kube-apiserver's semantics: `debug` reading the details of a 404
- * (kubectl 1.31–1.33 crash when a 404 Status has none), namespaces selected by their name
+ * (kubectl 1.31–1.33 crash when a 404 Status has none) and adding a debug container, namespaces selected by their name
  * label, and updates refused with kube-apiserver's words (immutable ConfigMaps, a Service's
  * cluster IP, the 1 MiB data limit).
  */
@@ -16,18 +16,17 @@ if (binaries.length === 0) it('finds a kubectl binary', () => requireKubectl());
 describe.each(binaries)('$label: kube-apiserver semantics', (binary) => {
   const k = useKubectlCluster(binary);
 
-  it('debug reports a missing pod, and unserved ephemeral containers without crashing', async () => {
+  it('debug reports a missing pod, and adds a debug container to an existing one', async () => {
     const missing = await k.run(['debug', 'nope', '--image=busybox', '--profile=general']);
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toBe('Error from server (NotFound): pods "nope" not found');
 
     await k.ok(['run', 'target', '--image=busybox']);
+    // pods/ephemeralcontainers is served (docs/streaming.md, "Debug containers").
     const debug = await k.run(['debug', 'target', '--image=busybox', '--profile=general']);
-    expect(debug.code).toBe(1);
-    expect(debug.stderr).not.toContain('panic');
-    expect(debug.stderr.trim()).toBe(
-      'error: ephemeral containers are disabled for this cluster (error from server: "the server could not find the requested resource")',
-    );
+    expect(debug).toMatchObject({ code: 0, stderr: '' });
+    expect(debug.stdout).toMatch(/^Defaulting debug container name to debugger-\w+\.\n$/);
+    expect((await k.json(['pod', 'target'])).spec.ephemeralContainers).toMatchObject([{ name: expect.stringMatching(/^debugger-\w+$/), image: 'busybox' }]);
   });
 
   it('selects namespaces by their kubernetes.io/metadata.name label', async () => {

@@ -82,7 +82,7 @@ export async function startRbacServer(): Promise<RbacServer> {
     async as(user, path, init = {}) {
       const headers: Record<string, string> = { Accept: 'application/json', ...init.headers };
       if (user !== 'anonymous') headers['Authorization'] = `Bearer ${tokenOf(user)}`;
-      if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+      if (init.body !== undefined) headers['Content-Type'] ??= 'application/json';
       const response = await fetch(`${server.url}${path}`, {
         method: init.method ?? 'GET',
         headers,

@@ -7,6 +7,7 @@ import { age, ageColumn, column, nameColumn, orNone } from '../printing.js';
 import type { DeleteRequest, FieldError, KindStrategy, PrintColumn, PrintContext, ResourceDefinition } from '../resource-definition.js';
 import { forbidden } from '../validation.js';
 import type { Container } from './container.js';
+import { validateEphemeralContainers, validateEphemeralContainersOnCreate, validateEphemeralContainersUpdate } from './ephemeral-containers-validation.js';
 import { syncAppArmorAnnotations, validateAppArmorMatch } from './pod-apparmor.js';
 import { defaultPod } from './pod-defaults.js';
 import { PodMessage } from './pod-protobuf.js';
@@ -44,6 +45,14 @@ function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
   return errors;
 }
 
+/** podChangeErrors: what a create, an update or an ephemeralcontainers write may not do.
+ * Ephemeral containers are added only through their subresource (which may change nothing
+ * else), so an update of the pod itself that touches them is refused like any spec change. */
+function podChangeErrors(pod: Pod, old: Pod | undefined, subresource: string | undefined): FieldError[] {
+  if (!old) return [...validateEphemeralContainersOnCreate(pod.spec), ...validateAppArmorMatch(pod)];
+  return subresource === 'ephemeralcontainers' ? validateEphemeralContainersUpdate(pod, old) : validatePodUpdate(pod, old);
+}
+
 function mutableFieldsCleared(spec: PodSpec, old: PodSpec): PodSpec {
   const copy = structuredClone(spec);
   const clearImages = (containers: Array<{ image?: string | undefined }> | undefined) => {
@@ -54,7 +63,6 @@ function mutableFieldsCleared(spec: PodSpec, old: PodSpec): PodSpec {
   delete copy.activeDeadlineSeconds;
   delete copy.tolerations;
   delete copy.schedulingGates;
-  delete copy.ephemeralContainers;
   // NOTE: nodeName is set once through pods/binding; allowing '' → node here keeps a binding
   // handler that reuses update validation working.
   if (!old.nodeName) delete copy.nodeName;
@@ -232,10 +240,14 @@ export const podDefinition: ResourceDefinition<Pod> = {
   categories: ['all'],
   schema: PodSchema,
   defaults: defaultPod,
-  validate: (pod, old) => [...validatePodSpec(pod.spec, 'spec'), ...(old ? validatePodUpdate(pod, old) : validateAppArmorMatch(pod))],
+  validate: (pod, old, subresource) => [
+    ...validatePodSpec(pod.spec, 'spec'),
+    ...validateEphemeralContainers(pod.spec, 'spec'),
+    ...podChangeErrors(pod, old, subresource),
+  ],
   strategy: podStrategy,
   tracksGeneration: false,
-  subresources: { status: true, extra: ['binding', 'log', 'eviction'] },
+  subresources: { status: true, extra: ['binding', 'log', 'eviction', 'ephemeralcontainers'] },
   printColumns: podColumns,
   fieldSelectors: {
     'spec.nodeName': (pod) => pod.spec.nodeName ?? '',
