@@ -93,8 +93,15 @@ export async function buildContainer(context: ContainerContext, container: PodCo
     killers: new Map(),
     // Real containers' first exec gets a low pid after the runtime's own helpers.
     nextPid: 7,
+    network: containerNetwork(context),
   };
   return { state, spec: container, workingDir, mainCommand, refreshVolumes };
+}
+
+/** containerNetwork: the pod network as seen from this container's pod. */
+function containerNetwork({ network, pod }: ContainerContext): ContainerState['network'] {
+  if (!network) return undefined;
+  return { query: (server, name, type) => network.query(pod, server, name, type), connect: (ip, port) => network.connect(pod, ip, port) };
 }
 
 function mainCommandOf(container: PodContainer, profile: ImageProfile, env: ReadonlyArray<readonly [string, string]>): string[] {

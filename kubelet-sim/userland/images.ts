@@ -149,6 +149,8 @@ const FAMILIES: Record<string, FamilySpec> = {
     server: 'python',
   },
   'http-echo': { os: 'busybox', defaultCommand: ['/http-echo'], server: 'http-echo' },
+  // curlimages/curl: Alpine with curl (and busybox's wget, nc, nslookup).
+  curl: { os: 'alpine', env: [['CURL_VERSION', '8.13.0']], defaultCommand: ['curl'] },
 };
 FAMILIES['postgresql'] = FAMILIES['postgres']!;
 
