@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../apiserver/api/machinery/clock.js';
+import { objectReader } from '../../test/support/userland.js';
 import type { ClusterView, EndpointSliceView, NetworkPolicyView, ReadonlyPod, ServiceView } from './cluster-view.js';
 import { emptyView } from './cluster-view.js';
 import { answerQuery } from './dns.js';
+import { createPodNetwork } from './pod-network.js';
 import { allowsTraffic, inCidr, peerPod } from './policy.js';
 import { Balancer, matchService } from './routing.js';
 
@@ -173,5 +176,40 @@ describe('NetworkPolicy', () => {
     expect(allowsTraffic(withPolicies(toBlock), traffic(client))).toBe(false);
     expect(allowsTraffic(withPolicies(toBlock), { ...traffic(client), to: { ip: '10.244.2.2' } })).toBe(true);
     expect([inCidr('10.244.1.2', '10.244.1.0/24'), inCidr('10.244.2.2', '10.244.1.0/24'), inCidr('1.2.3.4', '0.0.0.0/0')]).toEqual([true, false, true]);
+  });
+});
+
+describe('the pod network', () => {
+  const opened: string[] = [];
+  const connection = { write() {}, onData() {}, onEnd() {}, end() {} };
+  const network = createPodNetwork({
+    cluster: objectReader([
+      { kind: 'Service', ...web },
+      { kind: 'EndpointSlice', ...slice('web', [endpoint('10.244.1.2', 'web-a')]) },
+    ]),
+    clock: new FakeClock(0),
+    pods: () => [pod('web-a', '10.244.1.2'), pod('far', '10.244.9.2'), pod('idle', '10.244.1.8')],
+    open: async (target, port) => {
+      opened.push(`${target.metadata.name}:${port}`);
+      if (target.metadata.name === 'far') return 'remote';
+      return target.metadata.name === 'idle' ? undefined : connection;
+    },
+  });
+  const client = pod('client', '10.244.3.9');
+
+  it('connects through a Service and to pod IPs; refuses where nothing listens; drops what it cannot reach', async () => {
+    expect(await network.connect(client, '10.96.0.50', 80)).toMatchObject({ kind: 'connected', ip: '10.244.1.2', port: 80 });
+    expect(await network.connect(client, '10.244.1.8', 80)).toEqual({ kind: 'refused' });
+    // A pod of another kubelet process, and an address nobody holds.
+    expect(await network.connect(client, '10.244.9.2', 80)).toEqual({ kind: 'dropped' });
+    expect(await network.connect(client, '10.244.7.7', 80)).toEqual({ kind: 'dropped' });
+    // Loopback is the client pod itself.
+    expect(await network.connect(client, '127.0.0.1', 8080)).toMatchObject({ kind: 'connected', ip: '127.0.0.1' });
+    expect(opened).toEqual(['web-a:80', 'idle:80', 'far:80', 'client:8080']);
+  });
+
+  it('answers DNS only at the cluster DNS address', async () => {
+    expect(await network.query(client, '10.96.0.10', 'web.default.svc.cluster.local', 'A')).toMatchObject({ kind: 'answer', rcode: 'NOERROR' });
+    expect(await network.query(client, '8.8.8.8', 'web.default.svc.cluster.local', 'A')).toEqual({ kind: 'dropped' });
   });
 });

@@ -52,14 +52,17 @@ export function createPodNetwork(deps: PodNetworkDeps): PodNetwork {
   return {
     async query(from, server, name, type): Promise<DnsReply> {
       if (server !== CLUSTER_DNS) return { kind: 'dropped' };
-      const view = await read(['policies', 'namespaces', 'services', 'slices', 'pods']);
+      const view = await read(['policies', 'services', 'slices', 'pods', 'namespaces']);
       if (!allowsTraffic(view, { from: source(from), to: CLUSTER_DNS_POD, port: 53, protocol: 'UDP' })) return { kind: 'dropped' };
       return { kind: 'answer', ...answerQuery(view, name, type) };
     },
     async connect(from, ip, port): Promise<ConnectOutcome> {
       // The pod's own loopback: its containers share the network namespace.
       if (LOOPBACK.test(ip)) return openPod(deps, from, ip, port);
-      const view = await read(['services', 'slices', 'pods', 'policies', 'namespaces', 'nodes']);
+      // Nodes matter only for a node port, namespaces only for policies: read when needed.
+      let view = await read(['services', 'slices', 'pods', 'policies']);
+      if (!view.services.some((s) => s.spec?.clusterIP === ip) && !podByIP(view, ip)) view = { ...view, nodes: (await read(['nodes'])).nodes };
+      if (view.policies.length > 0) view = { ...view, namespaces: (await read(['namespaces'])).namespaces };
       let target = { ip, port };
       const service = matchService(view, ip, port);
       if (service.kind === 'unmatched-port') return { kind: 'dropped' };

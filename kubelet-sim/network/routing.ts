@@ -104,6 +104,7 @@ export class Balancer {
   }
 
   private remember(key: string, clientIP: string, backend: Backend, service: ServiceView, now: number): Backend {
+    for (const [entry, { until }] of this.affinity) if (until <= now) this.affinity.delete(entry);
     const seconds = service.spec?.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? DEFAULT_AFFINITY_SECONDS;
     this.affinity.set(`${key}/${clientIP}`, { ip: backend.ip, until: now + seconds * 1000 });
     return backend;
