@@ -211,5 +211,7 @@ describe('the pod network', () => {
   it('answers DNS only at the cluster DNS address', async () => {
     expect(await network.query(client, '10.96.0.10', 'web.default.svc.cluster.local', 'A')).toMatchObject({ kind: 'answer', rcode: 'NOERROR' });
     expect(await network.query(client, '8.8.8.8', 'web.default.svc.cluster.local', 'A')).toEqual({ kind: 'dropped' });
+    // The node's resolver (dnsPolicy Default) knows no names: there is no world outside.
+    expect(await network.query(client, '10.0.0.2', 'web.default.svc.cluster.local', 'A')).toEqual({ kind: 'answer', rcode: 'NXDOMAIN', records: [] });
   });
 });

@@ -12,7 +12,7 @@
  */
 import type { Clock } from '../../controllers/runtime/types.js';
 import type { ClusterReader, ConnectOutcome, DnsReply, PodNetwork, UserlandConnection } from '../userland/contract.js';
-import { CLUSTER_DNS } from '../userland/etc-files.js';
+import { CLUSTER_DNS, NODE_NAMESERVER } from '../userland/etc-files.js';
 import { type ClusterView, podByIP, type ReadonlyPod } from './cluster-view.js';
 import { answerQuery } from './dns.js';
 import { allowsTraffic, type Endpoint, peerPod } from './policy.js';
@@ -51,6 +51,7 @@ export function createPodNetwork(deps: PodNetworkDeps): PodNetwork {
   const source = (pod: ReadonlyPod): Endpoint => ({ ip: pod.status?.podIP ?? '', pod: peerPod(pod) });
   return {
     async query(from, server, name, type): Promise<DnsReply> {
+      if (server === NODE_NAMESERVER) return nodeResolver(await read(['policies', 'namespaces']), source(from));
       if (server !== CLUSTER_DNS) return { kind: 'dropped' };
       const view = await read(['policies', 'services', 'slices', 'pods', 'namespaces']);
       if (!allowsTraffic(view, { from: source(from), to: CLUSTER_DNS_POD, port: 53, protocol: 'UDP' })) return { kind: 'dropped' };
@@ -79,6 +80,13 @@ export function createPodNetwork(deps: PodNetworkDeps): PodNetwork {
       return openPod(deps, pod, target.ip, target.port);
     },
   };
+}
+
+/** nodeResolver: the node's own DNS server (dnsPolicy Default), which knows no cluster names
+ * and, with no world outside the simulated cluster, no other names either. */
+function nodeResolver(view: ClusterView, from: Endpoint): DnsReply {
+  if (!allowsTraffic(view, { from, to: { ip: NODE_NAMESERVER }, port: 53, protocol: 'UDP' })) return { kind: 'dropped' };
+  return { kind: 'answer', rcode: 'NXDOMAIN', records: [] };
 }
 
 async function openPod(deps: PodNetworkDeps, pod: ReadonlyPod, ip: string, port: number): Promise<ConnectOutcome> {

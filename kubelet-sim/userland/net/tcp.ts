@@ -20,6 +20,8 @@ export interface TcpOptions {
   /** The client's limit on the whole connect, resolving included (ms); none when undefined. */
   readonly timeoutMs?: number;
   readonly signal: AbortSignal;
+  /** Hears the address before the connect starts (wget's `Connecting to`, curl's `Trying`). */
+  readonly onResolved?: (ip: string) => void;
 }
 
 export async function openTcp(container: ContainerState, host: string, port: number, options: TcpOptions): Promise<TcpOutcome> {
@@ -27,6 +29,7 @@ export async function openTcp(container: ContainerState, host: string, port: num
   const resolved = await resolveHost(container, host, options.signal, options.timeoutMs);
   if (resolved.kind === 'not-found') return { kind: 'bad-address' };
   if (resolved.kind === 'timeout') return { kind: 'resolve-timeout' };
+  options.onResolved?.(resolved.ip);
   const outcome = await (container.network?.connect(resolved.ip, port) ?? Promise.resolve({ kind: 'dropped' as const }));
   if (outcome.kind === 'connected') return { kind: 'connected', connection: outcome.connection, ip: resolved.ip };
   if (outcome.kind === 'refused') return { kind: 'refused', ip: resolved.ip };

@@ -147,10 +147,14 @@ async function curlOne(context: ProgramContext, options: CurlOptions, text: stri
   const timeoutMs = minimum(options.maxTimeMs, options.connectTimeoutMs);
   const started = context.container.clock.now();
   const verbose = (line: string) => options.verbose && context.stderr.write(`${line}\n`);
-  const outcome = await fetchUrl(context, { url, method, headers, body: options.data, timeoutMs }, (ip) => {
-    verbose(`*   Trying ${ip}:${url.port}...`);
-    verbose(`* Connected to ${url.host} (${ip}) port ${url.port}`);
-  });
+  const outcome = await fetchUrl(
+    context,
+    { url, method, headers, body: options.data, timeoutMs },
+    {
+      resolved: (ip) => verbose(`*   Trying ${ip}:${url.port}...`),
+      connected: (ip) => verbose(`* Connected to ${url.host} (${ip}) port ${url.port}`),
+    },
+  );
   const elapsed = context.container.clock.now() - started;
   const failed = failureOf(outcome, url, elapsed, timeoutMs);
   if (failed) return error(failed.code, failed.message);

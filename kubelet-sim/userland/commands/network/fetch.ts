@@ -29,12 +29,19 @@ export function requestText(request: FetchRequest): string {
   return `${lines.join('\r\n')}\r\n\r\n${request.body ?? ''}`;
 }
 
-/** fetchUrl connects and exchanges one request; `onConnected` hears of the connection first. */
-export async function fetchUrl(context: ProgramContext, request: FetchRequest, onConnected?: (ip: string) => void): Promise<FetchOutcome> {
+/** What a client says along the way: the address it connects to, and the connection made. */
+export interface FetchHooks {
+  readonly resolved?: (ip: string) => void;
+  readonly connected?: (ip: string) => void;
+}
+
+/** fetchUrl connects and exchanges one request. */
+export async function fetchUrl(context: ProgramContext, request: FetchRequest, hooks: FetchHooks = {}): Promise<FetchOutcome> {
   const started = context.container.clock.now();
-  const opened = await openTcp(context.container, request.url.host, request.url.port, { timeoutMs: request.timeoutMs, signal: context.signal });
+  const { url, timeoutMs } = request;
+  const opened = await openTcp(context.container, url.host, url.port, { timeoutMs, signal: context.signal, onResolved: hooks.resolved });
   if (opened.kind !== 'connected') return opened;
-  onConnected?.(opened.ip);
+  hooks.connected?.(opened.ip);
   // The simulated servers speak plain HTTP: a TLS client gets no handshake from them.
   if (request.url.scheme === 'https') {
     opened.connection.end();

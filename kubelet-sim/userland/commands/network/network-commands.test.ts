@@ -171,6 +171,11 @@ describe('network commands', () => {
     };
     const denied = cluster([...baseObjects, denyWeb]);
     expect(await denied.exec('client', 'wget -qO- -T 2 http://web')).toMatchObject({ status: 1, stderr: 'wget: download timed out\n' });
+    // busybox names the address before it connects.
+    expect((await denied.exec('client', 'wget -O- -T 2 http://web')).stderr).toBe('Connecting to web (10.96.0.50:80)\nwget: download timed out\n');
+    expect((await denied.exec('curler', 'curl -v -m 1 http://web')).stderr).toBe(
+      '*   Trying 10.96.0.50:80...\ncurl: (28) Failed to connect to web port 80 after 1000 ms: Timeout was reached\n',
+    );
     const started = denied.clock.now();
     expect((await denied.exec('client', 'wget -qO- http://web')).stderr).toBe("wget: can't connect to remote host (10.96.0.50): Connection timed out\n");
     expect(denied.clock.now() - started).toBeGreaterThanOrEqual(127_000);

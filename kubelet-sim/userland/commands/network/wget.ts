@@ -110,9 +110,9 @@ async function wgetOne(context: ProgramContext, options: WgetOptions, text: stri
   const headers: Array<[string, string]> = [['User-Agent', options.userAgent], ...options.headers, ['Connection', 'close']];
   if (options.postData !== undefined) headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
   const method = options.postData !== undefined ? 'POST' : options.spider ? 'HEAD' : 'GET';
-  const outcome = await fetchUrl(context, { url, method, headers, body: options.postData, timeoutMs: options.timeoutMs }, (ip) => {
-    if (!options.quiet) context.stderr.write(`Connecting to ${url.authority} (${ip}:${url.port})\n`);
-  });
+  // busybox says where it connects once the name is resolved, before the connect itself.
+  const resolved = (ip: string) => !options.quiet && context.stderr.write(`Connecting to ${url.authority} (${ip}:${url.port})\n`);
+  const outcome = await fetchUrl(context, { url, method, headers, body: options.postData, timeoutMs: options.timeoutMs }, { resolved });
   const failed = failure(outcome, url.host, options.timeoutMs);
   if (failed) {
     err(failed);
