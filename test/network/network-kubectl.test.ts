@@ -99,7 +99,7 @@ describe.runIf(binary)('the pod network through kubectl', () => {
       },
       { timeoutMs: 30_000, intervalMs: 300 },
     );
-  });
+  }, 90_000);
 
   it('nslookup of a headless Service lists the ready pods', async () => {
     const lookup = await k.run(['exec', 'client', '--', 'nslookup', 'web-headless.default.svc.cluster.local']);
@@ -119,5 +119,5 @@ describe.runIf(binary)('the pod network through kubectl', () => {
     await k.ok(['run', 'other', '--image=busybox:1.36', '--', 'sleep', '3600']);
     await k.ok(['wait', '--for=condition=Ready', 'pod/other', '--timeout=30s']);
     expect((await k.run(['exec', 'other', '--', 'wget', '-qO-', '-T', '1', 'http://web'])).code).toBe(1);
-  });
+  }, 60_000);
 });

@@ -82,5 +82,5 @@ describe('tutorial 12: Services and DNS', () => {
 
     await cluster.run(cleanup);
     expect((await cluster.sh('kubectl get services -o name')).stdout.trim()).toBe('service/kubernetes');
-  });
+  }, 90_000);
 });

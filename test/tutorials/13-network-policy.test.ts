@@ -80,5 +80,5 @@ describe('tutorial 13: NetworkPolicy', () => {
     const cleaned = await cluster.run(cleanup);
     expect(output(cleaned, 'kubectl exec stranger')).toMatch(SERVED);
     expect((await cluster.sh('kubectl get networkpolicy')).stderr.trim()).toBe('No resources found in default namespace.');
-  });
+  }, 90_000);
 });
