@@ -72,8 +72,7 @@ const NOT_ON_DEBIAN = new Set(['ps']);
 /** installedPrograms: path → program name for the image's executables. */
 export function installedPrograms(profile: ImageProfile): Array<[string, string]> {
   const debianLike = profile.os === 'debian' || profile.os === 'ubuntu';
-  const network = networkPrograms(profile).map((name): [string, string] => [name === 'curl' ? '/usr/bin/curl' : `/bin/${name}`, name]);
-  return [...coreUtilities(debianLike), ...network];
+  return [...coreUtilities(debianLike), ...networkPrograms(profile)];
 }
 
 function coreUtilities(debianLike: boolean): Array<[string, string]> {

@@ -31,6 +31,11 @@ const pods = [
   podObject('client', { image: 'busybox:1.36', labels: { role: 'client' }, container: { command: ['sleep', '3600'] }, status: { podIP: '10.244.3.9' } }),
   podObject('curler', { image: 'curlimages/curl:8.13.0', container: { command: ['sleep', '3600'] }, status: { podIP: '10.244.3.10' } }),
   podObject('deb', { image: 'debian:12', container: { command: ['sleep', '3600'] }, status: { podIP: '10.244.3.11' } }),
+  podObject('dnsutils', {
+    image: 'registry.k8s.io/e2e-test-images/jessie-dnsutils:1.3',
+    container: { command: ['sleep', '3600'] },
+    status: { podIP: '10.244.3.12' },
+  }),
   podObject('db-0', { image: 'nginx', spec: { hostname: 'db-0', subdomain: 'db' }, status: { podIP: '10.244.1.5' } }),
 ];
 
@@ -127,6 +132,27 @@ describe('network commands', () => {
     expect((await exec('client', 'nslookup nosuch.default')).stdout).toBe(
       "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n** server can't find nosuch.default: NXDOMAIN\n\n** server can't find nosuch.default: NXDOMAIN\n\n",
     );
+  });
+
+  it("the DNS debugging image has BIND's nslookup, with the search list, and dig", async () => {
+    const { exec } = cluster();
+    expect(await exec('dnsutils', 'nslookup web')).toMatchObject({
+      status: 0,
+      stdout: 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\nName:\tweb.default.svc.cluster.local\nAddress: 10.96.0.50\n\n',
+    });
+    expect(await exec('dnsutils', 'nslookup nosuch')).toMatchObject({
+      status: 1,
+      stdout: "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\n** server can't find nosuch: NXDOMAIN\n\n",
+    });
+    expect(await exec('dnsutils', 'dig +short db.default.svc.cluster.local')).toMatchObject({ status: 0, stdout: '10.244.1.5\n' });
+    // dig asks the name as given: no search list unless +search.
+    expect((await exec('dnsutils', 'dig +short web')).stdout).toBe('');
+    expect((await exec('dnsutils', 'dig +short +search web')).stdout).toBe('10.96.0.50\n');
+    expect((await exec('dnsutils', 'dig +short -x 10.96.0.50')).stdout).toBe('web.default.svc.cluster.local.\n');
+    const full = await exec('dnsutils', 'dig web.default.svc.cluster.local');
+    expect(full.stdout).toContain(';; ->>HEADER<<- opcode: QUERY, status: NOERROR');
+    expect(full.stdout).toContain(';; ANSWER SECTION:\nweb.default.svc.cluster.local.\t30\tIN\tA\t10.96.0.50\n');
+    expect(full.stdout).toContain(';; SERVER: 10.96.0.10#53(10.96.0.10)\n');
   });
 
   it('curl shows pages, headers, and its exit codes', async () => {
