@@ -27,6 +27,7 @@ import { keyOf } from '../controllers/runtime/reconciler.js';
 import type { Clock, DeepReadonly, Informer, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { type SimulatedNode, startKubeletServer } from './kubelet-server.js';
 import { ContainerLogStore } from './logs/container-log-store.js';
+import { createKubeletNetwork } from './network/kubelet-network.js';
 import { type HeartbeatIntervals, NodeAgent } from './node-agent.js';
 import { DEFAULT_CAPACITY, type NodeCapacity } from './node-object.js';
 import { createPodWorkers } from './pod-workers.js';
@@ -114,13 +115,16 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
   const { informer, informers, agents, logs, clock, logger, client } = core;
   const simulated = new Map<string, SimulatedNode>();
   const isLocalNode = (name: string) => agents.has(name);
+  const cluster = createClusterReader(client);
+  const network = createKubeletNetwork({ lister: informer.lister, isLocalNode, cluster, clock, userlands: () => userlands });
   const userlands = createPodUserlands({
     lister: informer.lister,
     informer,
     isLocalNode,
     factory: options.userland ?? { load: async () => (await import('./userland/index.js')).createUserlandFactory() },
-    cluster: createClusterReader(client),
+    cluster,
     clock,
+    network,
   });
   const server = await startKubeletServer({
     host: options.host ?? '127.0.0.1',

@@ -8,7 +8,7 @@
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { allContainers } from '../../apiserver/api/core/pod-spec-defaults.js';
 import type { Clock, DeepReadonly, Informer, Lister } from '../../controllers/runtime/types.js';
-import type { ClusterReader, ContainerLookup, ContainerUserland, UserlandFactory, UserlandProvider } from '../userland/contract.js';
+import type { ClusterReader, ContainerLookup, ContainerUserland, PodNetwork, UserlandFactory, UserlandProvider } from '../userland/contract.js';
 
 export interface PodUserlandsDeps {
   lister: Lister<Pod>;
@@ -21,6 +21,8 @@ export interface PodUserlandsDeps {
   factory: KubeletUserlandFactory | { load(): Promise<KubeletUserlandFactory> };
   cluster: ClusterReader;
   clock: Clock;
+  /** The pod network the containers' wget, curl and nslookup use (kubelet-sim/network/). */
+  network?: PodNetwork;
 }
 
 /** A factory that may keep per-pod state (emptyDirs): `forgetPod` is told of deleted pods. */
@@ -64,7 +66,7 @@ export function createPodUserlands(deps: PodUserlandsDeps): PodUserlands {
   const build = (found: DeepReadonly<Pod>, containerName: string, key: string): ContainerUserland => {
     if (!factory) throw new Error('the userland factory is not loaded: call ready() first');
     forgetGone(built, pod);
-    const userland = factory({ pod: found, containerName, cluster: deps.cluster, clock: deps.clock });
+    const userland = factory({ pod: found, containerName, cluster: deps.cluster, clock: deps.clock, network: deps.network });
     built.set(key, { namespace: found.metadata.namespace ?? '', pod: found.metadata.name ?? '', userland });
     return userland;
   };

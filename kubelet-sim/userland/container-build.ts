@@ -94,6 +94,7 @@ export async function buildContainer(context: ContainerContext, container: PodCo
     processes: namespace.processes,
     killers: namespace.killers,
     nextPid: 0,
+    network: containerNetwork(context),
   };
   // The pid counter belongs to the namespace, which a debug container shares with its target.
   Object.defineProperty(state, 'nextPid', {
@@ -140,6 +141,12 @@ function podNamespace(pod: ReadonlyPod, namespaces: PidNamespaces, now: number):
     namespace.processes.set(pid, { pid, user: 'root', command, startedAt: startedAt(pod, spec.name, now) });
   }
   return namespace;
+}
+
+/** containerNetwork: the pod network as seen from this container's pod. */
+function containerNetwork({ network, pod }: ContainerContext): ContainerState['network'] {
+  if (!network) return undefined;
+  return { query: (server, name, type) => network.query(pod, server, name, type), connect: (ip, port) => network.connect(pod, ip, port) };
 }
 
 function mainCommandOf(container: PodContainer, profile: ImageProfile, env: ReadonlyArray<readonly [string, string]>): string[] {

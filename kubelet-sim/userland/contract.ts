@@ -89,6 +89,39 @@ export interface ContainerContext {
   readonly cluster: ClusterReader;
   /** The cluster clock (virtual time moves `sleep` and `date`). */
   readonly clock: Clock;
+  /** Optional: the pod network (cluster DNS, Service routing, NetworkPolicy) that wget, curl,
+   * nc and nslookup use. Without it every packet leaves the pod and is never answered. */
+  readonly network?: PodNetwork;
+}
+
+/** A DNS record as the cluster DNS answers it. */
+export interface DnsRecord {
+  readonly name: string;
+  readonly type: 'A' | 'AAAA' | 'CNAME' | 'PTR';
+  readonly data: string;
+}
+
+/** What a DNS query gets: an answer (NOERROR with records, possibly none, or NXDOMAIN), or
+ * nothing at all (the server is unknown or a NetworkPolicy drops the packet): the resolver
+ * waits its own timeout. */
+export type DnsReply =
+  | { readonly kind: 'answer'; readonly rcode: 'NOERROR' | 'NXDOMAIN'; readonly records: readonly DnsRecord[] }
+  | { readonly kind: 'dropped' };
+
+/** What a TCP connect from a pod gets: a connection, a refusal (RST, or kube-proxy's REJECT of
+ * a Service without endpoints), or silence (dropped by a NetworkPolicy, or no route): the
+ * client waits its own connect timeout. */
+export type ConnectOutcome =
+  | { readonly kind: 'connected'; readonly connection: UserlandConnection; readonly ip: string; readonly port: number }
+  | { readonly kind: 'refused' }
+  | { readonly kind: 'dropped' };
+
+/** The network a pod's containers send packets into. */
+export interface PodNetwork {
+  /** Sends a DNS query (UDP port 53) from `from` to the nameserver `server`. */
+  query(from: DeepReadonly<Pod>, server: string, name: string, type: 'A' | 'AAAA' | 'PTR'): Promise<DnsReply>;
+  /** Opens a TCP connection from `from` to ip:port (a ClusterIP, a node port, a pod IP). */
+  connect(from: DeepReadonly<Pod>, ip: string, port: number): Promise<ConnectOutcome>;
 }
 
 /** Builds a container's userland; called once per container start, lazily (on first exec). */

@@ -11,7 +11,7 @@ import type { DeepReadonly } from '../../controllers/runtime/types.js';
 export const CLUSTER_DNS = '10.96.0.10';
 export const CLUSTER_DOMAIN = 'cluster.local';
 /** What a node's own resolver is (dnsPolicy Default). */
-const NODE_NAMESERVER = '10.0.0.2';
+export const NODE_NAMESERVER = '10.0.0.2';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 

@@ -149,7 +149,12 @@ const FAMILIES: Record<string, FamilySpec> = {
     server: 'python',
   },
   'http-echo': { os: 'busybox', defaultCommand: ['/http-echo'], server: 'http-echo' },
+  // curlimages/curl: Alpine with curl (and busybox's wget, nc, nslookup).
+  curl: { os: 'alpine', env: [['CURL_VERSION', '8.13.0']], defaultCommand: ['curl'] },
+  // registry.k8s.io/e2e-test-images/jessie-dnsutils (Kubernetes' DNS debugging page): BIND's nslookup and dig.
+  'jessie-dnsutils': { os: 'debian', defaultCommand: ['sh'] },
 };
+FAMILIES['dnsutils'] = FAMILIES['jessie-dnsutils']!;
 FAMILIES['postgresql'] = FAMILIES['postgres']!;
 
 /** repositoryName: `registry:5000/org/nginx:1.27@sha256:…` → `nginx`. */

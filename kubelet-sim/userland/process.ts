@@ -3,6 +3,7 @@
  * container around it (filesystem, identity, clock, process table).
  */
 import type { Clock } from '../../controllers/runtime/types.js';
+import type { ConnectOutcome, DnsReply } from './contract.js';
 import type { ImageProfile } from './images.js';
 import type { Input, Output } from './shell/streams.js';
 import type { Terminal } from './shell/terminal.js';
@@ -33,6 +34,14 @@ export interface ContainerState {
   /** Aborts a running process (kill); absent for pid 1, which the kubelet owns. */
   readonly killers: Map<number, (signal: number) => void>;
   nextPid: number;
+  /** The pod network as this container sends into it (absent: nothing ever answers). */
+  readonly network?: ContainerNetwork;
+}
+
+/** The pod network from one pod's side: DNS queries and TCP connections. */
+export interface ContainerNetwork {
+  query(server: string, name: string, type: 'A' | 'AAAA' | 'PTR'): Promise<DnsReply>;
+  connect(ip: string, port: number): Promise<ConnectOutcome>;
 }
 
 /** A program's view of one invocation. */

@@ -12,7 +12,15 @@ import type { ClusterReader, ContainerUserland, ProcessIO } from '../../kubelet-
 import { createUserlandFactory } from '../../kubelet-sim/userland/index.js';
 import { eventually } from './eventually.js';
 
-const PLURALS: Record<string, string> = { ConfigMap: 'configmaps', Secret: 'secrets', Service: 'services', Node: 'nodes', EndpointSlice: 'endpointslices' };
+const PLURALS: Record<string, string> = {
+  ConfigMap: 'configmaps',
+  Secret: 'secrets',
+  Service: 'services',
+  Node: 'nodes',
+  EndpointSlice: 'endpointslices',
+  NetworkPolicy: 'networkpolicies',
+  Namespace: 'namespaces',
+};
 
 /** objectReader serves plain objects (each with kind and metadata) as a ClusterReader. */
 export function objectReader(objects: ReadonlyArray<Record<string, any>>): ClusterReader {

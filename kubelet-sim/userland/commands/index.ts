@@ -5,6 +5,7 @@ import { echo } from './echo.js';
 import { cat, cp, mkdir, mv, rm, touch } from './files.js';
 import { kill } from './kill.js';
 import { ls } from './ls.js';
+import { NETWORK_PROGRAMS, networkPrograms } from './network/index.js';
 import { printf } from './printf.js';
 import { shellProgram } from './sh.js';
 import { date, env, hostname, id, printenv, ps, sleep, uname, which, whoami } from './system.js';
@@ -59,6 +60,7 @@ const UTILITIES: Record<string, Program> = {
 /** Programs every image's files can point at ('ash' is busybox sh, 'dash' Debian's sh). */
 export const PROGRAMS: ReadonlyMap<string, Program> = new Map<string, Program>([
   ...Object.entries(UTILITIES),
+  ...Object.entries(NETWORK_PROGRAMS),
   ['ash', shellProgram('ash', () => PROGRAMS)],
   ['dash', shellProgram('dash', () => PROGRAMS)],
   ['bash', shellProgram('bash', () => PROGRAMS)],
@@ -70,6 +72,10 @@ const NOT_ON_DEBIAN = new Set(['ps']);
 /** installedPrograms: path → program name for the image's executables. */
 export function installedPrograms(profile: ImageProfile): Array<[string, string]> {
   const debianLike = profile.os === 'debian' || profile.os === 'ubuntu';
+  return [...coreUtilities(debianLike), ...networkPrograms(profile)];
+}
+
+function coreUtilities(debianLike: boolean): Array<[string, string]> {
   if (!debianLike) {
     // busybox: every applet in /bin (sh and ash are the same shell).
     return [...Object.keys(UTILITIES).map((name): [string, string] => [`/bin/${name}`, name]), ['/bin/sh', 'ash'], ['/bin/ash', 'ash']];
