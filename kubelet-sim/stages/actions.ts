@@ -9,7 +9,7 @@ import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import { nextBackoff } from './backoff.js';
 import { type ContainerRef, hasRun } from './classify.js';
 import { crashLoopStatus, runningStatus, terminatedStatus, waitingStatus } from './container-status.js';
-import { crashBackoffOf, type EvalContext, exitPlanOf, podLabel, pullBackoffOf, readinessDelayMs, sinceMs } from './context.js';
+import { crashBackoffOf, type EvalContext, exitPlanOf, podLabel, probeDecides, probeResultOf, pullBackoffOf, readinessDelayMs, sinceMs } from './context.js';
 import { GUARDS } from './guards.js';
 import { Action, Guard } from './stage.js';
 import type { ContainerChange, PodMemory, StageEvent } from './types.js';
@@ -60,8 +60,16 @@ function acknowledge(ctx: EvalContext, _ref: ContainerRef | undefined, draft: Dr
 function start(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
   const { pod, node, nowMs } = ctx.input;
   const restart = hasRun(ref.status);
-  const ready = (!ref.init || ref.spec.restartPolicy === 'Always') && GUARDS[Guard.ReadinessPasses](ctx, ref) && readinessDelayMs(ctx, ref) === 0;
-  setContainer(draft, ref, runningStatus(ref, { podUid: pod.metadata.uid ?? '', nowMs, ready }));
+  // A container the prober watches starts unready: its readiness probe has not run yet.
+  const ready =
+    (!ref.init || ref.spec.restartPolicy === 'Always') &&
+    !probeDecides(ctx, ref, 'Readiness') &&
+    GUARDS[Guard.ReadinessPasses](ctx, ref) &&
+    readinessDelayMs(ctx, ref) === 0;
+  const running = runningStatus(ref, { podUid: pod.metadata.uid ?? '', nowMs, ready });
+  // A startup probe holds `started` (and so the other probes) until it succeeds.
+  if (probeDecides(ctx, ref, 'Startup')) running.started = false;
+  setContainer(draft, ref, running);
   draft.status.podIP ??= node.podIP;
   draft.status.podIPs ??= [{ ip: draft.status.podIP }];
   delete draft.memory.backoff[`pull:${ref.key}`];
@@ -101,6 +109,25 @@ function becomeReady(_ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
   setContainer(draft, ref, { ...(structuredClone(ref.status) as ContainerStatus), ready: true });
 }
 
+function becomeUnready(_ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
+  setContainer(draft, ref, { ...(structuredClone(ref.status) as ContainerStatus), ready: false });
+}
+
+function markStarted(_ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
+  setContainer(draft, ref, { ...(structuredClone(ref.status) as ContainerStatus), started: true });
+}
+
+/** killUnhealthy: the kubelet stops a container whose liveness (or startup) probe failed; the
+ * restart stages then apply restartPolicy and the crash backoff. */
+function killUnhealthy(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
+  const kind = probeDecides(ctx, ref, 'Liveness') && probeResultOf(ctx, ref, 'Liveness') === 'failure' ? 'liveness' : 'startup';
+  const exitCode = ctx.input.probes?.[ref.name]?.stopExitCode ?? 137;
+  const restart = ctx.input.pod.spec.restartPolicy !== 'Never';
+  setContainer(draft, ref, terminatedStatus(ref, { nowMs: ctx.input.nowMs, exitCode }));
+  draft.events.push(event('Normal', 'Killing', `Container ${ref.name} failed ${kind} probe${restart ? ', will be restarted' : ''}`));
+  draft.changes.push({ container: ref.name, change: 'exited', exitCode, reason: `stopped: failed ${kind} probe` });
+}
+
 function exit(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
   const plan = exitPlanOf(ctx, ref) ?? { exitCode: 0, reason: 'exited' };
   setContainer(draft, ref, terminatedStatus(ref, { nowMs: ctx.input.nowMs, exitCode: plan.exitCode }));
@@ -136,6 +163,9 @@ export const ACTIONS: Record<Action, ActionFn> = {
   [Action.FailPull]: forContainer(failPull),
   [Action.BackOffPull]: forContainer(backOffPull),
   [Action.BecomeReady]: forContainer(becomeReady),
+  [Action.BecomeUnready]: forContainer(becomeUnready),
+  [Action.MarkStarted]: forContainer(markStarted),
+  [Action.KillUnhealthy]: forContainer(killUnhealthy),
   [Action.Exit]: forContainer(exit),
   [Action.BackOffCrash]: forContainer(backOffCrash),
   // Nothing to change in the containers: applyPlan recomputes phase and conditions anyway.

@@ -56,6 +56,12 @@ export const Guard = {
   ShouldRestart: 'shouldRestart',
   /** The crash backoff has not expired yet. */
   InBackoff: 'inBackoff',
+  /** The prober decides readiness and its result is not success (kubelet-sim/probes). */
+  ReadinessFails: 'readinessFails',
+  /** The startup probe succeeded for a container not yet marked started. */
+  StartupPassed: 'startupPassed',
+  /** The liveness or startup probe failed: the kubelet kills the container. */
+  ProbeFailed: 'probeFailed',
 } as const;
 export type Guard = (typeof Guard)[keyof typeof Guard];
 
@@ -83,6 +89,10 @@ export const Action = {
   FailPull: 'failPull',
   BackOffPull: 'backOffPull',
   BecomeReady: 'becomeReady',
+  BecomeUnready: 'becomeUnready',
+  MarkStarted: 'markStarted',
+  /** Stop a container that failed its liveness or startup probe (Killing). */
+  KillUnhealthy: 'killUnhealthy',
   Exit: 'exit',
   BackOffCrash: 'backOffCrash',
   /** Rewrite the pod-level phase and conditions from the container statuses. */
