@@ -93,6 +93,19 @@ describe('runProbe', () => {
     expect(await slow).toMatchObject({ result: 'failure', output: 'command "sleep 5" timed out' });
   });
 
+  it('an application kubesim does not model answers its probes; its missing health tool does not fail it', async () => {
+    const { probe } = setup('ghcr.io/acme/api:1.2', { ports: [{ name: 'http', containerPort: 8080 }] });
+    expect(await probe({ httpGet: { path: '/healthz', port: 'http' } })).toEqual({ result: 'success', output: '' });
+    expect((await probe({ tcpSocket: { port: 9000 } })).result).toBe('success');
+    expect(await probe({ grpc: { port: 9090 } })).toEqual({ result: 'success', output: 'service healthy' });
+    expect((await probe({ exec: { command: ['/app/healthcheck'] } })).result).toBe('success');
+    // Its simulated files still count: a command that runs and fails is a failure.
+    expect(await probe({ exec: { command: ['cat', '/tmp/healthy'] } })).toMatchObject({
+      result: 'failure',
+      output: "cat: can't open '/tmp/healthy': No such file or directory\n",
+    });
+  });
+
   it('grpc: an image serving the health protocol is SERVING; anything else times out dialling', async () => {
     const etcd = setup('registry.k8s.io/etcd:3.5.21-0');
     expect(await etcd.probe({ grpc: { port: 2379 } })).toEqual({ result: 'success', output: 'service healthy' });

@@ -33,9 +33,19 @@ export async function runProbe(run: ProbeRun, targets: ProbeTargets, clock: Cloc
   return outcome.result === 'failure' ? { ...outcome, stopExitCode: targets.stopExitCode(run.container) } : outcome;
 }
 
+/** RUNTIME_COULD_NOT_RUN: exec's exit codes for a program the image does not have (126: the
+ * runtime could not start it; 127: a shell did not find it). */
+const RUNTIME_COULD_NOT_RUN = new Set([126, 127]);
+
 async function probeHandler(run: ProbeRun, targets: ProbeTargets, clock: Clock, timeoutMs: number): Promise<ProbeOutcome> {
   const { probe, container } = run;
-  if (probe.exec) return execProbe(run, targets, clock, timeoutMs);
+  if (probe.exec) {
+    const { exitCode, ...outcome } = await execProbe(run, targets, clock, timeoutMs);
+    // An application's own health tool (`pg_isready`, `/app/healthcheck`) is not simulated.
+    return exitCode !== undefined && RUNTIME_COULD_NOT_RUN.has(exitCode) && targets.opaque(container) ? success() : outcome;
+  }
+  // What an unmodelled application serves is unknown: it answers as its authors meant it to.
+  if (targets.opaque(container)) return success(probe.grpc ? 'service healthy' : '');
   const reference = probe.httpGet?.port ?? probe.tcpSocket?.port ?? probe.grpc?.port;
   const port = resolvePort(reference, container);
   if (typeof port === 'string') return failure(port);
@@ -108,7 +118,7 @@ async function grpcProbe(run: ProbeRun, port: number, clock: Clock, timeoutMs: n
   return failure(`timeout: failed to connect service "${run.podIP}:${port}" within ${timeoutMs / 1000}s: context deadline exceeded`);
 }
 
-async function execProbe(run: ProbeRun, targets: ProbeTargets, clock: Clock, timeoutMs: number): Promise<ProbeOutcome> {
+async function execProbe(run: ProbeRun, targets: ProbeTargets, clock: Clock, timeoutMs: number): Promise<ProbeOutcome & { exitCode?: number }> {
   const command = run.probe.exec?.command ?? [];
   const userland = await targets.userland(run.pod, run.container);
   if (!userland) return failure(`container not found (${JSON.stringify(run.container.name)})`);
@@ -123,7 +133,7 @@ async function execProbe(run: ProbeRun, targets: ProbeTargets, clock: Clock, tim
     abort.abort();
     return failure(`command ${JSON.stringify(command.join(' '))} timed out`);
   }
-  return status === 0 ? success(output) : failure(output);
+  return status === 0 ? success(output) : { ...failure(output), exitCode: status };
 }
 
 /** withTimeout: the promise's value, or undefined once timeoutMs of cluster time passed first. */

@@ -1,7 +1,8 @@
 /**
  * The stage engine reading the prober's results: a container the prober watches starts
  * unready (and unstarted under a startup probe), follows its readiness result both ways, and
- * is killed with the kubelet's Killing event when its liveness or startup probe fails. The
+ * is stopped with the kubelet's Killing event when its liveness or startup probe fails (after its
+ * stop time, or the probe's grace period when it ignores SIGTERM). The
  * kubesim.io readiness annotations keep deciding readiness when present.
  */
 import { describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ function podWith(container: Record<string, unknown>, annotations: Record<string,
 class Driver {
   private memory: PodMemory = emptyMemory();
   nowMs = NOW;
-  readonly applied: Array<{ stage: string; result: StageResult }> = [];
+  readonly applied: Array<{ stage: string; atMs: number; result: StageResult }> = [];
   constructor(public pod: Pod) {}
 
   settle(probes: PodProbeResults | undefined): void {
@@ -39,14 +40,14 @@ class Driver {
       if (!plan) return;
       if (plan.delayMs > 0) {
         // Only timed stages (the image pull and start) are waited out here.
-        if (!plan.stage.startsWith('container-start') && plan.stage !== 'container-restart') return;
+        if (!['container-start', 'container-restart', 'container-probe-stopped'].includes(plan.stage)) return;
         this.nowMs += plan.delayMs;
         continue;
       }
       const result = applyPlan({ ...input, nowMs: this.nowMs, memory: this.memory }, plan);
       this.memory = result.memory;
       this.pod = { ...this.pod, status: result.status };
-      this.applied.push({ stage: plan.stage, result });
+      this.applied.push({ stage: plan.stage, atMs: this.nowMs, result });
     }
   }
 
@@ -88,20 +89,25 @@ describe('the stage engine with a prober', () => {
     driver.settle({});
     const id = driver.container.containerID!;
     driver.settle(results(id, { Liveness: 'failure' }, 0));
-    const kill = driver.applied.find((step) => step.stage === 'container-probe-kill');
-    expect(kill?.result.events).toEqual([{ type: 'Normal', reason: 'Killing', message: 'Container web failed liveness probe, will be restarted' }]);
+    const kill = driver.applied.find((step) => step.stage === 'container-probe-kill')!;
+    expect(kill.result.events).toEqual([{ type: 'Normal', reason: 'Killing', message: 'Container web failed liveness probe, will be restarted' }]);
+    // nginx stops on SIGTERM within its stop time (1 s by default), well inside the grace period.
+    expect(driver.applied.find((step) => step.stage === 'container-probe-stopped')!.atMs - kill.atMs).toBe(1000);
     expect(driver.container).toMatchObject({ restartCount: 1, lastState: { terminated: { exitCode: 0, reason: 'Completed' } } });
     expect(driver.container.state?.running).toBeDefined();
     expect(driver.container.containerID).not.toBe(id);
   });
 
   it('a startup failure under restartPolicy Never kills without a restart', () => {
-    const pod = podWith({ startupProbe: { exec: { command: ['true'] } }, image: 'busybox' });
+    const pod = podWith({ startupProbe: { exec: { command: ['true'] }, terminationGracePeriodSeconds: 5 }, image: 'busybox' });
     pod.spec.restartPolicy = 'Never';
     const driver = new Driver(pod);
     driver.settle({});
     driver.settle(results(driver.container.containerID!, { Startup: 'failure' }, 137));
-    expect(driver.applied.find((step) => step.stage === 'container-probe-kill')?.result.events[0]?.message).toBe('Container web failed startup probe');
+    const kill = driver.applied.find((step) => step.stage === 'container-probe-kill')!;
+    expect(kill.result.events[0]?.message).toBe('Container web failed startup probe');
+    // A process that ignores SIGTERM is killed when the probe's own grace period ends.
+    expect(driver.applied.find((step) => step.stage === 'container-probe-stopped')!.atMs - kill.atMs).toBe(5000);
     expect(driver.container.state?.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
     expect(driver.pod.status!.phase).toBe('Failed');
   });

@@ -28,6 +28,24 @@ export interface ProbeTargets {
   userland(pod: DeepReadonly<Pod>, container: DeepReadonly<Container>): Promise<ContainerUserland | undefined>;
   /** The exit code of the container's main process when the kubelet stops it. */
   stopExitCode(container: DeepReadonly<Container>): number;
+  /** The container runs an application kubesim does not model (see isOpaqueApplication). */
+  opaque(container: DeepReadonly<Container>): boolean;
+}
+
+/** APP_RUNTIMES: images whose main process is the user's own program (`node server.js`). */
+const APP_RUNTIMES = new Set(['node', 'python', 'postgres']);
+
+/**
+ * isOpaqueApplication: an image kubesim knows nothing of (`ghcr.io/acme/api`), or a language
+ * runtime or database whose server is not simulated, runs code that kubesim cannot see. Such a
+ * container is taken to answer its probes as its authors meant it to. A real manifest's probes
+ * on its own images then pass, as they do in the cluster it was written for, instead of keeping
+ * every such pod unready or in a restart loop. The OS images (busybox, alpine, debian, ubuntu)
+ * and the simulated servers are modelled: what they do not serve fails as it would.
+ */
+export function isOpaqueApplication(container: DeepReadonly<Container>): boolean {
+  const profile = imageProfile(container.image);
+  return profile.family === 'generic' || APP_RUNTIMES.has(profile.server ?? '');
 }
 
 export function createProbeTargets(userlands: PodUserlands, clock: Clock): ProbeTargets {
@@ -58,6 +76,7 @@ export function createProbeTargets(userlands: PodUserlands, clock: Clock): Probe
     stopExitCode(container) {
       return listenerOf(imageProfile(container.image), container) ? 0 : 137;
     },
+    opaque: isOpaqueApplication,
   };
 }
 

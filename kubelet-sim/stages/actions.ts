@@ -10,6 +10,7 @@ import { nextBackoff } from './backoff.js';
 import { type ContainerRef, hasRun } from './classify.js';
 import { crashLoopStatus, runningStatus, terminatedStatus, waitingStatus } from './container-status.js';
 import { crashBackoffOf, type EvalContext, exitPlanOf, podLabel, probeDecides, probeResultOf, pullBackoffOf, readinessDelayMs, sinceMs } from './context.js';
+import { DEFAULT_GRACE_SECONDS } from './delays.js';
 import { GUARDS } from './guards.js';
 import { Action, Guard } from './stage.js';
 import type { ContainerChange, PodMemory, StageEvent } from './types.js';
@@ -117,15 +118,30 @@ function markStarted(_ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
   setContainer(draft, ref, { ...(structuredClone(ref.status) as ContainerStatus), started: true });
 }
 
-/** killUnhealthy: the kubelet stops a container whose liveness (or startup) probe failed; the
- * restart stages then apply restartPolicy and the crash backoff. */
+/** killUnhealthy: the kubelet sends SIGTERM to a container whose liveness (or startup) probe
+ * failed. A process that honours it (a server: exit 0) stops after its stop time; one that
+ * ignores it is killed (137) when the grace period ends — the probe's
+ * terminationGracePeriodSeconds, else the pod's. */
 function killUnhealthy(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
-  const kind = probeDecides(ctx, ref, 'Liveness') && probeResultOf(ctx, ref, 'Liveness') === 'failure' ? 'liveness' : 'startup';
+  const probe = probeDecides(ctx, ref, 'Liveness') && probeResultOf(ctx, ref, 'Liveness') === 'failure' ? 'liveness' : 'startup';
   const exitCode = ctx.input.probes?.[ref.name]?.stopExitCode ?? 137;
-  const restart = ctx.input.pod.spec.restartPolicy !== 'Never';
+  const { pod, behaviour, nowMs } = ctx.input;
+  const spec = probe === 'liveness' ? ref.spec.livenessProbe : ref.spec.startupProbe;
+  const graceMs = (spec?.terminationGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+  const stopMs = exitCode === 0 ? Math.min(graceMs, behaviour.stopMs) : graceMs;
+  draft.memory.kills = { ...draft.memory.kills, [ref.key]: { atMs: nowMs, stopMs, exitCode, probe } };
+  const restart = pod.spec.restartPolicy !== 'Never';
+  draft.events.push(event('Normal', 'Killing', `Container ${ref.name} failed ${probe} probe${restart ? ', will be restarted' : ''}`));
+}
+
+/** stopUnhealthy: the killed container has exited; the restart stages then apply
+ * restartPolicy and the crash backoff. */
+function stopUnhealthy(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
+  const kill = ctx.memory.kills?.[ref.key];
+  const exitCode = kill?.exitCode ?? 137;
   setContainer(draft, ref, terminatedStatus(ref, { nowMs: ctx.input.nowMs, exitCode }));
-  draft.events.push(event('Normal', 'Killing', `Container ${ref.name} failed ${kind} probe${restart ? ', will be restarted' : ''}`));
-  draft.changes.push({ container: ref.name, change: 'exited', exitCode, reason: `stopped: failed ${kind} probe` });
+  if (draft.memory.kills) delete draft.memory.kills[ref.key];
+  draft.changes.push({ container: ref.name, change: 'exited', exitCode, reason: `stopped: failed ${kill?.probe ?? 'liveness'} probe` });
 }
 
 function exit(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
@@ -166,6 +182,7 @@ export const ACTIONS: Record<Action, ActionFn> = {
   [Action.BecomeUnready]: forContainer(becomeUnready),
   [Action.MarkStarted]: forContainer(markStarted),
   [Action.KillUnhealthy]: forContainer(killUnhealthy),
+  [Action.StopUnhealthy]: forContainer(stopUnhealthy),
   [Action.Exit]: forContainer(exit),
   [Action.BackOffCrash]: forContainer(backOffCrash),
   // Nothing to change in the containers: applyPlan recomputes phase and conditions anyway.

@@ -109,12 +109,22 @@ export const DEFAULT_POD_STAGES = parseStages([
   },
   {
     name: 'container-probe-kill',
-    description: 'The liveness or startup probe failed failureThreshold times: the kubelet kills the container.',
+    description: 'The liveness or startup probe failed failureThreshold times: the kubelet stops the container (Killing).',
     target: 'container',
     when: [C.Running, C.Ready],
     if: [Guard.ProbeFailed],
+    unless: [Guard.Stopping],
     delay: Delay.None,
     next: Action.KillUnhealthy,
+  },
+  {
+    name: 'container-probe-stopped',
+    description: 'The probe-killed container exited: after its stop time, or at the end of the grace period if it ignores SIGTERM.',
+    target: 'container',
+    when: [C.Running, C.Ready],
+    if: [Guard.Stopping],
+    delay: Delay.ProbeStop,
+    next: Action.StopUnhealthy,
   },
   {
     name: 'container-exit',

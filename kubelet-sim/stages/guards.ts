@@ -56,4 +56,5 @@ export const GUARDS: Record<Guard, GuardFn> = {
   [Guard.ReadinessFails]: (ctx, ref) => probeDecides(ctx, ref, 'Readiness') && !readinessPasses(ctx, ref),
   [Guard.StartupPassed]: (ctx, ref) => ref.status?.started === false && probeResultOf(ctx, ref, 'Startup') === 'success',
   [Guard.ProbeFailed]: probeFailed,
+  [Guard.Stopping]: (ctx, ref) => ctx.memory.kills?.[ref.key] !== undefined,
 };

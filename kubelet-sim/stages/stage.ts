@@ -62,6 +62,8 @@ export const Guard = {
   StartupPassed: 'startupPassed',
   /** The liveness or startup probe failed: the kubelet kills the container. */
   ProbeFailed: 'probeFailed',
+  /** The kubelet is stopping the container for a failed probe. */
+  Stopping: 'stopping',
 } as const;
 export type Guard = (typeof Guard)[keyof typeof Guard];
 
@@ -77,6 +79,8 @@ export const Delay = {
   CrashBackoff: 'crashBackoff',
   Readiness: 'readiness',
   Exit: 'exit',
+  /** Until a container killed for a failed probe has stopped. */
+  ProbeStop: 'probeStop',
   /** min(grace period, the container's stop time). */
   Stop: 'stop',
 } as const;
@@ -93,6 +97,8 @@ export const Action = {
   MarkStarted: 'markStarted',
   /** Stop a container that failed its liveness or startup probe (Killing). */
   KillUnhealthy: 'killUnhealthy',
+  /** The container stopped after a probe kill: terminated. */
+  StopUnhealthy: 'stopUnhealthy',
   Exit: 'exit',
   BackOffCrash: 'backOffCrash',
   /** Rewrite the pod-level phase and conditions from the container statuses. */

@@ -41,6 +41,16 @@ export interface PodMemory {
   targets: Record<string, TargetMemory>;
   /** By `crash:<target key>` / `pull:<target key>`. */
   backoff: Record<string, BackoffEntry>;
+  /** Containers being stopped for a failed liveness or startup probe, by target key. */
+  kills?: Record<string, ProbeKill>;
+}
+
+/** ProbeKill: the kubelet sent SIGTERM at atMs; the container exits with exitCode stopMs later. */
+export interface ProbeKill {
+  atMs: number;
+  stopMs: number;
+  exitCode: number;
+  probe: 'liveness' | 'startup';
 }
 
 /** StageInput is everything one evaluation depends on. */
