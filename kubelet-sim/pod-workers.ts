@@ -54,6 +54,9 @@ export interface PodWorkersOptions {
   probes?: { resultsFor(podUid: string): PodProbeResults | undefined };
 }
 
+/** NO_PROBE_RESULTS: a pod the prober has said nothing about (shared, never written). */
+const NO_PROBE_RESULTS: PodProbeResults = Object.freeze({});
+
 /** MAX_TRANSITIONS_PER_SYNC bounds one reconcile, so one busy pod cannot hog a worker. */
 const MAX_TRANSITIONS_PER_SYNC = 10;
 
@@ -178,7 +181,7 @@ class PodWorkers implements Reconciler {
       behaviour,
       memory: worker.memory,
       stages: this.options.stages,
-      probes: this.options.probes ? (this.options.probes.resultsFor(worker.uid) ?? {}) : undefined,
+      probes: this.options.probes ? (this.options.probes.resultsFor(worker.uid) ?? NO_PROBE_RESULTS) : undefined,
     };
     const evaluation = evaluate(input);
     worker.memory = evaluation.memory;

@@ -120,10 +120,12 @@ export function createProber(deps: ProberDeps): Prober {
       own = new Map();
       workers.set(uid, own);
       const annotated = readinessByAnnotation(pod);
+      const init = new Set((pod.spec.initContainers ?? []).map((c) => c.name));
       for (const container of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
         for (const kind of PROBE_KINDS) {
           const probe = probeOf(container, kind);
-          if (!probe || (kind === 'Readiness' && annotated)) continue;
+          // The stages follow readiness for app containers only (sidecars are ready when started).
+          if (!probe || (kind === 'Readiness' && (annotated || init.has(container.name)))) continue;
           const worker = workerFor(pod, container, kind, probe);
           own.set(`${container.name}/${kind}`, worker);
           worker.start();

@@ -71,11 +71,12 @@ export function readinessDelayMs(ctx: EvalContext, ref: ContainerRef): number {
 const PROBE_FIELDS = { Startup: 'startupProbe', Liveness: 'livenessProbe', Readiness: 'readinessProbe' } as const;
 
 /** probeDecides: a prober runs and the container declares this probe; readiness stays with the
- * kubesim.io readiness annotations when the pod has them. */
+ * kubesim.io readiness annotations when the pod has them, and with the start for sidecars. */
 export function probeDecides(ctx: EvalContext, ref: ContainerRef, kind: ProbeKind): boolean {
   if (!ctx.input.probes || !ref.spec[PROBE_FIELDS[kind]]) return false;
+  if (kind !== 'Readiness') return true;
   const { behaviour } = ctx.input;
-  return kind !== 'Readiness' || (behaviour.readyAfterMs === undefined && behaviour.readiness !== 'fail');
+  return !ref.init && behaviour.readyAfterMs === undefined && behaviour.readiness !== 'fail';
 }
 
 /** probeResultOf: the prober's result for the container's current run (undefined: none yet). */
