@@ -31,6 +31,7 @@ import { createKubeletNetwork } from './network/kubelet-network.js';
 import { type HeartbeatIntervals, NodeAgent } from './node-agent.js';
 import { DEFAULT_CAPACITY, type NodeCapacity } from './node-object.js';
 import { createPodWorkers } from './pod-workers.js';
+import { createProber, type Prober } from './probes/prober.js';
 import type { Stage } from './stages/stage.js';
 import { createStatsSummaries } from './stats-summary.js';
 import { createClusterReader } from './streaming/cluster-reader.js';
@@ -143,7 +144,9 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
     client.close();
     throw err;
   }
-  const { controller, workers, onRunning } = createPodController(core, options);
+  const prober = createProber({ lister: informer.lister, informer, isLocalNode, userlands, clock, logger, recorderFor: (node) => agents.get(node)?.recorder });
+  options.signal.addEventListener('abort', () => prober.stop(), { once: true });
+  const { controller, workers, onRunning } = createPodController(core, options, prober);
   for (const agent of createNodeAgents(core, options, configs, onRunning)) {
     agents.set(agent.name, agent);
     simulated.set(agent.name, { snapshot: () => agent.snapshot(), powerOn: () => agent.start(options.signal), powerOff: () => agent.stop() });
@@ -232,7 +235,7 @@ export function defaultPodWorkers(nodes: number): number {
 
 /** createPodController wires the pod workers: informer events for pods on our nodes (and a
  * node that comes back on) enqueue the pod's key. */
-function createPodController(core: KubeletCore, options: KubeletOptions) {
+function createPodController(core: KubeletCore, options: KubeletOptions, prober: Prober) {
   const { client, informer, agents, logs, clock, logger } = core;
   const workers = createPodWorkers({
     pods: client.resource(KINDS.pod),
@@ -243,6 +246,7 @@ function createPodController(core: KubeletCore, options: KubeletOptions) {
     clock,
     logger,
     stages: options.stages,
+    probes: prober,
   });
   const controller = createController({
     name: 'kubelet-pods',
@@ -256,6 +260,7 @@ function createPodController(core: KubeletCore, options: KubeletOptions) {
     if (agents.has(pod.spec.nodeName ?? '')) controller.queue.add(keyOf(pod));
   };
   informer.addEventHandlers({ onAdd: enqueue, onUpdate: (_old, pod) => enqueue(pod), onDelete: enqueue });
+  prober.onChange((key) => controller.queue.add(key));
   const onRunning = (nodeName: string) => informer.lister.byIndex(NODE_NAME_INDEX, nodeName).forEach(enqueue);
   return { controller, workers, onRunning };
 }

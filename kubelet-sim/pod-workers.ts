@@ -23,6 +23,7 @@ import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Re
 import { type PodBehaviour, parseBehaviour } from './behaviour.js';
 import type { ContainerLogStore } from './logs/container-log-store.js';
 import type { PodIpAllocator } from './pod-ip-allocator.js';
+import type { PodProbeResults } from './probes/results.js';
 import { applyPlan, emptyMemory, evaluate } from './stages/engine.js';
 import type { Stage } from './stages/stage.js';
 import type { PodMemory, StageInput, StageResult } from './stages/types.js';
@@ -49,7 +50,12 @@ export interface PodWorkersOptions {
   clock: Clock;
   logger: Logger;
   stages?: readonly Stage[];
+  /** The prober's results by pod uid (kubelet-sim/probes); without it probes only delay readiness. */
+  probes?: { resultsFor(podUid: string): PodProbeResults | undefined };
 }
+
+/** NO_PROBE_RESULTS: a pod the prober has said nothing about (shared, never written). */
+const NO_PROBE_RESULTS: PodProbeResults = Object.freeze({});
 
 /** MAX_TRANSITIONS_PER_SYNC bounds one reconcile, so one busy pod cannot hog a worker. */
 const MAX_TRANSITIONS_PER_SYNC = 10;
@@ -175,6 +181,7 @@ class PodWorkers implements Reconciler {
       behaviour,
       memory: worker.memory,
       stages: this.options.stages,
+      probes: this.options.probes ? (this.options.probes.resultsFor(worker.uid) ?? NO_PROBE_RESULTS) : undefined,
     };
     const evaluation = evaluate(input);
     worker.memory = evaluation.memory;

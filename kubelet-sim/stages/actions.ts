@@ -9,7 +9,8 @@ import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import { nextBackoff } from './backoff.js';
 import { type ContainerRef, hasRun } from './classify.js';
 import { crashLoopStatus, runningStatus, terminatedStatus, waitingStatus } from './container-status.js';
-import { crashBackoffOf, type EvalContext, exitPlanOf, podLabel, pullBackoffOf, readinessDelayMs, sinceMs } from './context.js';
+import { crashBackoffOf, type EvalContext, exitPlanOf, podLabel, probeDecides, probeResultOf, pullBackoffOf, readinessDelayMs, sinceMs } from './context.js';
+import { DEFAULT_GRACE_SECONDS } from './delays.js';
 import { GUARDS } from './guards.js';
 import { Action, Guard } from './stage.js';
 import type { ContainerChange, PodMemory, StageEvent } from './types.js';
@@ -64,9 +65,17 @@ function acknowledge(ctx: EvalContext, _ref: ContainerRef | undefined, draft: Dr
 function start(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
   const { pod, node, nowMs } = ctx.input;
   const restart = hasRun(ref.status);
+  // A container the prober watches starts unready: its readiness probe has not run yet.
   const ready =
-    !ref.ephemeral && (!ref.init || ref.spec.restartPolicy === 'Always') && GUARDS[Guard.ReadinessPasses](ctx, ref) && readinessDelayMs(ctx, ref) === 0;
-  setContainer(draft, ref, runningStatus(ref, { podUid: pod.metadata.uid ?? '', nowMs, ready }));
+    !ref.ephemeral &&
+    (!ref.init || ref.spec.restartPolicy === 'Always') &&
+    !probeDecides(ctx, ref, 'Readiness') &&
+    GUARDS[Guard.ReadinessPasses](ctx, ref) &&
+    readinessDelayMs(ctx, ref) === 0;
+  const running = runningStatus(ref, { podUid: pod.metadata.uid ?? '', nowMs, ready });
+  // A startup probe holds `started` (and so the other probes) until it succeeds.
+  if (probeDecides(ctx, ref, 'Startup')) running.started = false;
+  setContainer(draft, ref, running);
   draft.status.podIP ??= node.podIP;
   draft.status.podIPs ??= [{ ip: draft.status.podIP }];
   delete draft.memory.backoff[`pull:${ref.key}`];
@@ -106,6 +115,40 @@ function becomeReady(_ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
   setContainer(draft, ref, { ...(structuredClone(ref.status) as ContainerStatus), ready: true });
 }
 
+function becomeUnready(_ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
+  setContainer(draft, ref, { ...(structuredClone(ref.status) as ContainerStatus), ready: false });
+}
+
+function markStarted(_ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
+  setContainer(draft, ref, { ...(structuredClone(ref.status) as ContainerStatus), started: true });
+}
+
+/** killUnhealthy: the kubelet sends SIGTERM to a container whose liveness (or startup) probe
+ * failed. A process that honours it (a server: exit 0) stops after its stop time; one that
+ * ignores it is killed (137) when the grace period ends — the probe's
+ * terminationGracePeriodSeconds, else the pod's. */
+function killUnhealthy(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
+  const probe = probeDecides(ctx, ref, 'Liveness') && probeResultOf(ctx, ref, 'Liveness') === 'failure' ? 'liveness' : 'startup';
+  const exitCode = ctx.input.probes?.[ref.name]?.stopExitCode ?? 137;
+  const { pod, behaviour, nowMs } = ctx.input;
+  const spec = probe === 'liveness' ? ref.spec.livenessProbe : ref.spec.startupProbe;
+  const graceMs = (spec?.terminationGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+  const stopMs = exitCode === 0 ? Math.min(graceMs, behaviour.stopMs) : graceMs;
+  draft.memory.kills = { ...draft.memory.kills, [ref.key]: { atMs: nowMs, stopMs, exitCode, probe } };
+  const restart = pod.spec.restartPolicy !== 'Never';
+  draft.events.push(event('Normal', 'Killing', `Container ${ref.name} failed ${probe} probe${restart ? ', will be restarted' : ''}`));
+}
+
+/** stopUnhealthy: the killed container has exited; the restart stages then apply
+ * restartPolicy and the crash backoff. */
+function stopUnhealthy(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
+  const kill = ctx.memory.kills?.[ref.key];
+  const exitCode = kill?.exitCode ?? 137;
+  setContainer(draft, ref, terminatedStatus(ref, { nowMs: ctx.input.nowMs, exitCode }));
+  if (draft.memory.kills) delete draft.memory.kills[ref.key];
+  draft.changes.push({ container: ref.name, change: 'exited', exitCode, reason: `stopped: failed ${kill?.probe ?? 'liveness'} probe` });
+}
+
 function exit(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
   const plan = exitPlanOf(ctx, ref) ?? { exitCode: 0, reason: 'exited' };
   setContainer(draft, ref, terminatedStatus(ref, { nowMs: ctx.input.nowMs, exitCode: plan.exitCode }));
@@ -141,6 +184,10 @@ export const ACTIONS: Record<Action, ActionFn> = {
   [Action.FailPull]: forContainer(failPull),
   [Action.BackOffPull]: forContainer(backOffPull),
   [Action.BecomeReady]: forContainer(becomeReady),
+  [Action.BecomeUnready]: forContainer(becomeUnready),
+  [Action.MarkStarted]: forContainer(markStarted),
+  [Action.KillUnhealthy]: forContainer(killUnhealthy),
+  [Action.StopUnhealthy]: forContainer(stopUnhealthy),
   [Action.Exit]: forContainer(exit),
   [Action.BackOffCrash]: forContainer(backOffCrash),
   // Nothing to change in the containers: applyPlan recomputes phase and conditions anyway.

@@ -4,6 +4,7 @@
  */
 
 import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import type { ProbeKind, ProbeResult } from '../probes/results.js';
 import { backoffFromRestarts } from './backoff.js';
 import { type ContainerRef, containerPhase, containerRefs, POD_TARGET } from './classify.js';
 import { ContainerPhase } from './stage.js';
@@ -60,9 +61,28 @@ export function pullBackoffOf(ctx: EvalContext, ref: ContainerRef): BackoffEntry
   return ctx.memory.backoff[`pull:${ref.key}`];
 }
 
-/** readinessDelayMs: the annotation, else the readinessProbe's initialDelaySeconds, else 0. */
+/** readinessDelayMs: the annotation, else the readinessProbe's initialDelaySeconds, else 0;
+ * 0 when the prober decides (its result arriving is what moves the container). */
 export function readinessDelayMs(ctx: EvalContext, ref: ContainerRef): number {
+  if (probeDecides(ctx, ref, 'Readiness')) return 0;
   return ctx.input.behaviour.readyAfterMs ?? (ref.spec.readinessProbe?.initialDelaySeconds ?? 0) * 1000;
+}
+
+const PROBE_FIELDS = { Startup: 'startupProbe', Liveness: 'livenessProbe', Readiness: 'readinessProbe' } as const;
+
+/** probeDecides: a prober runs and the container declares this probe; readiness stays with the
+ * kubesim.io readiness annotations when the pod has them, and with the start for sidecars. */
+export function probeDecides(ctx: EvalContext, ref: ContainerRef, kind: ProbeKind): boolean {
+  if (!ctx.input.probes || !ref.spec[PROBE_FIELDS[kind]]) return false;
+  if (kind !== 'Readiness') return true;
+  const { behaviour } = ctx.input;
+  return !ref.init && behaviour.readyAfterMs === undefined && behaviour.readiness !== 'fail';
+}
+
+/** probeResultOf: the prober's result for the container's current run (undefined: none yet). */
+export function probeResultOf(ctx: EvalContext, ref: ContainerRef, kind: ProbeKind): ProbeResult | undefined {
+  const known = ctx.input.probes?.[ref.name];
+  return known && known.containerID === ref.status?.containerID ? known.results[kind] : undefined;
 }
 
 /** ExitPlan is how a container's current run will end. */

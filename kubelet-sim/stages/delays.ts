@@ -4,7 +4,7 @@
  */
 import { KUBELET_BACKOFF } from './backoff.js';
 import type { ContainerRef } from './classify.js';
-import { crashBackoffOf, type EvalContext, exitPlanOf, pullBackoffOf, readinessDelayMs } from './context.js';
+import { clockStartMs, crashBackoffOf, type EvalContext, exitPlanOf, pullBackoffOf, readinessDelayMs } from './context.js';
 import { Delay } from './stage.js';
 
 /** SYNC_DELAY_MS stands for the kubelet's next look at a pod after it reported a failure. */
@@ -39,5 +39,9 @@ export const DELAYS: Record<Delay, DelayFn> = {
   [Delay.CrashBackoff]: needsRef((ctx, ref) => crashBackoffOf(ctx, ref)?.durationMs ?? 0),
   [Delay.Readiness]: needsRef(readinessDelayMs),
   [Delay.Exit]: needsRef((ctx, ref) => exitPlanOf(ctx, ref)?.afterMs ?? 0),
+  [Delay.ProbeStop]: needsRef((ctx, ref) => {
+    const kill = ctx.memory.kills?.[ref.key];
+    return kill ? kill.atMs + kill.stopMs - clockStartMs(ctx, ref) : 0;
+  }),
   [Delay.Stop]: stopDelayMs,
 };

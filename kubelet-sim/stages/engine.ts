@@ -65,7 +65,9 @@ export function observe(pod: DeepReadonly<Pod>, memory: PodMemory, nowMs: number
   for (const ref of containerRefs(pod)) {
     stamp(ref.key, containerSignature(ref.status), containerSinceFallbackMs(ref.status));
   }
-  return { targets, backoff: { ...memory.backoff } };
+  // A probe kill belongs to the container run it stops: it ends when that run's state changes.
+  const kills = memory.kills && Object.fromEntries(Object.entries(memory.kills).filter(([key]) => targets[key] === memory.targets[key]));
+  return { targets, backoff: { ...memory.backoff }, ...(kills && Object.keys(kills).length > 0 ? { kills } : {}) };
 }
 
 /** evaluate observes the pod and returns the plan due first (undefined: nothing to do). */

@@ -56,6 +56,14 @@ export const Guard = {
   ShouldRestart: 'shouldRestart',
   /** The crash backoff has not expired yet. */
   InBackoff: 'inBackoff',
+  /** The prober decides readiness and its result is not success (kubelet-sim/probes). */
+  ReadinessFails: 'readinessFails',
+  /** The startup probe succeeded for a container not yet marked started. */
+  StartupPassed: 'startupPassed',
+  /** The liveness or startup probe failed: the kubelet kills the container. */
+  ProbeFailed: 'probeFailed',
+  /** The kubelet is stopping the container for a failed probe. */
+  Stopping: 'stopping',
 } as const;
 export type Guard = (typeof Guard)[keyof typeof Guard];
 
@@ -71,6 +79,8 @@ export const Delay = {
   CrashBackoff: 'crashBackoff',
   Readiness: 'readiness',
   Exit: 'exit',
+  /** Until a container killed for a failed probe has stopped. */
+  ProbeStop: 'probeStop',
   /** min(grace period, the container's stop time). */
   Stop: 'stop',
 } as const;
@@ -83,6 +93,12 @@ export const Action = {
   FailPull: 'failPull',
   BackOffPull: 'backOffPull',
   BecomeReady: 'becomeReady',
+  BecomeUnready: 'becomeUnready',
+  MarkStarted: 'markStarted',
+  /** Stop a container that failed its liveness or startup probe (Killing). */
+  KillUnhealthy: 'killUnhealthy',
+  /** The container stopped after a probe kill: terminated. */
+  StopUnhealthy: 'stopUnhealthy',
   Exit: 'exit',
   BackOffCrash: 'backOffCrash',
   /** Rewrite the pod-level phase and conditions from the container statuses. */

@@ -6,6 +6,7 @@ import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { PodStatus } from '../../apiserver/api/core/pod-status.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
 import type { PodBehaviour } from '../behaviour.js';
+import type { PodProbeResults } from '../probes/results.js';
 import type { Action, Stage } from './stage.js';
 
 /** NodeFacts is what the engine needs to know about the node running the pod. */
@@ -40,6 +41,16 @@ export interface PodMemory {
   targets: Record<string, TargetMemory>;
   /** By `crash:<target key>` / `pull:<target key>`. */
   backoff: Record<string, BackoffEntry>;
+  /** Containers being stopped for a failed liveness or startup probe, by target key. */
+  kills?: Record<string, ProbeKill>;
+}
+
+/** ProbeKill: the kubelet sent SIGTERM at atMs; the container exits with exitCode stopMs later. */
+export interface ProbeKill {
+  atMs: number;
+  stopMs: number;
+  exitCode: number;
+  probe: 'liveness' | 'startup';
 }
 
 /** StageInput is everything one evaluation depends on. */
@@ -51,6 +62,9 @@ export interface StageInput {
   memory: PodMemory;
   /** The stage table; DEFAULT_POD_STAGES when absent. */
   stages?: readonly Stage[];
+  /** The prober's results for the pod's containers (kubelet-sim/probes). Absent: no prober
+   * runs, and readiness follows readinessProbe.initialDelaySeconds alone. */
+  probes?: PodProbeResults;
 }
 
 /** StagePlan is the next transition: which stage, on which target, how long from now. */

@@ -39,6 +39,8 @@ export interface PodUserlands extends UserlandProvider {
   /** Aborts the returned signal once the container stops running or its pod goes away (or is
    * replaced; without a container, only then); release() when the session ended first. */
   whenStopped(namespace: string, name: string, containerName?: string): { signal: AbortSignal; release(): void };
+  /** The running container's userland if a stream already built it, else undefined (builds nothing). */
+  existing(namespace: string, name: string, containerName: string): ContainerUserland | undefined;
 }
 
 interface StopWatcher {
@@ -109,6 +111,10 @@ export function createPodUserlands(deps: PodUserlandsDeps): PodUserlands {
         if (set.size === 0 && watchers.get(key) === set) watchers.delete(key);
       };
       return { signal: watcher.stopped.signal, release };
+    },
+    existing(namespace, name, containerName) {
+      const located = locate(namespace, name, containerName);
+      return located.found ? built.get(located.key)?.userland : undefined;
     },
     container(namespace, name, containerName): ContainerLookup {
       const located = locate(namespace, name, containerName);
