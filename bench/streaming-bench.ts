@@ -17,12 +17,13 @@
  *    userland's once the kubelet runs containers' commands through it.
  *
  * Prints progress and figures; asserts nothing. Knobs for a quick try: PODS, SESSIONS,
- * COMMANDS, IDLE_S, BUSYBOX=0 (skips the second cluster); KUBECTL picks the kubectl binary.
+ * COMMANDS, IDLE_S, BUSYBOX=0 (skips the second cluster); KUBECTL picks the kubectl binary;
+ * KUBESIM_CLI measures another build's idle figures (below).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type ClusterProcess, startCluster, treePids, treeUsage } from './support/cluster-process.js';
 import { execOnce, openExec } from './support/exec-stream.js';
 import { percentile, runConcurrent } from './support/http-load.js';
@@ -40,6 +41,9 @@ const TRANSFERS = 3;
 const IDLE_MS = Number(process.env['IDLE_S'] ?? 15) * 1000;
 const WITH_BUSYBOX = process.env['BUSYBOX'] !== '0';
 const NGINX_ROOT = '/usr/share/nginx/html';
+/** KUBESIM_CLI=<another build's dist/cli/main.js> (one from before the userland) measures only
+ * the idle figures of that build: the "before" of "no more CPU than before". */
+const OTHER_BUILD = process.env['KUBESIM_CLI'] ? resolve(process.env['KUBESIM_CLI']) : undefined;
 
 /** The figures, printed as one table at the end (and each as it is measured). */
 const figures: Array<{ figure: string; value: string }> = [];
@@ -54,14 +58,25 @@ const sleep = (wait: number) => new Promise((done) => setTimeout(done, wait));
 interface Cluster extends ClusterProcess {
   dir: string;
   kubeletPid: number;
+  /** performance.now() when `kubesim up` was spawned: the origin of its periodic work. */
+  spawnedAt: number;
 }
+
+/** The cluster's periodic work repeats every minute: informers resync every 60 s (the
+ * kubelet's over all its pods), leases and node status every 10 s, all counted from each
+ * process's start. An idle window compared with another must sit at the same point of that
+ * minute, or one window may catch a resync of 1,000 pods that the other misses. */
+const PERIOD_MS = 60_000;
+let idlePhaseMs: number | undefined;
 
 async function startBenchCluster(): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-streaming-'));
-  const cluster = await startCluster(dir, NODES);
+  const spawnedAt = performance.now();
+  // This build's startCluster passes --insecure-http itself; another build is told explicitly.
+  const cluster = await startCluster(dir, NODES, OTHER_BUILD ? ['--insecure-http'] : [], OTHER_BUILD);
   const { components } = (await (await fetch(`${cluster.url}/kubesim/v1/components`)).json()) as { components: Array<{ name: string; pid?: number }> };
   const kubeletPid = components.find((c) => c.name === 'kubelet')?.pid ?? 0;
-  return { ...cluster, dir, kubeletPid };
+  return { ...cluster, dir, kubeletPid, spawnedAt };
 }
 
 async function stopBenchCluster(cluster: Cluster): Promise<void> {
@@ -121,7 +136,9 @@ async function rollOut(cluster: Cluster, app: string, image: string, command?: s
   return names;
 }
 
-/** measureIdle settles the cluster, lets it rest 2 s, then reads its CPU over IDLE_MS. */
+/** measureIdle settles the cluster, lets it rest 2 s, waits for the point of the cluster's
+ * minute where the first idle window began, then reads its CPU over IDLE_MS, in two halves:
+ * how far the halves differ shows the noise within the same run. */
 async function measureIdle(cluster: Cluster, label: string): Promise<number> {
   const settled = await fetch(`${cluster.url}/apis/kubesim.io/v1alpha1/settle`, {
     method: 'POST',
@@ -130,20 +147,30 @@ async function measureIdle(cluster: Cluster, label: string): Promise<number> {
   });
   if (!settled.ok) throw new Error(`settle: HTTP ${settled.status}`);
   await sleep(2000);
-  console.log(`idle: ${label} (${IDLE_MS / 1000} s)`);
+  const phase = (performance.now() - cluster.spawnedAt) % PERIOD_MS;
+  idlePhaseMs ??= phase;
+  const wait = (idlePhaseMs - phase + PERIOD_MS) % PERIOD_MS;
+  console.log(`idle: ${label} (${IDLE_MS / 1000} s, after ${(wait / 1000).toFixed(0)} s to reach the same point of the cluster's minute)`);
+  await sleep(wait);
   const pids = treePids(cluster.upPid);
-  const before = treeUsage(pids);
-  const kubeletBefore = treeUsage([cluster.kubeletPid]);
-  await sleep(IDLE_MS);
-  const after = treeUsage(pids);
-  const kubelet = treeUsage([cluster.kubeletPid]);
-  const percent = ((after.cpuMs - before.cpuMs) / IDLE_MS) * 100;
+  const watched = { cluster: pids, 'API server': [cluster.apiServerPid], kubelet: [cluster.kubeletPid] };
+  const read = () => Object.fromEntries(Object.entries(watched).map(([name, group]) => [name, treeUsage(group)]));
+  const start = read();
+  await sleep(IDLE_MS / 2);
+  const middle = read();
+  await sleep(IDLE_MS / 2);
+  const end = read();
+  const percent = (name: string, from: typeof start, to: typeof start, window: number) => ((to[name]!.cpuMs - from[name]!.cpuMs) / window) * 100;
+  const whole = percent('cluster', start, end, IDLE_MS);
+  const halves = [percent('cluster', start, middle, IDLE_MS / 2), percent('cluster', middle, end, IDLE_MS / 2)];
+  const mb = (name: string) => (end[name]!.rssBytes / 2 ** 20).toFixed(0);
   report(
     `idle, ${label}`,
-    `${percent.toFixed(2)} % of a core (kubelet ${(((kubelet.cpuMs - kubeletBefore.cpuMs) / IDLE_MS) * 100).toFixed(2)} %); ` +
-      `RSS ${(after.rssBytes / 2 ** 20).toFixed(0)} MB (kubelet ${(kubelet.rssBytes / 2 ** 20).toFixed(0)} MB)`,
+    `${whole.toFixed(2)} % of a core (halves ${halves.map((half) => half.toFixed(2)).join(' / ')}; ` +
+      `API server ${percent('API server', start, end, IDLE_MS).toFixed(2)}, kubelet ${percent('kubelet', start, end, IDLE_MS).toFixed(2)}); ` +
+      `RSS ${mb('cluster')} MB (API server ${mb('API server')}, kubelet ${mb('kubelet')})`,
   );
-  return percent;
+  return whole;
 }
 
 /** The shell sessions: SESSIONS pods, one `sh` each, COMMANDS round trips each, concurrently. */
@@ -248,6 +275,7 @@ async function nginxCluster(): Promise<void> {
     console.log(`cluster up: ${cluster.url}`);
     const pods = await rollOut(cluster, 'web', 'nginx:1.27');
     const untouched = await measureIdle(cluster, `${PODS} nginx pods, none exec'd into`);
+    if (OTHER_BUILD) return;
     await benchShellSessions(cluster, pods);
     await benchOneShotExecs(cluster, pods);
     await benchPortForward(cluster, pods[0]!);
@@ -270,6 +298,7 @@ async function busyboxCluster(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (OTHER_BUILD) console.log(`measuring ${OTHER_BUILD}: idle figures only`);
   console.log(`bench:streaming — kubesim up with ${NODES} nodes and ${PODS} pods; ${SESSIONS} exec sessions × ${COMMANDS} commands (Node ${process.version})`);
   const started = performance.now();
   await nginxCluster();
