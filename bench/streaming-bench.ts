@@ -1,6 +1,6 @@
 /**
  * bench:streaming — what issue 18's streaming and simulated userland cost, in one run of
- * `kubesim up` with 20 nodes and 1,000 nginx pods (about 2–3 minutes on 2 cores):
+ * `kubesim up` with 20 nodes and 1,000 nginx pods (about 3.5 minutes on a quiet 2-core machine):
  *
  * 1. exec: 100 concurrent sessions, each a long-lived `sh` in its own pod fed `echo N` lines on
  *    stdin, 100 commands each, every answer awaited before the next line (round trip p50/p99,
