@@ -58,6 +58,9 @@ export interface VolumeContext {
   readonly stores: VolumeStores;
   readonly now: number;
   readonly requestToken?: (serviceAccount: string, audience: string | undefined, expirationSeconds: number | undefined) => Promise<string | undefined>;
+  /** A sync of a mounted volume: a ConfigMap or Secret (or listed key) that is missing and not
+   * optional fails it, so the volume keeps its files, as the kubelet's SetUp fails. */
+  readonly failOnMissing?: boolean;
 }
 
 /** isProjected: whether the kubelet rewrites the volume's files from API objects (and mounts it read-only). */
@@ -94,7 +97,7 @@ export async function volumeRoot(volume: Volume, context: VolumeContext): Promis
 
 /** refreshVolume rewrites a projected volume's files in place (mounts keep the same directory). */
 export async function refreshVolume(volume: Volume, root: DirNode, context: VolumeContext): Promise<void> {
-  const fresh = filesToDir(await projectedFiles(volume, context), context.now);
+  const fresh = filesToDir(await projectedFiles(volume, { ...context, failOnMissing: true }), context.now);
   root.entries.clear();
   for (const [name, node] of fresh.entries) root.entries.set(name, node);
 }
@@ -121,15 +124,15 @@ function filesToDir(files: Files, now: number): DirNode {
 
 async function projectedFiles(volume: Volume, context: VolumeContext): Promise<Files> {
   const files: Files = new Map();
-  if (volume.configMap) await keyFiles(files, context, 'configmaps', volume.configMap.name, volume.configMap.items, volume.configMap.defaultMode);
-  if (volume.secret) await keyFiles(files, context, 'secrets', volume.secret.secretName, volume.secret.items, volume.secret.defaultMode);
+  if (volume.configMap) await keyFiles(files, context, 'configmaps', volume.configMap, volume.configMap.name, volume.configMap.defaultMode);
+  if (volume.secret) await keyFiles(files, context, 'secrets', volume.secret, volume.secret.secretName, volume.secret.defaultMode);
   const downward = volume.downwardAPI as { items?: DownwardItem[]; defaultMode?: number } | undefined;
   if (downward) await downwardFiles(files, context, downward.items ?? [], downward.defaultMode);
   const projected = volume.projected as { sources?: ProjectionSource[]; defaultMode?: number } | undefined;
   for (const source of projected?.sources ?? []) {
     const mode = projected?.defaultMode;
-    if (source.configMap) await keyFiles(files, context, 'configmaps', source.configMap.name, source.configMap.items, mode);
-    if (source.secret) await keyFiles(files, context, 'secrets', source.secret.name, source.secret.items, mode);
+    if (source.configMap) await keyFiles(files, context, 'configmaps', source.configMap, source.configMap.name, mode);
+    if (source.secret) await keyFiles(files, context, 'secrets', source.secret, source.secret.name, mode);
     if (source.downwardAPI) await downwardFiles(files, context, source.downwardAPI.items ?? [], mode);
     if (source.serviceAccountToken) await tokenFile(files, context, source.serviceAccountToken, mode);
   }
@@ -141,12 +144,17 @@ async function keyFiles(
   files: Files,
   context: VolumeContext,
   resource: 'configmaps' | 'secrets',
+  source: { readonly items?: readonly KeyToPath[]; readonly optional?: boolean },
   name: string | undefined,
-  items: readonly KeyToPath[] | undefined,
   defaultMode: number | undefined,
 ): Promise<void> {
+  const { items, optional } = source;
   const keys = name ? await context.objects.keys(resource, name) : undefined;
-  if (!keys) return;
+  const kind = resource === 'configmaps' ? 'configmap' : 'secret';
+  if (!keys) {
+    if (context.failOnMissing && !optional) throw new Error(`${kind} ${JSON.stringify(name ?? '')} not found`);
+    return;
+  }
   const mode = defaultMode ?? 0o644;
   if (!items || items.length === 0) {
     for (const [key, data] of keys) files.set(key, { data, mode });
@@ -155,6 +163,7 @@ async function keyFiles(
   for (const item of items) {
     const data = keys.get(item.key);
     if (data) files.set(item.path, { data, mode: item.mode ?? mode });
+    else if (context.failOnMissing && !optional) throw new Error(`${kind} references non-existent ${kind === 'secret' ? 'secret' : 'config'} key: ${item.key}`);
   }
 }
 

@@ -225,6 +225,44 @@ describe('userland volumes from the API server', () => {
     expect((await sh(userland, 'cat /live/v /pinned')).stdout).toBe('twoone');
   });
 
+  it('keeps the files when a sync cannot read the ConfigMap or a listed key, and empties an optional volume', async () => {
+    await create(`${ns}/configmaps`, { metadata: { name: 'doomed' }, data: { v: 'kept' } });
+    await create(`${ns}/configmaps`, { metadata: { name: 'doomed-optional' }, data: { v: 'dropped' } });
+    await create(`${ns}/configmaps`, { metadata: { name: 'trimmed' }, data: { v: 'listed', w: 'other' } });
+    const pod = await podFromServer('doomed-pod', {
+      volumes: [
+        { name: 'required', configMap: { name: 'doomed' } },
+        { name: 'optional', configMap: { name: 'doomed-optional', optional: true } },
+        { name: 'picked', configMap: { name: 'trimmed', items: [{ key: 'v', path: 'v.txt' }] } },
+      ],
+      containers: [
+        {
+          name: 'main',
+          image: 'busybox',
+          volumeMounts: [
+            { name: 'required', mountPath: '/required' },
+            { name: 'optional', mountPath: '/optional' },
+            { name: 'picked', mountPath: '/picked' },
+          ],
+        },
+      ],
+    });
+    const { userland, clock } = userlandFor(pod, httpReader(cluster.url));
+    expect((await sh(userland, 'cat /required/v /optional/v /picked/v.txt')).stdout).toBe('keptdroppedlisted');
+    expect((await request(`${cluster.url}${ns}/configmaps/doomed`, { method: 'DELETE' })).status).toBe(200);
+    expect((await request(`${cluster.url}${ns}/configmaps/doomed-optional`, { method: 'DELETE' })).status).toBe(200);
+    const trimmed = await request(`${cluster.url}${ns}/configmaps/trimmed`, {
+      method: 'PATCH',
+      body: { data: { v: null, w: 'changed' } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(trimmed.status).toBe(200);
+    clock.advance(60_000);
+    // The kubelet's SetUp fails (`configmap "doomed" not found`, `configmap references
+    // non-existent config key: v`) and leaves the volume as it was; an optional one is emptied.
+    expect((await sh(userland, 'cat /required/v /picked/v.txt; ls -A /optional')).stdout).toBe('keptlisted');
+  });
+
   it('shares an emptyDir between the containers of a pod, read-only where mounted so', async () => {
     const pod = await podFromServer('two-containers', {
       volumes: [{ name: 'shared', emptyDir: {} }],
