@@ -22,6 +22,8 @@ import { type Cause, currentCause, runWithCause } from '../apiserver/api/machine
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../controllers/runtime/types.js';
 import { type PodBehaviour, parseBehaviour } from './behaviour.js';
 import type { ContainerLogStore } from './logs/container-log-store.js';
+import type { MainProcesses } from './main-process/main-processes.js';
+import { runsInUserland } from './main-process/runs-in-userland.js';
 import type { PodIpAllocator } from './pod-ip-allocator.js';
 import { applyPlan, emptyMemory, evaluate } from './stages/engine.js';
 import type { Stage } from './stages/stage.js';
@@ -49,6 +51,8 @@ export interface PodWorkersOptions {
   clock: Clock;
   logger: Logger;
   stages?: readonly Stage[];
+  /** Runs the main processes of containers that run in the userland (main-process/). */
+  mainProcesses?: MainProcesses;
 }
 
 /** MAX_TRANSITIONS_PER_SYNC bounds one reconcile, so one busy pod cannot hog a worker. */
@@ -175,6 +179,7 @@ class PodWorkers implements Reconciler {
       behaviour,
       memory: worker.memory,
       stages: this.options.stages,
+      processExits: this.options.mainProcesses?.exitsOf(worker.uid),
     };
     const evaluation = evaluate(input);
     worker.memory = evaluation.memory;
@@ -228,12 +233,16 @@ class PodWorkers implements Reconciler {
     for (const change of result.changes) {
       const key = { podUid: worker.uid, container: change.container };
       if (change.change === 'exited') {
+        this.options.mainProcesses?.stop(worker.uid, change.container);
         this.options.logs.exited(key, { atMs: nowMs, exitCode: change.exitCode ?? 0, reason: change.reason ?? 'exited' });
         continue;
       }
       const spec = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === change.container);
       const status = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].find((c) => c.name === change.container);
-      this.options.logs.started(key, { image: spec?.image ?? '', atMs: nowMs, intervalMs: behaviour.logIntervalMs, restartCount: status?.restartCount ?? 0 });
+      const restartCount = status?.restartCount ?? 0;
+      const process = !!this.options.mainProcesses && !!spec && runsInUserland(pod, spec);
+      this.options.logs.started(key, { image: spec?.image ?? '', atMs: nowMs, intervalMs: behaviour.logIntervalMs, restartCount, process });
+      if (process) this.options.mainProcesses?.start(pod, change.container, restartCount);
     }
     for (const event of result.events) worker.host.recorder?.event(pod, event.type, event.reason, event.message);
   }

@@ -9,7 +9,7 @@ import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import { nextBackoff } from './backoff.js';
 import { type ContainerRef, hasRun } from './classify.js';
 import { crashLoopStatus, runningStatus, terminatedStatus, waitingStatus } from './container-status.js';
-import { crashBackoffOf, type EvalContext, exitPlanOf, podLabel, pullBackoffOf, readinessDelayMs, sinceMs } from './context.js';
+import { crashBackoffOf, type EvalContext, type ExitPlan, exitPlanOf, podLabel, pullBackoffOf, readinessDelayMs, sinceMs } from './context.js';
 import { GUARDS } from './guards.js';
 import { Action, Guard } from './stage.js';
 import type { ContainerChange, PodMemory, StageEvent } from './types.js';
@@ -102,8 +102,8 @@ function becomeReady(_ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
 }
 
 function exit(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
-  const plan = exitPlanOf(ctx, ref) ?? { exitCode: 0, reason: 'exited' };
-  setContainer(draft, ref, terminatedStatus(ref, { nowMs: ctx.input.nowMs, exitCode: plan.exitCode }));
+  const plan: Omit<ExitPlan, 'afterMs'> = exitPlanOf(ctx, ref) ?? { exitCode: 0, reason: 'exited' };
+  setContainer(draft, ref, terminatedStatus(ref, { nowMs: ctx.input.nowMs, exitCode: plan.exitCode, ...plan.termination }));
   draft.changes.push({ container: ref.name, change: 'exited', exitCode: plan.exitCode, reason: plan.reason });
 }
 

@@ -51,6 +51,18 @@ export interface StageInput {
   memory: PodMemory;
   /** The stage table; DEFAULT_POD_STAGES when absent. */
   stages?: readonly Stage[];
+  /** How the main processes run in the userland ended, by container name (main-process/). */
+  processExits?: Readonly<Record<string, ProcessExit>>;
+}
+
+/** ProcessExit: a container's main process (run `restartCount`) ended at atMs with exitCode;
+ * `reason` StartError when it could not start (message: the runtime's error). */
+export interface ProcessExit {
+  restartCount: number;
+  exitCode: number;
+  atMs: number;
+  reason?: 'StartError';
+  message?: string;
 }
 
 /** StagePlan is the next transition: which stage, on which target, how long from now. */

@@ -37,6 +37,9 @@ export interface PodUserlands extends UserlandProvider {
   /** Aborts the returned signal once the container stops running or its pod goes away (or is
    * replaced; without a container, only then); release() when the session ended first. */
   whenStopped(namespace: string, name: string, containerName?: string): { signal: AbortSignal; release(): void };
+  /** The userland of one run of a container the kubelet just started (its main process runs
+   * there; exec and attach to that run reach the same one). Call ready() first. */
+  forRun(pod: DeepReadonly<Pod>, containerName: string, restartCount: number): ContainerUserland;
 }
 
 interface StopWatcher {
@@ -107,6 +110,12 @@ export function createPodUserlands(deps: PodUserlandsDeps): PodUserlands {
         if (set.size === 0 && watchers.get(key) === set) watchers.delete(key);
       };
       return { signal: watcher.stopped.signal, release };
+    },
+    forRun(found, containerName, restartCount) {
+      const run = `${found.metadata.uid}/${containerName}/`;
+      // A restart gets a fresh userland; the previous run's is dropped.
+      for (const known of built.keys()) if (known.startsWith(run) && known !== `${run}${restartCount}`) built.delete(known);
+      return built.get(`${run}${restartCount}`)?.userland ?? build(found, containerName, `${run}${restartCount}`);
     },
     container(namespace, name, containerName): ContainerLookup {
       const located = locate(namespace, name, containerName);
