@@ -5,19 +5,20 @@
  * image name only, so deciding loads none of the userland's modules.
  *
  * A container runs in the userland when no behaviour annotation scripts its life and
- *   - it has a `command` on a plain OS image (busybox, alpine, debian, ubuntu): the image's
- *     files decide, so a typo fails to start as it would on a node; or
- *   - it has a `command` whose program the userland implements (`sh`, `echo`, `sleep`, …) on
- *     any other image (an unknown image's own binaries are not simulated); or
- *   - it has no command, `stdin: true`, and the image's default is a shell (`kubectl run -it`).
- * Everything else (no command: servers, idle images; only `args`, which go to an entrypoint
- * kubesim does not know) keeps the simulated life, so an idle cluster costs what it did.
+ *   - it has a command (`command`, or `args` alone, which replace the image's CMD: what
+ *     `kubectl run x --image=busybox -- sleep 30` sets) on a plain OS image (busybox, alpine,
+ *     debian, ubuntu): the image's files decide, so a typo fails to start as on a node; or
+ *   - its command's program is one the userland implements (`sh`, `echo`, `sleep`, …), on any
+ *     other image (an unknown image's own binaries, `--listen=:8080` options, are not simulated);
+ *   - or it has no command, `stdin: true`, and the image's default is a shell (`kubectl run -it`).
+ * Everything else (no command: servers, idle images) keeps the simulated life, so an idle
+ * cluster costs what it did.
  */
 import type { Container } from '../../apiserver/api/core/container.js';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
 import { BEHAVIOUR_PREFIX } from '../behaviour.js';
-import { imageProfile } from '../userland/images.js';
+import { argsOnlyTakeOptions, imageProfile } from '../userland/images.js';
 
 /** The annotations that script a container's run (they take precedence over its command). */
 export const SCRIPTED_LIFE_ANNOTATIONS: readonly string[] = ['crash-after-seconds', 'run-seconds'].map((name) => BEHAVIOUR_PREFIX + name);
@@ -40,12 +41,14 @@ const programOf = (path: string | undefined): string => (path ?? '').slice((path
 
 /** runsInUserland: whether the container's main process runs in the simulated userland. */
 export function runsInUserland(pod: DeepReadonly<Pod>, container: DeepReadonly<Container>): boolean {
+  const command = container.command?.length ? container.command : container.args;
+  // The cheap path first: most containers run their image's default and are not attached to.
+  if (!command?.length && container.stdin !== true) return false;
   const annotations = pod.metadata.annotations ?? {};
   if (SCRIPTED_LIFE_ANNOTATIONS.some((key) => key in annotations)) return false;
-  const command = container.command ?? [];
-  if (command.length === 0) {
-    if ((container.args ?? []).length > 0) return false;
-    return container.stdin === true && SHELLS.includes(programOf(imageProfile(container.image).defaultCommand[0]));
-  }
-  return OS_IMAGES.has(imageProfile(container.image).family) || USERLAND_PROGRAMS.has(programOf(command[0]));
+  const profile = imageProfile(container.image);
+  if (!command?.length) return SHELLS.includes(programOf(profile.defaultCommand[0]));
+  // `args` alone are the command, except for an entrypoint that takes them as options.
+  if (!container.command?.length && argsOnlyTakeOptions(profile)) return false;
+  return OS_IMAGES.has(profile.family) || USERLAND_PROGRAMS.has(programOf(command[0]));
 }
