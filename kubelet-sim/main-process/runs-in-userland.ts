@@ -46,9 +46,35 @@ export function runsInUserland(pod: DeepReadonly<Pod>, container: DeepReadonly<C
   if (!command?.length && container.stdin !== true) return false;
   const annotations = pod.metadata.annotations ?? {};
   if (SCRIPTED_LIFE_ANNOTATIONS.some((key) => key in annotations)) return false;
-  const profile = imageProfile(container.image);
-  if (!command?.length) return SHELLS.includes(programOf(profile.defaultCommand[0]));
+  const image = imageFacts(container.image ?? '');
+  if (!command?.length) return image.shellDefault;
   // `args` alone are the command, except for an entrypoint that takes them as options.
-  if (!container.command?.length && argsOnlyTakeOptions(profile)) return false;
-  return OS_IMAGES.has(profile.family) || USERLAND_PROGRAMS.has(programOf(command[0]));
+  if (!container.command?.length && image.argsTakeOptions) return false;
+  return image.osImage || USERLAND_PROGRAMS.has(programOf(command[0]));
+}
+
+interface ImageFacts {
+  osImage: boolean;
+  shellDefault: boolean;
+  argsTakeOptions: boolean;
+}
+
+/** What runsInUserland asks of an image, remembered per image name: the stage engine asks on
+ * every evaluation of a container with a command, and a profile is a few objects to build. */
+const imageFactsCache = new Map<string, ImageFacts>();
+const IMAGE_FACTS_CACHE_SIZE = 1000;
+
+function imageFacts(image: string): ImageFacts {
+  let facts = imageFactsCache.get(image);
+  if (!facts) {
+    const profile = imageProfile(image);
+    facts = {
+      osImage: OS_IMAGES.has(profile.family),
+      shellDefault: SHELLS.includes(programOf(profile.defaultCommand[0])),
+      argsTakeOptions: argsOnlyTakeOptions(profile),
+    };
+    if (imageFactsCache.size >= IMAGE_FACTS_CACHE_SIZE) imageFactsCache.clear();
+    imageFactsCache.set(image, facts);
+  }
+  return facts;
 }
