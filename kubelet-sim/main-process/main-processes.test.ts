@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { FakeClock } from '../../apiserver/api/machinery/clock.js';
 import { createLogger } from '../../controllers/runtime/logger.js';
-import type { DeepReadonly } from '../../controllers/runtime/types.js';
+import type { DeepReadonly, EventHandlers } from '../../controllers/runtime/types.js';
 import { eventually } from '../../test/support/eventually.js';
 import { objectReader, podObject, START_MS } from '../../test/support/userland.js';
 import { ContainerLogStore } from '../logs/container-log-store.js';
@@ -19,11 +19,17 @@ function setup() {
   const logs = new ContainerLogStore();
   const factory = createUserlandFactory();
   const enqueued: string[] = [];
+  const built: string[] = [];
+  const handlers: EventHandlers<Pod>[] = [];
   const processes = createMainProcesses({
     userlands: {
       ready: async () => undefined,
-      forRun: (pod, containerName) => factory({ pod, containerName, cluster: objectReader([]), clock }),
+      forRun: (pod, containerName) => {
+        built.push(pod.metadata.name ?? '');
+        return factory({ pod, containerName, cluster: objectReader([]), clock });
+      },
     },
+    informer: { addEventHandlers: (added) => handlers.push(added) },
     logs,
     clock,
     logger: createLogger({ component: 'test', level: 'silent' }),
@@ -38,7 +44,7 @@ function setup() {
   };
   const lines = (pod: DeepReadonly<Pod>) =>
     logs.read({ podUid: pod.metadata.uid ?? '', container: 'main' }, { previous: false, nowMs: clock.now() })?.lines ?? [];
-  return { clock, processes, enqueued, start, lines };
+  return { clock, processes, enqueued, built, handlers, start, lines };
 }
 
 describe('main processes', () => {
@@ -79,5 +85,31 @@ describe('main processes', () => {
       reason: 'StartError',
       message: expect.stringMatching(/^failed to create containerd task: .*exec: "nope": executable file not found in \$PATH: unknown$/),
     });
+  });
+
+  it('runs a plain sleep on a cluster-clock timer without building a userland', async () => {
+    const { clock, processes, enqueued, built, start } = setup();
+    start(podObject('nap', { container: { command: ['sleep', '30'] } }));
+    await eventually(() => expect(clock.pendingTimers).toBe(1));
+    clock.advance(29_999);
+    expect(enqueued).toEqual([]);
+    clock.advance(1);
+    await eventually(() => expect(enqueued).toEqual(['nap']));
+    expect(processes.exitsOf('uid-nap')['main']).toEqual({ restartCount: 0, exitCode: 0, atMs: START_MS + 30_000 });
+    expect(built).toEqual([]);
+  });
+
+  it('stops the processes of a pod being deleted, with no exit of their own', async () => {
+    const { clock, processes, handlers, start, lines } = setup();
+    const ticker = podObject('ticker', { container: { command: ['sh', '-c', 'while true; do echo tick; sleep 5; done'] } });
+    start(ticker);
+    await eventually(() => expect(lines(ticker)).toHaveLength(1));
+    await eventually(() => expect(clock.pendingTimers).toBe(1));
+    const deleting = { ...ticker, metadata: { ...ticker.metadata, deletionTimestamp: '2026-01-02T03:04:06Z' } };
+    for (const handler of handlers) handler.onUpdate?.(ticker, deleting);
+    await eventually(() => expect(clock.pendingTimers).toBe(0));
+    clock.advance(60_000);
+    expect(lines(ticker)).toHaveLength(1);
+    expect(processes.exitsOf('uid-ticker')).toEqual({});
   });
 });

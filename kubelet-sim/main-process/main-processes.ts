@@ -17,6 +17,7 @@ import type { ContainerLogStore, LogLine } from '../logs/container-log-store.js'
 import type { ProcessExit } from '../stages/types.js';
 import type { PodUserlands } from '../streaming/pod-userlands.js';
 import type { ProcessIO } from '../userland/contract.js';
+import { plainSleepMs } from './plain-sleep.js';
 
 export interface MainProcessesDeps {
   userlands: Pick<PodUserlands, 'ready' | 'forRun'>;
@@ -115,6 +116,11 @@ async function runMain(
     tty: spec?.tty === true,
     signal: running.stopped.signal,
   };
+  const sleepMs = spec && plainSleepMs(spec);
+  if (sleepMs !== undefined) {
+    if (await sleepOnClock(deps.clock, sleepMs, running.stopped.signal)) ended({ exitCode: 0 });
+    return;
+  }
   await deps.userlands.ready();
   if (running.stopped.signal.aborted) return;
   const userland = deps.userlands.forRun(pod, container, running.restartCount);
@@ -125,6 +131,18 @@ async function runMain(
   stderr.flush();
   const startError = exitCode === START_FAILURE && stderr.first.startsWith(START_ERROR_PREFIX);
   ended(startError ? { exitCode, reason: 'StartError', message: stderr.first.trim() } : { exitCode });
+}
+
+/** sleepOnClock waits on a cluster-clock timer (forever for Infinity); false when stopped first. */
+async function sleepOnClock(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  try {
+    if (Number.isFinite(ms)) await clock.sleep(ms, signal);
+    else await new Promise((_resolve, reject) => signal.addEventListener('abort', reject, { once: true }));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** LineWriter turns a stream of bytes into log lines (a terminal's `\r\n` ends a line too). */
