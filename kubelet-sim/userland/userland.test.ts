@@ -206,6 +206,18 @@ describe('the main process', () => {
     expect(await running).toBe(130);
   });
 
+  it('waits for the first attach with stdinOnce (kubectl run -i), at most 60 s of cluster time', async () => {
+    const { userland, clock } = userlandFor(podObject('once', { container: { command: ['echo', 'hi'], stdin: true, stdinOnce: true } }));
+    const { io, result } = collectingIO();
+    const main = userland.runMain?.(io);
+    await eventually(() => expect(clock.pendingTimers).toBe(1));
+    clock.advance(59_999);
+    expect(result().stdout).toBe('');
+    clock.advance(1);
+    expect(await main).toBe(0);
+    expect(result().stdout).toBe('hi\n');
+  });
+
   it('serves until stopped for server images, and fails to start a missing binary', async () => {
     const controller = new AbortController();
     const nginx = userlandFor(podObject('web', { image: 'nginx' })).userland.runMain?.(collectingIO({ signal: controller.signal }).io);

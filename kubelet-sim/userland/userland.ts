@@ -109,13 +109,20 @@ export class SimulatedContainer implements ContainerUserland {
     this.mainStarted.clear();
     let status = 0;
     try {
-      if (this.spec.stdin && this.spec.stdinOnce)
-        await Promise.race([session.firstAttach, this.context.clock.sleep(FIRST_ATTACH_WAIT_MS, io.signal)]).catch(() => undefined);
+      if (this.spec.stdin && this.spec.stdinOnce) await this.firstAttach(session, io.signal);
       status = await this.runMainOn(session.io());
       return status;
     } finally {
       session.end(status);
     }
+  }
+
+  /** firstAttach waits for the session's first client, at most FIRST_ATTACH_WAIT_MS of cluster
+   * time (the timer goes once the client came). */
+  private async firstAttach(session: MainSession, stopped: AbortSignal): Promise<void> {
+    const attached = new AbortController();
+    void session.firstAttach.then(() => attached.abort());
+    await this.context.clock.sleep(FIRST_ATTACH_WAIT_MS, AbortSignal.any([stopped, attached.signal])).catch(() => undefined);
   }
 
   private async runMainOn(io: ProcessIO): Promise<number> {
