@@ -27,6 +27,7 @@ import { keyOf } from '../controllers/runtime/reconciler.js';
 import type { Clock, DeepReadonly, Informer, Logger, ResourceClient } from '../controllers/runtime/types.js';
 import { type SimulatedNode, startKubeletServer } from './kubelet-server.js';
 import { ContainerLogStore } from './logs/container-log-store.js';
+import { createMainProcesses } from './main-process/main-processes.js';
 import { createKubeletNetwork } from './network/kubelet-network.js';
 import { type HeartbeatIntervals, NodeAgent } from './node-agent.js';
 import { DEFAULT_CAPACITY, type NodeCapacity } from './node-object.js';
@@ -35,7 +36,7 @@ import { createProber, type Prober } from './probes/prober.js';
 import type { Stage } from './stages/stage.js';
 import { createStatsSummaries } from './stats-summary.js';
 import { createClusterReader } from './streaming/cluster-reader.js';
-import { createPodUserlands } from './streaming/pod-userlands.js';
+import { createPodUserlands, type PodUserlands } from './streaming/pod-userlands.js';
 import type { UserlandFactory } from './userland/contract.js';
 import { ownerLookupFrom } from './workload-load.js';
 
@@ -146,7 +147,7 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
   }
   const prober = createProber({ lister: informer.lister, informer, isLocalNode, userlands, clock, logger, recorderFor: (node) => agents.get(node)?.recorder });
   options.signal.addEventListener('abort', () => prober.stop(), { once: true });
-  const { controller, workers, onRunning } = createPodController(core, options, prober);
+  const { controller, workers, onRunning } = createPodController(core, options, prober, userlands);
   for (const agent of createNodeAgents(core, options, configs, onRunning)) {
     agents.set(agent.name, agent);
     simulated.set(agent.name, { snapshot: () => agent.snapshot(), powerOn: () => agent.start(options.signal), powerOff: () => agent.stop() });
@@ -235,8 +236,10 @@ export function defaultPodWorkers(nodes: number): number {
 
 /** createPodController wires the pod workers: informer events for pods on our nodes (and a
  * node that comes back on) enqueue the pod's key. */
-function createPodController(core: KubeletCore, options: KubeletOptions, prober: Prober) {
+function createPodController(core: KubeletCore, options: KubeletOptions, prober: Prober, userlands: PodUserlands) {
   const { client, informer, agents, logs, clock, logger } = core;
+  const enqueueKey = (pod: DeepReadonly<Pod>) => controller.queue.add(keyOf(pod));
+  const mainProcesses = createMainProcesses({ userlands, logs, clock, logger, enqueue: enqueueKey, informer });
   const workers = createPodWorkers({
     pods: client.resource(KINDS.pod),
     podsOn: core.nodeClients.size > 0 ? podsOn(core) : undefined,
@@ -247,6 +250,7 @@ function createPodController(core: KubeletCore, options: KubeletOptions, prober:
     logger,
     stages: options.stages,
     probes: prober,
+    mainProcesses,
   });
   const controller = createController({
     name: 'kubelet-pods',

@@ -17,11 +17,16 @@
  * a restart: the engine falls back to the status timestamps.
  */
 import { isConflict, isNotFound } from '../apiserver/api/api-error.js';
+import type { Container } from '../apiserver/api/core/container.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
+import type { PodSpec } from '../apiserver/api/core/pod-spec.js';
+import { allContainers } from '../apiserver/api/core/pod-spec-defaults.js';
 import { type Cause, currentCause, runWithCause } from '../apiserver/api/machinery/cause.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../controllers/runtime/types.js';
 import { type PodBehaviour, parseBehaviour } from './behaviour.js';
 import type { ContainerLogStore } from './logs/container-log-store.js';
+import type { MainProcesses } from './main-process/main-processes.js';
+import { runsInUserland } from './main-process/runs-in-userland.js';
 import type { PodIpAllocator } from './pod-ip-allocator.js';
 import type { PodProbeResults } from './probes/results.js';
 import { applyPlan, emptyMemory, evaluate } from './stages/engine.js';
@@ -52,6 +57,8 @@ export interface PodWorkersOptions {
   stages?: readonly Stage[];
   /** The prober's results by pod uid (kubelet-sim/probes); without it probes only delay readiness. */
   probes?: { resultsFor(podUid: string): PodProbeResults | undefined };
+  /** Runs the main processes of containers that run in the userland (main-process/). */
+  mainProcesses?: MainProcesses;
 }
 
 /** NO_PROBE_RESULTS: a pod the prober has said nothing about (shared, never written). */
@@ -182,6 +189,7 @@ class PodWorkers implements Reconciler {
       memory: worker.memory,
       stages: this.options.stages,
       probes: this.options.probes ? (this.options.probes.resultsFor(worker.uid) ?? NO_PROBE_RESULTS) : undefined,
+      processExits: this.options.mainProcesses?.exitsOf(worker.uid),
     };
     const evaluation = evaluate(input);
     worker.memory = evaluation.memory;
@@ -235,12 +243,22 @@ class PodWorkers implements Reconciler {
     for (const change of result.changes) {
       const key = { podUid: worker.uid, container: change.container };
       if (change.change === 'exited') {
+        this.options.mainProcesses?.stop(worker.uid, change.container);
         this.options.logs.exited(key, { atMs: nowMs, exitCode: change.exitCode ?? 0, reason: change.reason ?? 'exited' });
         continue;
       }
-      const spec = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === change.container);
-      const status = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].find((c) => c.name === change.container);
-      this.options.logs.started(key, { image: spec?.image ?? '', atMs: nowMs, intervalMs: behaviour.logIntervalMs, restartCount: status?.restartCount ?? 0 });
+      // Debug (ephemeral) containers run their process too: `kubectl debug -it` attaches to it.
+      const spec = allContainers(pod.spec as PodSpec).find((c) => c.name === change.container) as DeepReadonly<Container> | undefined;
+      const statuses = [
+        ...(pod.status?.initContainerStatuses ?? []),
+        ...(pod.status?.containerStatuses ?? []),
+        ...(pod.status?.ephemeralContainerStatuses ?? []),
+      ];
+      const status = statuses.find((c) => c.name === change.container);
+      const restartCount = status?.restartCount ?? 0;
+      const process = !!this.options.mainProcesses && !!spec && runsInUserland(pod, spec);
+      this.options.logs.started(key, { image: spec?.image ?? '', atMs: nowMs, intervalMs: behaviour.logIntervalMs, restartCount, process });
+      if (process) this.options.mainProcesses?.start(pod, change.container, restartCount);
     }
     for (const event of result.events) worker.host.recorder?.event(pod, event.type, event.reason, event.message);
   }

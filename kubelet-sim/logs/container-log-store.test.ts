@@ -57,4 +57,14 @@ describe('ContainerLogStore', () => {
     expect(ended).toBe(true);
     expect(logs.read(KEY, { previous: false, nowMs: T0 + 2 })).toBeUndefined();
   });
+
+  it('logs only what the main process writes in a process run, and nothing after it ended', () => {
+    const logs = new ContainerLogStore();
+    logs.started(KEY, { image: 'busybox', atMs: T0, intervalMs: 1000, restartCount: 0, process: true });
+    const write = logs.output(KEY)!;
+    write({ timeMs: T0 + 10, text: 'hi' });
+    logs.exited(KEY, { atMs: T0 + 20, exitCode: 0, reason: 'the main process exited' });
+    write({ timeMs: T0 + 30, text: 'too late' });
+    expect(logs.read(KEY, { previous: false, nowMs: T0 + 60_000 })!.lines).toEqual([{ timeMs: T0 + 10, text: 'hi' }]);
+  });
 });

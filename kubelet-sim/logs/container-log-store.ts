@@ -6,6 +6,9 @@
  * and `catchUp(now)` writes every line due since, so idle containers cost no timers. A
  * follower (`kubectl logs -f`) gets each line as it is written and is told when the run
  * ends (exit, restart or the pod going away).
+ *
+ * A run whose main process runs in the simulated userland (`process: true`) logs only what the
+ * process writes (output(key)): no made-up start-up, access or exit lines.
  */
 import { accessLine, createSeededRng, exitLines, type Rng, seedOf, startupLines } from './log-lines.js';
 
@@ -36,6 +39,8 @@ interface Instance {
   intervalMs: number;
   rng: Rng;
   followers: Set<LogFollower>;
+  /** The run's lines are its main process's output. */
+  process?: boolean;
 }
 
 interface ContainerLogs {
@@ -54,18 +59,20 @@ export class ContainerLogStore {
   constructor(private readonly capacity = DEFAULT_LOG_CAPACITY) {}
 
   /** started begins a new run (the current one becomes the previous) with start-up lines. */
-  started(key: ContainerLogKey, run: { image: string; atMs: number; intervalMs: number; restartCount: number }): void {
+  started(key: ContainerLogKey, run: { image: string; atMs: number; intervalMs: number; restartCount: number; process?: boolean }): void {
     const known = this.containers.get(keyText(key));
     if (known) this.end(known.current, run.atMs);
     const instance: Instance = {
       lines: [],
       image: run.image,
-      nextAccessMs: run.atMs + run.intervalMs,
+      nextAccessMs: run.process ? Number.POSITIVE_INFINITY : run.atMs + run.intervalMs,
       intervalMs: run.intervalMs,
       rng: createSeededRng(seedOf(`${keyText(key)}/${run.restartCount}`)),
       followers: new Set(),
+      process: run.process,
     };
-    for (const text of startupLines({ image: run.image, container: key.container, atMs: run.atMs })) this.append(instance, { timeMs: run.atMs, text });
+    const startup = run.process ? [] : startupLines({ image: run.image, container: key.container, atMs: run.atMs });
+    for (const text of startup) this.append(instance, { timeMs: run.atMs, text });
     this.containers.set(keyText(key), { current: instance, previous: known?.current });
   }
 
@@ -74,8 +81,19 @@ export class ContainerLogStore {
     const instance = this.containers.get(keyText(key))?.current;
     if (!instance || instance.endedMs !== undefined) return;
     this.generate(instance, exit.atMs);
-    for (const text of exitLines({ image: instance.image, ...exit })) this.append(instance, { timeMs: exit.atMs, text });
+    const lines = instance.process ? [] : exitLines({ image: instance.image, ...exit });
+    for (const text of lines) this.append(instance, { timeMs: exit.atMs, text });
     this.end(instance, exit.atMs);
+  }
+
+  /** output appends lines to the current run, as long as it runs (a later run is not touched);
+   * undefined when the container never started. */
+  output(key: ContainerLogKey): ((line: LogLine) => void) | undefined {
+    const instance = this.containers.get(keyText(key))?.current;
+    if (!instance) return undefined;
+    return (line) => {
+      if (instance.endedMs === undefined) this.append(instance, line);
+    };
   }
 
   /** read returns the run's lines up to nowMs (undefined when it never ran) and whether it still runs. */

@@ -9,7 +9,18 @@ import { rfc3339 } from '../../apiserver/api/machinery/time.js';
 import { nextBackoff } from './backoff.js';
 import { type ContainerRef, hasRun } from './classify.js';
 import { crashLoopStatus, runningStatus, terminatedStatus, waitingStatus } from './container-status.js';
-import { crashBackoffOf, type EvalContext, exitPlanOf, podLabel, probeDecides, probeResultOf, pullBackoffOf, readinessDelayMs, sinceMs } from './context.js';
+import {
+  crashBackoffOf,
+  type EvalContext,
+  type ExitPlan,
+  exitPlanOf,
+  podLabel,
+  probeDecides,
+  probeResultOf,
+  pullBackoffOf,
+  readinessDelayMs,
+  sinceMs,
+} from './context.js';
 import { DEFAULT_GRACE_SECONDS } from './delays.js';
 import { GUARDS } from './guards.js';
 import { Action, Guard } from './stage.js';
@@ -150,8 +161,8 @@ function stopUnhealthy(ctx: EvalContext, ref: ContainerRef, draft: Draft): void 
 }
 
 function exit(ctx: EvalContext, ref: ContainerRef, draft: Draft): void {
-  const plan = exitPlanOf(ctx, ref) ?? { exitCode: 0, reason: 'exited' };
-  setContainer(draft, ref, terminatedStatus(ref, { nowMs: ctx.input.nowMs, exitCode: plan.exitCode }));
+  const plan: Omit<ExitPlan, 'afterMs'> = exitPlanOf(ctx, ref) ?? { exitCode: 0, reason: 'exited' };
+  setContainer(draft, ref, terminatedStatus(ref, { nowMs: ctx.input.nowMs, exitCode: plan.exitCode, ...plan.termination }));
   draft.changes.push({ container: ref.name, change: 'exited', exitCode: plan.exitCode, reason: plan.reason });
 }
 

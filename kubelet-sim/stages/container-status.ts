@@ -76,11 +76,11 @@ export function runningStatus(ref: ContainerRef, options: { podUid: string; nowM
 }
 
 /** terminatedStatus ends the current run with `exitCode`. */
-export function terminatedStatus(ref: ContainerRef, options: { nowMs: number; exitCode: number; message?: string }): ContainerStatus {
+export function terminatedStatus(ref: ContainerRef, options: { nowMs: number; exitCode: number; reason?: string; message?: string }): ContainerStatus {
   const previous = ref.status;
   const terminated: NonNullable<NonNullable<ContainerStatus['state']>['terminated']> = {
     exitCode: options.exitCode,
-    reason: options.exitCode === 0 ? 'Completed' : 'Error',
+    reason: options.reason ?? (options.exitCode === 0 ? 'Completed' : 'Error'),
     startedAt: previous?.state?.running?.startedAt ?? rfc3339(options.nowMs),
     finishedAt: rfc3339(options.nowMs),
   };

@@ -4,6 +4,7 @@
  */
 
 import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
+import { runsInUserland } from '../main-process/runs-in-userland.js';
 import type { ProbeKind, ProbeResult } from '../probes/results.js';
 import { backoffFromRestarts } from './backoff.js';
 import { type ContainerRef, containerPhase, containerRefs, POD_TARGET } from './classify.js';
@@ -91,12 +92,16 @@ export interface ExitPlan {
   exitCode: number;
   /** Why, for the container's last log line. */
   reason: string;
+  /** The termination's reason and message when it is not Completed/Error (StartError). */
+  termination?: { reason: string; message?: string };
 }
 
 /** exitPlanOf: init containers finish after initRunMs with 0; app containers crash or
  * complete per the behaviour, whichever comes first; undefined = runs until stopped. */
 export function exitPlanOf(ctx: EvalContext, ref: ContainerRef): ExitPlan | undefined {
   const { behaviour } = ctx.input;
+  // A kubelet that runs main processes passes their exits; golden tests and simulate() do not.
+  if (ctx.input.processExits && runsInUserland(ctx.input.pod, ref.spec)) return processExitPlan(ctx, ref);
   // The pod's behaviour annotations script its own containers, not a debug container.
   if (ref.ephemeral) return undefined;
   if (ref.init) return ref.spec.restartPolicy === 'Always' ? undefined : { afterMs: behaviour.initRunMs, exitCode: 0, reason: 'initialisation finished' };
@@ -107,6 +112,15 @@ export function exitPlanOf(ctx: EvalContext, ref: ContainerRef): ExitPlan | unde
   }
   if (run !== undefined) return { afterMs: run, exitCode: 0, reason: `work finished after ${run / 1000}s` };
   return undefined;
+}
+
+/** processExitPlan: a container whose main process runs in the userland exits when (and how)
+ * that process ended in its current run; until then it runs. */
+function processExitPlan(ctx: EvalContext, ref: ContainerRef): ExitPlan | undefined {
+  const exit = ctx.input.processExits?.[ref.name];
+  if (!exit || exit.restartCount !== (ref.status?.restartCount ?? 0)) return undefined;
+  const termination = exit.reason ? { reason: exit.reason, message: exit.message } : undefined;
+  return { afterMs: Math.max(0, exit.atMs - sinceMs(ctx, ref.key)), exitCode: exit.exitCode, reason: 'the main process exited', termination };
 }
 
 /** podLabel is `name_namespace(uid)`, the kubelet's way of naming a pod in messages. */

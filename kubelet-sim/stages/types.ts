@@ -65,6 +65,18 @@ export interface StageInput {
   /** The prober's results for the pod's containers (kubelet-sim/probes). Absent: no prober
    * runs, and readiness follows readinessProbe.initialDelaySeconds alone. */
   probes?: PodProbeResults;
+  /** How the main processes run in the userland ended, by container name (main-process/). */
+  processExits?: Readonly<Record<string, ProcessExit>>;
+}
+
+/** ProcessExit: a container's main process (run `restartCount`) ended at atMs with exitCode;
+ * `reason` StartError when it could not start (message: the runtime's error). */
+export interface ProcessExit {
+  restartCount: number;
+  exitCode: number;
+  atMs: number;
+  reason?: 'StartError';
+  message?: string;
 }
 
 /** StagePlan is the next transition: which stage, on which target, how long from now. */

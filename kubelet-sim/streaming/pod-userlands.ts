@@ -41,6 +41,9 @@ export interface PodUserlands extends UserlandProvider {
   whenStopped(namespace: string, name: string, containerName?: string): { signal: AbortSignal; release(): void };
   /** The running container's userland if a stream already built it, else undefined (builds nothing). */
   existing(namespace: string, name: string, containerName: string): ContainerUserland | undefined;
+  /** The userland of one run of a container the kubelet just started (its main process runs
+   * there; exec and attach to that run reach the same one). Call ready() first. */
+  forRun(pod: DeepReadonly<Pod>, containerName: string, restartCount: number): ContainerUserland;
 }
 
 interface StopWatcher {
@@ -115,6 +118,12 @@ export function createPodUserlands(deps: PodUserlandsDeps): PodUserlands {
     existing(namespace, name, containerName) {
       const located = locate(namespace, name, containerName);
       return located.found ? built.get(located.key)?.userland : undefined;
+    },
+    forRun(found, containerName, restartCount) {
+      const run = `${found.metadata.uid}/${containerName}/`;
+      // A restart gets a fresh userland; the previous run's is dropped.
+      for (const known of built.keys()) if (known.startsWith(run) && known !== `${run}${restartCount}`) built.delete(known);
+      return built.get(`${run}${restartCount}`)?.userland ?? build(found, containerName, `${run}${restartCount}`);
     },
     container(namespace, name, containerName): ContainerLookup {
       const located = locate(namespace, name, containerName);

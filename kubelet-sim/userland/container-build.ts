@@ -8,7 +8,7 @@ import { ObjectCache } from './cluster-objects.js';
 import type { ContainerContext } from './contract.js';
 import { buildEnvironment, expandReferences } from './environment.js';
 import { hostsFile, podHostname, resolvConf } from './etc-files.js';
-import { type ImageProfile, imageProfile } from './images.js';
+import { argsOnlyTakeOptions, type ImageProfile, imageProfile } from './images.js';
 import { namespaceKey, type PidNamespace, type PidNamespaces, pidNamespace } from './pid-namespace.js';
 import type { ContainerState, ProcessEntry } from './process.js';
 import { imageLayer } from './rootfs.js';
@@ -153,7 +153,8 @@ function mainCommandOf(container: PodContainer, profile: ImageProfile, env: Read
   const vars = new Map(env);
   const expand = (words: readonly string[]) => words.map((word) => expandReferences(word, (name) => vars.get(name)));
   if (container.command && container.command.length > 0) return expand([...container.command, ...(container.args ?? [])]);
-  if (container.args && container.args.length > 0) return [...profile.defaultCommand.slice(0, 1), ...expand(container.args)];
+  if (container.args && container.args.length > 0)
+    return argsOnlyTakeOptions(profile) ? [...profile.defaultCommand.slice(0, 1), ...expand(container.args)] : expand(container.args);
   return [...profile.defaultCommand];
 }
 

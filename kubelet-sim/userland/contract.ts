@@ -33,9 +33,10 @@ export interface ContainerUserland {
    * exit code. Unknown commands resolve to 127 after writing `sh: <name>: not found`-style
    * errors as a real shell or runtime would. */
   exec(argv: readonly string[], io: ProcessIO): Promise<number>;
-  /** Attaches to the container's main process (kubectl attach / run -it): its output from now on,
-   * and its stdin when the container has `stdin: true`. Resolves to the exit code when the
-   * process ends, or undefined when the client detaches first. */
+  /** Attaches to the container's main process (kubectl attach / run -it), the one runMain runs
+   * (waiting for it to start): its output from now on, and its stdin when the container has
+   * `stdin: true`. Resolves to the exit code when the process ends, or undefined when the
+   * client detaches first. */
   attach(io: ProcessIO): Promise<number | undefined>;
   /** Opens a TCP-like connection to a port the container listens on (port-forward); undefined
    * when nothing listens there (the wire reports it as kubectl expects). */

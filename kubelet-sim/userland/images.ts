@@ -190,3 +190,9 @@ export function imageProfile(image: string | undefined): ImageProfile {
     files: { ...(OS_RELEASE[os] ? { '/etc/os-release': OS_RELEASE[os] } : {}), ...(chosen.files ?? {}) },
   };
 }
+
+/** argsOnlyTakeOptions: whether `args` alone go to the image's ENTRYPOINT as its options
+ * (http-echo's `-text`). The other images have no ENTRYPOINT (busybox, alpine, debian, httpd,
+ * python: args replace CMD) or one that runs its arguments as a command (nginx, redis,
+ * postgres, node's docker-entrypoint.sh): either way the args are the command. */
+export const argsOnlyTakeOptions = (profile: ImageProfile): boolean => profile.server === 'http-echo';

@@ -80,8 +80,10 @@ describe('terminal sessions', () => {
     expect(result).toMatchObject({ status: 0, stdout: 'one\ntwo\n127\n', stderr: 'sh: 5: x: not found\n' });
   });
 
-  it('attaches to an interactive main shell (kubectl run -it … -- sh) and waits otherwise', async () => {
-    const shell = userlandFor(podObject('tmp', { container: { command: ['sh'], stdin: true, tty: true } })).userland;
+  it('attach joins the main shell (kubectl run -it … -- sh), which waits for it with stdinOnce', async () => {
+    const shell = userlandFor(podObject('tmp', { container: { command: ['sh'], stdin: true, stdinOnce: true, tty: true } })).userland;
+    const log = collectingIO({ tty: true });
+    const main = shell.runMain?.(log.io);
     const { io, result } = collectingIO({ tty: true });
     const stdin = typist(
       () => result().stdout,
@@ -91,12 +93,31 @@ describe('terminal sessions', () => {
       ],
     );
     expect(await shell.attach({ ...io, stdin })).toBe(0);
+    expect(await main).toBe(0);
     expect(result().stdout).toBe('/ # hostname\r\ntmp\r\n/ # exit\r\n');
-    const sleeper = userlandFor(podObject('s', { container: { command: ['sleep', '3600'] } })).userland;
+    // The main process's output is the container's log as well.
+    expect(log.result().stdout).toBe(result().stdout);
+  });
+
+  it('attach shows the output of a running main process from then on, and waits when none runs', async () => {
+    const { userland, clock } = userlandFor(podObject('t', { container: { command: ['sh', '-c', 'while true; do echo tick; sleep 5; done'] } }));
+    const stop = new AbortController();
+    const main = userland.runMain?.(collectingIO({ signal: stop.signal }).io);
+    const detach = new AbortController();
+    const attached = collectingIO({ signal: detach.signal });
+    const session = userland.attach(attached.io);
+    await eventually(() => expect(clock.pendingTimers).toBe(1));
+    clock.advance(5_000);
+    await eventually(() => expect(attached.result().stdout).toBe('tick\n'));
+    detach.abort();
+    expect(await session).toBeUndefined();
+    stop.abort();
+    await main;
+    const idle = userlandFor(podObject('s', { container: { command: ['sleep', '3600'] } })).userland;
     const controller = new AbortController();
-    const attached = sleeper.attach(collectingIO({ signal: controller.signal }).io);
+    const waiting = idle.attach(collectingIO({ signal: controller.signal }).io);
     controller.abort();
-    expect(await attached).toBeUndefined();
+    expect(await waiting).toBeUndefined();
   });
 });
 
@@ -183,6 +204,18 @@ describe('the main process', () => {
     }
     controller.abort();
     expect(await running).toBe(130);
+  });
+
+  it('waits for the first attach with stdinOnce (kubectl run -i), at most 60 s of cluster time', async () => {
+    const { userland, clock } = userlandFor(podObject('once', { container: { command: ['echo', 'hi'], stdin: true, stdinOnce: true } }));
+    const { io, result } = collectingIO();
+    const main = userland.runMain?.(io);
+    await eventually(() => expect(clock.pendingTimers).toBe(1));
+    clock.advance(59_999);
+    expect(result().stdout).toBe('');
+    clock.advance(1);
+    expect(await main).toBe(0);
+    expect(result().stdout).toBe('hi\n');
   });
 
   it('serves until stopped for server images, and fails to start a missing binary', async () => {

@@ -7,6 +7,7 @@ import { PROGRAMS } from './commands/index.js';
 import { type BuiltContainer, buildContainer, type PodContainer } from './container-build.js';
 import type { ContainerContext, ContainerUserland, ProcessIO, UserlandConnection } from './contract.js';
 import { imageProfile } from './images.js';
+import { MainSession } from './main-session.js';
 import { isGnu, type ProgramContext } from './process.js';
 import { resolveCommand } from './resolve.js';
 import { ServerConnection } from './servers/connection.js';
@@ -34,10 +35,17 @@ export const RUNTIME_EXEC_FAILURE = 126;
 /** The exit code a kubelet reports for a container whose process could not start (StartError). */
 export const RUNTIME_START_FAILURE = 128;
 
+/** How long (cluster time) a `stdinOnce` container's main process waits for its first attach
+ * (`kubectl run -i` attaches once the pod runs) before it starts anyway. */
+export const FIRST_ATTACH_WAIT_MS = 60_000;
+
 export class SimulatedContainer implements ContainerUserland {
   private built: Promise<BuiltContainer> | undefined;
   /** What a stateful server (redis) keeps while the container runs. */
   private readonly serverStore = new Map<string, string>();
+  /** The main process's session, once runMain started it (attach joins it). */
+  private main: MainSession | undefined;
+  private readonly mainStarted = new Set<(session: MainSession) => void>();
 
   constructor(
     private readonly context: ContainerContext,
@@ -92,8 +100,32 @@ export class SimulatedContainer implements ContainerUserland {
 
   /** runMain runs the main process: a server image's server runs until the container stops; a
    * command runs as exec would run it; an image default this userland does not implement (node,
-   * python, postgres) runs idle until stopped. */
+   * python, postgres) runs idle until stopped. Attached clients (attach) see its output and feed
+   * its stdin; a `stdinOnce` container's process waits for its first attach (kubectl run -i). */
   async runMain(io: ProcessIO): Promise<number> {
+    const session = new MainSession(io, { stdin: this.spec.stdin === true, stdinOnce: this.spec.stdinOnce === true });
+    this.main = session;
+    for (const started of this.mainStarted) started(session);
+    this.mainStarted.clear();
+    let status = 0;
+    try {
+      if (this.spec.stdin && this.spec.stdinOnce) await this.firstAttach(session, io.signal);
+      status = await this.runMainOn(session.io());
+      return status;
+    } finally {
+      session.end(status);
+    }
+  }
+
+  /** firstAttach waits for the session's first client, at most FIRST_ATTACH_WAIT_MS of cluster
+   * time (the timer goes once the client came). */
+  private async firstAttach(session: MainSession, stopped: AbortSignal): Promise<void> {
+    const attached = new AbortController();
+    void session.firstAttach.then(() => attached.abort());
+    await this.context.clock.sleep(FIRST_ATTACH_WAIT_MS, AbortSignal.any([stopped, attached.signal])).catch(() => undefined);
+  }
+
+  private async runMainOn(io: ProcessIO): Promise<number> {
     const container = await this.container();
     const [name = ''] = container.mainCommand;
     const usesImageDefault = !this.spec.command?.length && !this.spec.args?.length;
@@ -111,34 +143,37 @@ export class SimulatedContainer implements ContainerUserland {
       return RUNTIME_START_FAILURE;
     }
     const streams = processStreams(io);
-    const context = this.programContext(container, container.mainCommand, new Map(container.state.env), streams);
+    const env = new Map(container.state.env);
+    if (io.tty) env.set('TERM', 'xterm');
+    const context = this.programContext(container, container.mainCommand, env, streams);
     if (found.kind === 'script')
       return runProcess(PROGRAMS.get(isGnu(container.state) ? 'dash' : 'ash')!, { ...context, argv: ['/bin/sh', found.path, ...context.argv.slice(1)] });
     return runProcess(found.program, context, 1);
   }
 
-  /** attach joins the main process: an interactive shell (`kubectl run -it … -- sh`) runs its
-   * session on the attached streams; any other process shows nothing here and the call resolves
-   * when the client detaches. */
+  /** attach joins the main process runMain runs (waiting for it to start): its output from now
+   * on, and its stdin when the container has `stdin: true`. Resolves to its exit code when it
+   * ends, or undefined when the client detaches first. */
   async attach(io: ProcessIO): Promise<number | undefined> {
-    const container = await this.container();
-    const [command, ...args] = container.mainCommand;
-    const shell = command
-      ? resolveCommand(container.state.fs, container.workingDir, command, container.state.env.find(([k]) => k === 'PATH')?.[1] ?? '', PROGRAMS)
-      : undefined;
-    const interactive =
-      shell?.kind === 'program' &&
-      ['ash', 'dash', 'bash'].includes(container.state.fs.stat(shell.path)?.kind === 'file' ? programName(container, shell.path) : '') &&
-      !args.includes('-c');
-    if (!interactive || !this.spec.stdin) {
-      await untilAborted(io.signal);
-      return undefined;
-    }
-    const streams = processStreams(io);
-    const env = new Map(container.state.env);
-    if (io.tty) env.set('TERM', 'xterm');
-    const status = await runProcess(shell.program, this.programContext(container, container.mainCommand, env, streams));
-    return io.signal.aborted ? undefined : status;
+    const session = this.main ?? (await this.nextMain(io.signal));
+    return session ? session.attach(io) : undefined;
+  }
+
+  /** nextMain resolves with the main session once runMain starts it, undefined on abort. */
+  private nextMain(signal: AbortSignal): Promise<MainSession | undefined> {
+    return new Promise((resolve) => {
+      const started = (session: MainSession) => {
+        signal.removeEventListener('abort', detached);
+        resolve(session);
+      };
+      const detached = () => {
+        this.mainStarted.delete(started);
+        resolve(undefined);
+      };
+      if (signal.aborted) return resolve(undefined);
+      this.mainStarted.add(started);
+      signal.addEventListener('abort', detached, { once: true });
+    });
   }
 
   private programContext(container: BuiltContainer, argv: readonly string[], env: Map<string, string>, streams: ProcessStreams): ProgramContext {
@@ -172,11 +207,6 @@ const untilAborted = (signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 
 const pathOf = (container: BuiltContainer): string => container.state.env.find(([name]) => name === 'PATH')?.[1] ?? '';
-
-const programName = (container: BuiltContainer, path: string): string => {
-  const node = container.state.fs.stat(path);
-  return node?.kind === 'file' ? (node.program ?? '') : '';
-};
 
 interface ProcessStreams {
   readonly stdin: Input;

@@ -21,7 +21,7 @@ describe.each(findKubectlBinaries().map((binary) => [binary.label, binary] as co
     const waited = await kubectl(['wait', '--for=condition=complete', 'job/hello', '--timeout=20s'], 25_000);
     expect(waited.stdout).toBe('job.batch/hello condition met\n');
     const logs = await kubectl(['logs', 'job/hello']);
-    expect(logs.code).toBe(0);
+    expect(logs).toMatchObject({ code: 0, stdout: 'hi\n' });
   });
 
   it('create cronjob, create job --from=cronjob, get jobs,cronjobs', async () => {
@@ -34,9 +34,9 @@ describe.each(findKubectlBinaries().map((binary) => [binary.label, binary] as co
     expect(got.code).toBe(0);
     const lines = got.stdout.split('\n');
     expect(lines[0]).toMatch(/^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE$/);
-    expect(got.stdout).toMatch(/job\.batch\/tick-manual\s+Complete\s+1\/1\s+\d+s\s+\d+s/);
+    expect(got.stdout).toMatch(/job\.batch\/tick-manual\s+Complete\s+1\/1\s+(\d+m)?\d+s\s+(\d+m)?\d+s/);
     expect(got.stdout).toMatch(/NAME\s+SCHEDULE\s+TIMEZONE\s+SUSPEND\s+ACTIVE\s+LAST SCHEDULE\s+AGE/);
-    expect(got.stdout).toMatch(/cronjob\.batch\/tick\s+\*\/5 \* \* \* \*\s+<none>\s+False\s+\d+\s+\S+\s+\d+s/);
+    expect(got.stdout).toMatch(/cronjob\.batch\/tick\s+\*\/5 \* \* \* \*\s+<none>\s+False\s+\d+\s+\S+\s+(\d+m)?\d+s/);
     const job = JSON.parse((await kubectl(['get', 'job', 'tick-manual', '-o', 'json'])).stdout);
     expect(job.metadata.annotations['cronjob.kubernetes.io/instantiate']).toBe('manual');
     expect(job.metadata.ownerReferences[0]).toMatchObject({ kind: 'CronJob', name: 'tick' });

@@ -125,6 +125,11 @@ export async function sleep(context: ProgramContext): Promise<number> {
   const args = context.argv.slice(1);
   let total = 0;
   for (const arg of args) {
+    // `sleep infinity` (busybox and GNU both take it): until the process is stopped.
+    if (/^inf(inity)?$/i.test(arg)) {
+      total = Number.POSITIVE_INFINITY;
+      continue;
+    }
     const match = /^(\d+(?:\.\d*)?|\.\d+)([smhd]?)$/.exec(arg);
     if (!match) {
       context.stderr.write(isGnu(context.container) ? `sleep: invalid time interval '${arg}'\n` : `sleep: invalid number '${arg}'\n`);
@@ -137,12 +142,17 @@ export async function sleep(context: ProgramContext): Promise<number> {
     return 1;
   }
   try {
-    await context.container.clock.sleep(total, context.signal);
+    if (total === Number.POSITIVE_INFINITY) await untilAborted(context.signal);
+    else await context.container.clock.sleep(total, context.signal);
     return 0;
   } catch {
     return 130;
   }
 }
+
+/** untilAborted rejects once the signal aborts (a timer of infinite length would fire at once). */
+const untilAborted = (signal: AbortSignal): Promise<never> =>
+  new Promise((_resolve, reject) => (signal.aborted ? reject(signal.reason) : signal.addEventListener('abort', () => reject(signal.reason), { once: true })));
 
 export function uname(context: ProgramContext): number {
   const { flags } = parseOptions(context.argv);
