@@ -32,6 +32,7 @@ export const USERLAND_PROGRAMS: ReadonlySet<string> = new Set([
   ...['echo', 'printf', 'cat', 'ls', 'mkdir', 'touch', 'rm', 'cp', 'mv', 'env', 'printenv', 'hostname', 'id', 'whoami', 'date', 'ps'],
   ...['sleep', 'uname', 'which', 'kill', 'test', '[', 'true', 'false', 'pwd', 'grep', 'head', 'tail', 'wc', 'sort', 'uniq', 'tee'],
   ...['cut', 'tr', 'seq', 'basename', 'dirname', 'tar'],
+  ...['wget', 'curl', 'nc', 'nslookup', 'bind-nslookup', 'dig'],
 ]);
 
 /** Images whose whole filesystem the userland knows: a missing program is a start error. */

@@ -25,6 +25,8 @@ export interface BuiltContainer {
   readonly workingDir: string;
   /** The main process's argv: command and args ($(VAR)-expanded), or the image's default. */
   readonly mainCommand: readonly string[];
+  /** The main process's pid: 1, or the one it has in a namespace shared with other containers. */
+  readonly mainPid: number;
   /** Re-reads ConfigMap/Secret-backed volumes when the sync delay has passed since the last read. */
   refreshVolumes(): Promise<void>;
 }
@@ -103,7 +105,8 @@ export async function buildContainer(context: ContainerContext, container: PodCo
       namespace.nextPid = value;
     },
   });
-  return { state, spec: container, workingDir, mainCommand, refreshVolumes };
+  const mainPid = [...namespace.processes.values()].find((entry) => entry.container === container.name)?.pid ?? 1;
+  return { state, spec: container, workingDir, mainCommand, mainPid, refreshVolumes };
 }
 
 /** processTable is the container's PID namespace: its own, or its target's for a debug
@@ -123,7 +126,7 @@ function processTable(pod: ReadonlyPod, container: PodContainer, main: ProcessEn
   }
   if (targetSpec) {
     const pid = namespace.nextPid++;
-    namespace.processes.set(pid, { ...main, pid });
+    namespace.processes.set(pid, { ...main, pid, container: container.name });
   }
   return namespace;
 }
@@ -138,7 +141,7 @@ function podNamespace(pod: ReadonlyPod, namespaces: PidNamespaces, now: number):
   for (const spec of pod.spec?.containers ?? []) {
     const pid = namespace.nextPid++;
     const command = mainCommandOf(spec, imageProfile(spec.image), []).join(' ');
-    namespace.processes.set(pid, { pid, user: 'root', command, startedAt: startedAt(pod, spec.name, now) });
+    namespace.processes.set(pid, { pid, user: 'root', command, startedAt: startedAt(pod, spec.name, now), container: spec.name });
   }
   return namespace;
 }

@@ -14,6 +14,8 @@ export interface ProcessEntry {
   readonly user: string;
   readonly command: string;
   readonly startedAt: number;
+  /** The container whose main process this is, in a namespace several containers share. */
+  readonly container?: string;
 }
 
 /** The container a program runs in: shared by every process of one container start. */

@@ -148,7 +148,7 @@ export class SimulatedContainer implements ContainerUserland {
     const context = this.programContext(container, container.mainCommand, env, streams);
     if (found.kind === 'script')
       return runProcess(PROGRAMS.get(isGnu(container.state) ? 'dash' : 'ash')!, { ...context, argv: ['/bin/sh', found.path, ...context.argv.slice(1)] });
-    return runProcess(found.program, context, 1);
+    return runProcess(found.program, context, container.mainPid);
   }
 
   /** attach joins the main process runMain runs (waiting for it to start): its output from now

@@ -35,6 +35,14 @@ async function interactive(binary: KubectlBinary, k: ReturnType<typeof useKubect
   return startTmux(argv, { env });
 }
 
+/** promptOf waits for the debug shell's prompt. The shell starts with its container, before
+ * kubectl attaches, so its first prompt may be gone: as kubectl says, press Enter for another. */
+async function promptOf(session: TmuxSession): Promise<void> {
+  await session.waitFor("If you don't see a command prompt, try pressing enter.");
+  await session.type('', { enter: true });
+  await session.waitFor('\n/ #');
+}
+
 describe.each(binaries)('$label: kubectl debug and attach', (binary) => {
   const k = useKubectlCluster(binary, { nodes: 1 });
   const running = async (name: string) => eventually(async () => expect((await k.json(['pod', name])).status.phase).toBe('Running'), { timeoutMs: 20_000 });
@@ -44,7 +52,7 @@ describe.each(binaries)('$label: kubectl debug and attach', (binary) => {
     await running('web');
     const session = await interactive(binary, k, ['debug', '-it', 'web', '--image=busybox', '--target=app', '-c', 'debugger', '--profile=general']);
     try {
-      await session.waitFor('\n/ #');
+      await promptOf(session);
       await session.type('ps', { enter: true });
       const screen = await session.waitFor(/PID +USER +TIME +COMMAND[\s\S]*\n +1 root .* sleep 3600\n[\s\S]* ps\n/);
       expect(screen).toContain(
@@ -55,11 +63,21 @@ describe.each(binaries)('$label: kubectl debug and attach', (binary) => {
     } finally {
       await session.close();
     }
-    const pod = await k.json(['pod', 'web']);
+    // `exit` ended the debug container's shell, its main process: it terminates and never restarts.
+    const pod = await eventually(async () => {
+      const current = await k.json(['pod', 'web']);
+      expect(current.status.ephemeralContainerStatuses).toMatchObject([
+        {
+          name: 'debugger',
+          ready: false,
+          restartCount: 0,
+          image: 'docker.io/library/busybox:latest',
+          state: { terminated: { exitCode: 0, reason: 'Completed' } },
+        },
+      ]);
+      return current;
+    });
     expect(pod.spec.ephemeralContainers).toMatchObject([{ name: 'debugger', image: 'busybox', stdin: true, tty: true, targetContainerName: 'app' }]);
-    expect(pod.status.ephemeralContainerStatuses).toMatchObject([
-      { name: 'debugger', ready: false, restartCount: 0, image: 'docker.io/library/busybox:latest', state: { running: {} } },
-    ]);
     expect(pod.status.ephemeralContainerStatuses[0].containerID).toMatch(/^containerd:\/\//);
     const events = (await k.ok(['get', 'events', '--field-selector', 'involvedObject.name=web', '-o', 'jsonpath={.items[*].message}'])).stdout;
     expect(events).toContain('Started container debugger');
@@ -109,7 +127,7 @@ describe.each(binaries)('$label: kubectl debug and attach', (binary) => {
     const session = await interactive(binary, k, ['debug', 'node/node-1', '-it', '--image=busybox', '--profile=general']);
     try {
       await session.waitFor(/Creating debugging pod node-debugger-node-1-\w+ with container debugger on node node-1\./);
-      await session.waitFor('\n/ #');
+      await promptOf(session);
       await session.type('cat /host/etc/hostname; ls /host', { enter: true });
       await session.waitFor(/\nnode-1\n[\s\S]*etc[\s\S]*var/);
     } finally {
@@ -127,7 +145,7 @@ describe.each(binaries)('$label: kubectl debug and attach', (binary) => {
     const args = ['debug', 'orig', '-it', '--copy-to=orig-copy', '--image=busybox', '--share-processes', '--same-node', '-c', 'debugger', '--profile=general'];
     const session = await interactive(binary, k, args);
     try {
-      await session.waitFor('\n/ #');
+      await promptOf(session);
       await session.type('ps', { enter: true });
       await session.waitFor(/\n +1 65535 .* \/pause\n +7 root .* sleep 3600\n +8 root .* sh\n[\s\S]* ps\n/);
     } finally {

@@ -48,7 +48,7 @@ export async function startTmux(argv: readonly string[], options: TmuxOptions): 
   };
   return {
     async type(keys, { enter = false } = {}) {
-      await tmux(['send-keys', '-t', 'test', '-l', keys]);
+      if (keys !== '') await tmux(['send-keys', '-t', 'test', '-l', keys]);
       if (enter) await tmux(['send-keys', '-t', 'test', 'Enter']);
     },
     screen,

@@ -8,8 +8,13 @@
  */
 import type { FieldError, StrategyContext } from '../resource-definition.js';
 import { forbidden } from '../validation.js';
-import type { Pod } from './pod.js';
 import type { PodSpec } from './pod-spec.js';
+
+/** The part of a Pod these rules read (pod.ts imports this file, so not its Pod type). */
+interface Pod {
+  metadata?: { annotations?: Record<string, string> };
+  spec: PodSpec;
+}
 
 export const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 
