@@ -19,6 +19,7 @@ import { WatchHandoffLedger } from './api/machinery/watch-handoff.js';
 import { processServiceAccountKeyPem } from './api/pki/service-account-key.js';
 import { Registry } from './api/registry.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
+import { type AuditOptions, registerAudit } from './audit/register.js';
 import { type Authenticator, registerAuthentication } from './authn/authenticator.js';
 import { registerIssuerDiscovery } from './authn/issuer-discovery.js';
 import { createTokenService, type TokenService } from './authn/token-service.js';
@@ -96,6 +97,8 @@ export interface ServerOptions {
   /** Serve HTTPS with these options (key, cert, and for client certificates ca + requestCert);
    * plain HTTP when absent. startApiServer's `tls` fills them in. */
   https?: HttpsServerOptions;
+  /** Audit logging (--audit-policy-file, --audit-log-*): none when absent, at no cost per request. */
+  audit?: AuditOptions;
 }
 
 /** ServerSecurity: kube-apiserver's authentication and authorization flags. */
@@ -151,6 +154,7 @@ export function buildServer(options: ServerOptions): ApiServer {
   registerBrowserGuard(app);
   const authentication = { authenticators: options.security?.authenticators ?? [], anonymous: options.security?.anonymous ?? true };
   registerAuthentication(app, authentication);
+  if (options.audit) registerAudit(app, options.audit, { now, mode: options.security?.authorization ?? 'AlwaysAllow' });
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
   const serverRandom = options.random ?? createRandom();
   const virtualSources = new Map(metrics.sources);

@@ -95,7 +95,8 @@ export function startAdmission(
 ): Admission | undefined {
   if (chain === undefined || !chain.handles(fields.operation, fields.def, fields.subresource)) return undefined;
   const attributes: AdmissionAttributes = { ...fields, user: ctx.user ?? ANONYMOUS_USER };
-  return { chain, attributes, result: { warnings, auditAnnotations: {} } };
+  // An audited request's annotations go straight into its audit event.
+  return { chain, attributes, result: { warnings, auditAnnotations: ctx.audit?.annotations ?? {} } };
 }
 
 /** admitThen runs the mutating phase of `admission` (if any), then `next`. */

@@ -9,6 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/index.js';
 import type { GrantedRules } from '../api/resource-definition.js';
+import { recordAuthorization } from '../audit/register.js';
 import { type AuthorizationMode, type Authorizer, alwaysAllow } from './authorizer.js';
 import { EVERYTHING, rbacModeAuthorizer, rbacModeRulesFor } from './chain.js';
 import { forbiddenError } from './forbidden.js';
@@ -67,6 +68,7 @@ export function registerAuthorization(app: FastifyInstance, options: Authorizati
       request.user = impersonate(authorizer, request.user, request.headers);
       const attributes = requestAttributes(request.user, request.method, request.url, request.query as Record<string, string>);
       const decision = authorizer.authorize(attributes);
+      recordAuthorization(request, decision);
       if (decision.decision !== 'allow') return done(forbiddenError(attributes, decision.reason));
     } catch (err) {
       return done(err as Error);

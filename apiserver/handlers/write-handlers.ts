@@ -25,6 +25,7 @@ export function createHandler(ctx: HandlerContext, request: ApiRequest): MaybeAs
   const warnings: string[] = [];
   checkWriteOptions(request);
   const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(request.path.def), warnings, method: request.method });
+  ctx.audit?.requestObject(body);
   const object = decodeObject(request.path.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
   if (isReview(request.path.def)) return answerReview(ctx, request.path.def, object, request.path.namespace, warnings);
   const fieldTracker = updateTracker(ctx, request, request.path.def, '');
@@ -54,6 +55,7 @@ export function updateHandler(ctx: HandlerContext, request: ApiRequest): MaybeAs
   const warnings: string[] = [];
   const target = targetOf(request.path);
   const body = decodeObjectBody(request.contentType, request.body, { expected: servedKind(target.def), warnings, method: request.method });
+  ctx.audit?.requestObject(body);
   checkWriteOptions(request);
   let decoded: KubeObject | undefined = decodeObject(target.def, body, { fieldValidation: fieldValidation(request.query), warnings, wholeObjectBody: true });
   const scope = scopeOf(request.path.subresource);
@@ -81,6 +83,7 @@ export function patchHandler(ctx: HandlerContext, request: ApiRequest): MaybeAsy
   const type = patchTypeOf(request.contentType, acceptedPatchTypes(request.path.def));
   checkWriteOptions(request, type);
   const patch = decodePatchBody(type, request.body);
+  ctx.audit?.requestObject(patch);
   if (type === 'apply') return applyHandler(ctx, request, patch as Record<string, unknown>);
   const warnings: string[] = [];
   const target = targetOf(request.path);

@@ -8,6 +8,7 @@ import { notFound, pathNotFound, type ResourceName } from '../api/api-error.js';
 import type { Random } from '../api/machinery/random.js';
 import type { Registry } from '../api/registry.js';
 import type { KindStrategy, KubeObject, ResourceDefinition, StrategyContext } from '../api/resource-definition.js';
+import type { AuditRecorder } from '../audit/recorder.js';
 import type { ServerAuthorization } from '../authz/register.js';
 import type { UserInfo } from '../authz/user.js';
 
@@ -22,6 +23,8 @@ export interface RegistryContext {
   /** Who makes the request (authenticated, impersonation applied) — set per request, like
    * actor; absent for the server's own writes (bootstrap, in-process loops). */
   user?: UserInfo;
+  /** The request's audit event, when the audit policy logs the request (apiserver/audit). */
+  audit?: AuditRecorder;
   /** The server's random choices, one stream per purpose (see registryRandom). */
   random: RegistryRandom;
   /** The server's authorizer (access reviews) and, in RBAC mode, the RBAC objects (escalation

@@ -221,7 +221,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: HandlerContext
       await whileOpen(request, reply, () => serveLog(ctx, apiRequest, reply.raw).catch((err: unknown) => failHijacked(reply, err, request)));
       return reply;
     }
-    const handlerCtx = { ...ctx, actor: apiRequest.actor, user: apiRequest.user };
+    const handlerCtx = { ...ctx, actor: apiRequest.actor, user: apiRequest.user, audit: request.audit };
     // A CRD's non-storage version may need its conversion webhook around the handler.
     const answer = mayConvertThroughWebhook(apiRequest)
       ? handleWithConversion(handlerCtx, apiRequest, async (c, r) => pickHandler(r)(c, r))

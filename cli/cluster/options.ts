@@ -1,6 +1,7 @@
 /** The options of startCluster and how they are checked (a wrong option fails at once, naming it). */
 
 import { clockSpeedProblem } from '../../apiserver/api/machinery/clock-bounds.js';
+import type { AuditOptions } from '../../apiserver/audit/register.js';
 import { CONTROLLER_NAMES, type ControllerName, isControllerName } from '../../controllers/catalog.js';
 import type { LogLevel } from '../../controllers/runtime/logger.js';
 import type { UserlandFactory } from '../../kubelet-sim/userland/contract.js';
@@ -36,6 +37,8 @@ export interface StartClusterOptions {
   /** The simulated containers' userland (exec, attach, port-forward); kubesim's own
    * (kubelet-sim/userland/) when absent. */
   userland?: UserlandFactory;
+  /** Audit logging, as kube-apiserver's --audit-policy-file and --audit-log-path (docs/security.md). */
+  audit?: AuditOptions;
 }
 
 export interface ResolvedOptions {
@@ -50,6 +53,7 @@ export interface ResolvedOptions {
   insecure: boolean;
   serviceAccountCredentials: boolean;
   userland: UserlandFactory | undefined;
+  audit: AuditOptions | undefined;
 }
 
 /** resolveOptions applies defaults and throws TypeError naming the first bad option. */
@@ -76,6 +80,7 @@ export function resolveOptions(options: StartClusterOptions): ResolvedOptions {
     insecure: options.insecure ?? false,
     serviceAccountCredentials: !(options.insecure ?? false) && (options.serviceAccountCredentials ?? false),
     userland: options.userland,
+    audit: options.audit,
   };
 }
 

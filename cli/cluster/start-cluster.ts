@@ -43,6 +43,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     logger: createLogger({ component: 'apiserver', level: resolved.logLevel, clock }),
     // Admission that relies on a loop acts as in a real cluster when that loop runs.
     clusterLoops: resolved.controllers,
+    audit: resolved.audit,
     ...(resolved.insecure ? {} : { tls: true, security: { authorization: 'RBAC', anonymous: true } }),
   });
   const stopping = new AbortController();

@@ -13,6 +13,7 @@ import { startApiServer } from '../../apiserver/start-api-server.js';
 import { CONTROLLER_NAMES, isControllerName } from '../../controllers/catalog.js';
 import { createLogger, isLogLevel, LOG_LEVELS } from '../../controllers/runtime/logger.js';
 import { type FlagSpec, type Flags, formatFlagHelp, parseFlags, UsageError } from '../args.js';
+import { auditFlags, auditOptionsFromFlags } from '../audit-flags.js';
 import { clusterClockFlags, createClockFromFlags } from '../cluster-clock-flags.js';
 import { IpcPeer } from '../ipc.js';
 import { serverKubeconfig, writeKubeconfigFile } from '../kubeconfig.js';
@@ -29,6 +30,7 @@ export const apiserverFlags: Record<string, FlagSpec> = {
   'pki-dir': { type: 'string', description: 'keep the cluster CA in this directory (default: <data-dir>/pki)' },
   kubeconfig: { type: 'string', description: 'also write a kubeconfig for this server here (the CA and a kubernetes-admin client certificate, over HTTPS)' },
   ...apiserverSecurityFlags,
+  ...auditFlags,
   ...clusterClockFlags,
   ...seedFlags,
   supervised: {
@@ -116,6 +118,7 @@ export async function apiserver(argv: string[]): Promise<void> {
     faults: supervised?.faults,
     plugins: wiring?.plugins,
     clusterLoops: loopList(String(flags['cluster-loops'])),
+    audit: auditOptionsFromFlags(flags),
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EADDRINUSE') throw err;
     throw new UsageError(portInUseMessage(String(flags['port'])));

@@ -13,6 +13,7 @@ import { UI_PATH } from '../../apiserver/ui/ui-path.js';
 import { CONTROLLER_NAMES, type ControllerName } from '../../controllers/catalog.js';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { type FlagSpec, type Flags, formatFlagHelp, parseFlags, UsageError } from '../args.js';
+import { auditFlags, auditOptionsFromFlags, forwardedAuditArgs } from '../audit-flags.js';
 import { checkClockFlags, clusterClockFlags, describeClock } from '../cluster-clock-flags.js';
 import { clusterSigningArgs } from '../cluster-signing-flags.js';
 import { ClusterComponents } from '../components.js';
@@ -55,6 +56,7 @@ export const upFlags: Record<string, FlagSpec> = {
   scheduler: { type: 'boolean', description: 'run the scheduler (--scheduler=false to place pods yourself)', default: true },
   ...seedFlags,
   ...apiserverSecurityFlags,
+  ...auditFlags,
   // A cluster `up` starts is a kubeadm-like one: Node,RBAC.
   'authorization-mode': { ...apiserverSecurityFlags['authorization-mode']!, default: 'RBAC' },
   'log-level': {
@@ -114,6 +116,7 @@ function apiServerArgs(flags: Flags, dataDir: string, pkiDir: string, kubeconfig
     logLevel,
     ...seedArgs(flags),
     ...forwardedSecurityArgs(flags),
+    ...forwardedAuditArgs(flags),
     // Admission that relies on a loop acts only when the cluster runs it.
     '--cluster-loops',
     parseControllerList(String(flags['controllers'])).join(',') || 'none',
@@ -156,6 +159,7 @@ export async function up(argv: string[]): Promise<void> {
   const logDir = resolve(dirname(kubeconfig), 'logs');
   const logs = createUpLogs({ logDir, terminalLevel, clock: createRealClock() });
   securityOptionsFromFlags(flags); // a wrong value fails here, before anything starts
+  auditOptionsFromFlags(flags);
   const secure = !flags['insecure-http'];
   const host = String(flags['host']);
   // HTTPS: the CA, the serving and client certificates are made (once) before any process
