@@ -6,11 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseTable } from './tables.js';
-import { type CommandResult, commandOutput, type Step, tutorialSteps, useTutorialCluster } from './tutorial.js';
+import { commandOutput as output, type Step, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('12-services-and-dns.md');
-
-const output = (results: CommandResult[], prefix: string, which: 'first' | 'last' = 'first'): string => commandOutput(results, prefix, which);
 
 /** The pods named by the `Served by` lines of the six-call loop. */
 const answered = (text: string): string[] => [...text.matchAll(/^<p>Served by pod <b>([^<]+)<\/b>\.<\/p>$/gm)].map((m) => m[1]!);

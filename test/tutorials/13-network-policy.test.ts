@@ -6,11 +6,9 @@
 import { cpSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CommandResult, commandOutput, type Step, TUTORIALS_DIR, tutorialSteps, useTutorialCluster } from './tutorial.js';
+import { type CommandResult, commandOutput as output, type Step, TUTORIALS_DIR, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('13-network-policy.md');
-
-const output = (results: CommandResult[], prefix: string, which: 'first' | 'last' = 'first'): string => commandOutput(results, prefix, which);
 
 const SERVED = /^<p>Served by pod <b>web-[a-z0-9]+-[a-z0-9]{5}<\/b>\.<\/p>\n$/;
 const TIMED_OUT = 'wget: download timed out\ncommand terminated with exit code 1\n';

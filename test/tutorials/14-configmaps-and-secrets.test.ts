@@ -9,12 +9,10 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { type CommandResult, commandOutput, commandResult, onlyCommands, type Step, TUTORIALS_DIR, tutorialSteps, useTutorialCluster } from './tutorial.js';
+import { commandResult, onlyCommands, commandOutput as output, type Step, TUTORIALS_DIR, tutorialSteps, useTutorialCluster } from './tutorial.js';
 
 const steps = tutorialSteps('14-configmaps-and-secrets.md');
 const MANIFEST = 'docs/examples/config-demo.yaml';
-
-const output = (results: CommandResult[], prefix: string, which: 'first' | 'last' = 'first'): string => commandOutput(results, prefix, which);
 
 describe('tutorial 14: ConfigMaps and Secrets', () => {
   const cluster = useTutorialCluster();
