@@ -21,6 +21,7 @@ import type { Container } from '../apiserver/api/core/container.js';
 import type { Pod } from '../apiserver/api/core/pod.js';
 import type { PodSpec } from '../apiserver/api/core/pod-spec.js';
 import { allContainers } from '../apiserver/api/core/pod-spec-defaults.js';
+import { allContainerStatuses } from '../apiserver/api/core/pod-status.js';
 import { type Cause, currentCause, runWithCause } from '../apiserver/api/machinery/cause.js';
 import type { Clock, DeepReadonly, EventRecorder, Lister, Logger, Reconciler, Request, ResourceClient, Result } from '../controllers/runtime/types.js';
 import { type PodBehaviour, parseBehaviour } from './behaviour.js';
@@ -249,12 +250,7 @@ class PodWorkers implements Reconciler {
       }
       // Debug (ephemeral) containers run their process too: `kubectl debug -it` attaches to it.
       const spec = allContainers(pod.spec as PodSpec).find((c) => c.name === change.container) as DeepReadonly<Container> | undefined;
-      const statuses = [
-        ...(pod.status?.initContainerStatuses ?? []),
-        ...(pod.status?.containerStatuses ?? []),
-        ...(pod.status?.ephemeralContainerStatuses ?? []),
-      ];
-      const status = statuses.find((c) => c.name === change.container);
+      const status = allContainerStatuses(pod.status).find((c) => c.name === change.container);
       const restartCount = status?.restartCount ?? 0;
       const process = !!this.options.mainProcesses && !!spec && runsInUserland(pod, spec);
       this.options.logs.started(key, { image: spec?.image ?? '', atMs: nowMs, intervalMs: behaviour.logIntervalMs, restartCount, process });

@@ -5,6 +5,8 @@
  */
 import { admitAndWrite, andThen } from '../admission/chain.js';
 import { badRequest, conflict, internalError } from '../api/api-error.js';
+import type { PodSpec } from '../api/core/pod-spec.js';
+import { allContainers } from '../api/core/pod-spec-defaults.js';
 import { rfc3339 } from '../api/machinery/time.js';
 import type { KubeObject } from '../api/resource-definition.js';
 import { readStored, resourceName, type Target } from '../registry/context.js';
@@ -91,7 +93,7 @@ const LOG_QUERY_PARAMETERS = ['follow', 'previous', 'timestamps', 'tailLines', '
 export function logLocation(ctx: HandlerContext, request: ApiRequest): URL {
   const target = targetOf(request.path);
   const pod = toServed(target.def, readStored(ctx, target)) as unknown as PodShape;
-  const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  const containers = pod.spec ? allContainers(pod.spec as PodSpec) : [];
   const appContainers = pod.spec?.containers ?? [];
   const container = queryString(request.query, 'container') ?? (appContainers.length === 1 ? appContainers[0]?.name : undefined);
   if (!container) {

@@ -4,6 +4,7 @@
  * formatting lines. Pure.
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import { allContainerStatuses } from '../../apiserver/api/core/pod-status.js';
 import type { DeepReadonly } from '../../controllers/runtime/types.js';
 import type { LogLine } from './container-log-store.js';
 
@@ -49,8 +50,7 @@ export function parseLogQuery(params: URLSearchParams): LogQuery | string {
  */
 export function logsUnavailableReason(pod: DeepReadonly<Pod>, container: string, previous: boolean): string | undefined {
   const podName = pod.metadata.name ?? '';
-  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
-  const status = statuses.find((s) => s.name === container);
+  const status = allContainerStatuses(pod.status).find((s) => s.name === container);
   if (!status) return `container "${container}" in pod "${podName}" is waiting to start: ContainerCreating`;
   if (previous) return status.lastState?.terminated ? undefined : `previous terminated container "${container}" in pod "${podName}" not found`;
   const waiting = status.state?.waiting;

@@ -6,6 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pod } from '../../apiserver/api/core/pod.js';
+import type { PodSpec } from '../../apiserver/api/core/pod-spec.js';
+import { allContainers } from '../../apiserver/api/core/pod-spec-defaults.js';
+import { allContainerStatuses } from '../../apiserver/api/core/pod-status.js';
 import { parseTimeMs } from '../../apiserver/api/machinery/time.js';
 import type { Clock, DeepReadonly, Lister, TimerHandle } from '../../controllers/runtime/types.js';
 import { parseBehaviour } from '../behaviour.js';
@@ -38,7 +41,8 @@ export function serveContainerLogs(
   if (typeof query === 'string') return sendStatus(res, 400, 'BadRequest', query);
   const pod = deps.lister.get(target.namespace, target.pod);
   if (!pod || !deps.isLocalNode(pod.spec.nodeName ?? '')) return sendStatus(res, 404, 'NotFound', `pods "${target.pod}" not found`);
-  const names = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => c.name);
+  // Debug (ephemeral) containers have logs too: `kubectl logs <pod> -c debugger`.
+  const names = allContainers(pod.spec as PodSpec).map((c) => c.name);
   if (!names.includes(target.container)) return sendStatus(res, 400, 'BadRequest', `container ${target.container} is not valid for pod ${target.pod}`);
   const unavailable = logsUnavailableReason(pod, target.container, query.previous);
   if (unavailable) return sendStatus(res, 400, 'BadRequest', unavailable);
@@ -66,10 +70,10 @@ export function serveContainerLogs(
  * restarted under it) a log starting at its recorded start time. */
 function adoptRunningContainer(deps: LogsEndpointDeps, pod: DeepReadonly<Pod>, key: ContainerLogKey): void {
   if (deps.logs.read(key, { previous: false, nowMs: deps.clock.now() })) return;
-  const status = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].find((s) => s.name === key.container);
+  const status = allContainerStatuses(pod.status).find((s) => s.name === key.container);
   const startedMs = parseTimeMs(status?.state?.running?.startedAt);
   if (startedMs === undefined) return;
-  const image = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === key.container)?.image ?? '';
+  const image = allContainers(pod.spec as PodSpec).find((c) => c.name === key.container)?.image ?? '';
   deps.logs.started(key, { image, atMs: startedMs, intervalMs: parseBehaviour(pod).behaviour.logIntervalMs, restartCount: status?.restartCount ?? 0 });
 }
 

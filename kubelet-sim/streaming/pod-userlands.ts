@@ -7,6 +7,7 @@
  */
 import type { Pod } from '../../apiserver/api/core/pod.js';
 import { allContainers } from '../../apiserver/api/core/pod-spec-defaults.js';
+import { allContainerStatuses } from '../../apiserver/api/core/pod-status.js';
 import type { Clock, DeepReadonly, Informer, Lister } from '../../controllers/runtime/types.js';
 import type { ClusterReader, ContainerLookup, ContainerUserland, PodNetwork, UserlandFactory, UserlandProvider } from '../userland/contract.js';
 
@@ -134,8 +135,7 @@ export function createPodUserlands(deps: PodUserlandsDeps): PodUserlands {
 }
 
 function containerStatuses(pod: DeepReadonly<Pod>) {
-  const status = pod.status;
-  return [...(status?.initContainerStatuses ?? []), ...(status?.containerStatuses ?? []), ...(status?.ephemeralContainerStatuses ?? [])];
+  return allContainerStatuses(pod.status);
 }
 
 /** forgetGone drops the userlands of pods that left this kubelet (or were replaced). */

@@ -95,6 +95,19 @@ describe.each(binaries)('$label: kubectl debug and attach', (binary) => {
     expect(ps.stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 sleep 600\n    7 root      0:00 ps\n');
   });
 
+  it('a debug container that runs a command has its output as its log', async () => {
+    await k.apply(podYaml('chatty'));
+    await running('chatty');
+    await k.ok(['debug', 'chatty', '--image=busybox', '-c', 'printer', '--profile=general', '--', 'sh', '-c', 'echo from-the-debugger']);
+    await eventually(
+      async () => expect((await k.json(['pod', 'chatty'])).status.ephemeralContainerStatuses?.[0]?.state?.terminated?.reason).toBe('Completed'),
+      {
+        timeoutMs: 20_000,
+      },
+    );
+    expect((await k.ok(['logs', 'chatty', '-c', 'printer'])).stdout).toBe('from-the-debugger\n');
+  });
+
   it('attach -it joins an interactive container’s shell', async () => {
     await k.apply(podYaml('shell', '    stdin: true\n    tty: true\n').replace("command: [sleep, '3600']", 'command: [sh]'));
     await running('shell');

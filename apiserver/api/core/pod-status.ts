@@ -113,3 +113,11 @@ export const PodStatusSchema = z
   .meta({ id: `${K8S_CORE}.PodStatus`, description: 'PodStatus is the most recently observed state of a pod.' });
 
 export type PodStatus = z.infer<typeof PodStatusSchema>;
+
+/** allContainerStatuses lists the statuses of init, app and ephemeral containers, in that
+ * order (container names are unique across the three, so a name finds one). */
+export function allContainerStatuses<S>(
+  status: { initContainerStatuses?: readonly S[]; containerStatuses?: readonly S[]; ephemeralContainerStatuses?: readonly S[] } | undefined,
+): S[] {
+  return [...(status?.initContainerStatuses ?? []), ...(status?.containerStatuses ?? []), ...(status?.ephemeralContainerStatuses ?? [])];
+}
