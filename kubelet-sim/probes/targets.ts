@@ -36,8 +36,9 @@ export interface ProbeTargets {
 const APP_RUNTIMES = new Set(['node', 'python', 'postgres']);
 
 /**
- * isOpaqueApplication: an image kubesim knows nothing of (`ghcr.io/acme/api`), or a language
- * runtime or database whose server is not simulated, runs code that kubesim cannot see. Such a
+ * isOpaqueApplication: an image kubesim knows nothing of (`ghcr.io/acme/api`), a language
+ * runtime, or postgres (whose simulated server answers only the protocol's start-up and trivial
+ * queries, not pg_isready or a user's schema) runs code that kubesim cannot see. Such a
  * container is taken to answer its probes as its authors meant it to. A real manifest's probes
  * on its own images then pass, as they do in the cluster it was written for, instead of keeping
  * every such pod unready or in a restart loop. The OS images (busybox, alpine, debian, ubuntu)

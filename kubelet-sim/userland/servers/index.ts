@@ -1,6 +1,6 @@
 /**
  * Which simulated server a container runs, on which port: the image's server when the container
- * runs the image's own command (nginx and httpd on 80, redis on 6379, http-echo on its -listen
+ * runs the image's own command (nginx and httpd on 80, redis on 6379, postgres on 5432, http-echo on its -listen
  * port, 5678 by default). A container whose command is something else (`sleep 3600`) listens
  * nowhere.
  */
@@ -9,6 +9,7 @@ import type { ImageProfile } from '../images.js';
 import type { ContainerState } from '../process.js';
 import type { ServerFactory } from './connection.js';
 import { echoText, staticFiles } from './http.js';
+import { postgresServer } from './postgres.js';
 import { redisServer } from './redis.js';
 
 export interface Listener {
@@ -17,7 +18,16 @@ export interface Listener {
   readonly serve: (container: ContainerState, store: Map<string, string>) => ServerFactory;
 }
 
-const SERVER_BINARIES = new Set(['nginx', 'httpd', 'httpd-foreground', 'redis-server', 'http-echo', 'docker-entrypoint.sh', '/docker-entrypoint.sh']);
+const SERVER_BINARIES = new Set([
+  'nginx',
+  'httpd',
+  'httpd-foreground',
+  'redis-server',
+  'postgres',
+  'http-echo',
+  'docker-entrypoint.sh',
+  '/docker-entrypoint.sh',
+]);
 
 /** argValue: `-name=value` or `-name value` (one or two dashes) among args. */
 function argValue(args: readonly string[], name: string): string | undefined {
@@ -39,6 +49,8 @@ export function listenerOf(profile: ImageProfile, spec: PodContainer): Listener 
       return { port: 80, serve: (container) => staticFiles('Apache/2.4.63 (Unix)', container, '/usr/local/apache2/htdocs') };
     case 'redis':
       return { port: 6379, serve: (_container, store) => redisServer(store) };
+    case 'postgres':
+      return { port: 5432, serve: (container) => postgresServer(container) };
     case 'http-echo': {
       const port = Number((argValue(args, 'listen') ?? ':5678').split(':').at(-1));
       return { port, serve: (container) => echoText(container, argValue(args, 'text') ?? 'hello-world') };

@@ -59,4 +59,50 @@ describe('simulated servers', () => {
     );
     expect(replies.text).toBe("+PONG\r\n+OK\r\n$2\r\nv1\r\n$-1\r\n-ERR unknown command 'FLY', with args beginning with: \r\n");
   });
+  it('postgres runs the v3 start-up for its role and databases, and answers SELECT 1', async () => {
+    const env = [
+      { name: 'POSTGRES_USER', value: 'app' },
+      { name: 'POSTGRES_DB', value: 'shop' },
+    ];
+    const { userland } = userlandFor(podObject('db', { image: 'postgres:17', container: { env } }));
+    const connection = userland.connect?.(5432);
+    if (!connection) throw new Error('nothing listens on 5432');
+    let received = Buffer.alloc(0);
+    connection.onData((data) => {
+      received = Buffer.concat([received, data]);
+    });
+    const int32 = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
+    const startup = (pairs: string) => Buffer.concat([int32(8 + Buffer.byteLength(pairs) + 1), int32(196608), Buffer.from(`${pairs}\0`)]);
+    // psql first asks for TLS (SSLRequest) and goes on in clear after an 'N'.
+    connection.write(Buffer.concat([int32(8), int32(80877103)]));
+    await eventually(() => expect(received.toString('latin1')).toBe('N'));
+    connection.write(startup('user\0app\0database\0shop\0'));
+    await eventually(() => expect(received.subarray(-6).toString('latin1')).toBe('Z\0\0\0\x05I'));
+    const greeting = received.toString('latin1');
+    expect(greeting.slice(1, 10)).toBe('R\0\0\0\x08\0\0\0\0'); // AuthenticationOk
+    expect(greeting).toContain('server_version\x0017.4 (Debian 17.4-1.pgdg120+2)\0');
+    received = Buffer.alloc(0);
+    const select = Buffer.from('SELECT 1;\0');
+    connection.write(Buffer.concat([Buffer.from('Q'), int32(select.length + 4), select]));
+    await eventually(() => expect(received.subarray(-6).toString('latin1')).toBe('Z\0\0\0\x05I'));
+    const answer = received.toString('latin1');
+    expect(answer).toContain('?column?');
+    expect(answer).toContain('D\0\0\0\x0b\0\x01\0\0\0\x011'); // one row, one cell: "1"
+    expect(answer).toContain('C\0\0\0\x0dSELECT 1\0');
+    connection.end();
+
+    const stranger = userland.connect?.(5432);
+    let refused = '';
+    let ended = false;
+    stranger?.onData((data) => {
+      refused += Buffer.from(data).toString('latin1');
+    });
+    stranger?.onEnd(() => {
+      ended = true;
+    });
+    stranger?.write(startup('user\0postgres\0'));
+    await eventually(() => expect(ended).toBe(true));
+    expect(refused).toContain('SFATAL\0');
+    expect(refused).toContain('C28000\0Mrole "postgres" does not exist\0');
+  });
 });
