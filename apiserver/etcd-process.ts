@@ -22,8 +22,10 @@ export interface EtcdProcess {
 
 export interface EtcdProcessOptions {
   dataDir: string;
-  /** The etcd binary; default: `etcd` on PATH, else /usr/bin/etcd. */
+  /** The etcd binary; default: `etcd` in one of `searchPath`. */
   binary?: string;
+  /** Where to look for etcd: default PATH, then /usr/bin and /usr/local/bin. */
+  searchPath?: string[];
   /** How long to wait for /health (default 30 s). */
   startTimeoutMs?: number;
 }
@@ -39,14 +41,15 @@ interface EtcdState {
 }
 
 /** findEtcdBinary returns the etcd executable, or undefined when the machine has none. */
-export function findEtcdBinary(): string | undefined {
-  const dirs = [...(process.env['PATH'] ?? '').split(delimiter).filter(Boolean), '/usr/bin', '/usr/local/bin'];
-  return dirs.map((dir) => join(dir, 'etcd')).find((path) => existsSync(path));
+export function findEtcdBinary(
+  searchPath = [...(process.env['PATH'] ?? '').split(delimiter).filter(Boolean), '/usr/bin', '/usr/local/bin'],
+): string | undefined {
+  return searchPath.map((dir) => join(dir, 'etcd')).find((path) => existsSync(path));
 }
 
 /** startEtcdProcess starts etcd and resolves once it serves (see the file comment). */
 export async function startEtcdProcess(options: EtcdProcessOptions): Promise<EtcdProcess> {
-  const binary = options.binary ?? findEtcdBinary();
+  const binary = options.binary ?? findEtcdBinary(options.searchPath);
   if (!binary)
     throw new Error("etcd not found: install Debian's etcd-server (apt-get install etcd-server) or pass --store etcd://host:port of an etcd you run");
   const dataDir = options.dataDir;
@@ -57,6 +60,11 @@ export async function startEtcdProcess(options: EtcdProcessOptions): Promise<Etc
   const peerPort = previous && (await portIsFree(previous.peerPort)) ? previous.peerPort : await freePort();
   const child = spawn(binary, etcdArgs(dataDir, clientPort, peerPort), { stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr = tail(child);
+  const spawnError = await new Promise<Error | undefined>((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', resolve);
+  });
+  if (spawnError) throw new Error(`could not run etcd (${binary}): ${spawnError.message}`);
   writeState(dataDir, { pid: child.pid, clientPort, peerPort });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const endpoint = `http://127.0.0.1:${clientPort}`;
@@ -110,7 +118,7 @@ async function healthy(endpoint: string): Promise<boolean> {
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   child.kill('SIGTERM');
   const grace = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
   await exited;

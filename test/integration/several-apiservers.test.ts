@@ -163,3 +163,77 @@ function severalServers(storeName: string, openStore: () => Promise<SharedStore>
     });
   });
 }
+
+describe('the kubernetes endpoints of a server that keeps Leases, alone on SQLite', () => {
+  let server: RunningApiServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  const fakeLease = (name: string, address: string, renewMs: number) => ({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: {
+      name,
+      labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver' },
+      annotations: { 'kubernetes.io/peer-advertise-address': address },
+    },
+    spec: { holderIdentity: `${name}_1`, leaseDurationSeconds: 15, renewTime: new Date(renewMs).toISOString().replace('Z', '000Z') },
+  });
+  const subsetsOf = async () => (await request(`${server!.url}${ENDPOINTS}`)).body.subsets;
+  const own = () => ({ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: server!.port, protocol: 'TCP' }] });
+  const other = { addresses: [{ ip: '10.0.0.7' }], ports: [{ name: 'https', port: 65_000, protocol: 'TCP' }] };
+
+  it('list a fresh Lease of another server, ignore a lapsed one, and drop the fresh one once it lapses', async () => {
+    server = await startApiServer({ port: 0, shared: true, clock: createClusterClock({ mode: 'virtual', startMs: START_MS }) });
+    await eventually(async () => expect(await subsetsOf()).toEqual([own()]));
+    const stale = await request(`${server.url}${LEASES}`, { method: 'POST', body: fakeLease('apiserver-stale', '10.0.0.8:65000', START_MS - 60_000) });
+    expect(stale.status).toBe(201);
+    const fresh = await request(`${server.url}${LEASES}`, { method: 'POST', body: fakeLease('apiserver-fresh', '10.0.0.7:65000', START_MS) });
+    expect(fresh.status).toBe(201);
+    await eventually(async () => expect(await subsetsOf()).toEqual([own(), other]));
+    // This server renews at +10 s (the fresh Lease lasts until +15 s), then at +20 s.
+    await server.clock!.advance(10_000);
+    expect(await subsetsOf()).toEqual([own(), other]);
+    await server.clock!.advance(10_000);
+    await eventually(async () => expect(await subsetsOf()).toEqual([own()]));
+  });
+
+  it('are this server alone, with no Lease, on SQLite by default', async () => {
+    server = await startApiServer({ port: 0 });
+    await eventually(async () => expect(await subsetsOf()).toEqual([own()]));
+    expect((await request(`${server.url}${LEASES}`)).body.items).toEqual([]);
+  });
+});
+
+describe('two API servers over HTTPS with one cluster CA', () => {
+  const servers: RunningApiServer[] = [];
+  let pkiDir: string | undefined;
+  let store: ReturnType<typeof openSqliteStore> | undefined;
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+    store?.close();
+    if (pkiDir) rmSync(pkiDir, { recursive: true, force: true });
+  });
+
+  it('settle on one asks the other, as system:apiserver with a certificate of the CA', async () => {
+    pkiDir = mkdtempSync(join(tmpdir(), 'kubesim-shared-pki-'));
+    store = openSqliteStore({ path: ':memory:' });
+    const options = { port: 0, pkiDir, tls: true, security: { authorization: 'RBAC' as const }, store: { kind: 'instance' as const, store } };
+    // One after the other: the first makes the CA the second then reads.
+    servers.push(await startApiServer(options));
+    servers.push(await startApiServer(options));
+    const [a, b] = servers as [RunningApiServer, RunningApiServer];
+    const admin = await a.clientCertificate({ commonName: 'kubernetes-admin', organizations: ['system:masters'] });
+    const tls = { ca: a.clusterCa.certPem, cert: admin.certPem, key: admin.keyPem };
+    await eventually(async () => expect((await request(`${a.url}${ENDPOINTS}`, { tls })).body.subsets).toHaveLength(2));
+    const loops = (queued: number) => ({ loops: [{ name: 'widgets', queued, active: 0, delayed: 0 }] });
+    expect((await request(`${b.url}${KUBESIM}/activity/remote-loops`, { method: 'PUT', body: loops(2), tls })).status).toBe(200);
+    const busy = await request(`${a.url}${KUBESIM}/settle`, { method: 'POST', body: { timeoutMs: 300 }, tls });
+    expect(busy.status).toBe(504);
+    expect(busy.body.message).toContain(`apiserver 127.0.0.1:${b.port}: remote-loops/widgets (2 queued, 0 in flight)`);
+    expect((await request(`${b.url}${KUBESIM}/activity/remote-loops`, { method: 'PUT', body: loops(0), tls })).status).toBe(200);
+    expect((await request(`${a.url}${KUBESIM}/settle`, { method: 'POST', body: { timeoutMs: 5_000 }, tls })).status).toBe(200);
+  });
+});
