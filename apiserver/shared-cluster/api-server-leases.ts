@@ -27,6 +27,8 @@ export const PEER_ADDRESS_ANNOTATION = 'kubernetes.io/peer-advertise-address';
 export const API_SERVER_LEASE_DURATION_SECONDS = 15;
 /** kube-apiserver's IdentityLeaseRenewIntervalPeriod (and DefaultEndpointReconcilerInterval). */
 export const API_SERVER_LEASE_RENEW_MS = 10_000;
+/** kube-apiserver's IdentityLeaseGCPeriod: a Lease lapsed this long is deleted. */
+export const API_SERVER_LEASE_GC_MS = 3_600_000;
 
 interface LeaseSpec {
   holderIdentity?: string;
@@ -108,6 +110,7 @@ export class ApiServerLeases implements ApiServerDirectory {
     if (this.stopped) return;
     try {
       this.write();
+      this.collectGarbage();
     } catch (err) {
       this.options.logger?.error({ err }, 'renewing the API server lease failed; retrying at the next renewal');
     }
@@ -128,6 +131,17 @@ export class ApiServerLeases implements ApiServerDirectory {
       lease.metadata.annotations = { ...lease.metadata.annotations, ...annotations };
       lease['spec'] = { ...(lease['spec'] as LeaseSpec), ...spec };
     });
+  }
+
+  /** collectGarbage deletes the Leases of servers gone for an hour, as kube-apiserver's
+   * identity lease garbage collector does (here at each renewal, judged by this one's time). */
+  private collectGarbage(): void {
+    const nowMs = this.options.clock.now();
+    const leases = this.options.writer.ctx.store.list({ resource: this.leaseResource(), namespace: LEASE_NAMESPACE }).items as KubeObject[];
+    for (const lease of leases) {
+      const expiresMs = identityAddress(lease) && expiryOf(lease);
+      if (expiresMs && expiresMs + API_SERVER_LEASE_GC_MS < nowMs) this.options.writer.remove(LEASE, LEASE_NAMESPACE, String(lease.metadata.name));
+    }
   }
 
   /** refresh recomputes the live set and tells the listeners if it changed. */

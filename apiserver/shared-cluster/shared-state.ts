@@ -107,7 +107,7 @@ export class SharedState {
     if (!shared || shared.by === this.options.serverName) return;
     this.applying = true;
     try {
-      await clock.apply(shared.state);
+      await clock.apply(runningOn(shared.state));
     } finally {
       this.applying = false;
     }
@@ -163,6 +163,15 @@ export class SharedState {
   private read(): KubeObject | undefined {
     return this.options.writer.read(LEASE, LEASE_NAMESPACE, CLUSTER_STATE_NAME);
   }
+}
+
+/** runningOn is where a running clock written at `wallMs` stands now. The record may be old (a
+ * server joining an hour after the last pause or speed change), and the clock's own apply adds
+ * only a short transit: the servers of one cluster are taken to share the wall time (NTP). */
+function runningOn(state: ClockState): ClockState {
+  if (state.paused || state.wallMs === undefined) return state;
+  const wallMs = Date.now();
+  return { ...state, nowMs: state.nowMs + Math.max(0, wallMs - state.wallMs) * state.speed, wallMs };
 }
 
 function parseJson<T>(text: string): T | undefined {

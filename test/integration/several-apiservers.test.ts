@@ -198,6 +198,32 @@ describe('the kubernetes endpoints of a server that keeps Leases, alone on SQLit
     expect(await subsetsOf()).toEqual([own(), other]);
     await server.clock!.advance(10_000);
     await eventually(async () => expect(await subsetsOf()).toEqual([own()]));
+    // Lapsed for an hour, both are deleted, as kube-apiserver's identity lease collector does.
+    const names = async () => (await request(`${server!.url}${LEASES}`)).body.items.map((lease: { metadata: { name: string } }) => lease.metadata.name);
+    expect(await names()).toEqual(expect.arrayContaining(['apiserver-fresh', 'apiserver-stale']));
+    await server.clock!.advance(3_600_000);
+    const left = await names();
+    expect(left).not.toContain('apiserver-fresh');
+    expect(left).not.toContain('apiserver-stale');
+    expect(left).toContain(apiServerLeaseName(hostname(), { ip: '127.0.0.1', port: server.port }));
+  });
+
+  it('follow a clock state in the record however long ago it was written', async () => {
+    server = await startApiServer({ port: 0, shared: true, clock: createClusterClock({ mode: 'virtual', startMs: START_MS }) });
+    // As a server that joins a cluster whose clock has run, untouched, for a minute.
+    const state = { nowMs: START_MS, speed: 1, paused: false, wallMs: Date.now() - 60_000 };
+    const patch = { metadata: { annotations: { 'kubesim.io/clock': JSON.stringify({ state, by: 'apiserver-elsewhere' }) } } };
+    const patched = await request(`${server.url}${LEASES}/kubesim.io-cluster-state`, {
+      method: 'PATCH',
+      body: patch,
+      contentType: 'application/merge-patch+json',
+    });
+    expect(patched.status).toBe(200);
+    await eventually(async () => {
+      const clock = (await request(`${server!.url}${KUBESIM}/clock`)).body;
+      expect(clock.paused).toBe(false);
+      expect(clock.nowMs).toBeGreaterThanOrEqual(START_MS + 60_000);
+    });
   });
 
   it('are this server alone, with no Lease, on SQLite by default', async () => {
