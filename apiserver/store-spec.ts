@@ -115,7 +115,14 @@ export async function openStoreFromSpec(spec: StoreSpec, common: CommonStoreOpti
 
 async function openEtcd(endpoints: string[], common: CommonStoreOptions): Promise<Store> {
   if (!openEtcdStore) throw new Error('the etcd store is not built in this branch');
-  return openEtcdStore({ endpoints, clock: common.clock, compaction: common.compaction, watchBufferSize: common.watchBufferSize });
+  try {
+    return await openEtcdStore({ endpoints, clock: common.clock, compaction: common.compaction, watchBufferSize: common.watchBufferSize });
+  } catch (err) {
+    throw new Error(
+      `could not open the store on etcd at ${endpoints.join(', ')}: ${(err as Error).message}. Check that etcd runs there, or pass --store etcd to have kubesim start one`,
+      { cause: err },
+    );
+  }
 }
 
 /** openManagedEtcd starts etcd in <dataDir>/etcd (or a temporary folder, removed at close) and
