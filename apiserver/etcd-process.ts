@@ -4,8 +4,9 @@
  * (the same ones again when the folder is reused and they are still free, so the member's
  * recorded peer URL stays true), up once /health answers, stopped with the store.
  *
- * A kubesim killed with SIGKILL cannot stop its etcd: the next start on the same folder finds
- * that orphan by the pid it recorded (checking it is etcd on this folder) and stops it first.
+ * A process that exits stops its etcd on the way out; one killed with SIGKILL cannot: the next
+ * start on the same folder finds that orphan by the pid it recorded (checking it is etcd on this
+ * folder) and stops it first.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -67,8 +68,14 @@ export async function startEtcdProcess(options: EtcdProcessOptions): Promise<Etc
   if (spawnError) throw new Error(`could not run etcd (${binary}): ${spawnError.message}`);
   writeState(dataDir, { pid: child.pid, clientPort, peerPort });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A process that ends without stopping it (an uncaught error, process.exit) takes etcd along.
+  const stopOnExit = () => child.kill('SIGTERM');
+  process.once('exit', stopOnExit);
   const endpoint = `http://127.0.0.1:${clientPort}`;
-  const stop = () => stopChild(child, exited);
+  const stop = async () => {
+    process.off('exit', stopOnExit);
+    await stopChild(child, exited);
+  };
   try {
     await waitForHealth(endpoint, child, options.startTimeoutMs ?? 30_000, stderr);
   } catch (err) {
