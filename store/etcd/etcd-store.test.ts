@@ -72,6 +72,23 @@ describe('EtcdStore on a shared etcd', () => {
     }
   });
 
+  it('a replay on one store joins its live stream without a gap while another store writes', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = [open({ prefix }), open({ prefix })];
+    try {
+      a.create(pod('ns', 'one'), body(pod('ns', 'one')));
+      // No await between: B's change reaches A's watch while A is reading its replay.
+      b.create(pod('ns', 'two'), body(pod('ns', 'two')));
+      const watch = a.watch({ resource: 'pods', afterRevision: 0 });
+      a.create(pod('ns', 'three'), body(pod('ns', 'three')));
+      const revisions = [await next(watch), await next(watch), await next(watch)].map((m) => m.revision);
+      expect(revisions).toEqual([1, 2, 3]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
   it("lays keys out as kube-apiserver does, values are the object's JSON without resourceVersion", async () => {
     const prefix = freshPrefix();
     const store = open({ prefix });

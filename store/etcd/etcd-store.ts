@@ -387,8 +387,15 @@ export class EtcdStore implements Store {
   private replay(options: WatchOptions): EncodedEvent[] {
     this.assertOpen();
     this.checkRevision(options.afterRevision);
-    if (options.afterRevision >= this.revision) return [];
-    return this.readChanges(options.afterRevision, this.revision).filter((event) => matches(event, options));
+    // Reading blocks on etcd, and meanwhile the live watch may publish more changes (to no one
+    // yet): read those too, until a read ends with nothing new, then subscribe at once.
+    const backlog: EncodedEvent[] = [];
+    for (let from = options.afterRevision; from < this.revision; ) {
+      const to = this.revision;
+      for (const event of this.readChanges(from, to)) if (matches(event, options)) backlog.push(event);
+      from = to;
+    }
+    return backlog;
   }
 
   // The changes in (after, to], oldest first, read from etcd with a watch from after+1 that
