@@ -9,7 +9,7 @@ import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { startKubelet } from '../../kubelet-sim/kubelet.js';
 import { nodeCredentials } from '../../kubelet-sim/node-credentials.js';
 import { DEFAULT_CAPACITY } from '../../kubelet-sim/node-object.js';
-import { reportLoops } from '../activity.js';
+import { reportLoops, reportName } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { clusterCaFromFlags } from '../cluster-signing-flags.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
@@ -105,6 +105,9 @@ export async function kubelet(argv: string[]): Promise<void> {
     logLevel: level as LogLevel,
     signal: stop.signal,
   });
-  reportLoops(target, 'kubelet', () => kubelet.activity(), stop.signal);
+  // The default range is `kubesim up`'s kubelet; another range is one of several processes.
+  const range = `${String(flags['node-prefix'])}${String(flags['start-index'])}`;
+  const defaultRange = `${kubeletFlags['node-prefix']!.default}${kubeletFlags['start-index']!.default}`;
+  reportLoops(target, reportName('kubelet', range === defaultRange ? undefined : range), () => kubelet.activity(), stop.signal);
   await kubelet.done;
 }
