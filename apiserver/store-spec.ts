@@ -13,13 +13,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CompactionPolicy, openSqliteStore, type Store } from '../store/index.js';
+import { type CompactionPolicy, openEtcdStore, openSqliteStore, type Store } from '../store/index.js';
 import { type EtcdProcess, startEtcdProcess } from './etcd-process.js';
 
 export type StoreSpec =
   | { kind: 'sqlite' }
   /** An etcd the user runs: its client URLs (http://host:port). */
-  | { kind: 'etcd'; endpoints: string[] }
+  | {
+      kind: 'etcd';
+      endpoints: string[] /** The key prefix (kube-apiserver's --etcd-prefix; default /registry): one
+       * etcd can hold several clusters under different prefixes, as the test suite's does. */;
+      prefix?: string;
+    }
   /** An etcd this process starts and stops. */
   | { kind: 'managed-etcd' }
   /** A store opened by the caller and shared by the servers it is given to (several API servers
@@ -82,14 +87,6 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-/** What opens the etcd store (store/etcd), once this branch has it: undefined until then. */
-type OpenEtcdStore = (options: { endpoints: string[]; clock: () => number; compaction: CompactionPolicy; watchBufferSize?: number }) => Store | Promise<Store>;
-// MERGE SEAM: replace `undefined` with `openEtcdStore` (imported from '../store/index.js').
-const openEtcdStore: OpenEtcdStore | undefined = undefined;
-
-/** etcdStoreBuilt: this build has the etcd store (tests of several servers on etcd need it). */
-export const etcdStoreBuilt = openEtcdStore !== undefined;
-
 /** openStoreFromSpec opens the store `spec` names. */
 export async function openStoreFromSpec(spec: StoreSpec, common: CommonStoreOptions): Promise<OpenedStore> {
   switch (spec.kind) {
@@ -105,7 +102,7 @@ export async function openStoreFromSpec(spec: StoreSpec, common: CommonStoreOpti
     case 'instance':
       return { store: spec.store, close: async () => undefined };
     case 'etcd': {
-      const store = await openEtcd(spec.endpoints, common);
+      const store = await openEtcd(spec.endpoints, common, spec.prefix);
       return { store, close: async () => store.close() };
     }
     case 'managed-etcd':
@@ -113,10 +110,9 @@ export async function openStoreFromSpec(spec: StoreSpec, common: CommonStoreOpti
   }
 }
 
-async function openEtcd(endpoints: string[], common: CommonStoreOptions): Promise<Store> {
-  if (!openEtcdStore) throw new Error('the etcd store is not built in this branch');
+async function openEtcd(endpoints: string[], common: CommonStoreOptions, prefix?: string): Promise<Store> {
   try {
-    return await openEtcdStore({ endpoints, clock: common.clock, compaction: common.compaction, watchBufferSize: common.watchBufferSize });
+    return openEtcdStore({ endpoints, prefix, clock: common.clock, compaction: common.compaction, watchBufferSize: common.watchBufferSize });
   } catch (err) {
     throw new Error(
       `could not open the store on etcd at ${endpoints.join(', ')}: ${(err as Error).message}. Check that etcd runs there, or pass --store etcd to have kubesim start one`,

@@ -5,22 +5,25 @@ import { resolve } from 'node:path';
 import { CONTROLLER_NAMES, CONTROLLERS, type ControllerName, componentName, isControllerName } from '../../controllers/catalog.js';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
+import { processIdentity } from '../../controllers/runtime/leader-election.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 
 import type { LoopAction, LoopHost } from '../../controllers/runtime/loop-host.js';
-import { reportLoops } from '../activity.js';
+import { reportLoops, reportName } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { clusterCaFromFlags, clusterSigningFlags } from '../cluster-signing-flags.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
 import { IpcPeer } from '../ipc.js';
 import { metricsFlags, serveMetrics } from '../metrics-endpoint.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
+import { serverFlags, withServerFlag } from '../server-flag.js';
 import { untilSignal } from '../signals.js';
 
 const LEVEL_NAMES = Object.keys(LOG_LEVELS);
 
 export const controllerFlags: Record<string, FlagSpec> = {
   kubeconfig: kubeconfigFlag,
+  ...serverFlags,
   ...componentClockFlags,
   ...seedFlags,
   ...clusterSigningFlags,
@@ -63,7 +66,7 @@ export async function controller(argv: string[]): Promise<void> {
   const random = randomFromFlags(flags, componentName(names));
   const level = String(flags['log-level']);
   if (!LEVEL_NAMES.includes(level)) throw new UsageError(`--log-level must be one of ${LEVEL_NAMES.join(', ')}`);
-  const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
+  const target = withServerFlag(flags, loadKubeconfig(resolve(String(flags['kubeconfig']))));
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
   const peer = process.channel ? new IpcPeer(process) : undefined;
@@ -81,7 +84,8 @@ export async function controller(argv: string[]): Promise<void> {
     serviceAccountCredentials: !!flags['use-service-account-credentials'],
     signal: stop.signal,
     onStarted: (manager, loops) => {
-      reportLoops(target, componentName(names), () => manager.activity(), stop.signal);
+      const instance = flags['leader-elect'] ? processIdentity() : undefined;
+      reportLoops(target, reportName(componentName(names), instance), () => manager.activity(), stop.signal);
       if (peer) serveLoopControl(peer, loops);
     },
   });
