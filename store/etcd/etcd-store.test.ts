@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEtcd, startEtcd } from '../../test/support/etcd.js';
-import { isConflict, isExpired, type StoreError } from '../errors.js';
+import { isConflict, isExpired, StoreError } from '../errors.js';
 import { runStoreConformance } from '../testing/store-conformance.case.js';
 import type { ObjectRef, StoredObject, StoreWatch, WatchMessage } from '../types.js';
 import { type EtcdStoreOptions, openEtcdStore } from './etcd-store.js';
@@ -83,6 +83,28 @@ describe('EtcdStore on a shared etcd', () => {
       a.create(pod('ns', 'three'), body(pod('ns', 'three')));
       const revisions = [await next(watch), await next(watch), await next(watch)].map((m) => m.revision);
       expect(revisions).toEqual([1, 2, 3]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('a compaction by another store on the prefix makes older reads and watches Expired here too', () => {
+    const prefix = freshPrefix();
+    const [a, b] = [open({ prefix }), open({ prefix })];
+    try {
+      for (let i = 0; i < 5; i++) a.create(pod('ns', `p${i}`), body(pod('ns', `p${i}`)));
+      expect(a.compact({ keepRevisions: 1, maxAgeMs: 0 })).toBe(4);
+      const codes = [() => b.list({ resource: 'pods', revision: 2 }), () => b.watch({ resource: 'pods', afterRevision: 2 })].map((read) => {
+        try {
+          read();
+          return 'read';
+        } catch (err) {
+          return err instanceof StoreError ? err.code : String(err);
+        }
+      });
+      expect(codes).toEqual(['Expired', 'Expired']);
+      expect(b.compactedRevision).toBe(4);
     } finally {
       a.close();
       b.close();

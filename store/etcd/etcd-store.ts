@@ -403,6 +403,7 @@ export class EtcdStore implements Store {
   private readChanges(after: number, to: number): EncodedEvent[] {
     const last = this.lastChangeAt(to);
     if (last <= after) return [];
+    this.assertKept(after);
     const watchId = this.nextWatchId++;
     const assembler = new ChangeAssembler(this.keys, this.origin);
     const events: EncodedEvent[] = [];
@@ -431,7 +432,7 @@ export class EtcdStore implements Store {
     } finally {
       this.collectors.delete(watchId);
     }
-    if (failure !== undefined) throw this.translate(new EtcdCallError(failure, 'WatchError'));
+    if (failure !== undefined) throw new Error(`etcd ended the watch from revision ${after}: ${failure}`);
     return events;
   }
 
@@ -530,6 +531,18 @@ export class EtcdStore implements Store {
   private range(request: { key: string; countOnly?: boolean }, revision?: number): RangeResponse {
     const body = { key: Buffer.from(request.key), count_only: request.countOnly === true, revision: revision === undefined ? 0 : revision + this.origin };
     return this.call<RangeResponse>('range', body);
+  }
+
+  // Throws Expired unless etcd still has `revision` (another API server may have compacted
+  // since this store last learnt the compacted revision): etcd3 cannot take the cancellation
+  // of a watch that starts below the compacted revision, so a watch is never started there.
+  private assertKept(revision: number): void {
+    try {
+      this.range({ key: this.keys.origin, countOnly: true }, revision);
+    } catch (err) {
+      if (err instanceof StoreError && err.code === 'Expired') this.compacted = Math.max(this.compacted, this.probeCompacted());
+      throw err;
+    }
   }
 
   // The revision of the newest change at or below `revision`, 0 if none.

@@ -72,6 +72,8 @@ export class SyncBridge {
   private readonly signal: Int32Array;
   private nextId = 1;
   private closed = false;
+  // Set when the worker died (an exception inside the client): every later call fails with it.
+  private failure: Error | undefined;
 
   constructor(private readonly options: SyncBridgeOptions) {
     const { port1, port2 } = new MessageChannel();
@@ -88,6 +90,9 @@ export class SyncBridge {
     const script = `const __name = (f) => f;\n(${workerMain.toString()})(require, require('node:worker_threads').workerData);`;
     this.worker = new Worker(script, { eval: true, workerData, transferList: [port2] });
     this.worker.unref();
+    this.worker.on('error', (err) => {
+      this.failure = err;
+    });
     this.port.on('message', (message: Reply | WatchMessageFromEtcd) => {
       if (message.kind !== 'reply') options.onWatchMessage(message);
     });
@@ -99,6 +104,7 @@ export class SyncBridge {
    * to onWatchMessage first. */
   call<T>(request: BridgeRequest, timeoutMs = this.options.timeoutMs): T {
     if (this.closed) throw new Error('etcd bridge is closed');
+    if (this.failure !== undefined) throw new Error(`the etcd client's worker thread failed: ${this.failure.message}`);
     const id = this.nextId++;
     this.port.postMessage({ id, ...request });
     let reply: Reply | undefined;
