@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEtcd, startEtcd } from '../../test/support/etcd.js';
 import { isConflict, isExpired, StoreError } from '../errors.js';
+import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import { runStoreConformance } from '../testing/store-conformance.case.js';
-import type { ObjectRef, StoredObject, StoreWatch, WatchMessage } from '../types.js';
+import type { ObjectRef, Store, StoredObject, StoreWatch, WatchMessage } from '../types.js';
 import { type EtcdStoreOptions, openEtcdStore } from './etcd-store.js';
 
 // One etcd for the file; every store gets a prefix of its own, so each starts empty.
@@ -108,6 +109,47 @@ describe('EtcdStore on a shared etcd', () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+
+  it("pages in the SQLite store's order where etcd's key order differs (team, team-a, team.b; cluster-scoped first)", () => {
+    const pages = (store: Store, options: { namespace?: string; predicate?: (o: StoredObject) => boolean }) => {
+      const seen: unknown[] = [];
+      let startAfter: { namespace: string; name: string } | undefined;
+      for (let more = true; more; ) {
+        const page = store.list({ resource: 'pods', limit: 2, startAfter, ...options });
+        seen.push([page.items.map((o) => `${String(o.metadata.namespace)}/${String(o.metadata.name)}`), page.more, page.remainingItemCount]);
+        const last = page.items.at(-1);
+        startAfter = last && { namespace: String(last.metadata.namespace), name: String(last.metadata.name) };
+        more = page.more;
+      }
+      return seen;
+    };
+    const fill = (store: Store) => {
+      for (const [namespace, name] of [
+        ['team-a', 'x'],
+        ['team', 'y'],
+        ['', 'z'],
+        ['team.b', 'w'],
+        ['team', 'y-2'],
+        ['team', 'y.3'],
+        ['', 'a'],
+      ]) {
+        store.create(pod(namespace!, name!), body(pod(namespace!, name!)));
+      }
+    };
+    const [etcdStore, sqlite] = [open(), openSqliteStore()];
+    try {
+      fill(etcdStore);
+      fill(sqlite);
+      const notY = (o: StoredObject) => o.metadata.name !== 'y';
+      for (const options of [{}, { namespace: 'team' }, { namespace: '' }, { predicate: notY }]) {
+        expect(pages(etcdStore, options)).toEqual(pages(sqlite, options));
+      }
+      expect(pages(etcdStore, {})[0]).toEqual([['/a', '/z'], true, 5]);
+    } finally {
+      etcdStore.close();
+      sqlite.close();
     }
   });
 
