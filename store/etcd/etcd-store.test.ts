@@ -3,7 +3,7 @@ import { type RunningEtcd, startEtcd } from '../../test/support/etcd.js';
 import { isConflict, isExpired, StoreError } from '../errors.js';
 import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import { runStoreConformance } from '../testing/store-conformance.case.js';
-import type { ObjectRef, Store, StoredObject, StoreWatch, WatchMessage } from '../types.js';
+import type { HistoryOptions, ObjectRef, Store, StoredObject, StoreWatch, WatchMessage } from '../types.js';
 import { type EtcdStoreOptions, openEtcdStore } from './etcd-store.js';
 
 // One etcd for the file; every store gets a prefix of its own, so each starts empty.
@@ -185,6 +185,36 @@ describe('EtcdStore on a shared etcd', () => {
       ]);
     } finally {
       store.close();
+    }
+  });
+
+  it('history narrows by resource, namespace, name, revisions and predicate, and pages with more, as SQLite does', () => {
+    const fill = (store: Store) => {
+      store.create(pod('default', 'a'), { ...body(pod('default', 'a')), app: 'web' });
+      store.create(pod('other', 'a'), body(pod('other', 'a')));
+      store.create({ resource: 'deployments.apps', namespace: 'default', name: 'a' }, body(pod('default', 'a')));
+      store.create(pod('default', 'b'), { ...body(pod('default', 'b')), app: 'web' });
+      store.update(pod('default', 'a'), { ...body(pod('default', 'a'), { x: 1 }), app: 'web' });
+    };
+    const [etcdStore, sqlite] = [open(), openSqliteStore()];
+    try {
+      fill(etcdStore);
+      fill(sqlite);
+      const queries: HistoryOptions[] = [
+        { resource: 'pods', namespace: 'default', name: 'a' },
+        { namespace: 'other' },
+        { afterRevision: 2, toRevision: 4 },
+        { predicate: (e) => e.object['app'] === 'web' },
+        { resource: 'pods', limit: 2 },
+        { resource: 'pods', limit: 4 },
+        { predicate: (e) => e.object['app'] === 'web', limit: 1 },
+      ];
+      const answers = (store: Store) => queries.map((query) => store.history(query)).map(({ events, more }) => [events.map((e) => e.revision), more]);
+      expect(answers(etcdStore)).toEqual(answers(sqlite));
+      expect(answers(etcdStore)[4]).toEqual([[1, 2], true]);
+    } finally {
+      etcdStore.close();
+      sqlite.close();
     }
   });
 

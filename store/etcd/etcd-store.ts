@@ -238,16 +238,15 @@ export class EtcdStore implements Store {
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
     const events: StoreEvent[] = [];
     let more = false;
-    for (const encoded of this.readChanges(afterRevision, toRevision)) {
-      if (!matches(encoded, options)) continue;
+    this.readChanges(afterRevision, toRevision, (encoded) => {
+      if (!matches(encoded, options)) return true;
       const event = decodeEvent(encoded, { withActor: true });
-      if (options.predicate && !options.predicate(event)) continue;
-      if (events.length === limit) {
-        more = true;
-        break;
-      }
-      events.push(event);
-    }
+      if (options.predicate && !options.predicate(event)) return true;
+      // One match past the page makes `more` exact, and ends the read.
+      more = events.length === limit;
+      if (!more) events.push(event);
+      return !more;
+    });
     return { events, more, revision: this.revision };
   }
 
@@ -401,8 +400,8 @@ export class EtcdStore implements Store {
   }
 
   // The changes in (after, to], oldest first, read from etcd with a watch from after+1 that
-  // is cut once it delivered the newest change at or below `to`.
-  private readChanges(after: number, to: number): EncodedEvent[] {
+  // is cut once it delivered the newest change at or below `to`, or once `goOn` says so.
+  private readChanges(after: number, to: number, goOn: (event: EncodedEvent) => boolean = () => true): EncodedEvent[] {
     const last = this.lastChangeAt(to);
     if (last <= after) return [];
     this.assertKept(after);
@@ -422,7 +421,8 @@ export class EtcdStore implements Store {
         const event = assembler.add(raw);
         if (event === undefined) continue;
         events.push(event);
-        if (event.revision >= last) reached = true;
+        const wanted = goOn(event);
+        if (!wanted || event.revision >= last) reached = true;
       }
     });
     try {
