@@ -186,7 +186,7 @@ export class EtcdStore implements Store {
     this.assertOpen();
     const revision = options?.revision;
     if (revision !== undefined) this.checkRevision(revision);
-    const kv = this.range({ key: this.keys.object(ref) }, revision).kvs[0];
+    const kv = this.readKept(revision, () => this.range({ key: this.keys.object(ref) }, revision)).kvs[0];
     if (kv === undefined) {
       const when = revision === undefined ? '' : ` at revision ${revision}`;
       throw new StoreError('NotFound', `${describeKey(ref)} not found${when}`);
@@ -480,6 +480,15 @@ export class EtcdStore implements Store {
     this.assertOpen();
     const requested = options.revision;
     if (requested !== undefined) this.checkRevision(requested);
+    return this.readKept(requested, () => this.readPageAt(options, decode, predicate));
+  }
+
+  private readPageAt<Item>(
+    options: Omit<ListOptions, 'predicate'>,
+    decode: (kv: RawKeyValue, ref: ObjectRef) => Item,
+    predicate?: (item: Item) => boolean,
+  ): Page<Item> & { revision: number } {
+    const requested = options.revision;
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
     const scan = this.scan(this.keys.resource(options.resource, options.namespace), requested, limit !== undefined);
     const revision = requested ?? this.catchUp(scan);
@@ -568,11 +577,19 @@ export class EtcdStore implements Store {
   // since this store last learnt the compacted revision): etcd3 cannot take the cancellation
   // of a watch that starts below the compacted revision, so a watch is never started there.
   private assertKept(revision: number): void {
+    this.readKept(revision, () => this.range({ key: this.keys.origin, countOnly: true }, revision));
+  }
+
+  // Runs a read at `revision`; when etcd says it was compacted (by another API server, since
+  // this store checked), learns the compacted revision again and throws Expired as checkRevision
+  // words it (the API's 410 message quotes compactedRevision).
+  private readKept<T>(revision: number | undefined, read: () => T): T {
     try {
-      this.range({ key: this.keys.origin, countOnly: true }, revision);
+      return read();
     } catch (err) {
-      if (err instanceof StoreError && err.code === 'Expired') this.compacted = Math.max(this.compacted, this.probeCompacted());
-      throw err;
+      if (revision === undefined || !(err instanceof StoreError && err.code === 'Expired')) throw err;
+      this.compacted = Math.max(this.compacted, this.probeCompacted());
+      throw new StoreError('Expired', `too old resource version: ${revision} (${this.compacted})`, this.revision);
     }
   }
 
