@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEtcd, startEtcd } from '../../test/support/etcd.js';
-import { isConflict, isExpired, type StoreError } from '../errors.js';
+import { isConflict, isExpired, StoreError } from '../errors.js';
+import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import { runStoreConformance } from '../testing/store-conformance.case.js';
-import type { ObjectRef, StoredObject, StoreWatch, WatchMessage } from '../types.js';
+import type { HistoryOptions, ObjectRef, Store, StoredObject, StoreWatch, WatchMessage } from '../types.js';
 import { type EtcdStoreOptions, openEtcdStore } from './etcd-store.js';
 
 // One etcd for the file; every store gets a prefix of its own, so each starts empty.
@@ -48,7 +49,9 @@ describe('EtcdStore on a shared etcd', () => {
     try {
       const watchOnB = b.watch({ resource: 'pods', afterRevision: 0 });
       const created = a.create(pod('ns', 'web'), body(pod('ns', 'web'), { v: 1 }));
-      expect(b.get(pod('ns', 'web'))).toEqual(created);
+      // B has not heard of revision 1 yet (no await since): it asks etcd instead of saying TooLarge.
+      expect(b.get(pod('ns', 'web'), { revision: 1 })).toEqual(created);
+      expect(b.currentRevision).toBe(1);
       expect(await next(watchOnB)).toMatchObject({ type: 'ADDED', revision: 1, object: created });
       b.update(pod('ns', 'web'), body(pod('ns', 'web'), { v: 2 }));
       let conflict: unknown;
@@ -89,6 +92,72 @@ describe('EtcdStore on a shared etcd', () => {
     }
   });
 
+  it('a compaction by another store on the prefix makes older reads and watches Expired here too', () => {
+    const prefix = freshPrefix();
+    const [a, b] = [open({ prefix }), open({ prefix })];
+    try {
+      for (let i = 0; i < 5; i++) a.create(pod('ns', `p${i}`), body(pod('ns', `p${i}`)));
+      expect(a.compact({ keepRevisions: 1, maxAgeMs: 0 })).toBe(4);
+      const failure = (read: () => unknown) => {
+        try {
+          read();
+          return 'read';
+        } catch (err) {
+          return err instanceof StoreError ? `${err.code}: ${err.message}` : String(err);
+        }
+      };
+      // B learns the compaction from etcd's answer, and words it as the API's 410 needs.
+      expect(failure(() => b.list({ resource: 'pods', revision: 2 }))).toBe('Expired: too old resource version: 2 (4)');
+      expect(b.compactedRevision).toBe(4);
+      expect(failure(() => b.watch({ resource: 'pods', afterRevision: 3 }))).toBe('Expired: too old resource version: 3 (4)');
+      expect(failure(() => b.get(pod('ns', 'p0'), { revision: 1 }))).toBe('Expired: too old resource version: 1 (4)');
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it("pages in the SQLite store's order where etcd's key order differs (team, team-a, team.b; cluster-scoped first)", () => {
+    const pages = (store: Store, options: { namespace?: string; predicate?: (o: StoredObject) => boolean }) => {
+      const seen: unknown[] = [];
+      let startAfter: { namespace: string; name: string } | undefined;
+      for (let more = true; more; ) {
+        const page = store.list({ resource: 'pods', limit: 2, startAfter, ...options });
+        seen.push([page.items.map((o) => `${String(o.metadata.namespace)}/${String(o.metadata.name)}`), page.more, page.remainingItemCount]);
+        const last = page.items.at(-1);
+        startAfter = last && { namespace: String(last.metadata.namespace), name: String(last.metadata.name) };
+        more = page.more;
+      }
+      return seen;
+    };
+    const fill = (store: Store) => {
+      for (const [namespace, name] of [
+        ['team-a', 'x'],
+        ['team', 'y'],
+        ['', 'z'],
+        ['team.b', 'w'],
+        ['team', 'y-2'],
+        ['team', 'y.3'],
+        ['', 'a'],
+      ]) {
+        store.create(pod(namespace!, name!), body(pod(namespace!, name!)));
+      }
+    };
+    const [etcdStore, sqlite] = [open(), openSqliteStore()];
+    try {
+      fill(etcdStore);
+      fill(sqlite);
+      const notY = (o: StoredObject) => o.metadata.name !== 'y';
+      for (const options of [{}, { namespace: 'team' }, { namespace: '' }, { predicate: notY }]) {
+        expect(pages(etcdStore, options)).toEqual(pages(sqlite, options));
+      }
+      expect(pages(etcdStore, {})[0]).toEqual([['/a', '/z'], true, 5]);
+    } finally {
+      etcdStore.close();
+      sqlite.close();
+    }
+  });
+
   it("lays keys out as kube-apiserver does, values are the object's JSON without resourceVersion", async () => {
     const prefix = freshPrefix();
     const store = open({ prefix });
@@ -121,6 +190,36 @@ describe('EtcdStore on a shared etcd', () => {
       ]);
     } finally {
       store.close();
+    }
+  });
+
+  it('history narrows by resource, namespace, name, revisions and predicate, and pages with more, as SQLite does', () => {
+    const fill = (store: Store) => {
+      store.create(pod('default', 'a'), { ...body(pod('default', 'a')), app: 'web' });
+      store.create(pod('other', 'a'), body(pod('other', 'a')));
+      store.create({ resource: 'deployments.apps', namespace: 'default', name: 'a' }, body(pod('default', 'a')));
+      store.create(pod('default', 'b'), { ...body(pod('default', 'b')), app: 'web' });
+      store.update(pod('default', 'a'), { ...body(pod('default', 'a'), { x: 1 }), app: 'web' });
+    };
+    const [etcdStore, sqlite] = [open(), openSqliteStore()];
+    try {
+      fill(etcdStore);
+      fill(sqlite);
+      const queries: HistoryOptions[] = [
+        { resource: 'pods', namespace: 'default', name: 'a' },
+        { namespace: 'other' },
+        { afterRevision: 2, toRevision: 4 },
+        { predicate: (e) => e.object['app'] === 'web' },
+        { resource: 'pods', limit: 2 },
+        { resource: 'pods', limit: 4 },
+        { predicate: (e) => e.object['app'] === 'web', limit: 1 },
+      ];
+      const answers = (store: Store) => queries.map((query) => store.history(query)).map(({ events, more }) => [events.map((e) => e.revision), more]);
+      expect(answers(etcdStore)).toEqual(answers(sqlite));
+      expect(answers(etcdStore)[4]).toEqual([[1, 2], true]);
+    } finally {
+      etcdStore.close();
+      sqlite.close();
     }
   });
 

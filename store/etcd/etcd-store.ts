@@ -42,7 +42,7 @@ import {
 import { decodeEvent, type EncodedEvent, WatchHub } from '../watch-hub.js';
 import { bodyForEtcd, ChangeAssembler, type ChangeRecord, decodeObject, type RawKeyValue, type RawWatchEvent, stamp, stampedText, text } from './codec.js';
 import { EtcdKeys, type KeyRange } from './keys.js';
-import { pageOf } from './list-page.js';
+import { type Page, pageOf } from './list-page.js';
 import { EtcdCallError, SyncBridge, type WatchMessageFromEtcd } from './sync-bridge.js';
 
 /** EtcdStoreOptions configures openEtcdStore.
@@ -78,7 +78,17 @@ const Result = { Equal: 0, Greater: 1 } as const;
 // so paging it changes nothing but the size of each gRPC message.
 const RangePageSize = 500;
 
+// Keys per range request when reading keys only (a few dozen bytes each).
+const KeysPageSize = 10_000;
+
 const MainWatch = 0;
+
+/** A key of a list's scope, as read (`kv` has no value when only keys were read). */
+interface ListEntry {
+  key: string;
+  ref: ObjectRef;
+  kv: RawKeyValue;
+}
 
 interface RangeResponse {
   header: { revision: string };
@@ -176,7 +186,7 @@ export class EtcdStore implements Store {
     this.assertOpen();
     const revision = options?.revision;
     if (revision !== undefined) this.checkRevision(revision);
-    const kv = this.range({ key: this.keys.object(ref) }, revision).kvs[0];
+    const kv = this.readKept(revision, () => this.range({ key: this.keys.object(ref) }, revision)).kvs[0];
     if (kv === undefined) {
       const when = revision === undefined ? '' : ` at revision ${revision}`;
       throw new StoreError('NotFound', `${describeKey(ref)} not found${when}`);
@@ -185,19 +195,11 @@ export class EtcdStore implements Store {
   }
 
   list(options: ListOptions): ListResult {
-    const { entries, revision } = this.readResource(options);
-    const page = pageOf(entries, options, (entry) => decodeObject(entry.kv.value, this.local(entry.kv.mod_revision)));
-    return { ...page, revision };
+    return this.readPage(options, (kv) => decodeObject(kv.value, this.local(kv.mod_revision)), options.predicate);
   }
 
   listText(options: Omit<ListOptions, 'predicate'>): ListTextResult {
-    const { entries, revision } = this.readResource(options);
-    const page = pageOf(entries, options, ({ ref, kv }) => ({
-      namespace: ref.namespace,
-      name: ref.name,
-      body: stampedText(kv.value, this.local(kv.mod_revision)),
-    }));
-    return { ...page, revision };
+    return this.readPage(options, (kv, ref) => ({ namespace: ref.namespace, name: ref.name, body: stampedText(kv.value, this.local(kv.mod_revision)) }));
   }
 
   create(ref: ObjectRef, object: StoredObject, options?: CreateOptions): StoredObject {
@@ -236,16 +238,15 @@ export class EtcdStore implements Store {
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
     const events: StoreEvent[] = [];
     let more = false;
-    for (const encoded of this.readChanges(afterRevision, toRevision)) {
-      if (!matches(encoded, options)) continue;
+    this.readChanges(afterRevision, toRevision, (encoded) => {
+      if (!matches(encoded, options)) return true;
       const event = decodeEvent(encoded, { withActor: true });
-      if (options.predicate && !options.predicate(event)) continue;
-      if (events.length === limit) {
-        more = true;
-        break;
-      }
-      events.push(event);
-    }
+      if (options.predicate && !options.predicate(event)) return true;
+      // One match past the page makes `more` exact, and ends the read.
+      more = events.length === limit;
+      if (!more) events.push(event);
+      return !more;
+    });
     return { events, more, revision: this.revision };
   }
 
@@ -399,10 +400,11 @@ export class EtcdStore implements Store {
   }
 
   // The changes in (after, to], oldest first, read from etcd with a watch from after+1 that
-  // is cut once it delivered the newest change at or below `to`.
-  private readChanges(after: number, to: number): EncodedEvent[] {
+  // is cut once it delivered the newest change at or below `to`, or once `goOn` says so.
+  private readChanges(after: number, to: number, goOn: (event: EncodedEvent) => boolean = () => true): EncodedEvent[] {
     const last = this.lastChangeAt(to);
     if (last <= after) return [];
+    this.assertKept(after);
     const watchId = this.nextWatchId++;
     const assembler = new ChangeAssembler(this.keys, this.origin);
     const events: EncodedEvent[] = [];
@@ -419,7 +421,8 @@ export class EtcdStore implements Store {
         const event = assembler.add(raw);
         if (event === undefined) continue;
         events.push(event);
-        if (event.revision >= last) reached = true;
+        const wanted = goOn(event);
+        if (!wanted || event.revision >= last) reached = true;
       }
     });
     try {
@@ -431,7 +434,7 @@ export class EtcdStore implements Store {
     } finally {
       this.collectors.delete(watchId);
     }
-    if (failure !== undefined) throw this.translate(new EtcdCallError(failure, 'WatchError'));
+    if (failure !== undefined) throw new Error(`etcd ended the watch from revision ${after}: ${failure}`);
     return events;
   }
 
@@ -466,26 +469,64 @@ export class EtcdStore implements Store {
 
   // --- reading -------------------------------------------------------------------------------
 
-  private readResource(options: Omit<ListOptions, 'predicate'>): { entries: Array<{ ref: ObjectRef; kv: RawKeyValue }>; revision: number } {
+  // One list page at one revision. Without a limit, every key of the scope is read with its
+  // value. With one, only the keys are read first (etcd's key order is not the Store's, see
+  // list-page.ts), and then the values of the page's keys, a batch at a time.
+  private readPage<Item>(
+    options: Omit<ListOptions, 'predicate'>,
+    decode: (kv: RawKeyValue, ref: ObjectRef) => Item,
+    predicate?: (item: Item) => boolean,
+  ): Page<Item> & { revision: number } {
     this.assertOpen();
     const requested = options.revision;
     if (requested !== undefined) this.checkRevision(requested);
-    const scan = this.scan(this.keys.resource(options.resource, options.namespace), requested);
+    return this.readKept(requested, () => this.readPageAt(options, decode, predicate));
+  }
+
+  private readPageAt<Item>(
+    options: Omit<ListOptions, 'predicate'>,
+    decode: (kv: RawKeyValue, ref: ObjectRef) => Item,
+    predicate?: (item: Item) => boolean,
+  ): Page<Item> & { revision: number } {
+    const requested = options.revision;
+    const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
+    const scan = this.scan(this.keys.resource(options.resource, options.namespace), requested, limit !== undefined);
     const revision = requested ?? this.catchUp(scan);
-    const entries: Array<{ ref: ObjectRef; kv: RawKeyValue }> = [];
-    for (const kv of scan.kvs) {
-      const ref = this.keys.parse(text(kv.key));
-      if (ref === undefined || ref.resource !== options.resource) continue;
-      if (options.namespace !== undefined && ref.namespace !== options.namespace) continue;
-      entries.push({ ref, kv });
+    const entries = this.entriesOf(scan.kvs, options);
+    if (limit === undefined) return { ...pageOf(entries, { ...options, predicate }, (entry) => decode(entry.kv, entry.ref)), revision };
+    const values = new Map<string, RawKeyValue>();
+    const batchSize = predicate === undefined ? limit : RangePageSize;
+    const page = pageOf(entries, { ...options, predicate }, (entry, next) => {
+      if (!values.has(entry.key)) this.readValues([entry, ...next(batchSize - 1)], revision, values);
+      return decode(values.get(entry.key)!, entry.ref);
+    });
+    return { ...page, revision };
+  }
+
+  private entriesOf(kvs: RawKeyValue[], scope: { resource: string; namespace?: string }): ListEntry[] {
+    const entries: ListEntry[] = [];
+    for (const kv of kvs) {
+      const key = text(kv.key);
+      const ref = this.keys.parse(key);
+      if (ref === undefined || ref.resource !== scope.resource) continue;
+      if (scope.namespace !== undefined && ref.namespace !== scope.namespace) continue;
+      entries.push({ key, ref, kv });
     }
-    return { entries, revision };
+    return entries;
+  }
+
+  // Reads the values of `entries` at `revision` into `into`: one range from the lowest key to the
+  // highest (the same keys, unless the Store's order interleaves them with others).
+  private readValues(entries: ListEntry[], revision: number, into: Map<string, RawKeyValue>): void {
+    const keys = entries.map((entry) => entry.key).sort();
+    const scan = this.scan({ key: keys[0]!, rangeEnd: `${keys.at(-1)!}\u0000` }, revision);
+    for (const kv of scan.kvs) into.set(text(kv.key), kv);
   }
 
   // Every key of `range` at one revision: `revision` (local), or the current one, read in the
   // same transaction as the change record so that catchUp knows what the watch must deliver.
-  private scan(range: KeyRange, revision?: number): Scan & { lastChange?: number } {
-    const target = { key: Buffer.from(range.key), range_end: Buffer.from(range.rangeEnd), limit: RangePageSize };
+  private scan(range: KeyRange, revision?: number, keysOnly = false): Scan & { lastChange?: number } {
+    const target = { key: Buffer.from(range.key), range_end: Buffer.from(range.rangeEnd), limit: keysOnly ? KeysPageSize : RangePageSize, keys_only: keysOnly };
     let first: RangeResponse;
     let lastChange: number | undefined;
     let etcdRevision: number;
@@ -530,6 +571,26 @@ export class EtcdStore implements Store {
   private range(request: { key: string; countOnly?: boolean }, revision?: number): RangeResponse {
     const body = { key: Buffer.from(request.key), count_only: request.countOnly === true, revision: revision === undefined ? 0 : revision + this.origin };
     return this.call<RangeResponse>('range', body);
+  }
+
+  // Throws Expired unless etcd still has `revision` (another API server may have compacted
+  // since this store last learnt the compacted revision): etcd3 cannot take the cancellation
+  // of a watch that starts below the compacted revision, so a watch is never started there.
+  private assertKept(revision: number): void {
+    this.readKept(revision, () => this.range({ key: this.keys.origin, countOnly: true }, revision));
+  }
+
+  // Runs a read at `revision`; when etcd says it was compacted (by another API server, since
+  // this store checked), learns the compacted revision again and throws Expired as checkRevision
+  // words it (the API's 410 message quotes compactedRevision).
+  private readKept<T>(revision: number | undefined, read: () => T): T {
+    try {
+      return read();
+    } catch (err) {
+      if (revision === undefined || !(err instanceof StoreError && err.code === 'Expired')) throw err;
+      this.compacted = Math.max(this.compacted, this.probeCompacted());
+      throw new StoreError('Expired', `too old resource version: ${revision} (${this.compacted})`, this.revision);
+    }
   }
 
   // The revision of the newest change at or below `revision`, 0 if none.

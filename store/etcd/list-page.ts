@@ -18,19 +18,24 @@ export interface Page<Item> {
 
 /** pageOf sorts `entries` by (namespace, name) (etcd's key order differs: a cluster-scoped
  * name sorts among the namespaces, and `a-b/x` before `a/x`), skips up to startAfter, decodes
- * and filters until `limit` items, and says whether more matching ones follow. */
-export function pageOf<Entry extends { ref: ObjectRef }, Item>(entries: Entry[], options: PageOptions<Item>, decode: (entry: Entry) => Item): Page<Item> {
+ * and filters until `limit` items, and says whether more matching ones follow. It decodes only
+ * what it needs; `decode` may look ahead (`next(n)`: up to n entries after this one, in order)
+ * to fetch what it will be asked for next in one go. */
+export function pageOf<Entry extends { ref: ObjectRef }, Item>(
+  entries: Entry[],
+  options: PageOptions<Item>,
+  decode: (entry: Entry, next: (count: number) => Entry[]) => Item,
+): Page<Item> {
   const sorted = [...entries].sort((a, b) => compareNamespaced(a.ref, b.ref));
   const after = options.startAfter;
   const start = after === undefined ? 0 : firstAfter(sorted, after);
   const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
   const items: Item[] = [];
   for (let i = start; i < sorted.length; i++) {
-    const item = decode(sorted[i]!);
+    if (items.length === limit && !options.predicate) return { items, more: true, remainingItemCount: sorted.length - i };
+    const item = decode(sorted[i]!, (count) => sorted.slice(i + 1, i + 1 + count));
     if (options.predicate && !options.predicate(item)) continue;
-    if (items.length === limit) {
-      return options.predicate ? { items, more: true } : { items, more: true, remainingItemCount: sorted.length - i };
-    }
+    if (items.length === limit) return { items, more: true };
     items.push(item);
   }
   return { items, more: false };

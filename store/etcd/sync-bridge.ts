@@ -72,6 +72,8 @@ export class SyncBridge {
   private readonly signal: Int32Array;
   private nextId = 1;
   private closed = false;
+  // Set when the worker died (an exception inside the client): every later call fails with it.
+  private failure: Error | undefined;
 
   constructor(private readonly options: SyncBridgeOptions) {
     const { port1, port2 } = new MessageChannel();
@@ -82,12 +84,16 @@ export class SyncBridge {
       signal: this.signal.buffer,
       endpoints: options.endpoints,
       etcd3: createRequire(import.meta.url).resolve('etcd3'),
+      cockatiel: createRequire(createRequire(import.meta.url).resolve('etcd3')).resolve('cockatiel'),
     };
     // An eval'd script, not a file: it runs the same from the TypeScript sources (tests) and
     // from dist/. The function below must therefore not close over anything of this module.
     const script = `const __name = (f) => f;\n(${workerMain.toString()})(require, require('node:worker_threads').workerData);`;
     this.worker = new Worker(script, { eval: true, workerData, transferList: [port2] });
     this.worker.unref();
+    this.worker.on('error', (err) => {
+      this.failure = err;
+    });
     this.port.on('message', (message: Reply | WatchMessageFromEtcd) => {
       if (message.kind !== 'reply') options.onWatchMessage(message);
     });
@@ -99,6 +105,7 @@ export class SyncBridge {
    * to onWatchMessage first. */
   call<T>(request: BridgeRequest, timeoutMs = this.options.timeoutMs): T {
     if (this.closed) throw new Error('etcd bridge is closed');
+    if (this.failure !== undefined) throw new Error(`the etcd client's worker thread failed: ${this.failure.message}`);
     const id = this.nextId++;
     this.port.postMessage({ id, ...request });
     let reply: Reply | undefined;
@@ -148,6 +155,8 @@ interface WorkerData {
   signal: SharedArrayBuffer;
   endpoints: string[];
   etcd3: string;
+  /** etcd3's own fault-handling library, for its watch backoff. */
+  cockatiel: string;
 }
 
 type Etcd3Module = typeof import('etcd3');
@@ -156,7 +165,12 @@ type Etcd3Module = typeof import('etcd3');
 // through its parameters.
 function workerMain(load: (id: string) => unknown, data: WorkerData): void {
   const { Etcd3 } = load(data.etcd3) as Etcd3Module;
-  const client = new Etcd3({ hosts: data.endpoints });
+  const { ExponentialBackoff } = load(data.cockatiel) as typeof import('cockatiel');
+  // etcd3 re-opens a broken watch stream (a member died) after a backoff that grows to 30 s by
+  // default; the store's writes wait for that stream, so keep retries quick and the wait short.
+  const watchBackoff = new ExponentialBackoff({ initialDelay: 20, maxDelay: 500 });
+  // (etcd3's typings predate cockatiel 3, whose backoff factory is what etcd3 itself passes.)
+  const client = new Etcd3({ hosts: data.endpoints, faultHandling: { watchBackoff } } as unknown as import('etcd3').IOptions);
   const services = { kv: client.kv, maintenance: client.maintenance } as unknown as Record<string, Record<string, (body: unknown) => Promise<unknown>>>;
   const signal = new Int32Array(data.signal);
   const watchers = new Map<number, import('etcd3').Watcher>();
