@@ -20,6 +20,7 @@ export interface EtcdMember {
   clientUrl: string;
   peerUrl: string;
   dataDir: string;
+  pid: number;
   readonly alive: boolean;
   /** SIGKILL (kill -9), resolving once the process is gone; its data directory stays. */
   kill(): Promise<void>;
@@ -117,6 +118,7 @@ export async function startEtcdCluster({ members = 3, readyTimeoutMs = 30_000 }:
       clientUrl: `http://127.0.0.1:${ports[i]!.client}`,
       peerUrl: `http://127.0.0.1:${ports[i]!.peer}`,
       dataDir: join(root, name),
+      pid: child.pid ?? 0,
       get alive() {
         return child.exitCode === null && child.signalCode === null;
       },
