@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStore, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { startPolicyStatusController } from './admission/policy/status-controller.js';
 import type { ClusterClock } from './api/machinery/cluster-clock.js';
 import { type ClusterCa, loadOrCreateClusterCa } from './api/pki/cluster-ca.js';
@@ -24,6 +24,8 @@ import { apiAddressOf, startControlPlaneLoops } from './controlplane/index.js';
 import { startDanglingController } from './flowcontrol/dangling-controller.js';
 import { serverUrl } from './listen-address.js';
 import { type ApiServer, buildServer, type ServerOptions, serverTime } from './server.js';
+import { startSharedCluster } from './shared-cluster/index.js';
+import { DEFAULT_STORE_SPEC, isSharedStoreSpec, openStoreFromSpec, type StoreSpec } from './store-spec.js';
 import { loadOrCreateUiLoginToken, uiLogin } from './ui/ui-login.js';
 
 export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
@@ -53,6 +55,13 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
    * apiserver.crt/key) and authenticate client certificates from that CA; plain HTTP when
    * false (the default). */
   tls?: boolean;
+  /** Where the cluster is kept (`--store`, store-spec.ts): SQLite by default. */
+  store?: StoreSpec;
+  /** Whether this server is one of several on a shared store: it keeps a Lease in kube-system,
+   * the `kubernetes` endpoints list every live server's, and the clock, fault rules and settle
+   * are shared through the store (shared-cluster/). Default: true for a store several servers
+   * can share (etcd, an instance), false for SQLite. */
+  shared?: boolean;
 }
 
 /** metrics-server's resolution, in cluster time. */
@@ -95,13 +104,22 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const clientCertificate = (identity: ClientIdentity) =>
     temporaryPki ? sharedClientCertificate(clusterCa, identity) : ensureClientCertificate(clusterCa, keyPairFiles(pkiDir, fileStemOf(identity)), identity);
   const time = serverTime(options);
-  const store = openSqliteStore({
-    path: options.dataDir ? join(options.dataDir, 'kubesim.db') : ':memory:',
-    // Compaction ages history in cluster time.
-    clock: time.now,
-    compaction: { keepRevisions: options.historyRevisions ?? 10_000, maxAgeMs: options.historyMaxAgeMs ?? 5 * 60_000 },
-    watchBufferSize: options.watchBufferSize,
-  });
+  const storeSpec = options.store ?? DEFAULT_STORE_SPEC;
+  let opened: Awaited<ReturnType<typeof openStoreFromSpec>>;
+  try {
+    opened = await openStoreFromSpec(storeSpec, {
+      dataDir: options.dataDir,
+      // Compaction ages history in cluster time.
+      clock: time.now,
+      compaction: { keepRevisions: options.historyRevisions ?? 10_000, maxAgeMs: options.historyMaxAgeMs ?? 5 * 60_000 },
+      watchBufferSize: options.watchBufferSize,
+    });
+  } catch (err) {
+    removeTemporaryPki();
+    throw err;
+  }
+  const store = opened.store;
+  const shared = options.shared ?? isSharedStoreSpec(storeSpec);
   const tokens = createTokenService({ keyPem: serviceAccountKey.keyPem, store, now: time.now, tokenAuthFile: options.tokenAuthFile });
   // The live view's login (ui-login.ts), on a server that authenticates.
   const uiLoginToken = authenticates(options) ? loadOrCreateUiLoginToken(pkiDir) : undefined;
@@ -110,24 +128,34 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   login?.register(server.app);
   let port: number;
   // kube-apiserver's own loops that write objects: started once the bootstrap objects exist.
-  let stopLoops: Array<() => void> = [];
+  const stopLoops: Array<() => void> = [];
   try {
     await server.app.listen({ host, port: options.port ?? 6443 });
     port = (server.app.server.address() as AddressInfo).port;
     bootstrapCluster(server.context);
-    // The `kubernetes` Service's endpoints (this address), ServiceCIDRs and IPAddresses;
-    // APIServices for the served group-versions; FlowSchemas' Dangling condition; the type
-    // checking of ValidatingAdmissionPolicies (their status).
-    const controlPlane = startControlPlaneLoops({ ctx: server.context, address: apiAddressOf(host, port), logger: server.app.log });
-    stopLoops = [
+    const address = apiAddressOf(host, port);
+    // On a shared store: this server's Lease, the peers' addresses, the shared clock and faults.
+    const sharedCluster = shared ? await startSharedCluster({ server, address, scheme: https ? 'https' : 'http', clientCertificate, clusterCa }) : undefined;
+    if (sharedCluster) stopLoops.push(() => sharedCluster.stop());
+    // The `kubernetes` Service's endpoints (this address, or every live server's), ServiceCIDRs
+    // and IPAddresses; APIServices for the served group-versions; FlowSchemas' Dangling
+    // condition; the type checking of ValidatingAdmissionPolicies (their status).
+    const controlPlane = startControlPlaneLoops({
+      ctx: server.context,
+      address,
+      logger: server.app.log,
+      apiServers: sharedCluster?.apiServers,
+    });
+    stopLoops.push(
       () => controlPlane.stop(),
       startAutoregister(server.context, server.app.log),
       startDanglingController(server.context, server.app.log),
       startPolicyStatusController(server.context, server.app.log),
-    ];
+    );
   } catch (err) {
     // A server that cannot start must not keep the port or the database file.
-    store.close();
+    for (const stop of stopLoops) stop();
+    await opened.close();
     await server.app.close();
     removeTemporaryPki();
     throw err;
@@ -148,7 +176,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
       for (const stop of stopLoops) stop();
       stopScraping();
       server.metrics.stop();
-      store.close();
+      await opened.close();
       await server.app.close();
       removeTemporaryPki();
     },

@@ -5,7 +5,8 @@
  * reconstruct from, and fans changes out to watchers. It knows nothing about HTTP or the
  * semantics of kinds.
  *
- * Imports: nothing of ours (only better-sqlite3). Imported by: apiserver/.
+ * Imports: nothing of ours (only better-sqlite3, and etcd3 in the etcd store's worker).
+ * Imported by: apiserver/.
  * See docs/architecture.md.
  */
 
@@ -20,6 +21,12 @@ export {
   type StoreErrorCode,
   StoreErrorCodes,
 } from './errors.js';
+export {
+  DefaultEtcdPrefix,
+  EtcdStore,
+  type EtcdStoreOptions,
+  openEtcdStore,
+} from './etcd/etcd-store.js';
 export {
   DefaultCompactionPolicy,
   openSqliteStore,

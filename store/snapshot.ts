@@ -86,7 +86,8 @@ function keyOf(ref: ObjectRef): string {
   return `${ref.resource}\u0000${ref.namespace}\u0000${ref.name}`;
 }
 
-function describeKey(ref: ObjectRef): string {
+/** describeKey names an object as store messages do: `pods "ns/name"`. */
+export function describeKey(ref: ObjectRef): string {
   return `${ref.resource} "${ref.namespace === '' ? ref.name : `${ref.namespace}/${ref.name}`}"`;
 }
 

@@ -35,6 +35,15 @@ export interface ControlPlaneOptions {
   logger?: ControlPlaneLogger;
   /** Delay before a full re-sync after an error (default 1 s). */
   retryMs?: number;
+  /** Among several API servers: the live ones (from their Leases), which the `kubernetes`
+   * endpoints list instead of `address` alone. */
+  apiServers?: ApiServerDirectory;
+}
+
+/** ApiServerDirectory knows the live API servers of the cluster and says when they change. */
+export interface ApiServerDirectory {
+  live(): ApiAddress[];
+  onChange(listener: () => void): () => void;
 }
 
 export interface ControlPlaneLoops {
@@ -62,6 +71,7 @@ class Loops {
   private readonly watches: StoreWatch[] = [];
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
+  private unsubscribe: () => void = () => undefined;
 
   /** What each watched kind's changes reconcile. */
   private readonly handlers: Array<{ kind: KindRef; namespace?: string; handle: (change: Change) => void }> = [
@@ -87,16 +97,22 @@ class Loops {
     const revision = this.options.ctx.store.currentRevision;
     this.guarded(() => this.resync());
     for (const handler of this.handlers) this.follow(handler, revision);
+    this.unsubscribe = this.options.apiServers?.onChange(() => this.guarded(() => this.reconcileKubernetes())) ?? this.unsubscribe;
+  }
+
+  private reconcileKubernetes(): void {
+    reconcileKubernetesService(this.writer, this.options.address, this.options.apiServers?.live());
   }
 
   stop(): void {
     this.stopped = true;
+    this.unsubscribe();
     for (const watch of this.watches.splice(0)) watch.close();
     clearTimeout(this.retry);
   }
 
   private resync(): void {
-    reconcileKubernetesService(this.writer, this.options.address);
+    this.reconcileKubernetes();
     reconcileServiceCidr(this.writer, DEFAULT_SERVICE_CIDR_NAME);
     for (const serviceCidr of this.writer.list(SERVICE_CIDR).items) reconcileServiceCidr(this.writer, serviceCidr.metadata.name ?? '');
     resyncIpAddresses(this.writer);
@@ -121,13 +137,13 @@ class Loops {
   }
 
   private serviceChanged({ ref, object, prevObject }: Change): void {
-    if (ref.namespace === KUBERNETES_NAMESPACE && ref.name === KUBERNETES_NAME) reconcileKubernetesService(this.writer, this.options.address);
+    if (ref.namespace === KUBERNETES_NAMESPACE && ref.name === KUBERNETES_NAME) this.reconcileKubernetes();
     const ips = new Set([...clusterIpsOf(object as KubeObject), ...clusterIpsOf(prevObject as KubeObject | undefined)]);
     for (const ip of ips) reconcileIp(this.writer, ip, [{ namespace: ref.namespace, name: ref.name }]);
   }
 
   private endpointsChanged({ ref }: Change): void {
-    if (ref.name === KUBERNETES_NAME) reconcileKubernetesService(this.writer, this.options.address);
+    if (ref.name === KUBERNETES_NAME) this.reconcileKubernetes();
   }
 
   private ipAddressChanged({ type, ref, object, prevObject }: Change): void {

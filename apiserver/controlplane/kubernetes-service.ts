@@ -42,11 +42,30 @@ export function apiAddressOf(host: string, port: number): ApiAddress {
 const servicePorts = (address: ApiAddress) => [{ name: 'https', port: 443, protocol: 'TCP', targetPort: address.port }];
 const endpointPorts = (address: ApiAddress) => [{ name: 'https', port: address.port, protocol: 'TCP' }];
 
-/** reconcileKubernetesService brings the Service, its Endpoints and its EndpointSlice in line. */
-export function reconcileKubernetesService(writer: ObjectWriter, address: ApiAddress): void {
-  reconcileService(writer, address);
-  reconcileEndpoints(writer, address);
-  reconcileEndpointSlice(writer, address);
+/** reconcileKubernetesService brings the Service, its Endpoints and its EndpointSlice in line:
+ * with this server's address, or, among several servers, with every live one's (`apiServers`,
+ * from their Leases). As kube-apiserver's reconcilers do, the Endpoints hold one subset per
+ * port and the slice mirrors the first subset; the Service targets the first subset's port,
+ * so every server agrees on it. */
+export function reconcileKubernetesService(writer: ObjectWriter, address: ApiAddress, apiServers?: readonly ApiAddress[]): void {
+  const subsets = endpointSubsets(apiServers?.length ? apiServers : [address]);
+  const first = subsets[0]!;
+  reconcileService(writer, { ip: first.ips[0]!, port: first.port });
+  reconcileEndpoints(writer, subsets);
+  reconcileEndpointSlice(writer, first);
+}
+
+/** EndpointSubset is the addresses that serve on one port. */
+interface EndpointSubset {
+  port: number;
+  ips: string[];
+}
+
+/** endpointSubsets groups addresses by port, ports and addresses in order (kube's repacking). */
+function endpointSubsets(addresses: readonly ApiAddress[]): EndpointSubset[] {
+  const byPort = new Map<number, Set<string>>();
+  for (const { ip, port } of addresses) byPort.set(port, (byPort.get(port) ?? new Set()).add(ip));
+  return [...byPort.entries()].sort(([a], [b]) => a - b).map(([port, ips]) => ({ port, ips: [...ips].sort() }));
 }
 
 /** reconcileService recreates the Service if it is gone and restores its type and ports
@@ -71,8 +90,8 @@ function reconcileService(writer: ObjectWriter, address: ApiAddress): void {
   });
 }
 
-function reconcileEndpoints(writer: ObjectWriter, address: ApiAddress): void {
-  const subsets = [{ addresses: [{ ip: address.ip }], ports: endpointPorts(address) }];
+function reconcileEndpoints(writer: ObjectWriter, endpointSubsets: EndpointSubset[]): void {
+  const subsets = endpointSubsets.map(({ port, ips }) => ({ addresses: ips.map((ip) => ({ ip })), ports: endpointPorts({ ip: ips[0]!, port }) }));
   const current = writer.read(ENDPOINTS, KUBERNETES_NAMESPACE, KUBERNETES_NAME);
   if (!current) {
     writer.create(ENDPOINTS, KUBERNETES_NAMESPACE, { metadata: { name: KUBERNETES_NAME, labels: { [SKIP_MIRROR_LABEL]: 'true' } }, subsets });
@@ -87,11 +106,11 @@ function reconcileEndpoints(writer: ObjectWriter, address: ApiAddress): void {
 /** reconcileEndpointSlice keeps the slice as kube-apiserver derives it from the Endpoints
  * (its labels are exactly the service-name label); a slice of the other address family,
  * whose addressType cannot change, is replaced. */
-function reconcileEndpointSlice(writer: ObjectWriter, address: ApiAddress): void {
+function reconcileEndpointSlice(writer: ObjectWriter, subset: EndpointSubset): void {
   const desired = {
-    addressType: isIP(address.ip) === 6 ? 'IPv6' : 'IPv4',
-    endpoints: [{ addresses: [address.ip], conditions: { ready: true } }],
-    ports: endpointPorts(address),
+    addressType: isIP(subset.ips[0]!) === 6 ? 'IPv6' : 'IPv4',
+    endpoints: subset.ips.map((ip) => ({ addresses: [ip], conditions: { ready: true } })),
+    ports: endpointPorts({ ip: subset.ips[0]!, port: subset.port }),
   };
   let current: KubeObject | undefined = writer.read(ENDPOINT_SLICE, KUBERNETES_NAMESPACE, KUBERNETES_NAME);
   if (current && current['addressType'] !== desired.addressType) {

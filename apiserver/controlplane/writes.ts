@@ -49,15 +49,25 @@ export class ObjectWriter {
     return { items: result.items as unknown as T[], revision: result.revision };
   }
 
-  /** create stores `body` (without apiVersion and kind), decoded as a client's would be. */
+  /** create stores `body` (without apiVersion and kind), decoded as a client's would be; one
+   * that exists by then is fine. */
   create(
     ref: KindRef,
     namespace: string,
-    body: { metadata: { name: string; labels?: Record<string, string>; finalizers?: string[] } } & Record<string, unknown>,
+    body: {
+      metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
+    } & Record<string, unknown>,
   ): void {
     const def = this.def(ref);
     const object = decodeObject(def, { apiVersion: ref.apiVersion, kind: ref.kind, ...body }, { fieldValidation: 'Strict', warnings: [] });
-    createObject(this.ctx, { def, namespace }, object, { dryRun: false, fieldTracker: this.tracker(def, 'main') });
+    try {
+      createObject(this.ctx, { def, namespace }, object, { dryRun: false, fieldTracker: this.tracker(def, 'main') });
+    } catch (err) {
+      // Another API server on the same store made it first (AlreadyExists, or an allocation of
+      // its own, such as the `kubernetes` Service's cluster IP, taken): its watch event brings
+      // the object to this loop's next reconcile.
+      if (this.read(ref, namespace, body.metadata.name) === undefined) throw err;
+    }
   }
 
   /** update applies `mutate` to the current object (scope 'main' or 'status'). */

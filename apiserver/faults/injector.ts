@@ -35,6 +35,10 @@ export interface Firing {
   effects: InjectedEffect[];
 }
 
+/** RuleChange is one change made to the rules through add, remove or clear (what servers
+ * sharing a store pass on to each other: apiserver/shared-cluster). */
+export type RuleChange = { type: 'added'; rule: FaultRule } | { type: 'removed'; id: string } | { type: 'cleared' };
+
 interface RuleState {
   rule: FaultRule;
   random: Random;
@@ -57,6 +61,7 @@ export class FaultInjector {
   private logger: FaultLogger | undefined;
   private readonly random: Random;
   private lastId = 0;
+  private readonly observers = new Set<(change: RuleChange) => void>();
 
   constructor(options: FaultInjectorOptions = {}) {
     this.now = options.now;
@@ -79,6 +84,7 @@ export class FaultInjector {
     const state = this.newState(spec);
     this.rules.set(state.rule.id, state);
     if (spec.closeWatches?.open) this.closeOpenWatches(state);
+    this.tell({ type: 'added', rule: this.snapshot(state) });
     return this.snapshot(state);
   }
 
@@ -95,12 +101,46 @@ export class FaultInjector {
 
   /** remove deletes a rule; false when there was none with that id. */
   remove(id: string): boolean {
-    return this.rules.delete(id);
+    const removed = this.rules.delete(id);
+    if (removed) this.tell({ type: 'removed', id });
+    return removed;
   }
 
   /** clear deletes every rule (the injected log stays). */
   clear(): void {
     this.rules.clear();
+    this.tell({ type: 'cleared' });
+  }
+
+  /** observe calls `observer` after every add, remove and clear; returns unsubscribe. */
+  observe(observer: (change: RuleChange) => void): () => void {
+    this.observers.add(observer);
+    return () => void this.observers.delete(observer);
+  }
+
+  /** adopt makes `rules` the rule set (as another server published it), telling no observer:
+   * a rule kept keeps its state (how often it fired here); a new one starts afresh and, with
+   * closeWatches.open, ends the matching watches open here. */
+  adopt(rules: readonly FaultRule[]): void {
+    const next = new Map<string, RuleState>();
+    for (const rule of rules) {
+      const kept = this.rules.get(rule.id);
+      if (kept) {
+        next.set(rule.id, kept);
+        continue;
+      }
+      const expiresAtMs = rule.expiresAt !== undefined ? Date.parse(rule.expiresAt) : undefined;
+      const random = rule.seed !== undefined ? createRandom(rule.seed) : this.random.fork(`fault:${rule.id}`);
+      next.set(rule.id, { rule: { ...structuredClone(rule), status: { fired: 0, active: true } }, random, expiresAtMs });
+    }
+    const added = [...next.values()].filter((state) => !this.rules.has(state.rule.id));
+    this.rules.clear();
+    for (const [id, state] of next) this.rules.set(id, state);
+    for (const state of added) if (state.rule.closeWatches?.open) this.closeOpenWatches(state);
+  }
+
+  private tell(change: RuleChange): void {
+    for (const observer of [...this.observers]) observer(change);
   }
 
   /** injected returns the faults injected so far, oldest first (copies). */

@@ -27,6 +27,8 @@ export interface ClusterControl {
   reset?: () => Promise<ResetResult>;
   /** Names the component processes that should be reporting activity (kubesim up's supervisor). */
   expectComponents(expected: () => string[]): void;
+  /** Makes settle also wait for the other API servers on the same store (shared-cluster/). */
+  consultPeers(peersBusy: () => Promise<string[]>): void;
 }
 
 export interface ClusterControlOptions {
@@ -52,6 +54,9 @@ export function createClusterControl(options: ClusterControlOptions): ClusterCon
     busy: () => busyParts(deps),
     expectComponents(expected) {
       deps.expected = expected;
+    },
+    consultPeers(peersBusy) {
+      deps.peersBusy = peersBusy;
     },
   };
 }

@@ -40,6 +40,9 @@ export interface SettleDeps {
   expected?: () => string[];
   /** Watch frames written to in-process informers and not handled by them yet. */
   watchHandoffs?: { readonly inTransit: number };
+  /** What keeps the other API servers on the same store busy (asked only while this one is
+   * quiet); absent for a server alone. */
+  peersBusy?: () => Promise<string[]>;
 }
 
 /** SettleTimeoutError says what was still busy when settle gave up. */
@@ -83,6 +86,7 @@ export async function settle(deps: SettleDeps, options: SettleOptions = {}): Pro
   for (;;) {
     const now = Date.now();
     const busy = busyParts(deps, options.countTransitions);
+    if (busy.length === 0 && deps.peersBusy) busy.push(...(await deps.peersBusy()));
     const current = deps.store.currentRevision;
     if (busy.length > 0 || current !== revision) {
       quietSince = undefined;

@@ -2,6 +2,7 @@
 
 import { clockSpeedProblem } from '../../apiserver/api/machinery/clock-bounds.js';
 import type { AuditOptions } from '../../apiserver/audit/register.js';
+import { parseStoreSpec, type StoreSpec } from '../../apiserver/store-spec.js';
 import { CONTROLLER_NAMES, type ControllerName, isControllerName } from '../../controllers/catalog.js';
 import type { LogLevel } from '../../controllers/runtime/logger.js';
 import type { UserlandFactory } from '../../kubelet-sim/userland/contract.js';
@@ -39,6 +40,9 @@ export interface StartClusterOptions {
   userland?: UserlandFactory;
   /** Audit logging, as kube-apiserver's --audit-policy-file and --audit-log-path (docs/security.md). */
   audit?: AuditOptions;
+  /** Where the cluster is kept, as `kubesim up --store` takes it ('sqlite', 'etcd',
+   * 'etcd://host:port,…') or parsed (apiserver/store-spec.ts). Default: SQLite in memory. */
+  store?: string | StoreSpec;
 }
 
 export interface ResolvedOptions {
@@ -54,6 +58,7 @@ export interface ResolvedOptions {
   serviceAccountCredentials: boolean;
   userland: UserlandFactory | undefined;
   audit: AuditOptions | undefined;
+  store: StoreSpec | undefined;
 }
 
 /** resolveOptions applies defaults and throws TypeError naming the first bad option. */
@@ -81,7 +86,17 @@ export function resolveOptions(options: StartClusterOptions): ResolvedOptions {
     serviceAccountCredentials: !(options.insecure ?? false) && (options.serviceAccountCredentials ?? false),
     userland: options.userland,
     audit: options.audit,
+    store: storeOf(options.store),
   };
+}
+
+function storeOf(value: string | StoreSpec | undefined): StoreSpec | undefined {
+  if (typeof value !== 'string') return value;
+  try {
+    return parseStoreSpec(value);
+  } catch (err) {
+    throw new TypeError(`startCluster: store: ${(err as Error).message}`);
+  }
 }
 
 function controllerList(value: 'all' | 'none' | readonly ControllerName[]): ControllerName[] {

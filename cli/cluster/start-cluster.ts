@@ -44,6 +44,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     // Admission that relies on a loop acts as in a real cluster when that loop runs.
     clusterLoops: resolved.controllers,
     audit: resolved.audit,
+    store: resolved.store,
     ...(resolved.insecure ? {} : { tls: true, security: { authorization: 'RBAC', anonymous: true } }),
   });
   const stopping = new AbortController();

@@ -20,6 +20,7 @@ import { serverKubeconfig, writeKubeconfigFile } from '../kubeconfig.js';
 import { apiserverSecurityFlags, securityOptionsFromFlags } from '../security-flags.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
+import { storeFlags, storeSpecFromFlags } from '../store-flag.js';
 import { connectToSupervisor, type SupervisedOptions, supervisedPlugins } from '../up/supervised-apiserver.js';
 
 export const apiserverFlags: Record<string, FlagSpec> = {
@@ -28,6 +29,7 @@ export const apiserverFlags: Record<string, FlagSpec> = {
   'allow-remote': { type: 'boolean', description: 'listen on a non-loopback --host although the server has no authentication yet', default: false },
   'data-dir': { type: 'string', description: 'keep state in this directory (in memory when absent)' },
   'pki-dir': { type: 'string', description: 'keep the cluster CA in this directory (default: <data-dir>/pki)' },
+  ...storeFlags,
   kubeconfig: { type: 'string', description: 'also write a kubeconfig for this server here (the CA and a kubernetes-admin client certificate, over HTTPS)' },
   ...apiserverSecurityFlags,
   ...auditFlags,
@@ -101,6 +103,7 @@ export async function apiserver(argv: string[]): Promise<void> {
       `--host ${host} would let anyone who reaches this machine control the cluster: the API server has no authentication yet. Add --allow-remote if you accept that.`,
     );
   }
+  const store = storeSpecFromFlags(flags);
   const stop = untilSignal();
   const clock = createClockFromFlags(flags, parseClockState(flags));
   const random = randomFromFlags(flags, 'apiserver');
@@ -112,6 +115,7 @@ export async function apiserver(argv: string[]): Promise<void> {
     port: Number(flags['port']),
     dataDir: flags['data-dir'] ? resolve(String(flags['data-dir'])) : undefined,
     pkiDir: flags['pki-dir'] ? resolve(String(flags['pki-dir'])) : undefined,
+    store,
     logger: createLogger({ component: 'apiserver', level, clock }),
     clock,
     random,

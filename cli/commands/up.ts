@@ -21,6 +21,7 @@ import { writeKubeconfig } from '../kubeconfig.js';
 import { apiserverSecurityFlags, forwardedSecurityArgs, securityOptionsFromFlags } from '../security-flags.js';
 import { seedArgs, seedFlags } from '../seed.js';
 import { untilSignal } from '../signals.js';
+import { type ClusterStore, startClusterStore, storeFlags, storeSpecFromFlags } from '../store-flag.js';
 import { Supervisor } from '../supervisor.js';
 import { linkApiServer } from '../up/apiserver-link.js';
 import { prepareCredentials } from '../up/credentials.js';
@@ -45,6 +46,7 @@ export const upFlags: Record<string, FlagSpec> = {
     default: '.kubesim/kubeconfig',
   },
   'data-dir': { type: 'string', description: 'keep cluster state in this directory across runs (default: a temporary one, removed on exit)' },
+  ...storeFlags,
   ...clusterClockFlags,
   controllers: { type: 'string', description: `control loops to run, comma-separated, or "none"`, default: CONTROLLER_NAMES.join(',') },
   'one-process-per-loop': {
@@ -99,7 +101,7 @@ function checkLogLevel(flags: Flags): LogLevel {
 }
 
 /** apiServerArgs are the `kubesim apiserver` arguments of the cluster's API server process. */
-function apiServerArgs(flags: Flags, dataDir: string, pkiDir: string, kubeconfig: string, logLevel: LogLevel): string[] {
+function apiServerArgs(flags: Flags, dataDir: string, pkiDir: string, kubeconfig: string, logLevel: LogLevel, storeArgs: string[]): string[] {
   const passed = ['host', 'clock', 'speed'].flatMap((flag) => [`--${flag}`, String(flags[flag])]);
   return [
     process.argv[1] ?? '',
@@ -114,6 +116,7 @@ function apiServerArgs(flags: Flags, dataDir: string, pkiDir: string, kubeconfig
     kubeconfig,
     '--log-level',
     logLevel,
+    ...storeArgs,
     ...seedArgs(flags),
     ...forwardedSecurityArgs(flags),
     ...forwardedAuditArgs(flags),
@@ -147,6 +150,7 @@ export async function up(argv: string[]): Promise<void> {
   checkListenAddress(flags);
   const terminalLevel = checkLogLevel(flags);
   const clock = checkClockFlags(flags);
+  const storeSpec = storeSpecFromFlags(flags);
   const kubeconfig = resolve(String(flags['kubeconfig']));
   const releaseLock = lockStateFolder(kubeconfig);
   const keepData = flags['data-dir'] !== undefined;
@@ -186,8 +190,10 @@ export async function up(argv: string[]): Promise<void> {
   const supervisor = new Supervisor({ logDir, notify: (m) => supervisorLog.warn({}, m), onOutput: logs.print });
   const components = new ClusterComponents(supervisor, loopHosts(processes));
   const stop = untilSignal();
+  let clusterStore: ClusterStore | undefined;
   const cleanUp = async () => {
     await supervisor.stopAll();
+    await clusterStore?.stop();
     await logs.close();
     if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     releaseLock();
@@ -199,6 +205,7 @@ export async function up(argv: string[]): Promise<void> {
   let port: number;
   try {
     port = await reservePort(host, Number(flags['port']));
+    clusterStore = await startClusterStore(storeSpec, dataDir);
   } catch (err) {
     await cleanUp();
     throw err;
@@ -209,7 +216,7 @@ export async function up(argv: string[]): Promise<void> {
   const link = linkApiServer({
     supervisor,
     components,
-    args: apiServerArgs(flags, dataDir, pkiDir, kubeconfig, logs.fileLevel),
+    args: apiServerArgs(flags, dataDir, pkiDir, kubeconfig, logs.fileLevel, clusterStore.args),
     port,
     reportNameOf: (name) => reportNameOf(processes, name),
     onShutdown: () => stop.abort(new Error('kubesim down')),

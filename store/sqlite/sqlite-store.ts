@@ -10,6 +10,7 @@
  */
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { DefaultCompactionPolicy, mergePolicy } from '../compaction.js';
 import { StoreError } from '../errors.js';
 import { checkSnapshot, type LiveObject, planRestore } from '../snapshot.js';
 import type {
@@ -50,11 +51,7 @@ export interface SqliteStoreOptions {
   watchBufferSize?: number;
 }
 
-/** DefaultCompactionPolicy keeps 10 000 revisions and five minutes of history. */
-export const DefaultCompactionPolicy: Readonly<CompactionPolicy> = {
-  keepRevisions: 10_000,
-  maxAgeMs: 5 * 60_000,
-};
+export { DefaultCompactionPolicy } from '../compaction.js';
 
 /** createPrivately makes sure a database file exists readable by its owner only (it holds
  * Secrets in clear); SQLite gives its -wal and -shm files the same permissions. An existing
@@ -127,7 +124,7 @@ export class SqliteStore implements Store {
     options: SqliteStoreOptions = {},
   ) {
     this.clock = options.clock ?? Date.now;
-    this.policy = { ...DefaultCompactionPolicy, ...definedOnly(options.compaction) };
+    this.policy = mergePolicy(DefaultCompactionPolicy, options.compaction);
     this.sql = prepareStatements(db);
     this.reader = new ObjectReader(db);
     this.historyReader = new HistoryReader(db);
@@ -233,7 +230,7 @@ export class SqliteStore implements Store {
    * server) calls this periodically. Returns the compacted revision, which never goes down. */
   compact(policy?: Partial<CompactionPolicy>): number {
     this.assertOpen();
-    const { keepRevisions, maxAgeMs } = { ...this.policy, ...definedOnly(policy) };
+    const { keepRevisions, maxAgeMs } = mergePolicy(this.policy, policy);
     const newest = this.sql.newestCompactable.get(this.revision - keepRevisions, this.clock() - maxAgeMs) as number | undefined;
     if (newest !== undefined && newest > this.compacted) {
       this.deleteHistory(newest);
@@ -371,9 +368,4 @@ function checkPrecondition(ref: ObjectRef, row: ObjectRow | undefined, options: 
 function describe(ref: ObjectRef): string {
   const key = ref.namespace === '' ? ref.name : `${ref.namespace}/${ref.name}`;
   return `${ref.resource} "${key}"`;
-}
-
-// Drops keys explicitly set to undefined, so they do not erase a default when spread.
-function definedOnly<T extends object>(partial: Partial<T> | undefined): Partial<T> {
-  return Object.fromEntries(Object.entries(partial ?? {}).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
