@@ -9,6 +9,7 @@
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import { clockSpeedProblem } from '../apiserver/api/machinery/clock-bounds.js';
 import type { KubeconfigTarget } from '../controllers/runtime/client/kubeconfig.js';
+import { serverList } from '../controllers/runtime/client/server-pool.js';
 import { fetchWithTls } from '../controllers/runtime/client/tls-fetch.js';
 import { followServerClock } from '../controllers/runtime/remote-clock.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';
@@ -28,17 +29,20 @@ export const componentClockFlags: Record<string, FlagSpec> = {
 const SERVING_POLL_MS = 20;
 const SERVING_TIMEOUT_MS = 60_000;
 
-/** untilServing resolves once the API server at `server` answers /readyz; throws after a minute. */
+/** untilServing resolves once the API server at `server` (any of them, for a list) answers
+ * /readyz; throws after a minute. */
 async function untilServing(target: KubeconfigTarget, signal: AbortSignal): Promise<void> {
-  const { server } = target;
+  const servers = serverList(target.server);
   const deadline = Date.now() + SERVING_TIMEOUT_MS;
   while (!signal.aborted) {
-    const ready = await fetchWithTls(`${server}/readyz`, { signal, tls: target.tls, token: target.token }).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    if (Date.now() > deadline) throw new Error(`the API server at ${server} did not answer within ${SERVING_TIMEOUT_MS / 1000} s: is it running?`);
+    for (const server of servers) {
+      const ready = await fetchWithTls(`${server}/readyz`, { signal, tls: target.tls, token: target.token }).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (ready) return;
+    }
+    if (Date.now() > deadline) throw new Error(`the API server at ${target.server} did not answer within ${SERVING_TIMEOUT_MS / 1000} s: is it running?`);
     await new Promise((resolve) => setTimeout(resolve, SERVING_POLL_MS));
   }
 }

@@ -58,7 +58,8 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     component,
     random: options.random,
     clusterCa: options.clusterCa,
-    leaderElection: options.leaderElect ? { name: `kubesim-${component}`, identity } : undefined,
+    // One Lease per set of loops, named as the process: kubesim-replicaset-controller, kubesim-controller-manager.
+    leaderElection: options.leaderElect ? { name: product, identity } : undefined,
   });
   const perLoop = options.serviceAccountCredentials
     ? await clientsPerLoop(client, options.names, clock, { server: options.server, tls: serverTrustOnly(options.tls), userAgent: `${product}/0.1`, logger })

@@ -31,6 +31,7 @@ import { createMainProcesses } from './main-process/main-processes.js';
 import { createKubeletNetwork } from './network/kubelet-network.js';
 import { type HeartbeatIntervals, NodeAgent } from './node-agent.js';
 import { DEFAULT_CAPACITY, type NodeCapacity } from './node-object.js';
+import { assertPodCidrsFree } from './pod-cidr.js';
 import { createPodWorkers } from './pod-workers.js';
 import { createProber, type Prober } from './probes/prober.js';
 import type { Stage } from './stages/stage.js';
@@ -56,6 +57,9 @@ export interface KubeletOptions {
   nodePrefix?: string;
   /** Index of the first node (picks names, zones and pod CIDRs). Default 1. */
   startIndex?: number;
+  /** Refuse to start when another node already holds a pod CIDR of ours (pod-cidr.ts): set
+   * by `kubesim kubelet`, where other processes may simulate nodes of the same cluster. */
+  checkPodCidrs?: boolean;
   capacity?: Partial<NodeCapacity>;
   /** Address the kubelet server listens on and nodes report as InternalIP. Default 127.0.0.1. */
   host?: string;
@@ -139,6 +143,7 @@ export async function startKubelet(options: KubeletOptions): Promise<RunningKube
   });
   const configs = nodeConfigs(options, options.host ?? '127.0.0.1', server.port);
   try {
+    if (options.checkPodCidrs) await assertPodCidrsFree(client, configs);
     await createNodeClients(core, options, configs);
   } catch (err) {
     await server.close();

@@ -7,6 +7,7 @@ import type { Lease } from '../apiserver/api/coordination/lease.js';
 import type { Node, NodeCondition } from '../apiserver/api/core/node.js';
 import { deepEqual } from '../apiserver/api/deep-equal.js';
 import { rfc3339, rfc3339Micro } from '../apiserver/api/machinery/time.js';
+import { podCidrOfIndex } from './pod-cidr.js';
 
 /** KUBELET_VERSION is what the simulated kubelets report (the API server's own version). */
 export const KUBELET_VERSION = 'v1.33.0';
@@ -34,7 +35,7 @@ export const DEFAULT_CAPACITY: Readonly<NodeCapacity> = Object.freeze({ cpu: '4'
 /** NodeConfig describes one simulated node. */
 export interface NodeConfig {
   name: string;
-  /** 1-based position of the node; picks its zone and its pod CIDR 10.244.<index>.0/24. */
+  /** 1-based position of the node; picks its zone and its pod CIDR (pod-cidr.ts). */
   index: number;
   capacity: NodeCapacity;
   /** The address the API server uses to reach this kubelet (InternalIP). */
@@ -43,9 +44,9 @@ export interface NodeConfig {
   kubeletPort: number;
 }
 
-/** podCidrOf is the node's pod range: 10.244.<index>.0/24 (index taken modulo 256). */
+/** podCidrOf is the node's pod range: 10.244.<index>.0/24 for the first 256 (pod-cidr.ts). */
 export function podCidrOf(config: Pick<NodeConfig, 'index'>): string {
-  return `10.244.${config.index % 256}.0/24`;
+  return podCidrOfIndex(config.index);
 }
 
 /** nodeLabels are the well-known labels a kubelet sets on its Node. */

@@ -1,8 +1,9 @@
 /**
- * PodIpAllocator hands out pod IPs from one node's /24 (10.244.<index>.2 – .254; .1 is the
+ * PodIpAllocator hands out pod IPs from one node's /24 (pod-cidr.ts; .2 – .254, .1 being the
  * bridge). A pod keeps its address for as long as the kubelet knows it; a pod that already
  * reports an address in the range (kubelet-sim restarted) keeps that one.
  */
+import { podNetworkPrefix } from './pod-cidr.js';
 
 const FIRST_HOST = 2;
 const LAST_HOST = 254;
@@ -15,7 +16,7 @@ export class PodIpAllocator {
   private next = FIRST_HOST;
 
   constructor(index: number) {
-    this.prefix = `10.244.${index % 256}.`;
+    this.prefix = podNetworkPrefix(index);
   }
 
   /** allocate returns the key's address, reserving `preferred` when it is free and in range.

@@ -4,6 +4,7 @@
  * registered. `kubesim scheduler` calls it; tests may too.
  */
 
+import { hostname } from 'node:os';
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import { createKubeClient } from '../controllers/runtime/client/http-client.js';
@@ -30,10 +31,16 @@ export interface RunSchedulerOptions {
   seed?: number;
   /** This process's randomness (seeded for a deterministic cluster); the platform's when absent. */
   random?: Random;
+  /** Schedule only while holding the Lease kube-system/kube-scheduler (kube-scheduler's
+   * --leader-elect), so several copies can run and one schedules. */
+  leaderElect?: boolean;
   /** Called once the scheduler is registered (before it starts), e.g. to read its counters. */
   onStarted?: (scheduler: Scheduler) => void;
   signal: AbortSignal;
 }
+
+/** SCHEDULER_LEASE is kube-scheduler's lock, a Lease in kube-system (its RBAC is bootstrapped). */
+export const SCHEDULER_LEASE = 'kube-scheduler';
 
 /** runScheduler resolves once the scheduler has stopped (after `signal` aborted); it rejects
  * only if the manager fails. */
@@ -43,11 +50,12 @@ export async function runScheduler(options: RunSchedulerOptions): Promise<void> 
   const logger = options.logger ?? createLogger({ component, level: options.logLevel ?? 'info', clock });
   const client = createKubeClient({ server: options.server, token: options.token, tls: options.tls, userAgent: `kubesim-scheduler/0.1`, logger });
   const random = options.random ?? createRandom();
-  const manager = createManager({ client, clock, logger, component, random });
+  const leaderElection = options.leaderElect ? { name: SCHEDULER_LEASE, identity: `${hostname()}_${process.pid}` } : undefined;
+  const manager = createManager({ client, clock, logger, component, random, leaderElection });
   const seed = options.seed ?? tieBreakSeed(random);
   const scheduler = registerScheduler(manager, { seed });
   options.onStarted?.(scheduler);
-  logger.info({ seed }, 'starting');
+  logger.info({ seed, leaderElect: !!options.leaderElect }, 'starting');
   try {
     await manager.start(options.signal);
   } finally {

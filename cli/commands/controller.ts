@@ -15,12 +15,14 @@ import { componentClock, componentClockFlags } from '../component-clock.js';
 import { IpcPeer } from '../ipc.js';
 import { metricsFlags, serveMetrics } from '../metrics-endpoint.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
+import { serverFlags, withServerFlag } from '../server-flag.js';
 import { untilSignal } from '../signals.js';
 
 const LEVEL_NAMES = Object.keys(LOG_LEVELS);
 
 export const controllerFlags: Record<string, FlagSpec> = {
   kubeconfig: kubeconfigFlag,
+  ...serverFlags,
   ...componentClockFlags,
   ...seedFlags,
   ...clusterSigningFlags,
@@ -63,7 +65,7 @@ export async function controller(argv: string[]): Promise<void> {
   const random = randomFromFlags(flags, componentName(names));
   const level = String(flags['log-level']);
   if (!LEVEL_NAMES.includes(level)) throw new UsageError(`--log-level must be one of ${LEVEL_NAMES.join(', ')}`);
-  const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
+  const target = withServerFlag(flags, loadKubeconfig(resolve(String(flags['kubeconfig']))));
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
   const peer = process.channel ? new IpcPeer(process) : undefined;

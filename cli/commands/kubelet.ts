@@ -16,15 +16,22 @@ import { componentClock, componentClockFlags } from '../component-clock.js';
 import { IpcPeer } from '../ipc.js';
 import { metricsFlags, serveMetrics } from '../metrics-endpoint.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
+import { serverFlags, withServerFlag } from '../server-flag.js';
 import { untilSignal } from '../signals.js';
 
 const LEVEL_NAMES = Object.keys(LOG_LEVELS);
 
 export const kubeletFlags: Record<string, FlagSpec> = {
   kubeconfig: kubeconfigFlag,
+  ...serverFlags,
   nodes: { type: 'number', description: 'number of nodes this process simulates', default: 3 },
   'node-prefix': { type: 'string', description: 'nodes are named <prefix><index>', default: 'node-' },
-  'start-index': { type: 'number', description: 'index of the first node (name, zone and pod CIDR 10.244.<index>.0/24)', default: 1 },
+  'start-index': {
+    type: 'number',
+    description:
+      'index of the first node (name, zone and pod CIDR 10.244.<index>.0/24): processes sharing a cluster need disjoint ranges, whatever their prefixes',
+    default: 1,
+  },
   cpu: { type: 'string', description: 'CPU capacity of each node', default: DEFAULT_CAPACITY.cpu },
   memory: { type: 'string', description: 'memory capacity of each node', default: DEFAULT_CAPACITY.memory },
   pods: { type: 'string', description: 'pod capacity of each node', default: DEFAULT_CAPACITY.pods },
@@ -77,7 +84,7 @@ export async function kubelet(argv: string[]): Promise<void> {
     pods: quantityFlag(flags, 'pods'),
     ephemeralStorage: quantityFlag(flags, 'ephemeral-storage'),
   };
-  const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
+  const target = withServerFlag(flags, loadKubeconfig(resolve(String(flags['kubeconfig']))));
   const caFiles = clusterCaFromFlags(flags);
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
@@ -90,6 +97,7 @@ export async function kubelet(argv: string[]): Promise<void> {
     nodes: positiveInteger(flags, 'nodes', 1),
     nodePrefix: String(flags['node-prefix']),
     startIndex: positiveInteger(flags, 'start-index', 0),
+    checkPodCidrs: true,
     capacity,
     port: positiveInteger(flags, 'port', 0),
     clock,

@@ -10,16 +10,19 @@ import { componentClock, componentClockFlags } from '../component-clock.js';
 import { IpcPeer } from '../ipc.js';
 import { metricsFlags, serveMetrics } from '../metrics-endpoint.js';
 import { randomFromFlags, seedFlags } from '../seed.js';
+import { serverFlags, withServerFlag } from '../server-flag.js';
 import { untilSignal } from '../signals.js';
 
 const LEVEL_NAMES = Object.keys(LOG_LEVELS);
 
 export const schedulerFlags: Record<string, FlagSpec> = {
   kubeconfig: kubeconfigFlag,
+  ...serverFlags,
   ...componentClockFlags,
   // The tie-break between equally scored nodes is drawn from it too (0 without a seed).
   ...seedFlags,
   ...metricsFlags,
+  'leader-elect': { type: 'boolean', description: 'schedule only while holding the Lease kube-system/kube-scheduler (run several copies safely)' },
   'log-level': { type: 'string', description: `one of ${LEVEL_NAMES.join(', ')}`, default: 'info' },
   help: { type: 'boolean', description: 'show this help' },
 };
@@ -36,7 +39,7 @@ export async function scheduler(argv: string[]): Promise<void> {
   const level = String(flags['log-level']);
   if (!LEVEL_NAMES.includes(level)) throw new UsageError(`--log-level must be one of ${LEVEL_NAMES.join(', ')}`);
   const random = randomFromFlags(flags, 'default-scheduler');
-  const target = loadKubeconfig(resolve(String(flags['kubeconfig'])));
+  const target = withServerFlag(flags, loadKubeconfig(resolve(String(flags['kubeconfig']))));
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
   await serveMetrics(flags, process.channel ? new IpcPeer(process) : undefined, stop.signal);
@@ -47,6 +50,7 @@ export async function scheduler(argv: string[]): Promise<void> {
     clock,
     logLevel: level as LogLevel,
     random,
+    leaderElect: !!flags['leader-elect'],
     signal: stop.signal,
     onStarted: (scheduler) => reportLoops(target, 'scheduler', () => [scheduler.activity()], stop.signal),
   });

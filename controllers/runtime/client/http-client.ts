@@ -22,7 +22,8 @@ import { watchStream } from './watch-stream.js';
 
 /** KubeClientOptions configures createKubeClient. */
 export interface KubeClientOptions {
-  /** API server URL, e.g. from loadKubeconfig(). */
+  /** API server URL, e.g. from loadKubeconfig(), or a comma-separated list of a cluster's API
+   * servers: one is used at a time, the next takes over when it fails (server-pool.ts). */
   server: string;
   /** A bearer token, or a function giving the current one (a renewed service-account token). */
   token?: string | (() => string);

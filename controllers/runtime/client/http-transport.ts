@@ -11,7 +11,12 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import { ApiError, type StatusReason } from '../../../apiserver/api/api-error.js';
 import { CAUSE_HEADER, currentCause, encodeCause } from '../../../apiserver/api/machinery/cause.js';
 import { RestClientMetrics } from '../metrics/rest-client-metrics.js';
+import type { Logger } from '../types.js';
+import { isNetworkError, NetworkError } from './network-error.js';
+import { createFailoverTransport, serverList } from './server-pool.js';
 import { SessionSharingAgent } from './tls-sessions.js';
+
+export { isNetworkError, NetworkError };
 
 /** QueryParams are query-string values; undefined ones are left out. */
 export type QueryParams = Record<string, string | number | boolean | undefined>;
@@ -40,6 +45,8 @@ export interface ClientTls {
 
 /** TransportOptions says where the server is and how to present this client to it. */
 export interface TransportOptions {
+  /** The API server's URL, or a comma-separated list of them: one is used at a time and the
+   * next takes over when it fails (server-pool.ts). */
   server: string;
   /** A bearer token, or a function giving the current one (a renewed service-account token). */
   token?: string | (() => string);
@@ -47,6 +54,8 @@ export interface TransportOptions {
   tls?: ClientTls;
   userAgent: string;
   headers?: Record<string, string>;
+  /** Hears when a server of a list fails and the next takes over; silent when absent. */
+  logger?: Logger;
 }
 
 /** httpsAgentOptions are the node:https agent options for `tls` (the system's CAs when it names
@@ -77,22 +86,6 @@ function secureContextOf(tls: ClientTls): SecureContext {
   }
   return context;
 }
-
-/** NetworkError means the request never got an HTTP answer (refused, reset, DNS, ...). It
- * names the method and URL; the underlying error is its `cause`. */
-export class NetworkError extends Error {
-  constructor(
-    message: string,
-    readonly url: string,
-    options: { cause: unknown },
-  ) {
-    super(message, options);
-    this.name = 'NetworkError';
-  }
-}
-
-/** isNetworkError reports whether `err` is a NetworkError. */
-export const isNetworkError = (err: unknown): err is NetworkError => err instanceof NetworkError;
 
 /**
  * HttpTransport knows how to send requests to one API server. `send` resolves with the
@@ -125,9 +118,12 @@ const REASONS_BY_CODE: Record<number, StatusReason> = {
   504: 'Timeout',
 };
 
-/** createHttpTransport builds a transport for `options.server` (http or https URL). */
+/** createHttpTransport builds a transport for `options.server` (http or https URL), or for a
+ * comma-separated list of them (one at a time, failing over: server-pool.ts). */
 export function createHttpTransport(options: TransportOptions): HttpTransport {
-  return new NodeHttpTransport(options);
+  // One URL (the common case) costs nothing more than before: no pool in the request path.
+  if (!options.server.includes(',')) return new NodeHttpTransport(options);
+  return createFailoverTransport(serverList(options.server), (server) => new NodeHttpTransport({ ...options, server }), options.logger);
 }
 
 /** NodeHttpTransport is HttpTransport over node:http(s) with one keep-alive agent. */
@@ -204,8 +200,15 @@ class NodeHttpTransport implements HttpTransport {
     if (request.body !== undefined) headers['Content-Length'] = Buffer.byteLength(request.body);
     const options: RequestOptions = { method: request.method, headers, agent: this.agent, signal: request.signal };
     return new Promise((resolve, reject) => {
-      const req = (this.isSecure() ? httpsRequest : httpRequest)(url, options, resolve);
+      let answered = false;
+      const req = (this.isSecure() ? httpsRequest : httpRequest)(url, options, (response) => {
+        answered = true;
+        resolve(response);
+      });
       req.on('error', (err: NodeJS.ErrnoException) => {
+        // A connection cut after the answer began is the response stream's to report (a watch
+        // ends there); sending the request again then would only leave a stray promise.
+        if (answered) return;
         if (request.signal?.aborted) return reject(err);
         if (!retried && req.reusedSocket && isStaleSocketError(err) && IDEMPOTENT.has(request.method)) {
           return resolve(this.request(url, request, true));
