@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CompactionPolicy, openSqliteStore, type Store } from '../store/index.js';
+import { type CompactionPolicy, openEtcdStore, openSqliteStore, type Store } from '../store/index.js';
 import { type EtcdProcess, startEtcdProcess } from './etcd-process.js';
 
 export type StoreSpec =
@@ -82,14 +82,6 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-/** What opens the etcd store (store/etcd), once this branch has it: undefined until then. */
-type OpenEtcdStore = (options: { endpoints: string[]; clock: () => number; compaction: CompactionPolicy; watchBufferSize?: number }) => Store | Promise<Store>;
-// MERGE SEAM: replace `undefined` with `openEtcdStore` (imported from '../store/index.js').
-const openEtcdStore: OpenEtcdStore | undefined = undefined;
-
-/** etcdStoreBuilt: this build has the etcd store (tests of several servers on etcd need it). */
-export const etcdStoreBuilt = openEtcdStore !== undefined;
-
 /** openStoreFromSpec opens the store `spec` names. */
 export async function openStoreFromSpec(spec: StoreSpec, common: CommonStoreOptions): Promise<OpenedStore> {
   switch (spec.kind) {
@@ -114,7 +106,6 @@ export async function openStoreFromSpec(spec: StoreSpec, common: CommonStoreOpti
 }
 
 async function openEtcd(endpoints: string[], common: CommonStoreOptions): Promise<Store> {
-  if (!openEtcdStore) throw new Error('the etcd store is not built in this branch');
   return openEtcdStore({ endpoints, clock: common.clock, compaction: common.compaction, watchBufferSize: common.watchBufferSize });
 }
 
