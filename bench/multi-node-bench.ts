@@ -14,8 +14,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { createKubeClient } from '../controllers/runtime/client/http-client.js';
+import { startEtcd } from '../test/support/etcd.js';
 import { startCluster, treePids, treeUsage } from './support/cluster-process.js';
-import { startEtcdCluster } from './support/etcd-cluster.js';
 import { podManifest } from './support/pod-manifest.js';
 import { measureRollout, nodesReady, type RolloutFigures } from './support/rollout.js';
 import { waitUntil } from './support/wait-until.js';
@@ -74,10 +74,10 @@ interface RawPuts {
 /** rawEtcdPuts writes `count` pod-sized values into a fresh single-member etcd, 64 in flight. */
 async function rawEtcdPuts(count: number): Promise<RawPuts> {
   console.log(`\nraw etcd: ${count} puts of pod-sized values`);
-  const etcd = await startEtcdCluster({ members: 1 });
+  const etcd = await startEtcd({ members: 1 });
   const client = new Etcd3({ hosts: etcd.endpoints });
   try {
-    const pid = etcd.members[0]!.pid;
+    const pid = etcd.members[0]!.child.pid!;
     const before = treeUsage([pid]);
     const start = performance.now();
     let next = 0;
