@@ -7,17 +7,23 @@
  * and their rate, CPU per pod (whole cluster and API servers) and how busy the machine's cores
  * were (near 100 %: the layout saturates this machine). Prints figures and ratios; asserts
  * nothing. Layouts:
- *   (a) sqlite: `kubesim up` — SQLite and one API server, every component a process of its own.
+ *   (a) `kubesim up`: SQLite and one API server, every component a process of its own;
+ *   (b) `kubesim up --store etcd`: the same, the store in an etcd `up` starts;
+ *   (c) an etcd, three `kubesim apiserver --store etcd://…` and up's components spread over
+ *       them with --server lists, the nodes in four kubelet processes (bench/support/spread-cluster.ts).
+ * Every layout over plain HTTP, as bench:scale measures.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Etcd3 } from 'etcd3';
+import { formatStoreSpec } from '../apiserver/store-spec.js';
 import { createKubeClient } from '../controllers/runtime/client/http-client.js';
 import { startEtcd } from '../test/support/etcd.js';
 import { startCluster, treePids, treeUsage } from './support/cluster-process.js';
 import { podManifest } from './support/pod-manifest.js';
 import { measureRollout, nodesReady, type RolloutFigures } from './support/rollout.js';
+import { startSpreadCluster } from './support/spread-cluster.js';
 import { waitUntil } from './support/wait-until.js';
 
 const SIZE = process.env['SCALE'] === 'small' ? { nodes: 100, pods: 1000 } : { nodes: 1000, pods: 10_000 };
@@ -36,15 +42,43 @@ interface Layout {
   start(dir: string, nodes: number): Promise<RunningLayout>;
 }
 
-const sqliteOneApiServer: Layout = {
-  name: '(a) SQLite, 1 API server',
+/** `kubesim up` with extra flags: the whole tree is the cluster (an etcd `up` starts included). */
+function upLayout(name: string, args: string[]): Layout {
+  return {
+    name,
+    async start(dir, nodes) {
+      const cluster = await startCluster(dir, nodes, args);
+      return { url: cluster.url, pids: { cluster: () => treePids(cluster.upPid), apiservers: () => [cluster.apiServerPid] }, stop: () => cluster.stop() };
+    },
+  };
+}
+
+const sqliteOneApiServer = upLayout('(a) SQLite, 1 API server', []);
+const etcdOneApiServer = upLayout('(b) etcd, 1 API server', ['--store', 'etcd']);
+
+const etcdThreeApiServers: Layout = {
+  name: '(c) etcd, 3 API servers, 4 kubelet processes',
   async start(dir, nodes) {
-    const cluster = await startCluster(dir, nodes);
-    return { url: cluster.url, pids: { cluster: () => treePids(cluster.upPid), apiservers: () => [cluster.apiServerPid] }, stop: () => cluster.stop() };
+    const etcd = await startEtcd({ members: 1 });
+    const store = formatStoreSpec({ kind: 'etcd', endpoints: etcd.endpoints });
+    const cli = resolve(import.meta.dirname, '../cli/main.js');
+    const spread = await startSpreadCluster({ cli, dir, store, apiservers: 3, nodes, kubeletProcesses: 4, insecureHttp: true }).catch(async (err) => {
+      await etcd.stop();
+      throw err;
+    });
+    const etcdPids = etcd.members.map((m) => m.child.pid!);
+    return {
+      url: spread.apiservers[0]!.url,
+      pids: { cluster: () => [...spread.pids(), ...etcdPids], apiservers: () => spread.apiservers.map((s) => s.pid) },
+      async stop() {
+        await spread.stop();
+        await etcd.stop();
+      },
+    };
   },
 };
 
-const LAYOUTS: Layout[] = [sqliteOneApiServer];
+const LAYOUTS: Layout[] = [sqliteOneApiServer, etcdOneApiServer, etcdThreeApiServers];
 
 async function runLayout(layout: Layout): Promise<RolloutFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-multinode-'));
