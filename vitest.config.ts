@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// The suites that run a second time on the etcd store (issue 19): the API semantics suites and
+// the kubectl compatibility matrix. The store conformance suite runs on etcd in the default
+// project (store/etcd/etcd-store.test.ts).
+const onEtcdToo = ['test/integration/api-*.test.ts', 'test/kubectl/compatibility.test.ts', 'test/kubectl/semantics.test.ts'];
+
 // One run covers unit tests (next to the code) and integration tests (test/).
 // Integration tests start real servers on port 0; forks keep their handles apart.
 export default defineConfig({
@@ -7,11 +12,22 @@ export default defineConfig({
   // package's own "exports" does to dist/ for users.
   resolve: { alias: { kubesim: new URL('./cli/cluster/index.ts', import.meta.url).pathname } },
   test: {
-    include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**'],
     pool: 'forks',
     testTimeout: 30_000,
     // Hooks start whole clusters (`kubesim up` waits for its nodes): a busy machine needs the margin.
     hookTimeout: 90_000,
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'etcd',
+          include: onEtcdToo,
+          env: { KUBESIM_TEST_STORE: 'etcd' },
+          globalSetup: ['test/support/etcd-global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -19,7 +19,12 @@ import { type EtcdProcess, startEtcdProcess } from './etcd-process.js';
 export type StoreSpec =
   | { kind: 'sqlite' }
   /** An etcd the user runs: its client URLs (http://host:port). */
-  | { kind: 'etcd'; endpoints: string[] }
+  | {
+      kind: 'etcd';
+      endpoints: string[] /** The key prefix (kube-apiserver's --etcd-prefix; default /registry): one
+       * etcd can hold several clusters under different prefixes, as the test suite's does. */;
+      prefix?: string;
+    }
   /** An etcd this process starts and stops. */
   | { kind: 'managed-etcd' }
   /** A store opened by the caller and shared by the servers it is given to (several API servers
@@ -97,7 +102,7 @@ export async function openStoreFromSpec(spec: StoreSpec, common: CommonStoreOpti
     case 'instance':
       return { store: spec.store, close: async () => undefined };
     case 'etcd': {
-      const store = await openEtcd(spec.endpoints, common);
+      const store = await openEtcd(spec.endpoints, common, spec.prefix);
       return { store, close: async () => store.close() };
     }
     case 'managed-etcd':
@@ -105,8 +110,8 @@ export async function openStoreFromSpec(spec: StoreSpec, common: CommonStoreOpti
   }
 }
 
-async function openEtcd(endpoints: string[], common: CommonStoreOptions): Promise<Store> {
-  return openEtcdStore({ endpoints, clock: common.clock, compaction: common.compaction, watchBufferSize: common.watchBufferSize });
+async function openEtcd(endpoints: string[], common: CommonStoreOptions, prefix?: string): Promise<Store> {
+  return openEtcdStore({ endpoints, prefix, clock: common.clock, compaction: common.compaction, watchBufferSize: common.watchBufferSize });
 }
 
 /** openManagedEtcd starts etcd in <dataDir>/etcd (or a temporary folder, removed at close) and

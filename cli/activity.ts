@@ -15,3 +15,10 @@ export function reportLoops(target: KubeconfigTarget, component: string, loops: 
   signal.addEventListener('abort', () => client.close(), { once: true });
   reportActivity({ client, component, loops, logger: silentLogger, signal });
 }
+
+/** reportName is what a process reports its activity as: its component, or, for one of several
+ * processes of that component (a --leader-elect copy, a kubelet-sim of another node range),
+ * `<component>@<instance>`, so that their reports do not overwrite one another's. */
+export function reportName(component: string, instance: string | undefined): string {
+  return instance ? `${component}@${instance}` : component;
+}

@@ -4,13 +4,13 @@
  * them all, each loop hosted on its own (runtime/loop-host.ts: one loop can be stopped,
  * started or killed alone); with leader election, only the holder of the Lease acts.
  */
-import { hostname } from 'node:os';
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import type { Random } from '../apiserver/api/machinery/random.js';
 import type { ClusterCaFiles } from '../apiserver/api/pki/cluster-ca.js';
 import { CONTROLLERS, type ControllerName, componentName } from './catalog.js';
 import { createKubeClient, type KubeClient, type KubeClientOptions } from './runtime/client/http-client.js';
 import type { ClientTls } from './runtime/client/http-transport.js';
+import { processIdentity } from './runtime/leader-election.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
 import { loopClient } from './runtime/loop-credentials.js';
 import { LoopHost } from './runtime/loop-host.js';
@@ -50,7 +50,7 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
   // kubesim-controller-manager), so it must not repeat the prefix.
   const product = component.startsWith('kubesim-') ? component : `kubesim-${component}`;
   const client = createKubeClient({ server: options.server, token: options.token, tls: options.tls, userAgent: `${product}/0.1`, logger });
-  const identity = `${hostname()}_${process.pid}`;
+  const identity = processIdentity();
   const manager = createManager({
     client,
     clock,

@@ -4,11 +4,11 @@
  * registered. `kubesim scheduler` calls it; tests may too.
  */
 
-import { hostname } from 'node:os';
 import { createRealClock } from '../apiserver/api/machinery/clock.js';
 import { createRandom, type Random } from '../apiserver/api/machinery/random.js';
 import { createKubeClient } from '../controllers/runtime/client/http-client.js';
 import type { ClientTls } from '../controllers/runtime/client/http-transport.js';
+import { processIdentity } from '../controllers/runtime/leader-election.js';
 import { createLogger, type LogLevel } from '../controllers/runtime/logger.js';
 import { createManager } from '../controllers/runtime/manager.js';
 import type { Clock, Logger } from '../controllers/runtime/types.js';
@@ -50,7 +50,7 @@ export async function runScheduler(options: RunSchedulerOptions): Promise<void> 
   const logger = options.logger ?? createLogger({ component, level: options.logLevel ?? 'info', clock });
   const client = createKubeClient({ server: options.server, token: options.token, tls: options.tls, userAgent: `kubesim-scheduler/0.1`, logger });
   const random = options.random ?? createRandom();
-  const leaderElection = options.leaderElect ? { name: SCHEDULER_LEASE, identity: `${hostname()}_${process.pid}` } : undefined;
+  const leaderElection = options.leaderElect ? { name: SCHEDULER_LEASE, identity: processIdentity() } : undefined;
   const manager = createManager({ client, clock, logger, component, random, leaderElection });
   const seed = options.seed ?? tieBreakSeed(random);
   const scheduler = registerScheduler(manager, { seed });

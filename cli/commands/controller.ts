@@ -5,10 +5,11 @@ import { resolve } from 'node:path';
 import { CONTROLLER_NAMES, CONTROLLERS, type ControllerName, componentName, isControllerName } from '../../controllers/catalog.js';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
+import { processIdentity } from '../../controllers/runtime/leader-election.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 
 import type { LoopAction, LoopHost } from '../../controllers/runtime/loop-host.js';
-import { reportLoops } from '../activity.js';
+import { reportLoops, reportName } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { clusterCaFromFlags, clusterSigningFlags } from '../cluster-signing-flags.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
@@ -83,7 +84,8 @@ export async function controller(argv: string[]): Promise<void> {
     serviceAccountCredentials: !!flags['use-service-account-credentials'],
     signal: stop.signal,
     onStarted: (manager, loops) => {
-      reportLoops(target, componentName(names), () => manager.activity(), stop.signal);
+      const instance = flags['leader-elect'] ? processIdentity() : undefined;
+      reportLoops(target, reportName(componentName(names), instance), () => manager.activity(), stop.signal);
       if (peer) serveLoopControl(peer, loops);
     },
   });

@@ -9,7 +9,7 @@ import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { startKubelet } from '../../kubelet-sim/kubelet.js';
 import { nodeCredentials } from '../../kubelet-sim/node-credentials.js';
 import { DEFAULT_CAPACITY } from '../../kubelet-sim/node-object.js';
-import { reportLoops } from '../activity.js';
+import { reportLoops, reportName } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { clusterCaFromFlags } from '../cluster-signing-flags.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
@@ -67,6 +67,13 @@ function positiveInteger(flags: Record<string, unknown>, name: string, minimum: 
   return value;
 }
 
+/** nonDefaultRange names this process's node range (`<prefix><start index>`) unless it is the
+ * default one, `kubesim up`'s kubelet: another range is one of several kubelet processes. */
+function nonDefaultRange(flags: Record<string, unknown>): string | undefined {
+  const range = `${String(flags['node-prefix'])}${String(flags['start-index'])}`;
+  return range === `${kubeletFlags['node-prefix']!.default}${kubeletFlags['start-index']!.default}` ? undefined : range;
+}
+
 /** kubelet runs `kubesim kubelet` until SIGINT/SIGTERM. */
 export async function kubelet(argv: string[]): Promise<void> {
   const { flags } = parseFlags(argv, kubeletFlags);
@@ -85,6 +92,7 @@ export async function kubelet(argv: string[]): Promise<void> {
     ephemeralStorage: quantityFlag(flags, 'ephemeral-storage'),
   };
   const target = withServerFlag(flags, loadKubeconfig(resolve(String(flags['kubeconfig']))));
+  const extraRange = nonDefaultRange(flags);
   const caFiles = clusterCaFromFlags(flags);
   const stop = untilSignal();
   const clock = await componentClock(flags, target, stop.signal);
@@ -97,7 +105,8 @@ export async function kubelet(argv: string[]): Promise<void> {
     nodes: positiveInteger(flags, 'nodes', 1),
     nodePrefix: String(flags['node-prefix']),
     startIndex: positiveInteger(flags, 'start-index', 0),
-    checkPodCidrs: true,
+    // `kubesim up`'s kubelet starts as before; a process of another range checks it clashes with none.
+    checkPodCidrs: extraRange !== undefined,
     capacity,
     port: positiveInteger(flags, 'port', 0),
     clock,
@@ -105,6 +114,6 @@ export async function kubelet(argv: string[]): Promise<void> {
     logLevel: level as LogLevel,
     signal: stop.signal,
   });
-  reportLoops(target, 'kubelet', () => kubelet.activity(), stop.signal);
+  reportLoops(target, reportName('kubelet', extraRange), () => kubelet.activity(), stop.signal);
   await kubelet.done;
 }

@@ -2,9 +2,10 @@
  * kubeconfig. `kubesim up` can start one such process. */
 import { resolve } from 'node:path';
 import { loadKubeconfig } from '../../controllers/runtime/client/kubeconfig.js';
+import { processIdentity } from '../../controllers/runtime/leader-election.js';
 import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import { runScheduler } from '../../scheduler/main.js';
-import { reportLoops } from '../activity.js';
+import { reportLoops, reportName } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
 import { IpcPeer } from '../ipc.js';
@@ -52,6 +53,9 @@ export async function scheduler(argv: string[]): Promise<void> {
     random,
     leaderElect: !!flags['leader-elect'],
     signal: stop.signal,
-    onStarted: (scheduler) => reportLoops(target, 'scheduler', () => [scheduler.activity()], stop.signal),
+    onStarted: (scheduler) => {
+      const instance = flags['leader-elect'] ? processIdentity() : undefined;
+      reportLoops(target, reportName('scheduler', instance), () => [scheduler.activity()], stop.signal);
+    },
   });
 }

@@ -17,6 +17,7 @@
  * leader simply stops renewing; the lease expires and another candidate takes over.
  */
 import { setMaxListeners } from 'node:events';
+import { hostname } from 'node:os';
 import { isAlreadyExists, isConflict, isNotFound } from '../../apiserver/api/api-error.js';
 
 import type { Lease } from '../../apiserver/api/coordination/lease.js';
@@ -40,6 +41,11 @@ export interface LeaderElectorOptions {
   retryPeriodMs?: number;
   clock: Clock;
   logger: Logger;
+}
+
+/** processIdentity names this process among the candidates of any lease: <hostname>_<pid>. */
+export function processIdentity(): string {
+  return `${hostname()}_${process.pid}`;
 }
 
 /** LeaderCallbacks are what a LeaderElector calls as leadership starts and ends. */

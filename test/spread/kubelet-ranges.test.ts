@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { nodeDefinition } from '../../apiserver/api/core/node.js';
 import { podDefinition } from '../../apiserver/api/core/pod.js';
+import { reporters } from '../support/activity.js';
 import { eventually } from '../support/eventually.js';
 import { deployment } from '../support/objects.js';
 import { spawnKubesim, stopAllKubesim } from '../support/processes.js';
@@ -32,6 +33,8 @@ describe('kubelet-sim processes sharing a cluster', () => {
       },
       { timeoutMs: 30_000, intervalMs: 50 },
     );
+    // Each process reports its activity (for settle) under a name of its own.
+    await eventually(async () => expect(await reporters(cluster.client)).toEqual(expect.arrayContaining(['kubelet@rack-a-1', 'kubelet@rack-b-3'])));
     const cidrs = new Map(nodes.map((node) => [node.metadata.name ?? '', node.spec?.podCIDR ?? '']));
     expect(new Set(cidrs.values()).size).toBe(4);
 

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deploymentDefinition } from '../../apiserver/api/apps/deployment.js';
 import { leaseDefinition } from '../../apiserver/api/coordination/lease.js';
 import { type Pod, podDefinition } from '../../apiserver/api/core/pod.js';
+import { reporters } from '../support/activity.js';
 import { eventually } from '../support/eventually.js';
 import { deployment, pod } from '../support/objects.js';
 import { freePort } from '../support/ports.js';
@@ -21,9 +22,10 @@ interface Copies {
   holder(): Promise<string>;
 }
 
-/** startCopies runs two copies of `args` on the cluster's clock at ×5 (the 15 s lease lasts 3 s
- * of wall time) and resolves once one holds Lease kube-system/`lease` and has started. */
-async function startCopies(cluster: ClusterHandle, lease: string, args: string[]): Promise<Copies> {
+/** startCopies runs two copies of `args` (component `component`) on the cluster's clock at ×5
+ * (the 15 s lease lasts 3 s of wall time) and resolves once one holds Lease
+ * kube-system/`lease` and has started. */
+async function startCopies(cluster: ClusterHandle, component: string, lease: string, args: string[]): Promise<Copies> {
   const speed = spawnKubesim(['clock', 'speed', '5', '--kubeconfig', cluster.kubeconfigPath]);
   expect(await speed.exited).toBe(0);
   const dead = `http://127.0.0.1:${await freePort()}`;
@@ -39,6 +41,9 @@ async function startCopies(cluster: ClusterHandle, lease: string, args: string[]
     { timeoutMs: 30_000 },
   );
   const leader = copies.find((copy) => identity.endsWith(`_${copy.child.pid}`))!;
+  // Both copies report their activity (for settle), each under a name of its own.
+  const names = copies.map((copy) => `${component}@${identity.replace(/_\d+$/, `_${copy.child.pid}`)}`);
+  await eventually(async () => expect(await reporters(cluster.client)).toEqual(expect.arrayContaining(names)));
   await leader.waitForOutput(/starting runnables/);
   return { leader, follower: copies.find((copy) => copy !== leader)!, holder };
 }
@@ -71,7 +76,7 @@ describe('component copies with --leader-elect', () => {
     }
 
     it('binds pods only from the Lease holder, and from the other after a kill -9', async () => {
-      const copies = await startCopies(cluster, 'kube-scheduler', ['scheduler']);
+      const copies = await startCopies(cluster, 'scheduler', 'kube-scheduler', ['scheduler']);
       expect(await boundNode('first')).toBe(cluster.kubelet.nodeNames[0]);
       await killLeader(copies);
       expect(await boundNode('second')).toBe(cluster.kubelet.nodeNames[0]);
@@ -90,7 +95,7 @@ describe('component copies with --leader-elect', () => {
     }
 
     it('reconciles only from the Lease holder, and from the other after a kill -9', async () => {
-      const copies = await startCopies(cluster, 'kubesim-controller-manager', ['controller', 'deployment,replicaset']);
+      const copies = await startCopies(cluster, 'kubesim-controller-manager', 'kubesim-controller-manager', ['controller', 'deployment,replicaset']);
       const object = deployment('web', 2);
       await cluster.client.resource(deploymentDefinition).create({ ...object, metadata: { ...object.metadata, namespace: 'default' } });
       await untilReplicas(2);

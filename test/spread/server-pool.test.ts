@@ -15,7 +15,7 @@ import { createLogger } from '../../controllers/runtime/logger.js';
 import { freePort } from '../support/ports.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
-const cluster = useTestCluster({ lifetime: 'file', userAgent: 'server-pool-test' });
+const cluster = useTestCluster({ lifetime: 'file', userAgent: 'server-pool-test', tls: true });
 const opened: Array<{ close(): void }> = [];
 
 afterEach(async () => {
@@ -56,6 +56,17 @@ describe('a client given several API servers', () => {
     expect((await configMaps.get('default', 'first')).data).toEqual({ a: '1' });
     expect(lines).toEqual([`apiserver ${dead} unreachable (ECONNREFUSED); using ${cluster.url}`]);
     expect(client.server).toBe(`${dead},${cluster.url}`);
+  });
+
+  it('moves past a server failing the TLS handshake, and sends even a create there', async () => {
+    // Plain HTTP where TLS is expected: the handshake fails before any byte of the request.
+    const plain = await standIn((_request, response) => response.end());
+    const notTls = plain.url.replace('http:', 'https:');
+    const lines: string[] = [];
+    const configMaps = clientOf([notTls, cluster.url], lines).resource(configMapDefinition);
+    await configMaps.create(configMap('after-tls-failure'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^apiserver ${notTls} unreachable \\((EPROTO|ERR_SSL_\\w+)\\); using ${cluster.url}$`));
   });
 
   it('moves on from a server answering 503, but not from one answering 404', async () => {

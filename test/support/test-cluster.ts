@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type RunningApiServer, type StartApiServerOptions, startApiServer } from '../../apiserver/start-api-server.js';
 import { serverKubeconfig } from '../../cli/kubeconfig.js';
 import { trustKubeconfig } from './http.js';
+import { testStoreSpec } from './test-store.js';
 
 export interface TestCluster {
   url: string;
@@ -35,6 +36,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     host: '127.0.0.1',
     port: 0,
     dataDir: options.persistent ? join(dir, 'data') : undefined,
+    store: options.store ?? testStoreSpec(),
   });
   const kubeconfig = await serverKubeconfig(server);
   trustKubeconfig(kubeconfig);

@@ -143,8 +143,9 @@ function failoverReason(err: unknown): string | undefined {
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
 /** Connection errors raised before a byte of the request reached a server. */
 const NOT_CONNECTED: ReadonlySet<string> = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-/** TLS handshake failures (certificate checks, protocol errors): nothing was sent yet either. */
-const TLS_HANDSHAKE = /CERT|TLS|SSL|SIGNATURE/;
+/** TLS handshake failures (certificate checks; EPROTO: no TLS at the other end): the request
+ * was not sent yet either. */
+const TLS_HANDSHAKE = /CERT|TLS|SSL|SIGNATURE|^EPROTO$/;
 
 function safeToSendAgain(request: HttpRequest, err: unknown): boolean {
   if (IDEMPOTENT.has(request.method) || err instanceof ApiError) return true;
