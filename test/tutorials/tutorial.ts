@@ -98,7 +98,7 @@ export async function startTutorialCluster(args: string[] = []): Promise<Tutoria
  * the repository after `npm install` (npx finds a local bin and never asks the registry). A
  * bare `kubesim` is not on PATH: a page that says it fails here as it would for a reader.
  */
-function makeKubesimProject(dir: string): void {
+export function makeKubesimProject(dir: string): void {
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'kubesim-tutorial', private: true }, null, 2)}\n`);
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
   symlinkSync(KUBESIM_BIN, join(dir, 'node_modules/.bin/kubesim'));
