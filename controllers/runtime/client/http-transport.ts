@@ -11,6 +11,7 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import { ApiError, type StatusReason } from '../../../apiserver/api/api-error.js';
 import { CAUSE_HEADER, currentCause, encodeCause } from '../../../apiserver/api/machinery/cause.js';
 import { RestClientMetrics } from '../metrics/rest-client-metrics.js';
+import { withInProcessChannel } from './in-process-agent.js';
 import { SessionSharingAgent } from './tls-sessions.js';
 
 /** QueryParams are query-string values; undefined ones are left out. */
@@ -142,7 +143,8 @@ class NodeHttpTransport implements HttpTransport {
     this.server = options.server;
     this.base = new URL(options.server);
     this.metrics = new RestClientMetrics(this.base.host);
-    this.agent = this.isSecure() ? httpsAgent(options.tls) : new HttpAgent({ keepAlive: true });
+    const agent = this.isSecure() ? httpsAgent(options.tls) : new HttpAgent({ keepAlive: true });
+    this.agent = withInProcessChannel(agent, this.base.origin, options.tls);
     this.headers = { Accept: 'application/json', 'User-Agent': options.userAgent, ...options.headers };
     if (typeof options.token === 'string' && options.token) this.headers['Authorization'] = `Bearer ${options.token}`;
     if (typeof options.token === 'function') this.token = options.token;
