@@ -49,6 +49,8 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   metricsIntervalMs?: number;
   /** kube-apiserver's --token-auth-file: CSV lines `token,user,uid,"group1,group2"`. */
   tokenAuthFile?: string;
+  /** --service-account-max-token-expiration in seconds: a longer TokenRequest is shortened to it (none: no limit). */
+  serviceAccountMaxTokenExpirationSeconds?: number;
   /** Serve HTTPS with a certificate from the cluster CA (kept in the PKI dir as
    * apiserver.crt/key) and authenticate client certificates from that CA; plain HTTP when
    * false (the default). */
@@ -102,7 +104,13 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     compaction: { keepRevisions: options.historyRevisions ?? 10_000, maxAgeMs: options.historyMaxAgeMs ?? 5 * 60_000 },
     watchBufferSize: options.watchBufferSize,
   });
-  const tokens = createTokenService({ keyPem: serviceAccountKey.keyPem, store, now: time.now, tokenAuthFile: options.tokenAuthFile });
+  const tokens = createTokenService({
+    keyPem: serviceAccountKey.keyPem,
+    store,
+    now: time.now,
+    tokenAuthFile: options.tokenAuthFile,
+    maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds,
+  });
   // The live view's login (ui-login.ts), on a server that authenticates.
   const uiLoginToken = authenticates(options) ? loadOrCreateUiLoginToken(pkiDir) : undefined;
   const login = uiLoginToken ? uiLogin(uiLoginToken) : undefined;
