@@ -19,6 +19,7 @@ import { WatchHandoffLedger } from './api/machinery/watch-handoff.js';
 import { processServiceAccountKeyPem } from './api/pki/service-account-key.js';
 import { Registry } from './api/registry.js';
 import { startCrdController } from './apiextensions/crd-establisher.js';
+import { registerAuditId } from './audit/audit-id.js';
 import { type AuditOptions, registerAudit } from './audit/register.js';
 import { type Authenticator, registerAuthentication } from './authn/authenticator.js';
 import { registerIssuerDiscovery } from './authn/issuer-discovery.js';
@@ -150,6 +151,7 @@ export function buildServer(options: ServerOptions): ApiServer {
     return503OnClosing: false,
     ...protocolErrorOptions(),
   }) as unknown as FastifyInstance;
+  registerAuditId(app);
   registerProtocolGuards(app);
   registerBrowserGuard(app);
   const authentication = { authenticators: options.security?.authenticators ?? [], anonymous: options.security?.anonymous ?? true };

@@ -51,6 +51,8 @@ export interface StartApiServerOptions extends Omit<ServerOptions, 'store'> {
   metricsIntervalMs?: number;
   /** kube-apiserver's --token-auth-file: CSV lines `token,user,uid,"group1,group2"`. */
   tokenAuthFile?: string;
+  /** --service-account-max-token-expiration in seconds: a longer TokenRequest is shortened to it (none: no limit). */
+  serviceAccountMaxTokenExpirationSeconds?: number;
   /** Serve HTTPS with a certificate from the cluster CA (kept in the PKI dir as
    * apiserver.crt/key) and authenticate client certificates from that CA; plain HTTP when
    * false (the default). */
@@ -120,7 +122,13 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   }
   const store = opened.store;
   const shared = options.shared ?? isSharedStoreSpec(storeSpec);
-  const tokens = createTokenService({ keyPem: serviceAccountKey.keyPem, store, now: time.now, tokenAuthFile: options.tokenAuthFile });
+  const tokens = createTokenService({
+    keyPem: serviceAccountKey.keyPem,
+    store,
+    now: time.now,
+    tokenAuthFile: options.tokenAuthFile,
+    maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds,
+  });
   // The live view's login (ui-login.ts), on a server that authenticates.
   const uiLoginToken = authenticates(options) ? loadOrCreateUiLoginToken(pkiDir) : undefined;
   const login = uiLoginToken ? uiLogin(uiLoginToken) : undefined;

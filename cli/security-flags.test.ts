@@ -38,3 +38,20 @@ describe('--admission-control-config-file', () => {
     );
   });
 });
+
+describe('--service-account-max-token-expiration', () => {
+  it('gives the server the limit in seconds (0: none), and `kubesim up` forwards it', () => {
+    const { flags } = parseFlags(['--service-account-max-token-expiration', '1.5h'], apiserverFlags);
+    expect(securityOptionsFromFlags(flags).serviceAccountMaxTokenExpirationSeconds).toBe(5400);
+    expect(forwardedSecurityArgs(flags)).toEqual(expect.arrayContaining(['--service-account-max-token-expiration', '1.5h']));
+    const none = parseFlags(['--service-account-max-token-expiration', '0'], apiserverFlags).flags;
+    expect(securityOptionsFromFlags(none).serviceAccountMaxTokenExpirationSeconds).toBeUndefined();
+  });
+
+  it('outside 1 hour..2^32 seconds, or not a duration, is a usage error', () => {
+    const read = (value: string) => () => securityOptionsFromFlags(parseFlags(['--service-account-max-token-expiration', value], apiserverFlags).flags);
+    for (const value of ['59m59s', `${2 ** 32 + 1}s`])
+      expect(read(value)).toThrow('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+    expect(read('a day')).toThrow('--service-account-max-token-expiration: time: invalid duration "a day"');
+  });
+});

@@ -1,20 +1,20 @@
 /**
  * Audit logging in the request path (kube-apiserver's --audit-policy-file and
- * --audit-log-*). Without a policy nothing is registered: requests pay nothing. With one, a
- * hook after authentication gives every request its Audit-Id (the client's own when it sent
- * one, as kube-apiserver honours it) and asks the policy for its level; a request logged at
+ * --audit-log-*). Without a policy nothing is registered here (every response still carries an
+ * Audit-Id: audit-id.ts). With one, a hook after authentication asks the policy for the
+ * request's level, and logs it under that Audit-Id; a request logged at
  * all gets an AuditedRequest that writes RequestReceived now, ResponseStarted when a
  * long-running request (watch, log, proxy) starts answering, and ResponseComplete when the
  * response ends. Authorization (authz/register.ts), admission (through the handler context)
  * and the write handlers add what they know. Lines are queued and written off the request path.
  */
-import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizationDecision, AuthorizationMode } from '../authz/authorizer.js';
 import { requestAttributes } from '../authz/request-info.js';
 import type { UserInfo } from '../authz/user.js';
 import type { Query } from '../request/query.js';
+import { auditIdOf } from './audit-id.js';
 import { AuditedRequest } from './audited-request.js';
 import { type AuditEvent, eventJson, eventLegacy, type LogFormat, type ResponseStatus } from './event.js';
 import { type AuditPolicy, CompiledPolicy } from './policy.js';
@@ -35,7 +35,6 @@ declare module 'fastify' {
   }
 }
 
-const AUDIT_ID_HEADER = 'audit-id';
 /** kube-apiserver's long-running requests: watches, proxies and streaming subresources. */
 const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 const NOBODY: UserInfo = { username: '', groups: [] };
@@ -52,9 +51,7 @@ export function registerAudit(app: FastifyInstance, options: AuditOptions, serve
   const write = (event: AuditEvent) => writer.write(format(event));
   const alwaysAllow = server.mode !== 'RBAC';
   app.addHook('onRequest', (request, reply, done) => {
-    const auditID = auditIdOf(request);
-    // On the raw response, so that watches and log streams (which write their own head) carry it too.
-    reply.raw.setHeader('Audit-Id', auditID);
+    const auditID = auditIdOf(request, reply);
     const attributes = requestAttributes(request.user, request.method, request.url, request.query as Query);
     const config = policy.evaluate(attributes);
     if (config.level === 'None') return done();
@@ -105,11 +102,6 @@ export function recordAuthorization(request: FastifyRequest, decision: Authoriza
   if (!audited) return;
   audited.annotate('authorization.k8s.io/decision', decision.decision === 'allow' ? 'allow' : 'forbid');
   audited.annotate('authorization.k8s.io/reason', decision.reason);
-}
-
-function auditIdOf(request: FastifyRequest): string {
-  const given = request.headers[AUDIT_ID_HEADER];
-  return typeof given === 'string' && given !== '' ? given : randomUUID();
 }
 
 /** reportStart writes ResponseStarted when a long-running request sends its headers. */
@@ -166,8 +158,7 @@ function failedAuthentication(
 ): void {
   const attributes = requestAttributes(NOBODY, request.method, request.url, request.query as Query);
   const config = policy.evaluate(attributes);
-  const auditID = auditIdOf(request);
-  reply.header('Audit-Id', auditID);
+  const auditID = auditIdOf(request, reply);
   if (config.level === 'None') return;
   const received = now();
   const audited = new AuditedRequest({

@@ -17,6 +17,8 @@ export interface TokenService {
   /** --api-audiences: what a token must be for to authenticate a request. */
   apiAudiences: string[];
   signer: TokenSigner;
+  /** --service-account-max-token-expiration (seconds): a TokenRequest asking for longer gets this. */
+  maxExpirationSeconds?: number;
   /** Authenticates `Authorization: Bearer` tokens; put after the client-certificate one. */
   authenticator: Authenticator;
   /** Answers a TokenReview: `audiences` default to the API server's. */
@@ -31,6 +33,7 @@ export interface TokenServiceOptions {
   /** --token-auth-file, whose tokens come first in the chain. */
   tokenAuthFile?: string;
   issuer?: string;
+  maxExpirationSeconds?: number;
 }
 
 export function createTokenService(options: TokenServiceOptions): TokenService {
@@ -44,6 +47,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
     issuer,
     apiAudiences,
     signer,
+    maxExpirationSeconds: options.maxExpirationSeconds,
     authenticator: bearerTokenAuthenticator(chain, apiAudiences),
     review(token, audiences) {
       const result = authenticateToken(chain, token, audiences && audiences.length > 0 ? audiences : apiAudiences);

@@ -46,6 +46,7 @@ export function tokenRequestHandler(ctx: HandlerContext, request: ApiRequest): A
   const serviceAccount = readStored(ctx, target);
   const body = decodeObjectBody(request.contentType, request.body, { expected: TOKEN_REQUEST, method: request.method });
   const spec = specOf(body, tokens.apiAudiences);
+  const warnings = clampExpiration(spec, tokens.maxExpirationSeconds);
   const bound = spec.boundObjectRef ? boundObject(ctx, target.namespace, target.name, spec.boundObjectRef) : {};
   const issuedAt = Math.floor(ctx.now() / 1000);
   const claims = tokenClaims({
@@ -66,7 +67,18 @@ export function tokenRequestHandler(ctx: HandlerContext, request: ApiRequest): A
       spec: { audiences: spec.audiences, expirationSeconds: spec.expirationSeconds, ...(boundObjectRef ? { boundObjectRef } : {}) },
       status: { token: tokens.signer.sign(claims), expirationTimestamp: rfc3339(claims.exp * 1000) },
     },
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
+}
+
+/** clampExpiration shortens a valid request longer than --service-account-max-token-expiration
+ * to it, saying so in a warning, as kube-apiserver does (after validation: the request's own
+ * bounds still apply). */
+function clampExpiration(spec: TokenRequestSpec, maxSeconds: number | undefined): string[] {
+  if (!maxSeconds || spec.expirationSeconds <= maxSeconds) return [];
+  const warning = `requested expiration of ${spec.expirationSeconds} seconds shortened to ${maxSeconds} seconds`;
+  spec.expirationSeconds = maxSeconds;
+  return [warning];
 }
 
 /** specOf reads and validates the request's spec, with kube's defaults and messages. */

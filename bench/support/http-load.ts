@@ -7,6 +7,7 @@ import { Agent, createServer, request as httpRequest, type Server } from 'node:h
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { createSecureContext } from 'node:tls';
 
 /** HttpResponse is a fully read response. */
 export interface HttpResponse {
@@ -33,7 +34,11 @@ export interface ClientCertificate {
 export function createHttpClient(baseUrl: string, maxSockets: number, tls?: ClientCertificate): HttpClient {
   const origin = new URL(baseUrl);
   const secure = origin.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets, ...tls }) : new Agent({ keepAlive: true, maxSockets });
+  // The CA, certificate and key go in prepared once, as kubesim's own clients (http-transport.ts)
+  // and kubectl's tls.Config do: given as PEM options, Node's agent folds all three into the
+  // pool key it builds for every request (kilobytes of string work per GET).
+  const secureContext = secure && tls ? createSecureContext(tls) : undefined;
+  const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets, secureContext }) : new Agent({ keepAlive: true, maxSockets });
   const send = secure ? httpsRequest : httpRequest;
   return {
     send(method, path, body) {

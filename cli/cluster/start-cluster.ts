@@ -1,12 +1,14 @@
 /**
  * startCluster runs a whole kubesim cluster inside the calling process, for tests: the API
  * server on 127.0.0.1:0 over an in-memory store, the built-in loops, the scheduler and the
- * simulated nodes, all on one cluster clock. The loops still talk to the server over HTTPS, as
- * they do as separate processes, each with its own identity (a client certificate from the
+ * simulated nodes, all on one cluster clock. The loops still talk HTTP to the server, as they
+ * do as separate processes, each with its own identity (a client certificate from the
  * cluster CA: system:kube-controller-manager, system:kube-scheduler, system:node:<name>; with
- * serviceAccountCredentials, each control loop its own service-account token);
- * only the process boundary is gone, so many clusters fit in one test process and each
- * starts in a fraction of a second. The CA and the certificates are made once per process.
+ * serviceAccountCredentials, each control loop its own service-account token), over
+ * in-memory connections instead of TLS ones (apiserver/in-process-endpoint.ts; clients of other
+ * processes, kubectl, use HTTPS); only the process boundary is gone, so many clusters fit in
+ * one test process and each starts in a fraction of a second. The CA and the certificates are
+ * made once per process.
  *
  *   start: API server ─► loops, scheduler, kubelet ─► settle ─► capture the baseline ─► ready
  *   stop:  abort every loop ─► wait for them ─► close the server ─► remove the temp dir
@@ -17,6 +19,7 @@ import { join } from 'node:path';
 import { type ClusterClock, createClusterClock } from '../../apiserver/api/machinery/cluster-clock.js';
 import { createRandom } from '../../apiserver/api/machinery/random.js';
 import { ADMIN_IDENTITY, type ClientIdentity, CONTROLLER_MANAGER_IDENTITY, SCHEDULER_IDENTITY } from '../../apiserver/api/pki/issue.js';
+import { serveInProcess } from '../../apiserver/in-process-endpoint.js';
 import { createResetter, type Resetter } from '../../apiserver/kubesim/reset.js';
 import { type RunningApiServer, startApiServer } from '../../apiserver/start-api-server.js';
 import { runControllers } from '../../controllers/run-controllers.js';
@@ -47,6 +50,8 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     store: resolved.store,
     ...(resolved.insecure ? {} : { tls: true, security: { authorization: 'RBAC', anonymous: true } }),
   });
+  // The loops, the scheduler and the kubelets reach it in memory (in-process-endpoint.ts).
+  const withdraw = serveInProcess(server);
   const stopping = new AbortController();
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-cluster-'));
   let running: Promise<void>[] = [];
@@ -56,6 +61,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
   } catch (err) {
     stopping.abort();
     await Promise.allSettled(running);
+    withdraw();
     await server.close();
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -67,7 +73,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
   resetter.capture();
   server.control.reset = () => resetter.reset();
   const kubeconfig = await serverKubeconfig(server);
-  return clusterHandle({ server, kubeconfig, clock, dir, stopping, running, resetter });
+  return clusterHandle({ server, kubeconfig, clock, dir, stopping, running, resetter, withdraw });
 }
 
 /** startComponents starts the loops in this process; resolves with their run promises. */
@@ -104,6 +110,7 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
       ),
     );
     board.register(component, () => ({ component, loops: manager.activity() }));
+    await settleWhenSeeded(server, options);
   }
   if (options.scheduler) {
     const component = 'default-scheduler';
@@ -112,6 +119,7 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
       track(component, runScheduler({ server: server.url, tls, clock, random: random.fork(component), logger: logger(component), signal, onStarted })),
     );
     board.register(component, () => ({ component, loops: [scheduler.activity()] }));
+    await settleWhenSeeded(server, options);
   }
   if (options.nodes > 0) {
     // The shared pod cache reads as the admin; each node writes as itself.
@@ -132,6 +140,13 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
     running.push(kubelet.done);
   }
   return running;
+}
+
+/** settleWhenSeeded lets a component's start-up work finish before the next component starts,
+ * in deterministic mode: their writes then come in the same order on every run, whatever the
+ * speed of the machine or of the connections. */
+async function settleWhenSeeded(server: RunningApiServer, options: ResolvedOptions): Promise<void> {
+  if (options.seed !== undefined) await server.control.settle({ timeoutMs: 10_000, quietMs: 2, countTransitions: false });
 }
 
 /** componentTls is an in-process component's credentials: the CA and a client certificate for
@@ -161,10 +176,11 @@ interface HandleParts {
   stopping: AbortController;
   running: Promise<void>[];
   resetter: Resetter;
+  withdraw: () => void;
 }
 
 /** clusterHandle is the Cluster a test holds. */
-function clusterHandle({ server, kubeconfig, clock, dir, stopping, running, resetter }: HandleParts): Cluster {
+function clusterHandle({ server, kubeconfig, clock, dir, stopping, running, resetter, withdraw }: HandleParts): Cluster {
   const kubeconfigPath = join(dir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig);
   let stopped: Promise<void> | undefined;
@@ -194,6 +210,7 @@ function clusterHandle({ server, kubeconfig, clock, dir, stopping, running, rese
         clock.setStepHook(undefined);
         stopping.abort();
         await Promise.allSettled(running);
+        withdraw();
         await server.close();
         rmSync(dir, { recursive: true, force: true });
       })();

@@ -12,6 +12,7 @@ import { ApiError, type StatusReason } from '../../../apiserver/api/api-error.js
 import { CAUSE_HEADER, currentCause, encodeCause } from '../../../apiserver/api/machinery/cause.js';
 import { RestClientMetrics } from '../metrics/rest-client-metrics.js';
 import type { Logger } from '../types.js';
+import { withInProcessChannel } from './in-process-agent.js';
 import { isNetworkError, NetworkError } from './network-error.js';
 import { createFailoverTransport, serverList } from './server-pool.js';
 import { SessionSharingAgent } from './tls-sessions.js';
@@ -138,7 +139,8 @@ class NodeHttpTransport implements HttpTransport {
     this.server = options.server;
     this.base = new URL(options.server);
     this.metrics = new RestClientMetrics(this.base.host);
-    this.agent = this.isSecure() ? httpsAgent(options.tls) : new HttpAgent({ keepAlive: true });
+    const agent = this.isSecure() ? httpsAgent(options.tls) : new HttpAgent({ keepAlive: true });
+    this.agent = withInProcessChannel(agent, this.base.origin, options.tls);
     this.headers = { Accept: 'application/json', 'User-Agent': options.userAgent, ...options.headers };
     if (typeof options.token === 'string' && options.token) this.headers['Authorization'] = `Bearer ${options.token}`;
     if (typeof options.token === 'function') this.token = options.token;
