@@ -14,6 +14,9 @@ export default defineConfig({
   test: {
     exclude: ['node_modules/**', 'dist/**'],
     pool: 'forks',
+    // Two files at a time even on two cores (vitest's default leaves one core idle): most
+    // integration tests spend their time waiting on processes, clocks and sockets.
+    maxWorkers: 2,
     testTimeout: 30_000,
     // Hooks start whole clusters (`kubesim up` waits for its nodes): a busy machine needs the margin.
     hookTimeout: 90_000,
