@@ -28,7 +28,7 @@ export default defineConfig({
           name: 'etcd',
           include: onEtcdToo,
           env: { KUBESIM_TEST_STORE: 'etcd' },
-          globalSetup: ['test/support/etcd-global-setup.ts'],
+          setupFiles: ['test/support/etcd-file-setup.ts'],
         },
       },
     ],

@@ -29,6 +29,15 @@ export interface TestClusterOptions extends Omit<StartApiServerOptions, 'port' |
   persistent?: boolean;
 }
 
+/** testStoreOptions: the store the options name, else the run's (test-store.ts). A cluster put
+ * on etcd by the run is one API server, not one of several (no Lease renewals or shared-state
+ * writes of its own): the suites run there check single-server API semantics. */
+function testStoreOptions(options: TestClusterOptions): Pick<TestClusterOptions, 'store' | 'shared'> {
+  if (options.store) return { store: options.store, shared: options.shared };
+  const store = testStoreSpec();
+  return store ? { store, shared: options.shared ?? false } : { shared: options.shared };
+}
+
 export async function startTestCluster(options: TestClusterOptions = {}): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-test-'));
   const server = await startApiServer({
@@ -36,7 +45,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     host: '127.0.0.1',
     port: 0,
     dataDir: options.persistent ? join(dir, 'data') : undefined,
-    store: options.store ?? testStoreSpec(),
+    ...testStoreOptions(options),
   });
   const kubeconfig = await serverKubeconfig(server);
   trustKubeconfig(kubeconfig);
