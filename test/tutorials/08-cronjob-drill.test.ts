@@ -51,7 +51,8 @@ describe('tutorial 08: the CronJob drill', () => {
           throw err;
         }
       },
-      { timeoutMs: 10_000, intervalMs: 200 },
+      // A budget, not a measure: each look is a kubectl run, slow on a busy two-core machine.
+      { timeoutMs: 30_000, intervalMs: 200 },
     );
     return { results, rows };
   }
