@@ -156,7 +156,7 @@ export function buildServer(options: ServerOptions): ApiServer {
   registerBrowserGuard(app);
   const authentication = { authenticators: options.security?.authenticators ?? [], anonymous: options.security?.anonymous ?? true };
   registerAuthentication(app, authentication);
-  if (options.audit) registerAudit(app, options.audit, { now, mode: options.security?.authorization ?? 'AlwaysAllow' });
+  const audit = options.audit ? registerAudit(app, options.audit, { now, mode: options.security?.authorization ?? 'AlwaysAllow' }) : undefined;
   const metrics = createMetricsPipeline({ store: options.store, registry, now, logger: app.log });
   const serverRandom = options.random ?? createRandom();
   const virtualSources = new Map(metrics.sources);
@@ -210,7 +210,7 @@ export function buildServer(options: ServerOptions): ApiServer {
   registerHistoryRoutes(app, context);
   registerFaultRoutes(app, faults);
   if (clock) registerClockRoutes(app, clock);
-  const admitUpgrade = upgradeGate(authentication, authorization);
+  const admitUpgrade = upgradeGate(authentication, authorization, audit?.upgrades);
   registerLiveView(app, { ctx: context, control, faults, clock, admitUpgrade });
   registerStreaming(app, { ctx: context, admitUpgrade });
   registerProxy(app, context);

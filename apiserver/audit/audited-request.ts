@@ -3,7 +3,9 @@
  * in as the request goes (received, authorized, admitted, answered) and written at each stage
  * the policy does not omit.
  */
+
 import type { RequestAttributes } from '../authz/attributes.js';
+import type { AuthorizationDecision } from '../authz/authorizer.js';
 import type { UserInfo } from '../authz/user.js';
 import type { AuditEvent, ObjectReference, ResponseStatus } from './event.js';
 import { levelAtLeast, type RequestAuditConfig, type Stage } from './policy.js';
@@ -26,6 +28,8 @@ const MAX_USER_AGENT = 1024;
 export class AuditedRequest implements AuditRecorder {
   readonly annotations: Record<string, string> = {};
   readonly event: AuditEvent;
+  /** What the policy was asked about: the authenticated user's request. */
+  readonly attributes: RequestAttributes;
   private readonly config: RequestAuditConfig;
   private readonly now: () => number;
   private readonly write: (event: AuditEvent) => void;
@@ -33,6 +37,7 @@ export class AuditedRequest implements AuditRecorder {
 
   constructor(init: AuditedRequestInit) {
     const { attributes } = init;
+    this.attributes = attributes;
     this.config = init.config;
     this.now = init.now;
     this.write = init.write;
@@ -68,6 +73,12 @@ export class AuditedRequest implements AuditRecorder {
   /** annotate adds an annotation unless it is already set (kube keeps the first value). */
   annotate(key: string, value: string): void {
     if (!(key in this.annotations)) this.annotations[key] = value;
+  }
+
+  /** authorized adds authorization's decision and reason. */
+  authorized(decision: AuthorizationDecision): void {
+    this.annotate('authorization.k8s.io/decision', decision.decision === 'allow' ? 'allow' : 'forbid');
+    this.annotate('authorization.k8s.io/reason', decision.reason);
   }
 
   requestObject(object: unknown): void {

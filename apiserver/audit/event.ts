@@ -47,6 +47,27 @@ export interface AuditEvent {
   annotations?: Record<string, string>;
 }
 
+/** responseStatusOf is the event's responseStatus for a JSON answer: a Status reply's fields,
+ * or the code alone. */
+export function responseStatusOf(code: number, text: string): ResponseStatus {
+  const status: ResponseStatus = { metadata: {}, code };
+  if (!text.startsWith('{"kind":"Status"')) return status;
+  try {
+    const parsed = JSON.parse(text) as Partial<ResponseStatus>;
+    return {
+      ...status,
+      status: parsed.status,
+      message: parsed.message,
+      reason: parsed.reason || undefined,
+      details: parsed.details,
+      code: parsed.code ?? code,
+    };
+  } catch {
+    // Not JSON after all: the code alone is logged.
+    return status;
+  }
+}
+
 export type LogFormat = 'json' | 'legacy';
 
 /** microTime is metav1.MicroTime's text: RFC 3339 with six fractional digits, in UTC. */

@@ -16,8 +16,9 @@ import type { UserInfo } from '../authz/user.js';
 import type { Query } from '../request/query.js';
 import { auditIdOf } from './audit-id.js';
 import { AuditedRequest } from './audited-request.js';
-import { type AuditEvent, eventJson, eventLegacy, type LogFormat, type ResponseStatus } from './event.js';
+import { type AuditEvent, eventJson, eventLegacy, type LogFormat, type ResponseStatus, responseStatusOf } from './event.js';
 import { type AuditPolicy, CompiledPolicy } from './policy.js';
+import { type UpgradeAudit, upgradeAudit } from './upgrade-audit.js';
 import { type AuditLogOptions, AuditLogWriter } from './writer.js';
 
 export interface AuditOptions {
@@ -41,6 +42,8 @@ const NOBODY: UserInfo = { username: '', groups: [] };
 
 export interface ServerAudit {
   writer: AuditLogWriter;
+  /** The audit of connection upgrades, which the hooks here never see (upgrade-audit.ts). */
+  upgrades: UpgradeAudit;
 }
 
 /** registerAudit adds the audit hooks; call it right after authentication's. */
@@ -50,23 +53,11 @@ export function registerAudit(app: FastifyInstance, options: AuditOptions, serve
   const format = options.format === 'legacy' ? eventLegacy : eventJson;
   const write = (event: AuditEvent) => writer.write(format(event));
   const alwaysAllow = server.mode !== 'RBAC';
+  const begin = (request: AuditableRequest, auditID: string, user: UserInfo) => beginAudit(request, auditID, user, { policy, now: server.now, write });
   app.addHook('onRequest', (request, reply, done) => {
-    const auditID = auditIdOf(request, reply);
-    const attributes = requestAttributes(request.user, request.method, request.url, request.query as Query);
-    const config = policy.evaluate(attributes);
-    if (config.level === 'None') return done();
-    const url = request.url;
-    const audited = new AuditedRequest({
-      auditID,
-      config,
-      attributes,
-      url,
-      sourceIPs: sourceIPs(request),
-      userAgent: request.headers['user-agent'],
-      received: server.now(),
-      now: server.now,
-      write,
-    });
+    const audited = begin(request, auditIdOf(request, reply), request.user);
+    if (!audited) return done();
+    const { attributes } = audited;
     request.audit = audited;
     audited.emit('RequestReceived');
     // AlwaysAllow allows everything, with no reason (after RequestReceived, as authorization comes after it).
@@ -85,7 +76,7 @@ export function registerAudit(app: FastifyInstance, options: AuditOptions, serve
     const audited = request.audit;
     try {
       if (audited) audited.responded(...responseOf(reply, payload, audited.logsResponseBody));
-      else if (reply.statusCode === 401 && !request.user) failedAuthentication(request, reply, policy, server.now, write);
+      else if (reply.statusCode === 401 && !request.user) failedAuthentication(request, auditIdOf(request, reply), reply.statusCode, begin);
     } catch (err) {
       // The log must never cost the client its answer.
       request.log.error({ err }, 'audit: could not record the response');
@@ -93,15 +84,41 @@ export function registerAudit(app: FastifyInstance, options: AuditOptions, serve
     done(null, payload);
   });
   app.addHook('onClose', async () => writer.close());
-  return { writer };
+  return { writer, upgrades: upgradeAudit({ begin, failedAuthentication: (request, auditID, code) => failedAuthentication(request, auditID, code, begin) }) };
+}
+
+/** What auditing reads of a request: fastify's request, or the look-alike the upgrade gate builds. */
+export type AuditableRequest = Pick<FastifyRequest, 'method' | 'url' | 'headers' | 'query' | 'raw'>;
+
+interface AuditSink {
+  policy: CompiledPolicy;
+  now: () => number;
+  write: (event: AuditEvent) => void;
+}
+
+/** beginAudit is a request's audit record as `user` (RequestReceived written), or undefined
+ * when the policy logs it at level None. */
+function beginAudit(request: AuditableRequest, auditID: string, user: UserInfo, sink: AuditSink): AuditedRequest | undefined {
+  const attributes = requestAttributes(user, request.method, request.url, request.query as Query);
+  const config = sink.policy.evaluate(attributes);
+  if (config.level === 'None') return undefined;
+  const audited = new AuditedRequest({
+    auditID,
+    config,
+    attributes,
+    url: request.url,
+    sourceIPs: sourceIPs(request),
+    userAgent: request.headers['user-agent'],
+    received: sink.now(),
+    now: sink.now,
+    write: sink.write,
+  });
+  return audited;
 }
 
 /** recordAuthorization adds authorization's decision and reason to an audited request. */
 export function recordAuthorization(request: FastifyRequest, decision: AuthorizationDecision): void {
-  const audited = request.audit;
-  if (!audited) return;
-  audited.annotate('authorization.k8s.io/decision', decision.decision === 'allow' ? 'allow' : 'forbid');
-  audited.annotate('authorization.k8s.io/reason', decision.reason);
+  request.audit?.authorized(decision);
 }
 
 /** reportStart writes ResponseStarted when a long-running request sends its headers. */
@@ -122,21 +139,7 @@ function responseOf(reply: FastifyReply, payload: unknown, wantsBody: boolean): 
   if (typeof type !== 'string' || !type.startsWith('application/json')) return [status, undefined];
   const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) && (wantsBody || reply.statusCode >= 300) ? payload.toString() : undefined;
   if (text === undefined) return [status, undefined];
-  if (text.startsWith('{"kind":"Status"')) {
-    try {
-      const parsed = JSON.parse(text) as Partial<ResponseStatus>;
-      Object.assign(status, {
-        status: parsed.status,
-        message: parsed.message,
-        reason: parsed.reason || undefined,
-        details: parsed.details,
-        code: parsed.code ?? status.code,
-      });
-    } catch {
-      // Not JSON after all: the code alone is logged.
-    }
-  }
-  return [status, wantsBody && looksLikeJson(text) ? text : undefined];
+  return [responseStatusOf(reply.statusCode, text), wantsBody && looksLikeJson(text) ? text : undefined];
 }
 
 /** looksLikeJson: a cheap check that a body spliced into the line keeps it one JSON value
@@ -150,33 +153,18 @@ function looksLikeJson(text: string): boolean {
 /** failedAuthentication logs a request refused with 401 as kube does: one ResponseStarted
  * event, with no user, saying which credentials were tried. */
 function failedAuthentication(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  policy: CompiledPolicy,
-  now: () => number,
-  write: (event: AuditEvent) => void,
+  request: AuditableRequest,
+  auditID: string,
+  code: number,
+  begin: (request: AuditableRequest, auditID: string, user: UserInfo) => AuditedRequest | undefined,
 ): void {
-  const attributes = requestAttributes(NOBODY, request.method, request.url, request.query as Query);
-  const config = policy.evaluate(attributes);
-  const auditID = auditIdOf(request, reply);
-  if (config.level === 'None') return;
-  const received = now();
-  const audited = new AuditedRequest({
-    auditID,
-    config,
-    attributes,
-    url: request.url,
-    sourceIPs: sourceIPs(request),
-    userAgent: request.headers['user-agent'],
-    received,
-    now,
-    write,
-  });
-  audited.event.responseStatus = { metadata: {}, message: authenticationMethods(request), code: reply.statusCode };
+  const audited = begin(request, auditID, NOBODY);
+  if (!audited) return;
+  audited.event.responseStatus = { metadata: {}, message: authenticationMethods(request), code };
   audited.emit('ResponseStarted');
 }
 
-function authenticationMethods(request: FastifyRequest): string {
+function authenticationMethods(request: AuditableRequest): string {
   const methods: string[] = [];
   const authorization = String(request.headers.authorization ?? '').trim();
   if (/^basic\s/i.test(authorization)) methods.push('basic');
@@ -188,7 +176,7 @@ function authenticationMethods(request: FastifyRequest): string {
 }
 
 /** sourceIPs is kube's utilnet.SourceIPs: X-Forwarded-For, X-Real-Ip, then the peer's address. */
-function sourceIPs(request: FastifyRequest): string[] {
+function sourceIPs(request: AuditableRequest): string[] {
   const ips: string[] = [];
   const add = (value: string | undefined) => {
     const ip = plainIp(value?.trim() ?? '');

@@ -13,35 +13,59 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../api/api-error.js';
+import { upgradeAuditId } from '../audit/audit-id.js';
+import type { UpgradeAudit, UpgradeRecord } from '../audit/upgrade-audit.js';
 import { type AuthenticationOptions, authenticate } from '../authn/authenticator.js';
 import { isResourceRequest, type RequestAttributes } from './attributes.js';
 import { forbiddenError } from './forbidden.js';
 import { impersonate } from './impersonation.js';
 import type { ServerAuthorization } from './register.js';
 import { requestAttributes } from './request-info.js';
+import type { UserInfo } from './user.js';
 
 export type UpgradeGate = (request: IncomingMessage) => Promise<ApiError | undefined>;
 
-export function upgradeGate(authentication: AuthenticationOptions, authorization: ServerAuthorization): UpgradeGate {
+/** upgradeGate authenticates every upgrade (a wrong credential is a 401 in any mode) and, in
+ * RBAC mode, authorizes it; `audit`, when the server logs requests, hears of each stage. */
+export function upgradeGate(authentication: AuthenticationOptions, authorization: ServerAuthorization, audit?: UpgradeAudit): UpgradeGate {
   return async (raw) => {
-    if (authorization.mode !== 'RBAC') return undefined;
     const url = raw.url ?? '/';
     // What the authenticators read of a request: its headers, its socket, its URL and query.
     const query = Object.fromEntries(new URL(url, 'http://localhost').searchParams);
-    const request = { raw, headers: raw.headers, socket: raw.socket, url, query } as unknown as FastifyRequest;
+    const request = { raw, method: raw.method ?? 'GET', headers: raw.headers, socket: raw.socket, url, query } as unknown as FastifyRequest;
+    const auditID = upgradeAuditId(raw);
+    let authenticated: UserInfo;
     try {
-      const user = impersonate(authorization.authorizer, await authenticate(request, authentication), raw.headers);
-      const attributes = requestAttributes(user, raw.method ?? 'GET', url, query);
-      for (const asked of [attributes, ...alsoCreate(attributes)]) {
-        const decision = authorization.authorizer.authorize(asked);
-        if (decision.decision !== 'allow') return forbiddenError(asked, decision.reason);
-      }
-      return undefined;
+      authenticated = await authenticate(request, authentication);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      audit?.failedAuthentication(request, auditID);
+      return err;
+    }
+    const record = audit?.received(request, auditID, authenticated);
+    try {
+      const user = impersonate(authorization.authorizer, authenticated, raw.headers);
+      record?.actingAs(user);
+      return authorize(authorization, requestAttributes(user, request.method, url, query), record);
     } catch (err) {
       if (err instanceof ApiError) return err;
       throw err;
     }
   };
+}
+
+/** authorize asks the authorizer (in RBAC mode) for the upgrade and what it implies. */
+function authorize(authorization: ServerAuthorization, attributes: RequestAttributes, record: UpgradeRecord | undefined): ApiError | undefined {
+  if (authorization.mode !== 'RBAC') {
+    record?.authorized({ decision: 'allow', reason: '' });
+    return undefined;
+  }
+  for (const asked of [attributes, ...alsoCreate(attributes)]) {
+    const decision = authorization.authorizer.authorize(asked);
+    record?.authorized(decision);
+    if (decision.decision !== 'allow') return forbiddenError(asked, decision.reason);
+  }
+  return undefined;
 }
 
 /** The pod subresources that run something in a container. */

@@ -15,6 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, badRequest } from '../api/api-error.js';
+import { upgradeAuditId } from '../audit/audit-id.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { LIVE_SOCKET_PATH } from '../ui/index.js';
 import { answerError } from './socket-answer.js';
@@ -41,6 +42,7 @@ export function registerStreaming(app: FastifyInstance, deps: StreamingDeps): vo
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (pathname === LIVE_SOCKET_PATH) return;
+    upgradeAuditId(request);
     socket.on('error', () => socket.destroy());
     const stream = streamRequestOf(pathname);
     if (!stream) return answerError(socket, unservedUpgrade(pathname, request.headers.upgrade ?? ''));

@@ -3,8 +3,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiError } from '../api/api-error.js';
+import { socketAuditId } from '../audit/audit-id.js';
 
-/** answerSocket writes one HTTP response with `body` and ends the connection. */
+/** answerSocket writes one HTTP response with `body` and ends the connection (with the
+ * upgrade's Audit-Id, as every answer of the server carries one). */
 export function answerSocket(socket: Duplex, code: number, contentType: string, body: string | Buffer): void {
   const head = [
     `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? 'Error'}`,
@@ -12,6 +14,8 @@ export function answerSocket(socket: Duplex, code: number, contentType: string, 
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
   ];
+  const auditID = socketAuditId(socket);
+  if (auditID) head.push(`Audit-Id: ${auditID}`);
   socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), Buffer.isBuffer(body) ? body : Buffer.from(body)]));
 }
 

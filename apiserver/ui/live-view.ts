@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { ApiError } from '../api/api-error.js';
 import type { ClusterClock } from '../api/machinery/cluster-clock.js';
+import { upgradeAuditId } from '../audit/audit-id.js';
 import type { FaultInjector } from '../faults/injector.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { clockObject } from '../kubesim/clock-routes.js';
@@ -59,6 +60,7 @@ export class LiveView {
         if (app.server.listenerCount('upgrade') === 1) socket.destroy();
         return;
       }
+      upgradeAuditId(request);
       void this.admit(request).then(
         (refusal) => (refusal ? answerError(socket, refusal) : this.sockets.handleUpgrade(request, socket, head, (ws) => this.open(ws))),
         () => socket.destroy(),

@@ -38,7 +38,7 @@ export function openStream(base: string, path: string, protocols: string[], head
     ws.on('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      res.on('end', () => reject(new UpgradeRefused(res.statusCode ?? 0, res.headers['content-type'] ?? '', body)));
+      res.on('end', () => reject(new UpgradeRefused(res.statusCode ?? 0, res.headers['content-type'] ?? '', body, res.headers['audit-id'])));
     });
     ws.on('error', reject);
     ws.on('open', () =>
@@ -59,6 +59,8 @@ export class UpgradeRefused extends Error {
     readonly status: number,
     readonly contentType: string,
     readonly body: string,
+    /** The Audit-Id header of the answer. */
+    readonly auditId?: string | string[],
   ) {
     super(`upgrade refused: ${status} ${body}`);
   }
@@ -94,7 +96,7 @@ export function rawUpgrade(base: string, path: string, method: string, headers: 
     req.on('response', (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      res.on('end', () => resolve(new UpgradeRefused(res.statusCode ?? 0, res.headers['content-type'] ?? '', body)));
+      res.on('end', () => resolve(new UpgradeRefused(res.statusCode ?? 0, res.headers['content-type'] ?? '', body, res.headers['audit-id'])));
     });
     req.on('error', reject);
     req.end();
