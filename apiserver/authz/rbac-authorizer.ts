@@ -91,6 +91,8 @@ interface Grant {
 interface Grants {
   grants: Grant[];
   errors: string[];
+  /** authorizeRbac's decisions for these grants, by what was asked (decisionKey). */
+  decisions: Map<string, Decision>;
 }
 
 function findGrants(objects: RbacObjects, user: UserInfo, namespace: string): Grants {
@@ -107,7 +109,7 @@ function findGrants(objects: RbacObjects, user: UserInfo, namespace: string): Gr
   };
   walk('ClusterRoleBinding', objects.clusterRoleBindings(), '');
   if (namespace) walk('RoleBinding', objects.roleBindings(namespace), namespace);
-  return { grants, errors };
+  return { grants, errors, decisions: new Map() };
 }
 
 /** Beyond this many users × namespaces remembered, the memo starts over (bounds its memory). */
@@ -133,8 +135,7 @@ function grantsFor(objects: RbacObjects, user: UserInfo, namespace: string): Gra
     memo = { version, byUser: new Map() };
     memos.set(objects, memo);
   }
-  // JSON keeps names apart whatever characters they hold.
-  const key = JSON.stringify([namespace, user.username, user.groups]);
+  const key = `${namespace}\n${userKey(user)}`;
   let grants = memo.byUser.get(key);
   if (!grants) {
     grants = findGrants(objects, user, namespace);
@@ -143,10 +144,36 @@ function grantsFor(objects: RbacObjects, user: UserInfo, namespace: string): Gra
   return grants;
 }
 
+/** User keys by user object: an authenticator hands out the same object for the same
+ * credential (a client certificate's user is read once), so most requests build no key. */
+const userKeys = new WeakMap<UserInfo, string>();
+
+/** userKey names a user by name and groups; JSON keeps names apart whatever characters they hold. */
+function userKey(user: UserInfo): string {
+  let key = userKeys.get(user);
+  if (key === undefined) {
+    key = JSON.stringify([user.username, user.groups]);
+    userKeys.set(user, key);
+  }
+  return key;
+}
+
+/** Beyond this many different requests remembered for one user and namespace, their memo starts over. */
+const DECISION_LIMIT = 1024;
+
+/** decisionKey: everything of a request that rules match on (its user and namespace are the grants'). */
+function decisionKey(request: RequestAttributes): string {
+  if (!isResourceRequest(request)) return `url ${request.verb} ${request.path}`;
+  return `resource ${request.verb} ${request.apiGroup}/${request.resource}/${request.subresource ?? ''}/${request.name ?? ''}`;
+}
+
 /** visitRulesFor shows every rule granted to the user in the namespace (cluster-wide only when
  * the namespace is empty) to `visit`, and returns the resolution errors met on the way. */
 function visitRulesFor(objects: RbacObjects, user: UserInfo, namespace: string, visit: RuleVisitor): string[] {
-  const { grants, errors } = grantsFor(objects, user, namespace);
+  return visitGrants(grantsFor(objects, user, namespace), visit);
+}
+
+function visitGrants({ grants, errors }: Grants, visit: RuleVisitor): string[] {
   for (const grant of grants) {
     const source = () => (grant.described ??= describeBinding(grant.kind, grant.binding, grant.subject));
     for (const rule of grant.rules) if (!visit(source, rule)) return errors;
@@ -161,9 +188,24 @@ function aggregate(errors: readonly string[]): string {
 
 /** authorizeRbac decides one request the way kube-apiserver's RBAC authorizer does. */
 export function authorizeRbac(objects: RbacObjects, request: RequestAttributes): Decision {
-  let allowedBy: string | undefined;
   const namespace = isResourceRequest(request) ? (request.namespace ?? '') : '';
-  const errors = visitRulesFor(objects, request.user, namespace, (source, rule) => {
+  const grants = grantsFor(objects, request.user, namespace);
+  // The same user asks the same of the same grants again and again (a controller's gets and
+  // updates): the rules are matched once per grants version.
+  const key = decisionKey(request);
+  let decision = grants.decisions.get(key);
+  if (!decision) {
+    decision = decide(grants, request);
+    if (grants.decisions.size >= DECISION_LIMIT) grants.decisions.clear();
+    grants.decisions.set(key, decision);
+  }
+  return decision;
+}
+
+/** decide walks the grants' rules in kube's order for the first that allows the request. */
+function decide(grants: Grants, request: RequestAttributes): Decision {
+  let allowedBy: string | undefined;
+  const errors = visitGrants(grants, (source, rule) => {
     if (!ruleAllows(rule, request)) return true;
     allowedBy = source();
     return false;

@@ -272,3 +272,66 @@ describe('EtcdStore on a shared etcd', () => {
     }
   });
 });
+
+describe('EtcdStore’s window of recent changes (the watch cache)', () => {
+  it('resumes a watch from a recent revision out of memory, even while etcd does not answer', async () => {
+    const own = await startEtcd();
+    const store = openEtcdStore({ endpoints: own.endpoints, prefix: '/registry', requestTimeoutMs: 1_000 });
+    const member = own.members[0]!;
+    try {
+      for (const name of ['a', 'b', 'c']) store.create(pod('ns', name), body(pod('ns', name)));
+      expect(store.currentRevision).toBe(3);
+      member.child.kill('SIGSTOP'); // a replay read from etcd would now fail after 1 s
+      const watch = store.watch({ resource: 'pods', afterRevision: 1 });
+      expect(await next(watch)).toMatchObject({ type: 'ADDED', revision: 2, object: { metadata: { name: 'b' } } });
+      expect(await next(watch)).toMatchObject({ type: 'ADDED', revision: 3, object: { metadata: { name: 'c' } } });
+      watch.close();
+    } finally {
+      member.child.kill('SIGCONT');
+      store.close();
+      await own.stop();
+    }
+  });
+
+  it('reads etcd for a watch from before the store opened, within a window’s length', async () => {
+    const prefix = freshPrefix();
+    const first = open({ prefix });
+    for (const name of ['a', 'b']) first.create(pod('ns', name), body(pod('ns', name)));
+    first.close();
+    const store = open({ prefix, recentChanges: 10 });
+    try {
+      store.create(pod('ns', 'c'), body(pod('ns', 'c')));
+      const watch = store.watch({ resource: 'pods', afterRevision: 0 });
+      for (const [revision, name] of [
+        [1, 'a'],
+        [2, 'b'],
+        [3, 'c'],
+      ] as const) {
+        expect(await next(watch)).toMatchObject({ type: 'ADDED', revision, object: { metadata: { name } } });
+      }
+      watch.close();
+    } finally {
+      store.close();
+    }
+  });
+
+  it('says Expired, as kube-apiserver’s watch cache does, for a watch further back than the window holds', () => {
+    const store = open({ recentChanges: 4 });
+    try {
+      for (let i = 0; i < 12; i++) store.create(pod('ns', `p${i}`), body(pod('ns', `p${i}`)));
+      let expired: unknown;
+      try {
+        store.watch({ resource: 'pods', afterRevision: 2 });
+      } catch (err) {
+        expired = err;
+      }
+      expect(isExpired(expired)).toBe(true);
+      // The window holds the changes after 8 (the last 4), and 2 is 10 behind: more than a window.
+      expect((expired as StoreError).message).toBe('too old resource version: 2 (8)');
+      const recent = store.watch({ resource: 'pods', afterRevision: 10 });
+      recent.close();
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -43,6 +43,7 @@ import { decodeEvent, type EncodedEvent, WatchHub } from '../watch-hub.js';
 import { bodyForEtcd, ChangeAssembler, type ChangeRecord, decodeObject, type RawKeyValue, type RawWatchEvent, stamp, stampedText, text } from './codec.js';
 import { EtcdKeys, type KeyRange } from './keys.js';
 import { type Page, pageOf } from './list-page.js';
+import { RecentChanges } from './recent-changes.js';
 import { EtcdCallError, SyncBridge, type WatchMessageFromEtcd } from './sync-bridge.js';
 
 /** EtcdStoreOptions configures openEtcdStore.
@@ -51,7 +52,10 @@ import { EtcdCallError, SyncBridge, type WatchMessageFromEtcd } from './sync-bri
  *   '/registry'.
  * - clock (ms), compaction, watchBufferSize: as for the SQLite store.
  * - requestTimeoutMs: how long one etcd call may take before the store method throws (default
- *   5000); opening allows twice that (the worker loads the client first). */
+ *   5000); opening allows twice that (the worker loads the client first).
+ * - recentChanges: how many of the latest changes are kept in memory for watches to resume
+ *   from (kube-apiserver's watch cache; default 10,000). A watch from further back reads
+ *   etcd's history while that is no longer than this, else it is Expired (410: re-list). */
 export interface EtcdStoreOptions {
   endpoints: string[];
   prefix?: string;
@@ -59,7 +63,10 @@ export interface EtcdStoreOptions {
   compaction?: Partial<CompactionPolicy>;
   watchBufferSize?: number;
   requestTimeoutMs?: number;
+  recentChanges?: number;
 }
+
+const DefaultRecentChanges = 10_000;
 
 /** DefaultEtcdPrefix is kube-apiserver's default --etcd-prefix. */
 export const DefaultEtcdPrefix = '/registry';
@@ -140,6 +147,8 @@ export class EtcdStore implements Store {
   private readonly origin: number;
   private readonly assembler: ChangeAssembler;
   private readonly collectors = new Map<number, (message: WatchMessageFromEtcd) => void>();
+  private readonly recent: RecentChanges;
+  private readonly recentCapacity: number;
   private nextWatchId = MainWatch + 1;
   private watched: number;
   private compacted = 0;
@@ -158,6 +167,8 @@ export class EtcdStore implements Store {
       this.origin = opened.origin;
       this.watched = opened.etcdRevision;
       this.assembler = new ChangeAssembler(this.keys, this.origin);
+      this.recentCapacity = options.recentChanges ?? DefaultRecentChanges;
+      this.recent = new RecentChanges(this.recentCapacity, this.revision);
       this.compacted = this.probeCompacted();
       this.openWatch(MainWatch, this.keys.all(), this.watched + 1);
     } catch (err) {
@@ -368,6 +379,7 @@ export class EtcdStore implements Store {
       // etcd3 resumes a broken watch stream by itself; an error is final (e.g. compacted while
       // disconnected): end the watches, whose clients re-list, as a restarted apiserver would.
       this.liveWatchFailure = message.message;
+      this.recent.forget();
       this.hub.closeAll('too-slow');
       return;
     }
@@ -377,7 +389,9 @@ export class EtcdStore implements Store {
       const event = this.assembler.add(raw);
       const etcdRevision = Number(raw.kv.mod_revision);
       if (etcdRevision > this.watched) this.watched = etcdRevision;
-      if (event !== undefined) this.hub.publish(event);
+      if (event === undefined) continue;
+      this.hub.publish(event);
+      this.recent.add(event);
     }
     // A progress notification: every change up to its revision has been sent.
     if (events.length === 0 && !response.created && !response.canceled) {
@@ -388,6 +402,12 @@ export class EtcdStore implements Store {
   private replay(options: WatchOptions): EncodedEvent[] {
     this.assertOpen();
     this.checkRevision(options.afterRevision);
+    if (this.recent.covers(options.afterRevision)) return this.recent.after(options.afterRevision).filter((event) => matches(event, options));
+    // Further back than memory holds: etcd's history, unless reading it would block the server
+    // longer than a window's worth of changes (kube-apiserver's watch cache answers 410 there).
+    if (this.revision - options.afterRevision > this.recentCapacity) {
+      throw new StoreError('Expired', `too old resource version: ${options.afterRevision} (${this.recent.since})`, this.revision);
+    }
     // Reading blocks on etcd, and meanwhile the live watch may publish more changes (to no one
     // yet): read those too, until a read ends with nothing new, then subscribe at once.
     const backlog: EncodedEvent[] = [];
