@@ -3,12 +3,13 @@
  * --audit-policy-file and --audit-log-path): each request's events are found in the log by the
  * Audit-Id header the server answered with.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigMapMessage } from '../../apiserver/api/core/config-map-protobuf.js';
 import { parsePolicy } from '../../apiserver/audit/policy.js';
+import { readAuditLog } from '../support/audit-log.js';
 import { eventually } from '../support/eventually.js';
 import { fetchAs, request } from '../support/http.js';
 import { requireKubectl, runKubectl } from '../support/kubectl.js';
@@ -32,17 +33,7 @@ rules:
 - level: Metadata
 `);
 
-interface LoggedEvent {
-  auditID: string;
-  stage: string;
-  [field: string]: any;
-}
-
-const loggedEvents = (): LoggedEvent[] =>
-  readFileSync(logPath, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as LoggedEvent);
+const loggedEvents = () => readAuditLog(logPath);
 
 /** eventsOf waits until the request's events up to `lastStage` are in the log. */
 const eventsOf = (auditID: string | null, lastStage = 'ResponseComplete') =>

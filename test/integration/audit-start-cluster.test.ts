@@ -3,12 +3,13 @@
  * controllers made — here the ReplicaSet controller creating a ReplicaSet's pods, under its
  * own service account, allowed by RBAC's system:controller:replicaset-controller binding.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../apiserver/audit/policy.js';
 import { type Cluster, startCluster } from '../../cli/cluster/index.js';
+import { readAuditLog } from '../support/audit-log.js';
 import { eventually } from '../support/eventually.js';
 import { request, trustKubeconfig } from '../support/http.js';
 
@@ -45,10 +46,7 @@ describe('startCluster({ audit })', () => {
     };
     expect((await request(`${cluster.url}/apis/apps/v1/namespaces/default/replicasets`, { method: 'POST', body: replicaSet })).status).toBe(201);
     const creates = await eventually(() => {
-      const events = readFileSync(logPath, 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line));
+      const events = readAuditLog(logPath);
       expect(events).toHaveLength(2);
       return events;
     });

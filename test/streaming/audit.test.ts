@@ -5,13 +5,14 @@
  * ResponseComplete when the connection closes — as kube-apiserver logs a long-running request.
  * Real kubectl against the default HTTPS + RBAC cluster, with an audit policy.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { parsePolicy } from '../../apiserver/audit/policy.js';
 import { type Cluster, startCluster } from '../../cli/cluster/index.js';
+import { type LoggedEvent, readAuditLog } from '../support/audit-log.js';
 import { eventually } from '../support/eventually.js';
 import { credentialsFor, trustKubeconfig } from '../support/http.js';
 import { findKubectlBinaries, requireKubectl, runKubectl } from '../support/kubectl.js';
@@ -30,17 +31,7 @@ rules:
   resources: [{group: "", resources: [pods/exec, pods/attach, pods/portforward]}]
 `);
 
-interface LoggedEvent {
-  auditID: string;
-  stage: string;
-  [field: string]: any;
-}
-
-const loggedEvents = (): LoggedEvent[] =>
-  readFileSync(logPath, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as LoggedEvent);
+const loggedEvents = () => readAuditLog(logPath);
 
 /** requestsLogged: the logged requests matching `match`, each as its stages in order. */
 const requestsLogged = (match: (event: LoggedEvent) => boolean): LoggedEvent[][] => {
