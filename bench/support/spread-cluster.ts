@@ -59,7 +59,14 @@ function startProcess(cli: string, name: string, args: string[]): SpreadProcess 
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  let stopping = false;
+  const exited = new Promise<void>((done) =>
+    child.once('exit', (code, signal) => {
+      // A process of the cluster dying under load is a finding: say so, with its last words.
+      if (!stopping) console.error(`\n${name} (pid ${child.pid}) exited on its own (code ${code}, signal ${signal}); its last output:\n${text.slice(-4000)}`);
+      done();
+    }),
+  );
   const alive = () => child.exitCode === null && child.signalCode === null;
   return {
     name,
@@ -70,6 +77,7 @@ function startProcess(cli: string, name: string, args: string[]): SpreadProcess 
     output: () => text,
     exited,
     async kill(signal = 'SIGKILL') {
+      stopping = true;
       if (alive()) child.kill(signal);
       await exited;
     },
