@@ -168,7 +168,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     removeTemporaryPki();
     throw err;
   }
-  const compaction = setInterval(() => store.compact(), options.compactionIntervalMs ?? 60_000);
+  const compaction = setInterval(() => compactLogged(store, server.app.log), options.compactionIntervalMs ?? 60_000);
   compaction.unref();
   const stopScraping = startScraping(server, options.metricsIntervalMs, time.clock);
   return {
@@ -221,4 +221,15 @@ function startScraping(server: ApiServer, intervalMs: number | undefined, clock:
   const wallInterval = (speed: number) => Math.max(MIN_SCRAPE_INTERVAL_MS, METRICS_RESOLUTION_MS / speed);
   server.metrics.start(wallInterval(clock?.state().speed ?? 1));
   return clock ? clock.onChange((state) => server.metrics.start(wallInterval(state.speed))) : () => undefined;
+}
+
+/** compactLogged runs one periodic compaction. A store that cannot compact now (an etcd too busy
+ * to answer in time) is logged and tried again next period, as kube-apiserver's compactor does:
+ * thrown from a timer, the error would end the process. */
+function compactLogged(store: Store, log: { warn(fields: object, message: string): void }): void {
+  try {
+    store.compact();
+  } catch (err) {
+    log.warn({ err }, 'compaction failed; trying again next period');
+  }
 }

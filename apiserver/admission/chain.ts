@@ -10,6 +10,7 @@
  */
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { ANONYMOUS_USER } from '../authn/authenticator.js';
+import { isNotFound } from '../../store/errors.js';
 import type { RegistryContext } from '../registry/context.js';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, AdmissionResult } from './plugin.js';
 
@@ -141,8 +142,11 @@ export function namespaceOf(ctx: RegistryContext, attributes: AdmissionAttribute
   return perWrite(attributes, 'namespace', () => {
     try {
       return ctx.store.get({ resource: 'namespaces', namespace: '', name: attributes.namespace }) as unknown as KubeObject;
-    } catch {
-      return undefined;
+    } catch (err) {
+      // Only a namespace that is not there is "not found"; a store that failed to answer is
+      // that failure, not a claim about the namespace.
+      if (isNotFound(err)) return undefined;
+      throw err;
     }
   });
 }
