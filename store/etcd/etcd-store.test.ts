@@ -117,6 +117,24 @@ describe('EtcdStore on a shared etcd', () => {
     }
   });
 
+  it('compacts after another store compacted further than it knew, without failing', () => {
+    const prefix = freshPrefix();
+    const [a, b] = [open({ prefix }), open({ prefix })];
+    try {
+      for (let i = 0; i < 6; i++) a.create(pod('ns', `p${i}`), body(pod('ns', `p${i}`)));
+      expect(a.compact({ keepRevisions: 2, maxAgeMs: 0 })).toBe(4);
+      // B has seen every change (a current list waits for its watch) but believes nothing was
+      // compacted: its search reads revisions A compacted away.
+      expect(b.list({ resource: 'pods' }).revision).toBe(6);
+      expect(b.compactedRevision).toBe(0);
+      expect(b.compact({ keepRevisions: 1, maxAgeMs: 0 })).toBe(5);
+      expect(b.compactedRevision).toBe(5);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
   it("pages in the SQLite store's order where etcd's key order differs (team, team-a, team.b; cluster-scoped first)", () => {
     const pages = (store: Store, options: { namespace?: string; predicate?: (o: StoredObject) => boolean }) => {
       const seen: unknown[] = [];

@@ -268,7 +268,7 @@ export class EtcdStore implements Store {
   compact(policy?: Partial<CompactionPolicy>): number {
     this.assertOpen();
     const { keepRevisions, maxAgeMs } = mergePolicy(this.policy, policy);
-    const newest = this.newestCompactable(this.revision - keepRevisions, this.clock() - maxAgeMs);
+    const newest = this.afterOthersCompactions(() => this.newestCompactable(this.revision - keepRevisions, this.clock() - maxAgeMs));
     if (newest <= this.compacted) return this.compacted;
     try {
       this.bridge.call({ op: 'call', service: 'kv', method: 'compact', body: { revision: newest + this.origin, physical: true } });
@@ -621,6 +621,19 @@ export class EtcdStore implements Store {
 
   // The newest change at or below `upTo` committed at or before `cutoffMs`, found by bisection
   // over the change record's versions (commit times grow with revisions).
+  /** afterOthersCompactions runs `find`; if another API server compacted past what this store
+   * knew (the bisection read a revision that is gone), it learns the compacted revision and
+   * runs `find` again from there. */
+  private afterOthersCompactions(find: () => number): number {
+    try {
+      return find();
+    } catch (err) {
+      if (!(err instanceof StoreError && err.code === 'Expired')) throw err;
+      this.compacted = Math.max(this.compacted, this.probeCompacted());
+      return find();
+    }
+  }
+
   private newestCompactable(upTo: number, cutoffMs: number): number {
     const changeAt = (revision: number) => {
       const kv = this.range({ key: this.keys.change }, revision).kvs[0];
