@@ -8,9 +8,10 @@
  * block as the last plugin — ResourceQuota, last in the order, checks and charges the quota
  * with nothing else able to run before the object is stored.
  */
+
+import { isNotFound } from '../../store/errors.js';
 import type { KubeObject, ResourceDefinition } from '../api/resource-definition.js';
 import { ANONYMOUS_USER } from '../authn/authenticator.js';
-import { isNotFound } from '../../store/errors.js';
 import type { RegistryContext } from '../registry/context.js';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, AdmissionResult } from './plugin.js';
 
