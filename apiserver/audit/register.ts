@@ -96,13 +96,14 @@ interface AuditSink {
   write: (event: AuditEvent) => void;
 }
 
-/** beginAudit is a request's audit record as `user` (RequestReceived written), or undefined
- * when the policy logs it at level None. */
+/** beginAudit is a request's audit record as `user` (no stage written yet: the caller writes
+ * RequestReceived, or a 401's one ResponseStarted), or undefined when the policy logs it at
+ * level None. */
 function beginAudit(request: AuditableRequest, auditID: string, user: UserInfo, sink: AuditSink): AuditedRequest | undefined {
   const attributes = requestAttributes(user, request.method, request.url, request.query as Query);
   const config = sink.policy.evaluate(attributes);
   if (config.level === 'None') return undefined;
-  const audited = new AuditedRequest({
+  return new AuditedRequest({
     auditID,
     config,
     attributes,
@@ -113,7 +114,6 @@ function beginAudit(request: AuditableRequest, auditID: string, user: UserInfo, 
     now: sink.now,
     write: sink.write,
   });
-  return audited;
 }
 
 /** recordAuthorization adds authorization's decision and reason to an audited request. */

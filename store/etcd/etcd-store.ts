@@ -608,7 +608,7 @@ export class EtcdStore implements Store {
       return read();
     } catch (err) {
       if (revision === undefined || !(err instanceof StoreError && err.code === 'Expired')) throw err;
-      this.compacted = Math.max(this.compacted, this.probeCompacted());
+      this.learnCompacted();
       throw new StoreError('Expired', `too old resource version: ${revision} (${this.compacted})`, this.revision);
     }
   }
@@ -621,6 +621,11 @@ export class EtcdStore implements Store {
 
   // The newest change at or below `upTo` committed at or before `cutoffMs`, found by bisection
   // over the change record's versions (commit times grow with revisions).
+  /** learnCompacted asks etcd how far it is compacted (another API server may have compacted). */
+  private learnCompacted(): void {
+    this.compacted = Math.max(this.compacted, this.probeCompacted());
+  }
+
   /** afterOthersCompactions runs `find`; if another API server compacted past what this store
    * knew (the bisection read a revision that is gone), it learns the compacted revision and
    * runs `find` again from there. */
@@ -629,7 +634,7 @@ export class EtcdStore implements Store {
       return find();
     } catch (err) {
       if (!(err instanceof StoreError && err.code === 'Expired')) throw err;
-      this.compacted = Math.max(this.compacted, this.probeCompacted());
+      this.learnCompacted();
       return find();
     }
   }
