@@ -21,6 +21,10 @@ export function untilSignal(): AbortController {
     process.on('disconnect', onOrphaned);
     // The channel only watches the parent: it must not keep this process alive by itself.
     process.channel.unref();
+  } else if (process.connected === false) {
+    // Started with a channel that closed before this ran: the supervisor died while this
+    // process was starting, and 'disconnect' has already been emitted to nobody.
+    onOrphaned();
   }
   return controller;
 }

@@ -30,10 +30,18 @@ describe('kubesim up killed with SIGKILL', () => {
   });
 
   it('leaves no component process behind, even when a new cluster takes its port at once', async () => {
-    const kubeconfig = join(dir, 'kubeconfig');
     const port = await freePort();
-    const args = ['up', '--port', String(port), '--kubeconfig', kubeconfig, '--controllers', 'replicaset,deployment', '--nodes', '1'];
-    const up = spawnKubesim(args);
+    // Each cluster its own state, so its own CA: the old loops cannot talk to the next server,
+    // and wait for it as they do while their own server starts.
+    const upArgs = (name: string) =>
+      ['up', '--port', String(port), '--kubeconfig', join(dir, `${name}.kubeconfig`), '--data-dir', join(dir, name)].concat([
+        '--controllers',
+        'replicaset,deployment',
+        '--nodes',
+        '1',
+      ]);
+    const kubeconfig = join(dir, 'first.kubeconfig');
+    const up = spawnKubesim(upArgs('first'));
     await up.waitForOutput(/kubesim is up/);
     const server = String(parse(readFileSync(kubeconfig, 'utf8')).clusters[0].cluster.server);
     trustKubeconfig(readFileSync(kubeconfig, 'utf8'));
@@ -46,10 +54,11 @@ describe('kubesim up killed with SIGKILL', () => {
       return components.map((c) => c.pid!);
     });
     expect(pids.every(alive)).toBe(true);
+    // At once: some loops are still starting, and miss the channel closing unless they look.
     up.child.kill('SIGKILL');
     await up.exited;
     // The old loops would reconnect to this server on their port and run beside its own.
-    const next = spawnKubesim([...args.slice(0, 4), join(dir, 'kubeconfig-2'), ...args.slice(5)]);
+    const next = spawnKubesim(upArgs('next'));
     await next.waitForOutput(/kubesim is up/);
     await eventually(() => expect(pids.filter(alive)).toEqual([]), { timeoutMs: 5_000, intervalMs: 100 });
   });
