@@ -13,8 +13,9 @@
  * Server and load generator share one process (and its event loop): absolute figures are
  * lower than a separate client would see. Ratios between two servers are fair when the client
  * costs both the same — not for HTTPS against plain HTTP, where the client's own TLS work
- * lands on the same event loop. So both servers are measured a second time from a client in a
- * worker thread, with the server's event-loop busy time per request beside the rates.
+ * lands on the same event loop. So both servers are measured a second time from clients in
+ * worker threads, in paired rounds, with the server's event-loop busy time per request beside
+ * the rates.
  * Run: npm run bench:api.
  * Prints figures only; it asserts nothing.
  */
@@ -179,42 +180,66 @@ interface Results {
   raw: Rates;
   watch: WatchLatency;
   rssMiB: number;
-  /** The same creates and gets over HTTPS with RBAC, as a user a RoleBinding to edit's rules allows. */
-  secure: { creates: CreateRates; gets: CreateRates; separate: SeparateClient };
-  /** Creates and gets from a client in a worker thread, plain HTTP (measureSeparateClient). */
-  separate: SeparateClient;
+  /** The same creates and gets over HTTPS with RBAC, as a user a RoleBinding to edit's rules
+   * allows; and both servers from worker-thread clients, in paired rounds (compareFromWorkers). */
+  secure: { creates: CreateRates; gets: CreateRates; separate: SeparateComparison };
 }
 
-/** Phases run by a client on its own thread, per concurrency. */
-interface SeparateClient {
-  creates: Record<Concurrency, WorkerPhase>;
-  gets: Record<Concurrency, WorkerPhase>;
+type Op = 'creates' | 'gets';
+type Server = 'plain' | 'secure';
+
+/** One server's phases from a worker-thread client: per op and concurrency, one per round. */
+type SeparateRounds = Record<Op, Record<Concurrency, WorkerPhase[]>>;
+
+/** Both servers' rounds (compareFromWorkers). */
+type SeparateComparison = Record<Server, SeparateRounds>;
+
+/** A server as a worker-thread client reaches it. */
+interface Target {
+  url: string;
+  tls?: ClientCertificate;
 }
+
+/** Paired rounds of the worker-thread comparison, and requests per phase in each. */
+const SeparateRounds = 5;
+const SeparateCreates = 600;
 
 /**
- * measureSeparateClient runs the create and get phases again from a client in a worker thread
+ * compareFromWorkers measures both servers again from clients in worker threads
  * (bench/support/load-worker.ts), so that the server's event loop carries only the server's
  * work: the fair comparison of HTTPS + RBAC with plain HTTP, whose same-process figures also
- * charge the client's TLS to the server. Creates go to `<prefix>w<c>-NNNNN`; gets read `paths`.
+ * charge the client's TLS to the server. Both servers are up at once and measured in paired
+ * rounds, plain and secure one after the other (which goes first alternates), so a slower
+ * minute of a shared machine falls on both sides of a ratio instead of on one. Creates go to
+ * `w<c>r<round>-NNNNN` in `namespace` of each; gets read `paths` (present on both).
  */
-async function measureSeparateClient(url: string, tls: ClientCertificate | undefined, namespace: string, paths: string[]): Promise<SeparateClient> {
-  const load = startLoadWorker(url, tls);
+async function compareFromWorkers(targets: Record<Server, Target>, namespace: string, paths: string[]): Promise<SeparateComparison> {
+  const servers: Server[] = ['plain', 'secure'];
+  const loads = { plain: startLoadWorker(targets.plain.url, targets.plain.tls), secure: startLoadWorker(targets.secure.url, targets.secure.tls) };
+  const empty = (): SeparateRounds => ({ creates: { 1: [], 32: [] }, gets: { 1: [], 32: [] } });
+  const result: SeparateComparison = { plain: empty(), secure: empty() };
   try {
-    await load.gets(paths, WarmupRequests, 32);
-    const result = { creates: {}, gets: {} } as SeparateClient;
-    for (const concurrency of Concurrencies) {
-      const names = Array.from({ length: RequestsPerPhase }, (_, i) => podName(`w${concurrency}`, i));
-      result.creates[concurrency] = await load.creates(namespace, names, concurrency);
-      progress(`${RequestsPerPhase} creates from a worker-thread client at concurrency ${concurrency}`, result.creates[concurrency].rate);
-    }
-    for (const concurrency of Concurrencies) {
-      result.gets[concurrency] = await load.gets(paths, RequestsPerPhase, concurrency);
-      progress(`${RequestsPerPhase} gets from a worker-thread client at concurrency ${concurrency}`, result.gets[concurrency].rate);
+    for (const server of servers) await loads[server].gets(paths, WarmupRequests, 32);
+    for (let round = 0; round < SeparateRounds; round++) {
+      const order = round % 2 === 0 ? servers : [...servers].reverse();
+      for (const concurrency of Concurrencies) {
+        const names = Array.from({ length: SeparateCreates }, (_, i) => podName(`w${concurrency}r${round}`, i));
+        for (const server of order) result[server].creates[concurrency].push(await loads[server].creates(namespace, names, concurrency));
+        for (const server of order) result[server].gets[concurrency].push(await loads[server].gets(paths, RequestsPerPhase, concurrency));
+      }
+      console.log(
+        `[api] worker-thread round ${round + 1} of ${SeparateRounds}: HTTPS + RBAC ÷ plain HTTP, gets at concurrency 32: ${pairedRatio(result, 'gets', 32, round).toFixed(2)}`,
+      );
     }
     return result;
   } finally {
-    await load.close();
+    await Promise.all(servers.map((server) => loads[server].close()));
   }
+}
+
+/** pairedRatio is one round's secure rate over the plain rate of the same round. */
+function pairedRatio(r: SeparateComparison, op: Op, concurrency: Concurrency, round: number): number {
+  return r.secure[op][concurrency][round]!.rate / r.plain[op][concurrency][round]!.rate;
 }
 
 function printTables(r: Results): void {
@@ -240,7 +265,7 @@ function printTables(r: Results): void {
     'HTTPS + RBAC ÷ plain HTTP, gets': ratio(r.secure.gets.wall, r.gets.wall),
     'HTTPS + RBAC ÷ plain HTTP, gets by CPU time': ratio(r.secure.gets.cpu, r.gets.cpu),
   });
-  printSeparateClient(r.separate, r.secure.separate);
+  printSeparateComparison(r.secure.separate);
   console.table({
     [`watch latency p50 (${Watchers} watchers × ${WatchWrites} writes)`]: { value: `${r.watch.p50Ms.toFixed(2)} ms` },
     'watch latency p99': { value: `${r.watch.p99Ms.toFixed(2)} ms` },
@@ -256,35 +281,38 @@ function printTables(r: Results): void {
   });
 }
 
-/** printSeparateClient: the worker-thread client's rates, the server's busy time per request,
- * and HTTPS + RBAC over plain HTTP by both. */
-function printSeparateClient(plain: SeparateClient, secure: SeparateClient): void {
+/** printSeparateComparison: the worker-thread clients' rates and the server's busy time per
+ * request (medians over the rounds), and HTTPS + RBAC over plain HTTP (the median of the
+ * rounds' paired ratios, and the range). */
+function printSeparateComparison(r: SeparateComparison): void {
   const format = (n: number) => Math.round(n).toLocaleString('en-US');
-  const rates = (phases: Record<Concurrency, WorkerPhase>) => ({ 'concurrency 1': format(phases[1].rate), 'concurrency 32': format(phases[32].rate) });
-  const busy = (phases: Record<Concurrency, WorkerPhase>) => ({
-    'concurrency 1': `${phases[1].serverBusyUsPerRequest.toFixed(0)} µs`,
-    'concurrency 32': `${phases[32].serverBusyUsPerRequest.toFixed(0)} µs`,
-  });
-  const ratio = (a: Record<Concurrency, WorkerPhase>, b: Record<Concurrency, WorkerPhase>, by: (p: WorkerPhase) => number) => ({
-    'concurrency 1': (by(a[1]) / by(b[1])).toFixed(2),
-    'concurrency 32': (by(a[32]) / by(b[32])).toFixed(2),
-  });
-  const rate = (p: WorkerPhase) => p.rate;
-  const perBusySecond = (p: WorkerPhase) => 1 / p.serverBusyUsPerRequest;
-  console.log("\nthe same, from a client in a worker thread (the server's event loop carries only the server's work)");
+  const byConcurrency = (cell: (c: Concurrency) => string) => ({ 'concurrency 1': cell(1), 'concurrency 32': cell(32) });
+  const rounds = [...Array(SeparateRounds).keys()];
+  console.log(`\nthe same, from clients in worker threads (the server's event loop carries only the server's work): ${SeparateRounds} paired rounds, medians`);
   const rows: Record<string, Record<string, string>> = {};
-  for (const [what, noun] of [
+  for (const [op, noun] of [
     ['creates', 'create'],
     ['gets', 'get'],
   ] as const) {
-    rows[`plain HTTP ${what}/s`] = rates(plain[what]);
-    rows[`HTTPS + RBAC ${what}/s`] = rates(secure[what]);
-    rows[`HTTPS + RBAC ÷ plain HTTP, ${what}`] = ratio(secure[what], plain[what], rate);
-    rows[`server busy per ${noun}, plain HTTP`] = busy(plain[what]);
-    rows[`server busy per ${noun}, HTTPS + RBAC`] = busy(secure[what]);
-    rows[`HTTPS + RBAC ÷ plain HTTP, ${what} per server-busy second`] = ratio(secure[what], plain[what], perBusySecond);
+    rows[`plain HTTP ${op}/s`] = byConcurrency((c) => format(median(r.plain[op][c].map((p) => p.rate))));
+    rows[`HTTPS + RBAC ${op}/s`] = byConcurrency((c) => format(median(r.secure[op][c].map((p) => p.rate))));
+    rows[`HTTPS + RBAC ÷ plain HTTP, ${op}`] = byConcurrency((c) => median(rounds.map((i) => pairedRatio(r, op, c, i))).toFixed(2));
+    rows[`  ${op} ratio, lowest–highest round`] = byConcurrency((c) => {
+      const ratios = rounds.map((i) => pairedRatio(r, op, c, i));
+      return `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+    });
+    rows[`server busy per ${noun}, plain HTTP`] = byConcurrency((c) => `${median(r.plain[op][c].map((p) => p.serverBusyUsPerRequest)).toFixed(0)} µs`);
+    rows[`server busy per ${noun}, HTTPS + RBAC`] = byConcurrency((c) => `${median(r.secure[op][c].map((p) => p.serverBusyUsPerRequest)).toFixed(0)} µs`);
+    rows[`HTTPS + RBAC ÷ plain HTTP, ${op} per server-busy second`] = byConcurrency((c) =>
+      median(rounds.map((i) => r.plain[op][c][i]!.serverBusyUsPerRequest / r.secure[op][c][i]!.serverBusyUsPerRequest)).toFixed(2),
+    );
   }
   console.table(rows);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 async function runPhases(server: RunningApiServer, startupMs: number): Promise<Results> {
@@ -313,9 +341,8 @@ async function runPhases(server: RunningApiServer, startupMs: number): Promise<R
     console.log(`[list] ${ListPods} pods: ${list.runsMs.map((ms) => ms.toFixed(1)).join(', ')} ms`);
     const rssMiB = process.memoryUsage().rss / (1024 * 1024);
     // Last, so that its extra pods and heap change none of the figures above.
-    const separate = await measureSeparateClient(server.url, undefined, 'bench', paths);
-    const secure = await measureSecure();
-    return { startupMs, podBytes: Buffer.byteLength(sample), creates, bareCreates, gets, raw, watch, list, rssMiB, secure, separate };
+    const secure = await measureSecure({ url: server.url }, paths);
+    return { startupMs, podBytes: Buffer.byteLength(sample), creates, bareCreates, gets, raw, watch, list, rssMiB, secure };
   } finally {
     clients.close();
   }
@@ -341,7 +368,7 @@ async function untilAllowed(client: HttpClient, path: string): Promise<void> {
  * to edit's and view's own rules allows (no aggregation loop runs here) (system:masters would skip the rules), so every request is authenticated
  * and authorized through the RBAC rules.
  */
-async function measureSecure(): Promise<Results['secure']> {
+async function measureSecure(plain: Target, plainPaths: string[]): Promise<Results['secure']> {
   const server = await startApiServer({ port: 0, host: '127.0.0.1', logger: false, tls: true, security: { authorization: 'RBAC' } });
   const ca = server.clusterCa.certPem;
   const adminPair = await server.clientCertificate({ commonName: 'kubernetes-admin', organizations: ['system:masters'] });
@@ -369,7 +396,12 @@ async function measureSecure(): Promise<Results['secure']> {
     const creates = await measureCreatePhases(clients, 'pod creates over HTTPS + RBAC', { namespace: 'bench', prefix: '' });
     const paths = Concurrencies.flatMap((c) => Array.from({ length: RequestsPerPhase }, (_, i) => podsPath('bench', podName(`c${c}`, i))));
     const gets = await measureGets(clients, paths);
-    const separate = await measureSeparateClient(server.url, { ca, cert: userPair.certPem, key: userPair.keyPem }, 'bench', paths);
+    if (paths.join() !== plainPaths.join()) throw new Error('both servers must hold the same pods for the paired gets');
+    const separate = await compareFromWorkers(
+      { plain, secure: { url: server.url, tls: { ca, cert: userPair.certPem, key: userPair.keyPem } } },
+      'bench',
+      paths,
+    );
     return { creates, gets, separate };
   } finally {
     admin.close();

@@ -3,14 +3,25 @@
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, i) => deepEqual(item, other[i]));
+  const isArray = Array.isArray(a);
+  if (isArray !== Array.isArray(b)) return false;
+  if (isArray) {
+    const [left, right] = [a as unknown[], b as unknown[]];
+    if (left.length !== right.length) return false;
+    for (let i = 0; i < left.length; i++) if (!deepEqual(left[i], right[i])) return false;
+    return true;
   }
+  // Loops rather than Object.keys().filter(): this runs on every write, and the arrays were
+  // most of what it allocated. JSON objects have no inherited enumerable keys.
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
-  const keys = Object.keys(left).filter((k) => left[k] !== undefined);
-  if (keys.length !== Object.keys(right).filter((k) => right[k] !== undefined).length) return false;
-  return keys.every((k) => deepEqual(left[k], right[k]));
+  let defined = 0;
+  for (const key in left) {
+    const value = left[key];
+    if (value === undefined) continue;
+    defined++;
+    if (!deepEqual(value, right[key])) return false;
+  }
+  for (const key in right) if (right[key] !== undefined) defined--;
+  return defined === 0;
 }

@@ -2,8 +2,7 @@
  * simulated kubelets, each a child process restarted with backoff when it dies (the API server
  * too, on the same data dir and port) — write a kubeconfig, wait for the nodes to be Ready,
  * print how to use it, and stop everything cleanly on Ctrl-C (or `kubesim down`). */
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { clusterCaFiles } from '../../apiserver/api/pki/cluster-ca.js';
@@ -27,6 +26,7 @@ import { linkApiServer } from '../up/apiserver-link.js';
 import { prepareCredentials } from '../up/credentials.js';
 import { type ComponentPlan, isNodeProcess, loopHosts, type PlannedProcess, plannedProcesses, reportNameOf } from '../up/plan.js';
 import { reservePort } from '../up/reserve-port.js';
+import { makeScratchState } from '../up/scratch-state.js';
 import { lockStateFolder } from '../up/state-lock.js';
 import { waitForDefaultServiceAccount } from '../up/wait-for-default-account.js';
 import { waitForReadyNodes } from '../up/wait-for-nodes.js';
@@ -131,15 +131,6 @@ const since = (startMs: number) => Math.round(performance.now() - startMs);
 /** scratchFolder is where a temporary state folder goes: memory-backed /dev/shm where the
  * system has it (the store then writes at memory speed, as an in-memory one would, yet a
  * restarted API server finds it), else the system's temporary folder. */
-function scratchFolder(): string {
-  try {
-    accessSync('/dev/shm', constants.W_OK);
-    return '/dev/shm';
-  } catch {
-    return tmpdir();
-  }
-}
-
 export async function up(argv: string[]): Promise<void> {
   const started = performance.now();
   // A terminal (or a pipe) that went away costs the terminal output, never the cluster: an
@@ -155,8 +146,8 @@ export async function up(argv: string[]): Promise<void> {
   const releaseLock = lockStateFolder(kubeconfig);
   const keepData = flags['data-dir'] !== undefined;
   // Without --data-dir the state lives in a temporary folder: it survives an API server
-  // restart, and goes when the cluster stops.
-  const dataDir = keepData ? resolve(String(flags['data-dir'])) : mkdtempSync(join(scratchFolder(), 'kubesim-state-'));
+  // restart, and goes when the cluster stops (or, after a kill -9, when the next one starts).
+  const dataDir = keepData ? resolve(String(flags['data-dir'])) : makeScratchState();
   // The cluster CA outlives a temporary data dir: it stays in the state folder, so each `up`
   // reads it instead of making one (which costs a few hundred milliseconds of start).
   const pkiDir = keepData ? join(dataDir, 'pki') : resolve(dirname(kubeconfig), 'pki');

@@ -36,7 +36,8 @@ export function lockStateFolder(kubeconfig: string): () => void {
   throw new Error(`cannot take the lock ${file}: remove it if no kubesim up is running`);
 }
 
-function isAlive(pid: number): boolean {
+/** isAlive: a process with this pid exists (a reused pid counts as alive: the safe side). */
+export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

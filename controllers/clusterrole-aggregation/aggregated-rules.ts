@@ -16,19 +16,30 @@ type ReadonlyRole = DeepReadonly<ClusterRole>;
 /** aggregatedRules returns the union of the rules of the roles `role` selects, or undefined
  * when `role` aggregates nothing (no aggregationRule). */
 export function aggregatedRules(role: ReadonlyRole, allRoles: readonly ReadonlyRole[]): PolicyRule[] | undefined {
-  const selectors = role.aggregationRule?.clusterRoleSelectors;
   if (!role.aggregationRule) return undefined;
   const byName = [...allRoles].sort((a, b) => compareNames(a.metadata.name, b.metadata.name));
   const rules: PolicyRule[] = [];
-  for (const selector of selectors ?? []) {
+  const kept = new Set<string>();
+  for (const selector of role.aggregationRule.clusterRoleSelectors ?? []) {
+    const matches = compiledSelector(selector);
     for (const other of byName) {
-      if (other.metadata.name === role.metadata.name || !selects(selector, other)) continue;
+      if (other.metadata.name === role.metadata.name || !matches(other)) continue;
       for (const rule of other.rules ?? []) {
-        if (!rules.some((kept) => deepEqual(kept, rule))) rules.push(structuredClone(rule) as PolicyRule);
+        const key = ruleKey(rule);
+        if (kept.has(key)) continue;
+        kept.add(key);
+        rules.push(structuredClone(rule) as PolicyRule);
       }
     }
   }
   return rules;
+}
+
+/** ruleKey is one string per distinct rule (admin unions ~100 rules: comparing each with every
+ * one kept was most of a cluster start's aggregation work). Absent and empty lists differ, as
+ * deepEqual has them. */
+function ruleKey(rule: DeepReadonly<PolicyRule>): string {
+  return JSON.stringify([rule.verbs, rule.apiGroups, rule.resources, rule.resourceNames, rule.nonResourceURLs]);
 }
 
 /** rulesMatch: the role already has exactly `rules` (absent rules count as none). */
@@ -36,11 +47,13 @@ export function rulesMatch(role: ReadonlyRole, rules: readonly PolicyRule[]): bo
   return deepEqual(role.rules ?? [], rules);
 }
 
-function selects(selector: DeepReadonly<LabelSelector>, role: ReadonlyRole): boolean {
+/** compiledSelector matches roles against `selector`; an invalid one matches nothing. */
+function compiledSelector(selector: DeepReadonly<LabelSelector>): (role: ReadonlyRole) => boolean {
   try {
-    return labelSelectorFromStructured(selector as LabelSelector).matches(role.metadata.labels);
+    const compiled = labelSelectorFromStructured(selector as LabelSelector);
+    return (role) => compiled.matches(role.metadata.labels);
   } catch {
-    return false;
+    return () => false;
   }
 }
 
