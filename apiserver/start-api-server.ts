@@ -77,6 +77,8 @@ export interface RunningApiServer extends ApiServer {
   store: Store;
   /** The cluster CA: its files are what the CSR signer and the root CA publisher read. */
   clusterCa: ClusterCa;
+  /** The service-account signing key's file (what the token controller signs with). */
+  serviceAccountKeyFile: string;
   /** The live view's login token (`<UI_PATH>?token=…`), on a server that authenticates. */
   uiLoginToken?: string;
   /** A client certificate from the cluster CA for `identity`: kept in the PKI dir (made when
@@ -177,6 +179,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     port,
     store,
     clusterCa,
+    serviceAccountKeyFile: serviceAccountKey.keyFile,
     uiLoginToken,
     clientCertificate,
     async close() {

@@ -95,6 +95,10 @@ export const CONTROLLERS = {
     summary: 'keeps a default ServiceAccount in every namespace',
     register: async (m) => void (await import('./serviceaccount/index.js')).registerServiceAccountController(m),
   },
+  'serviceaccount-token': {
+    summary: 'fills kubernetes.io/service-account-token Secrets with a long-lived token of their ServiceAccount',
+    register: async (m) => void (await import('./serviceaccount/index.js')).registerTokensController(m),
+  },
   'pvc-protection': {
     summary: 'keeps a claim with its kubernetes.io/pvc-protection finalizer until no scheduled pod uses it',
     register: async (m) => void (await import('./storage-protection/index.js')).registerPvcProtectionController(m),

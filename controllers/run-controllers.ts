@@ -12,7 +12,7 @@ import { createKubeClient, type KubeClient, type KubeClientOptions } from './run
 import type { ClientTls } from './runtime/client/http-transport.js';
 import { processIdentity } from './runtime/leader-election.js';
 import { createLogger, type LogLevel } from './runtime/logger.js';
-import { loopClient } from './runtime/loop-credentials.js';
+import { LOOP_SERVICE_ACCOUNTS, loopClient } from './runtime/loop-credentials.js';
 import { LoopHost } from './runtime/loop-host.js';
 import { createManager, type Manager } from './runtime/manager.js';
 import type { Clock, Logger } from './runtime/types.js';
@@ -31,6 +31,8 @@ export interface RunControllersOptions {
   random?: Random;
   /** The cluster CA's files, for the CSR signer and the root CA publisher. */
   clusterCa?: ClusterCaFiles;
+  /** The service-account signing key's file, for the token controller. */
+  serviceAccountKeyFile?: string;
   /** Called once the controllers are registered (before they start), e.g. to read their
    * activity or to stop and start one loop of the process. */
   onStarted?: (manager: Manager, loops: LoopHost) => void;
@@ -58,6 +60,7 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     component,
     random: options.random,
     clusterCa: options.clusterCa,
+    serviceAccountKeyFile: options.serviceAccountKeyFile,
     // One Lease per set of loops, named as the process: kubesim-replicaset-controller, kubesim-controller-manager.
     leaderElection: options.leaderElect ? { name: product, identity } : undefined,
   });
@@ -85,7 +88,8 @@ function serverTrustOnly(tls: ClientTls | undefined): ClientTls | undefined {
   return tls && { ca: tls.ca, insecureSkipVerify: tls.insecureSkipVerify };
 }
 
-/** clientsPerLoop gives every loop a client authenticated as its own service account. */
+/** clientsPerLoop gives every loop a client authenticated as its own service account (the
+ * token controller keeps the process's client). */
 async function clientsPerLoop(
   client: KubeClient,
   names: ControllerName[],
@@ -95,6 +99,6 @@ async function clientsPerLoop(
   // One after the other: a seeded cluster then creates the service accounts (and draws their
   // uids) in the same order on every run.
   const clients = new Map<string, KubeClient>();
-  for (const name of names) clients.set(name, await loopClient(client, name, clock, options));
+  for (const name of names) if (LOOP_SERVICE_ACCOUNTS[name]) clients.set(name, await loopClient(client, name, clock, options));
   return clients;
 }

@@ -9,8 +9,8 @@
 
 import { isNotFound } from '../../store/errors.js';
 import type { Store } from '../../store/index.js';
+import { type ServiceAccountClaims, type TokenSigner, unverifiedIssuer } from '../api/authentication/service-account-token.js';
 import { serviceAccountGroups, serviceAccountUsername, type UserInfo } from '../authz/user.js';
-import { type ServiceAccountClaims, type TokenSigner, unverifiedIssuer } from './service-account-token.js';
 import { InvalidToken, type TokenAuthenticator } from './token-authenticators.js';
 
 export interface ServiceAccountAuthenticatorOptions {
@@ -53,15 +53,15 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
   };
 }
 
-interface StoredMeta {
+type StoredMeta<T = object> = T & {
   metadata: { uid?: string; deletionTimestamp?: string };
-}
+};
 
 /** checkBoundObjects: the service account and the bound object exist with the token's uids. */
 function checkBoundObjects(store: Store, claims: ServiceAccountClaims, nowMs: number): void {
   const { namespace, serviceaccount, pod, secret, node } = claims['kubernetes.io'];
   const live = (resource: string, ns: string, ref: { name: string; uid: string }, deletedAfterGrace = false) => {
-    const object = read(store, resource, ns, ref.name);
+    const object = readIfPresent(store, resource, ns, ref.name);
     if (!object || object.metadata.uid !== ref.uid) throw new InvalidToken(TOKEN_INVALIDATED);
     const deletion = object.metadata.deletionTimestamp;
     // A pod's deletionTimestamp is the end of its grace period: its tokens work until then.
@@ -75,9 +75,10 @@ function checkBoundObjects(store: Store, claims: ServiceAccountClaims, nowMs: nu
   if (node && !pod) live('nodes', '', node);
 }
 
-function read(store: Store, resource: string, namespace: string, name: string): StoredMeta | undefined {
+/** readIfPresent reads a stored object for a token check; undefined when it does not exist. */
+export function readIfPresent<T = object>(store: Store, resource: string, namespace: string, name: string): StoredMeta<T> | undefined {
   try {
-    return store.get({ resource, namespace, name }) as unknown as StoredMeta;
+    return store.get({ resource, namespace, name }) as unknown as StoredMeta<T>;
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;

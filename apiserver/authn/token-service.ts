@@ -1,13 +1,15 @@
 /**
  * The server's token machinery in one place: the service-account key that signs
  * TokenRequests, the issuer and audiences, and the bearer-token chain (token file, then
- * service-account JWTs) that authenticates requests and answers TokenReviews alike.
+ * service-account JWTs, then the legacy Secret tokens) that authenticates requests and answers
+ * TokenReviews alike.
  */
 import type { Store } from '../../store/index.js';
+import { createTokenSigner, DEFAULT_ISSUER, type TokenSigner } from '../api/authentication/service-account-token.js';
 import type { ReviewTokenStatus } from '../api/resource-definition.js';
 import type { Authenticator } from './authenticator.js';
+import { legacyTokenAuthenticator } from './legacy-token.js';
 import { serviceAccountAuthenticator } from './service-account-authenticator.js';
-import { createTokenSigner, DEFAULT_ISSUER, type TokenSigner } from './service-account-token.js';
 import { API_AUDIENCE, audienceAgnostic, authenticateToken, bearerTokenAuthenticator, type TokenAuthenticator } from './token-authenticators.js';
 import { tokenFileUsers } from './token-file.js';
 
@@ -42,7 +44,10 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
   const signer = createTokenSigner(options.keyPem);
   const chain: TokenAuthenticator[] = [];
   if (options.tokenAuthFile) chain.push(audienceAgnostic(tokenFileUsers(options.tokenAuthFile), apiAudiences));
-  chain.push(serviceAccountAuthenticator({ signer, issuer, store: options.store, now: options.now }));
+  chain.push(
+    serviceAccountAuthenticator({ signer, issuer, store: options.store, now: options.now }),
+    legacyTokenAuthenticator({ signer, store: options.store, apiAudiences }),
+  );
   return {
     issuer,
     apiAudiences,

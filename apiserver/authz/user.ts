@@ -2,16 +2,6 @@
  * Who is asking: the user.Info of kube-apiserver (name, uid, groups, extra), and the user names
  * service accounts authenticate as.
  */
+
+export { serviceAccountGroups, serviceAccountUsername } from '../api/authentication/service-account-names.js';
 export type { UserInfo } from '../api/authorization/authorizer-types.js';
-
-const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
-
-/** serviceAccountUsername is the name a service account's token authenticates as. */
-export function serviceAccountUsername(namespace: string, name: string): string {
-  return `${SERVICE_ACCOUNT_PREFIX}${namespace}:${name}`;
-}
-
-/** The groups kube-apiserver gives every service account of a namespace. */
-export function serviceAccountGroups(namespace: string): string[] {
-  return ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'];
-}

@@ -6,9 +6,9 @@
  * time, and optionally bound to a Pod, Secret or Node: deleting that object revokes it.
  */
 import { ApiError, badRequest, conflict, invalid } from '../api/api-error.js';
+import { tokenClaims } from '../api/authentication/service-account-token.js';
 import { rfc3339 } from '../api/machinery/time.js';
 import type { FieldError, KubeObject } from '../api/resource-definition.js';
-import { tokenClaims } from '../authn/service-account-token.js';
 import { readStored } from '../registry/context.js';
 import { decodeObjectBody, isPlainObject } from '../request/body.js';
 import { type ApiRequest, type ApiResponse, type HandlerContext, targetOf } from './types.js';

@@ -103,6 +103,7 @@ async function startComponents(server: RunningApiServer, clock: ClusterClock, op
           clock,
           random: random.fork(component),
           clusterCa: server.clusterCa,
+          serviceAccountKeyFile: server.serviceAccountKeyFile,
           logger: logger(component),
           signal,
           onStarted,

@@ -11,7 +11,7 @@ import { LOG_LEVELS, type LogLevel } from '../../controllers/runtime/logger.js';
 import type { LoopAction, LoopHost } from '../../controllers/runtime/loop-host.js';
 import { reportLoops, reportName } from '../activity.js';
 import { type FlagSpec, formatFlagHelp, kubeconfigFlag, parseFlags, UsageError } from '../args.js';
-import { clusterCaFromFlags, clusterSigningFlags } from '../cluster-signing-flags.js';
+import { clusterCaFromFlags, clusterSigningFlags, serviceAccountKeyFromFlags } from '../cluster-signing-flags.js';
 import { componentClock, componentClockFlags } from '../component-clock.js';
 import { IpcPeer } from '../ipc.js';
 import { metricsFlags, serveMetrics } from '../metrics-endpoint.js';
@@ -79,6 +79,7 @@ export async function controller(argv: string[]): Promise<void> {
     clock,
     random,
     clusterCa: clusterCaFromFlags(flags),
+    serviceAccountKeyFile: serviceAccountKeyFromFlags(flags),
     logLevel: level as LogLevel,
     leaderElect: !!flags['leader-elect'],
     serviceAccountCredentials: !!flags['use-service-account-credentials'],

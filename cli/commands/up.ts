@@ -6,6 +6,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createRealClock } from '../../apiserver/api/machinery/clock.js';
 import { clusterCaFiles } from '../../apiserver/api/pki/cluster-ca.js';
+import { serviceAccountKeyFiles } from '../../apiserver/api/pki/service-account-key.js';
 import { isLoopbackHost, serverUrl } from '../../apiserver/listen-address.js';
 import { uiLoginTokenFile } from '../../apiserver/ui/ui-login.js';
 import { UI_PATH } from '../../apiserver/ui/ui-path.js';
@@ -170,6 +171,8 @@ export async function up(argv: string[]): Promise<void> {
     // informers, and each loop's writes as the loop's service account.
     controllerArgs: [
       ...clusterSigningArgs(clusterCaFiles(pkiDir)),
+      '--service-account-private-key-file',
+      serviceAccountKeyFiles(pkiDir).keyFile,
       ...(credentials ? ['--kubeconfig', credentials.controllerManagerKubeconfig, '--use-service-account-credentials'] : []),
     ],
     schedulerArgs: credentials ? ['--kubeconfig', credentials.schedulerKubeconfig] : [],

@@ -9,8 +9,10 @@ import type { ControllerName } from '../catalog.js';
 import { createKubeClient, type KubeClient, type KubeClientOptions } from './client/http-client.js';
 import type { Clock } from './types.js';
 
-/** The service account each loop runs as (kube's controller_policy.go names). */
-export const LOOP_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
+/** The service account each loop runs as (kube's controller_policy.go names); none for the
+ * token controller, which kube-controller-manager runs with its own credentials (it makes the
+ * tokens the others would need). */
+export const LOOP_SERVICE_ACCOUNTS: Record<ControllerName, string | undefined> = {
   replicaset: 'replicaset-controller',
   replicationcontroller: 'replication-controller',
   deployment: 'deployment-controller',
@@ -32,6 +34,7 @@ export const LOOP_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   csrsigning: 'certificate-controller',
   'root-ca-cert-publisher': 'root-ca-cert-publisher',
   serviceaccount: 'service-account-controller',
+  'serviceaccount-token': undefined,
   'pvc-protection': 'pvc-protection-controller',
   'pv-protection': 'pv-protection-controller',
 };
@@ -55,6 +58,7 @@ interface TokenRequestAnswer {
  */
 export async function loopClient(client: KubeClient, loop: ControllerName, clock: Clock, options: Omit<KubeClientOptions, 'token'>): Promise<KubeClient> {
   const name = LOOP_SERVICE_ACCOUNTS[loop];
+  if (!name) throw new Error(`the ${loop} loop runs with its process's own credentials`);
   await ensureServiceAccount(client, name);
   let token = await requestToken(client, name);
   let renewAt = clock.now() + TOKEN_SECONDS * 1000 * RENEW_AT;

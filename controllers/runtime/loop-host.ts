@@ -201,6 +201,9 @@ class LoopScope implements Manager {
   get clusterCa() {
     return this.base.clusterCa;
   }
+  get serviceAccountKeyFile() {
+    return this.base.serviceAccountKeyFile;
+  }
 
   informer<T extends KubeObject>(def: KindRef<T>, request?: InformerRequest): Informer<T> {
     const shared = this.base.informer(def, request) as unknown as Informer<KubeObject>;

@@ -36,6 +36,9 @@ export interface ManagerOptions {
   /** The cluster CA's files (kube-controller-manager's --cluster-signing-cert-file and
    * --cluster-signing-key-file): the CSR signer and the root CA publisher read them. */
   clusterCa?: ClusterCaFiles;
+  /** The service-account signing key (kube-controller-manager's
+   * --service-account-private-key-file, PEM): the token controller signs with it. */
+  serviceAccountKeyFile?: string;
   leaderElection?: {
     /** Lease name, e.g. `kube-controller-manager`. */
     name: string;
@@ -72,6 +75,8 @@ export interface Manager {
   readonly random: Random;
   /** The cluster CA's files, when the process was given them. */
   readonly clusterCa: ClusterCaFiles | undefined;
+  /** The service-account signing key's file, when the process was given it. */
+  readonly serviceAccountKeyFile: string | undefined;
   informer<T extends KubeObject>(def: KindRef<T>, request?: InformerRequest): Informer<T>;
   recorder(): EventRecorder;
   add(runnable: Runnable): void;
@@ -91,6 +96,7 @@ class ComponentManager implements Manager {
   readonly logger: Logger;
   readonly random: Random;
   readonly clusterCa: ClusterCaFiles | undefined;
+  readonly serviceAccountKeyFile: string | undefined;
   private readonly informers = new Map<string, Informer<KubeObject>>();
   private readonly runnables: Runnable[] = [];
   /** Promises of started informers; informers created after start() join it. */
@@ -104,6 +110,7 @@ class ComponentManager implements Manager {
     this.logger = options.logger;
     this.random = options.random ?? createRandom();
     this.clusterCa = options.clusterCa;
+    this.serviceAccountKeyFile = options.serviceAccountKeyFile;
   }
 
   informer<T extends KubeObject>(def: KindRef<T>, request: InformerRequest = {}): Informer<T> {

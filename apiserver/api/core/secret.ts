@@ -8,6 +8,7 @@ import { invalid, isOverDataLimit, MAX_SECRET_SIZE, tooLong, validateDataKeys, v
 import { validateImmutableData } from './immutable-data.js';
 import { K8S_CORE } from './schema-helpers.js';
 import { SecretMessage } from './secret-protobuf.js';
+import { validateSecretType } from './secret-types.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -34,7 +35,8 @@ export function defaultSecret(secret: Secret): void {
 }
 
 /** validateSecret checks, on update, that the type and (once `immutable`) the data stay; then
- * data keys, base64 values and the 1 MiB data limit (Kubernetes' ValidateSecretUpdate order). */
+ * data keys, base64 values, the 1 MiB data limit and what the type requires (Kubernetes'
+ * ValidateSecretUpdate order). */
 function validateSecret(secret: Secret, old?: Secret): FieldError[] {
   const errors: FieldError[] = [];
   if (old) errors.push(...validateImmutableField(secret.type, old.type, 'type'), ...validateImmutableData(secret, old, ['data']));
@@ -43,6 +45,7 @@ function validateSecret(secret: Secret, old?: Secret): FieldError[] {
     if (!BASE64.test(value)) errors.push(invalid(`data[${key}]`, '<secret contents redacted>', 'illegal base64 data'));
   }
   if (isOverDataLimit(undefined, secret.data)) errors.push(tooLong('data', MAX_SECRET_SIZE));
+  errors.push(...validateSecretType(secret));
   return errors;
 }
 

@@ -6,7 +6,7 @@
  * naming the namespace, the service account and the object the token is bound to).
  */
 import { createHash, createPrivateKey, createPublicKey, type KeyObject, randomUUID, sign, verify } from 'node:crypto';
-import { serviceAccountUsername } from '../authz/user.js';
+import { serviceAccountUsername } from './service-account-names.js';
 
 /** The issuer of a kubeadm or kind cluster's tokens. */
 export const DEFAULT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -61,7 +61,7 @@ export function keyIdOf(publicKey: KeyObject): string {
 const goQuoted = (list: readonly string[]) => `[${list.map((item) => JSON.stringify(item)).join(' ')}]`;
 
 /** audienceMismatch is kube-apiserver's error for a token of none of the audiences asked for. */
-function audienceMismatch(tokenAudiences: readonly string[], audiences: readonly string[]): string {
+export function audienceMismatch(tokenAudiences: readonly string[], audiences: readonly string[]): string {
   return `token audiences ${goQuoted(tokenAudiences)} is invalid for the target audiences ${goQuoted(audiences)}`;
 }
 
@@ -99,7 +99,11 @@ export function tokenClaims(request: TokenRequestClaims): ServiceAccountClaims {
 /** A signer holds the service-account key: it issues tokens and checks the ones it issued. */
 export interface TokenSigner {
   keyId: string;
-  sign(claims: ServiceAccountClaims): string;
+  /** sign issues a JWT of `claims` (a bound token's, or a legacy Secret token's). */
+  sign(claims: object): string;
+  /** verifiedClaims returns the claims of a JWT this key signed, whatever they are; the caller
+   * checks them (verify does, for bound tokens; legacy-token.ts, for Secret tokens). */
+  verifiedClaims(token: string): { ok: true; claims: Record<string, unknown> } | { ok: false; reason: string };
   /** verify checks the signature, the issuer, the audience (any of `audiences`) and the time. */
   verify(token: string, options: { audiences: readonly string[]; nowSeconds: number; issuer?: string }): VerifyResult;
   /** The public key as a JSON Web Key Set (what /openid/v1/jwks serves). */
@@ -111,6 +115,25 @@ export function createTokenSigner(privateKeyPem: string): TokenSigner {
   const publicKey = createPublicKey(privateKey);
   const keyId = keyIdOf(publicKey);
   const header = base64url(JSON.stringify({ alg: 'ES256', kid: keyId }));
+  const verifiedClaims = (token: string): ReturnType<TokenSigner['verifiedClaims']> => {
+    const parts = token.split('.');
+    if (parts.length !== 3) return { ok: false, reason: 'token is not a JWT' };
+    const [encodedHeader = '', payload = '', signature = ''] = parts;
+    const signed = verify(
+      'sha256',
+      Buffer.from(`${encodedHeader}.${payload}`),
+      { key: publicKey, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(signature, 'base64url'),
+    );
+    if (!signed) return { ok: false, reason: 'invalid signature' };
+    try {
+      const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      if (typeof claims === 'object' && claims !== null && !Array.isArray(claims)) return { ok: true, claims: claims as Record<string, unknown> };
+    } catch {
+      // Reported below.
+    }
+    return { ok: false, reason: 'invalid claims' };
+  };
   return {
     keyId,
     sign(claims) {
@@ -119,23 +142,11 @@ export function createTokenSigner(privateKeyPem: string): TokenSigner {
       const signature = sign('sha256', Buffer.from(signingInput), { key: privateKey, dsaEncoding: 'ieee-p1363' });
       return `${signingInput}.${base64url(signature)}`;
     },
+    verifiedClaims,
     verify(token, { audiences, nowSeconds, issuer = DEFAULT_ISSUER }) {
-      const parts = token.split('.');
-      if (parts.length !== 3) return { ok: false, reason: 'token is not a JWT' };
-      const [encodedHeader = '', payload = '', signature = ''] = parts;
-      const signed = verify(
-        'sha256',
-        Buffer.from(`${encodedHeader}.${payload}`),
-        { key: publicKey, dsaEncoding: 'ieee-p1363' },
-        Buffer.from(signature, 'base64url'),
-      );
-      if (!signed) return { ok: false, reason: 'invalid signature' };
-      let claims: ServiceAccountClaims;
-      try {
-        claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as ServiceAccountClaims;
-      } catch {
-        return { ok: false, reason: 'invalid claims' };
-      }
+      const verified = verifiedClaims(token);
+      if (!verified.ok) return verified;
+      const claims = verified.claims as unknown as ServiceAccountClaims;
       if (claims.iss !== issuer) return { ok: false, reason: 'token issuer is not accepted' };
       if (!claims.aud?.some((a) => audiences.includes(a))) return { ok: false, reason: audienceMismatch(claims.aud ?? [], audiences) };
       if (typeof claims.exp !== 'number' || nowSeconds >= claims.exp) return { ok: false, reason: 'service account token has expired' };
