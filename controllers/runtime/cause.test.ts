@@ -96,6 +96,23 @@ describe('work queue triggers', () => {
     const key = await queue.get();
     expect(queue.triggerOf(key!)).toEqual({ kind: 'requeue', reason: 'after' });
   });
+
+  it('keeps a trigger noted after a delayed add when the delay ends while the key waits', async () => {
+    const { clock, queue } = setup();
+    // A stage timer set when the pod started, then the pod is marked for deletion.
+    withTrigger({ kind: 'stage' }, () => queue.addAfter('default/web-1', 100));
+    withTrigger(event('9'), () => queue.add('default/web-1'));
+    clock.advance(100);
+    const key = await queue.get();
+    expect(queue.triggerOf(key!)).toEqual(event('9'));
+    queue.done(key!);
+    // A timer set after the key was queued is the newer note, and wins.
+    withTrigger(event('10'), () => queue.add('default/web-2'));
+    withTrigger({ kind: 'stage' }, () => queue.addAfter('default/web-2', 100));
+    clock.advance(100);
+    const second = await queue.get();
+    expect(queue.triggerOf(second!)).toEqual({ kind: 'stage' });
+  });
 });
 
 describe('controller causes', () => {

@@ -55,8 +55,10 @@ export interface MeteredWorkQueue extends WorkQueue {
  * - addRateLimited is addAfter(key, rateLimiter.when(key)); forget/numRequeues ask the limiter;
  * - shutdown drops later adds and cancels every delayed add (no timer survives it); get keeps
  *   returning the keys still waiting, then undefined, and waiting get()s resolve undefined;
- * - every add notes the current trigger (cause.ts) for the key, the latest winning while it
- *   waits (a delayed add notes the trigger of its call when its timer fires); triggerOf(key)
+ * - every add notes the current trigger (cause.ts) for the key, the latest noted winning while
+ *   it waits; a delayed add notes the trigger of its call, and its timer firing does not
+ *   replace a trigger noted after that call (a pod marked for deletion while a start-up stage
+ *   timer was pending is deleted because of the marking, not the start-up); triggerOf(key)
  *   answers it while a worker holds the key.
  * done() of a key that is not being processed is ignored. Never throws.
  */
@@ -67,7 +69,13 @@ export function createWorkQueue(options: WorkQueueOptions): MeteredWorkQueue {
 interface DelayedAdd {
   readyAtMs: number;
   timer: TimerHandle;
-  trigger: CauseTrigger | undefined;
+  trigger: NotedTrigger | undefined;
+}
+
+/** A trigger and when it was noted (the queue's own counter: order, not time). */
+interface NotedTrigger {
+  trigger: CauseTrigger;
+  noted: number;
 }
 
 class DeduplicatingQueue implements MeteredWorkQueue {
@@ -91,7 +99,8 @@ class DeduplicatingQueue implements MeteredWorkQueue {
   private readonly processing = new Set<string>();
   private readonly delayed = new Map<string, DelayedAdd>();
   // What queued each key: `waitingTriggers` ⊆ dirty keys, `heldTriggers` ⊆ `processing`.
-  private readonly waitingTriggers = new Map<string, CauseTrigger>();
+  private readonly waitingTriggers = new Map<string, NotedTrigger>();
+  private notes = 0;
   private readonly heldTriggers = new Map<string, CauseTrigger>();
   private readonly waiters: Array<(key: string | undefined) => void> = [];
   private isShutDown = false;
@@ -129,12 +138,18 @@ class DeduplicatingQueue implements MeteredWorkQueue {
   }
 
   add(key: string): void {
-    this.addWith(key, currentTrigger());
+    this.addWith(key, this.note(currentTrigger()));
   }
 
-  private addWith(key: string, trigger: CauseTrigger | undefined): void {
+  /** note stamps a trigger with the order it was noted in. */
+  private note(trigger: CauseTrigger | undefined): NotedTrigger | undefined {
+    return trigger && { trigger, noted: ++this.notes };
+  }
+
+  private addWith(key: string, noted: NotedTrigger | undefined): void {
     if (this.isShutDown) return;
-    if (trigger !== undefined) this.waitingTriggers.set(key, trigger);
+    const waiting = this.waitingTriggers.get(key);
+    if (noted !== undefined && (waiting === undefined || noted.noted > waiting.noted)) this.waitingTriggers.set(key, noted);
     if (this.dirty.has(key)) return;
     this.addCount++;
     this.dirty.add(key);
@@ -147,7 +162,7 @@ class DeduplicatingQueue implements MeteredWorkQueue {
 
   addAfter(key: string, delayMs: number): void {
     if (this.isShutDown) return;
-    const trigger = currentTrigger();
+    const trigger = this.note(currentTrigger());
     if (!(delayMs > 0)) {
       this.addWith(key, trigger);
       return;
@@ -240,10 +255,10 @@ class DeduplicatingQueue implements MeteredWorkQueue {
     this.addedAt.delete(key);
     if (added !== undefined) this.timings.queueDuration.observe((now - added) / 1000);
     this.heldSince.set(key, now);
-    const trigger = this.waitingTriggers.get(key);
+    const waiting = this.waitingTriggers.get(key);
     this.waitingTriggers.delete(key);
-    if (trigger === undefined) this.heldTriggers.delete(key);
-    else this.heldTriggers.set(key, trigger);
+    if (waiting === undefined) this.heldTriggers.delete(key);
+    else this.heldTriggers.set(key, waiting.trigger);
   }
 
   private createMetrics(): WorkQueueMetrics {
