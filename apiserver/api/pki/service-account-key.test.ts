@@ -1,12 +1,23 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadOrCreateServiceAccountKey } from './service-account-key.js';
 
+const made: string[] = [];
+const scratchDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kubesim-sa-key-'));
+  made.push(dir);
+  return dir;
+};
+
 describe('the service-account key pair', () => {
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
   it('is created once in the PKI directory, owner-only, and read back later', () => {
-    const pkiDir = join(mkdtempSync(join(tmpdir(), 'kubesim-sa-key-')), 'pki');
+    const pkiDir = join(scratchDir(), 'pki');
     const created = loadOrCreateServiceAccountKey(pkiDir);
     expect(created.keyFile).toBe(join(pkiDir, 'sa.key'));
     expect(statSync(created.keyFile).mode & 0o777).toBe(0o600);
@@ -15,9 +26,8 @@ describe('the service-account key pair', () => {
   });
 
   it('is shared by the in-memory clusters of a process, and new for each kept cluster', () => {
-    const dir = () => mkdtempSync(join(tmpdir(), 'kubesim-sa-key-'));
-    const shared = [dir(), dir()].map((d) => loadOrCreateServiceAccountKey(d, { shareInProcess: true }).keyPem);
+    const shared = [scratchDir(), scratchDir()].map((d) => loadOrCreateServiceAccountKey(d, { shareInProcess: true }).keyPem);
     expect(shared[0]).toBe(shared[1]);
-    expect(loadOrCreateServiceAccountKey(dir()).keyPem).not.toBe(shared[0]);
+    expect(loadOrCreateServiceAccountKey(scratchDir()).keyPem).not.toBe(shared[0]);
   });
 });
