@@ -12,7 +12,7 @@ import { LEGACY_CLAIM, LEGACY_ISSUER } from '../api/authentication/legacy-token-
 import { audienceMismatch, type TokenSigner, unverifiedIssuer } from '../api/authentication/service-account-token.js';
 import { TOKEN_SECRET_KEYS } from '../api/core/secret-types.js';
 import { serviceAccountGroups, serviceAccountUsername, type UserInfo } from '../authz/user.js';
-import { readIfPresent } from './service-account-authenticator.js';
+import { readIfPresent, VerifiedTokens } from './service-account-authenticator.js';
 import { InvalidToken, type TokenAuthenticator } from './token-authenticators.js';
 
 /**
@@ -23,14 +23,21 @@ import { InvalidToken, type TokenAuthenticator } from './token-authenticators.js
  */
 export function legacyTokenAuthenticator(options: { signer: TokenSigner; store: Store; apiAudiences: readonly string[] }): TokenAuthenticator {
   const { signer, store, apiAudiences } = options;
+  const verified = new VerifiedTokens<Claims>();
   return (token, audiences) => {
     if (unverifiedIssuer(token) !== LEGACY_ISSUER) return undefined;
-    const verified = signer.verifiedClaims(token);
-    if (!verified.ok) throw new InvalidToken(verified.reason);
-    // No audience in the token: it counts as the API server's own.
+    const remembered = verified.get(token);
+    let signed: Record<string, unknown> = {};
+    if (!remembered) {
+      const result = signer.verifiedClaims(token);
+      if (!result.ok) throw new InvalidToken(result.reason);
+      signed = result.claims;
+    }
+    // No audience in the token: it counts as the API server's own (checked before the claims, as kube does).
     const valid = apiAudiences.filter((a) => audiences.includes(a));
     if (valid.length === 0) throw new InvalidToken(audienceMismatch(apiAudiences, audiences));
-    const claims = checkedClaims(verified.claims);
+    const claims = remembered ?? checkedClaims(signed);
+    if (!remembered) verified.set(token, claims);
     checkSecret(store, claims, token);
     checkServiceAccount(store, claims);
     return { user: userOf(claims), audiences: valid };

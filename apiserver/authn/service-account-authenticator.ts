@@ -29,11 +29,27 @@ const EXTRA = 'authentication.kubernetes.io';
 /** At most this many verified signatures are remembered; the memo is dropped when full. */
 const MAX_REMEMBERED = 4096;
 
+/** VerifiedTokens remembers the claims of tokens whose signature was checked: checking an ECDSA
+ * signature costs more than the rest of a request, and a client sends the same token again and
+ * again. Bounded (dropped when full). What depends on time or on stored objects is checked on
+ * every use by the caller. */
+export class VerifiedTokens<C> {
+  private readonly claims = new Map<string, C>();
+
+  get(token: string): C | undefined {
+    return this.claims.get(token);
+  }
+
+  set(token: string, claims: C): void {
+    if (this.claims.size >= MAX_REMEMBERED) this.claims.clear();
+    this.claims.set(token, claims);
+  }
+}
+
 export function serviceAccountAuthenticator(options: ServiceAccountAuthenticatorOptions): TokenAuthenticator {
   const { signer, issuer, store, now } = options;
-  // Checking an ECDSA signature costs more than the rest of a request: a token already
-  // verified is recognised by its text. Time, audiences and bound objects are checked each time.
-  const verified = new Map<string, ServiceAccountClaims>();
+  // Time, audiences and bound objects are checked on every use.
+  const verified = new VerifiedTokens<ServiceAccountClaims>();
   return (token, audiences) => {
     if (unverifiedIssuer(token) !== issuer) return undefined;
     const nowSeconds = Math.floor(now() / 1000);
@@ -44,7 +60,6 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
       const result = signer.verify(token, { audiences, nowSeconds, issuer });
       if (!result.ok) throw new InvalidToken(result.reason);
       claims = result.claims;
-      if (verified.size >= MAX_REMEMBERED) verified.clear();
       verified.set(token, claims);
     }
     if (nowSeconds < claims.nbf) throw new InvalidToken('service account token is not valid yet');

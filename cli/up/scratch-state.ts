@@ -20,8 +20,9 @@ export function makeScratchState(folder = scratchFolder()): string {
 /** sweepAbandonedState removes the state folders in `folder` whose owner process is gone;
  * returns their names. */
 export function sweepAbandonedState(folder: string): string[] {
+  const owned = new RegExp(`^${PREFIX}(\\d+)-`);
   const abandoned = readdirSync(folder).filter((name) => {
-    const owner = new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1];
+    const owner = owned.exec(name)?.[1];
     return owner !== undefined && !isAlive(Number(owner));
   });
   for (const name of abandoned) rmSync(join(folder, name), { recursive: true, force: true });
