@@ -4,9 +4,6 @@
  * authenticated as system:kube-controller-manager by a token file, makes each loop its own
  * service account and token, and the loop's writes are that service account's.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replicaSetDefinition } from '../../apiserver/api/apps/replica-set.js';
 import { serviceAccountDefinition } from '../../apiserver/api/core/service-account.js';
@@ -15,13 +12,10 @@ import { HISTORY_PATH } from '../../cli/commands/history-client.js';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { silentLogger } from '../../controllers/runtime/logger.js';
 import { eventually } from '../support/eventually.js';
+import { writeTokenFile } from '../support/token-file.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
-function tokenFile(): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'kubesim-tokens-')), 'tokens.csv');
-  writeFileSync(path, ['admin-token,kubernetes-admin,admin-uid,"system:masters"', 'kcm-token,system:kube-controller-manager,kcm-uid,'].join('\n'));
-  return path;
-}
+const tokenFile = () => writeTokenFile(['admin-token,kubernetes-admin,admin-uid,"system:masters"', 'kcm-token,system:kube-controller-manager,kcm-uid,']);
 
 describe('per-loop service-account credentials', () => {
   const cluster = useTestCluster({ lifetime: 'file', tokenAuthFile: tokenFile(), token: 'admin-token' });

@@ -5,32 +5,19 @@
  * 401, and the issuer's discovery documents publish the key that signed them. The server
  * authenticates with a token file whose `kubesim` token (the test kubeconfig's) is the admin.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HISTORY_PATH } from '../../cli/commands/history-client.js';
 import { useKubectlCluster } from '../kubectl/fixture.js';
 import { findKubectlBinaries, requireKubectl } from '../support/kubectl.js';
+import { writeTokenFile } from '../support/token-file.js';
 
 const binaries = findKubectlBinaries();
 if (binaries.length === 0) it('finds a kubectl binary', () => requireKubectl());
 
 const API_AUDIENCE = 'https://kubernetes.default.svc.cluster.local';
 
-const tokenDirs: string[] = [];
-afterAll(() => {
-  for (const dir of tokenDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function tokenFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kubesim-tokens-'));
-  tokenDirs.push(dir);
-  const path = join(dir, 'tokens.csv');
-  writeFileSync(path, 'kubesim,kubernetes-admin,admin-uid,"system:masters"\n');
-  return path;
-}
+const tokenFile = () => writeTokenFile(['kubesim,kubernetes-admin,admin-uid,"system:masters"']);
 
 /** call sends one request as the holder of `token`. */
 async function call(url: string, token: string | undefined, init: { method?: string; body?: unknown } = {}) {

@@ -3,20 +3,14 @@
  * traded for an HttpOnly, SameSite=Strict session cookie, requests with the cookie are the
  * administrator, a wrong token or cookie is a 401, and cross-origin writes stay refused.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { LIVE_SOCKET_PATH } from '../../apiserver/ui/live-view.js';
 import { UI_PATH } from '../../apiserver/ui/ui-path.js';
+import { writeTokenFile } from '../support/token-file.js';
 import { useTestCluster } from '../support/use-test-cluster.js';
 
-function tokenFile(): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'kubesim-tokens-')), 'tokens.csv');
-  writeFileSync(path, 'admin-token,kubernetes-admin,admin-uid,"system:masters"\n');
-  return path;
-}
+const tokenFile = () => writeTokenFile(['admin-token,kubernetes-admin,admin-uid,"system:masters"']);
 
 describe('live view login', () => {
   const cluster = useTestCluster({ lifetime: 'file', tokenAuthFile: tokenFile(), token: 'admin-token' });
